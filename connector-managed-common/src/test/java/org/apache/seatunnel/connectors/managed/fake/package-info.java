@@ -1,0 +1,2 @@
+/** Engine-free tests of the managed FakeSource reader and enumerator on both lanes. */
+package org.apache.seatunnel.connectors.managed.fake;

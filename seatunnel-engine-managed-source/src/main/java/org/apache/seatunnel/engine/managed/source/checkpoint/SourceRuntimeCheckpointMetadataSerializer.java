@@ -1,0 +1,359 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.engine.managed.source.checkpoint;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.apache.seatunnel.api.serialization.Serializer;
+import org.apache.seatunnel.engine.managed.source.checkpoint.MetadataFormatException.Reason;
+import org.apache.seatunnel.engine.managed.source.lane.Lane;
+import org.apache.seatunnel.engine.managed.source.protocol.Crc32c;
+
+/**
+ * Versioned binary form of {@link SourceRuntimeCheckpointMetadata}. No Java serialization: the
+ * bytes outlive the classes that wrote them.
+ *
+ * <p>Threading: stateless, any thread.
+ *
+ * <p>Layout of major version 1 (big-endian; "u" = unsigned):
+ *
+ * <pre>{@code
+ * offset  size  field
+ *      0     4  magic 0x53 0x54 0x52 0x4D ("STRM")
+ *      4     2  u16 format major (= metadataVersion, 1)
+ *      6     2  u16 format minor (0)
+ *      8     2  u16 commandProtocolMajor
+ *     10     2  u16 commandProtocolMinor
+ *     12     4  i32 managedLaneVersion (>= 0)
+ *     16     1  u8  lane wire code (1 = A, 2 = B)
+ *     17     8  i64 lastBarrierCheckpointId
+ *     25     8  i64 noMoreSplitsGeneration (>= 0)
+ *     33    16  capabilityDigest as 16 raw bytes (the 32 hex characters decoded)
+ *     49     2  u16 L = lineage length (<= 64)
+ *     51   8*L  i64 reader attempt ids, oldest first
+ *      .     2  u16 W = sender count (<= 4096)
+ *      .        W times, sender ids strictly ascending:
+ *                 i64 senderId
+ *                 i64 applied watermark
+ *                 u16 G = gap count (<= 1024; sum over senders <= 65536)
+ *                 G x i64 gap sequence, strictly ascending, first >= watermark + 2
+ *      .        [minor > 0 only: appended fields]
+ *  end-4     4  u32 CRC-32C over bytes [0, end-4)
+ * }</pre>
+ *
+ * <p>Evolution: a minor version may only append fields before the CRC; this reader skips them when
+ * the minor is newer than {@value #SUPPORTED_MINOR} and rejects unexplained bytes otherwise. Any
+ * other change needs a new major, which this reader rejects. The form is canonical (sorted senders,
+ * no empty gap lists), so equal metadata always serializes to equal bytes.
+ *
+ * <p>Check order in {@link #deserialize}: length for the version prefix, magic, major, minimum
+ * length, CRC, then fields in layout order with every count bounded before anything is allocated.
+ * Arbitrary input raises only {@link MetadataFormatException}.
+ */
+public final class SourceRuntimeCheckpointMetadataSerializer
+        implements Serializer<SourceRuntimeCheckpointMetadata> {
+    public static final int MAGIC = 0x5354524D;
+    public static final int SUPPORTED_MAJOR =
+            SourceRuntimeCheckpointMetadata.CURRENT_METADATA_VERSION;
+    public static final int SUPPORTED_MINOR = 0;
+
+    static final int OFF_MAJOR = 4;
+    static final int OFF_MINOR = 6;
+    static final int OFF_COMMAND_PROTOCOL_MAJOR = 8;
+    static final int OFF_COMMAND_PROTOCOL_MINOR = 10;
+    static final int OFF_MANAGED_LANE_VERSION = 12;
+    static final int OFF_LANE = 16;
+    static final int OFF_LAST_BARRIER_CHECKPOINT_ID = 17;
+    static final int OFF_NO_MORE_SPLITS_GENERATION = 25;
+    static final int OFF_CAPABILITY_DIGEST = 33;
+    static final int OFF_LINEAGE_COUNT = 49;
+    static final int DIGEST_BYTES = 16;
+    static final int VERSION_PREFIX_BYTES = 8;
+    static final int CRC_BYTES = 4;
+
+    /** Empty lineage, no senders. */
+    static final int MIN_LENGTH = OFF_LINEAGE_COUNT + 2 + 2 + CRC_BYTES;
+
+    private static final char[] HEX = "0123456789abcdef".toCharArray();
+
+    /**
+     * @throws IllegalArgumentException if the metadata declares a version this serializer cannot
+     *     write
+     */
+    @Override
+    public byte[] serialize(SourceRuntimeCheckpointMetadata meta) {
+        Objects.requireNonNull(meta, "meta");
+        if (meta.metadataVersion() != SUPPORTED_MAJOR) {
+            throw new IllegalArgumentException(
+                    "cannot write metadata version "
+                            + meta.metadataVersion()
+                            + ", this release writes "
+                            + SUPPORTED_MAJOR);
+        }
+        Map<Long, Long> watermarks = meta.appliedSenderWatermarks();
+        Map<Long, List<Long>> gaps = meta.boundedSequenceGaps();
+        int size = MIN_LENGTH + 8 * meta.readerAttemptLineage().size() + 18 * watermarks.size();
+        for (List<Long> g : gaps.values()) {
+            size += 8 * g.size();
+        }
+        ByteBuffer out = ByteBuffer.allocate(size);
+        out.putInt(MAGIC);
+        out.putShort((short) SUPPORTED_MAJOR);
+        out.putShort((short) SUPPORTED_MINOR);
+        out.putShort((short) meta.commandProtocolMajor());
+        out.putShort((short) meta.commandProtocolMinor());
+        out.putInt(meta.managedLaneVersion());
+        out.put((byte) meta.lane().wireCode());
+        out.putLong(meta.lastBarrierCheckpointId());
+        out.putLong(meta.noMoreSplitsGeneration());
+        out.put(hexToBytes(meta.capabilityDigest()));
+        out.putShort((short) meta.readerAttemptLineage().size());
+        for (long attempt : meta.readerAttemptLineage()) {
+            out.putLong(attempt);
+        }
+        out.putShort((short) watermarks.size());
+        // The metadata's maps iterate in ascending key order, which the format requires.
+        for (Map.Entry<Long, Long> e : watermarks.entrySet()) {
+            out.putLong(e.getKey());
+            out.putLong(e.getValue());
+            List<Long> senderGaps = gaps.get(e.getKey());
+            if (senderGaps == null) {
+                out.putShort((short) 0);
+            } else {
+                out.putShort((short) senderGaps.size());
+                for (long gap : senderGaps) {
+                    out.putLong(gap);
+                }
+            }
+        }
+        byte[] bytes = out.array();
+        out.putInt(Crc32c.of(bytes, 0, size - CRC_BYTES));
+        return bytes;
+    }
+
+    @Override
+    public SourceRuntimeCheckpointMetadata deserialize(byte[] bytes)
+            throws MetadataFormatException {
+        Objects.requireNonNull(bytes, "bytes");
+        if (bytes.length < VERSION_PREFIX_BYTES) {
+            throw new MetadataFormatException(
+                    Reason.TRUNCATED,
+                    bytes.length + " bytes cannot hold even the magic and version");
+        }
+        ByteBuffer in = ByteBuffer.wrap(bytes);
+        int magic = in.getInt(0);
+        if (magic != MAGIC) {
+            throw new MetadataFormatException(
+                    Reason.BAD_MAGIC,
+                    String.format(
+                            "magic 0x%08X, expected 0x%08X; the checkpoint was not written by"
+                                    + " the Lane A Source runtime",
+                            magic, MAGIC));
+        }
+        int major = in.getShort(OFF_MAJOR) & 0xFFFF;
+        int minor = in.getShort(OFF_MINOR) & 0xFFFF;
+        if (major != SUPPORTED_MAJOR) {
+            throw new MetadataFormatException(
+                    Reason.UNSUPPORTED_VERSION,
+                    "found version "
+                            + major
+                            + "."
+                            + minor
+                            + ", this release reads version "
+                            + SUPPORTED_MAJOR
+                            + ".x (up to minor "
+                            + SUPPORTED_MINOR
+                            + " fully, newer minors by skipping appended fields); restore with"
+                            + " the release that wrote the checkpoint or one that supports"
+                            + " version "
+                            + major);
+        }
+        if (bytes.length < MIN_LENGTH) {
+            throw new MetadataFormatException(
+                    Reason.TRUNCATED,
+                    bytes.length + " bytes, version " + major + " needs at least " + MIN_LENGTH);
+        }
+        int end = bytes.length - CRC_BYTES;
+        int storedCrc = in.getInt(end);
+        int actualCrc = Crc32c.of(bytes, 0, end);
+        if (storedCrc != actualCrc) {
+            throw new MetadataFormatException(
+                    Reason.CHECKSUM_MISMATCH,
+                    String.format(
+                            "CRC-32C 0x%08X stored, 0x%08X computed over %d bytes; the"
+                                    + " checkpoint is corrupt or truncated",
+                            storedCrc, actualCrc, end));
+        }
+
+        int laneVersion = in.getInt(OFF_MANAGED_LANE_VERSION);
+        if (laneVersion < 0) {
+            throw badField("managedLaneVersion " + laneVersion + " is negative");
+        }
+        int laneCode = in.get(OFF_LANE) & 0xFF;
+        Lane lane = Lane.fromWireCode(laneCode);
+        if (lane == null) {
+            throw badField("unknown lane code " + laneCode);
+        }
+        long noMoreSplitsGeneration = in.getLong(OFF_NO_MORE_SPLITS_GENERATION);
+        if (noMoreSplitsGeneration < 0) {
+            throw badField("noMoreSplitsGeneration " + noMoreSplitsGeneration + " is negative");
+        }
+        String digest = bytesToHex(bytes, OFF_CAPABILITY_DIGEST, DIGEST_BYTES);
+
+        in.position(OFF_LINEAGE_COUNT);
+        in.limit(end);
+        int lineageCount =
+                readCount(
+                        in, "reader attempt lineage", SourceRuntimeCheckpointMetadata.MAX_LINEAGE);
+        require(in, 8L * lineageCount, "reader attempt lineage");
+        List<Long> lineage = new ArrayList<>(lineageCount);
+        for (int i = 0; i < lineageCount; i++) {
+            lineage.add(in.getLong());
+        }
+
+        int senderCount =
+                readCount(in, "sender watermarks", SourceRuntimeCheckpointMetadata.MAX_SENDERS);
+        // Each sender needs at least 18 bytes, so a hostile count fails before any allocation.
+        require(in, 18L * senderCount, "sender watermarks");
+        Map<Long, Long> watermarks = new LinkedHashMap<>();
+        Map<Long, List<Long>> gaps = new LinkedHashMap<>();
+        long previousSender = 0;
+        long totalGaps = 0;
+        for (int i = 0; i < senderCount; i++) {
+            require(in, 18, "sender watermarks");
+            long senderId = in.getLong();
+            long watermark = in.getLong();
+            if (i > 0 && senderId <= previousSender) {
+                throw badField(
+                        "sender ids not strictly ascending: "
+                                + senderId
+                                + " after "
+                                + previousSender);
+            }
+            previousSender = senderId;
+            int gapCount =
+                    readCount(
+                            in,
+                            "gaps of sender " + senderId,
+                            SourceRuntimeCheckpointMetadata.MAX_GAPS_PER_SENDER);
+            totalGaps += gapCount;
+            if (totalGaps > SourceRuntimeCheckpointMetadata.MAX_TOTAL_GAPS) {
+                throw new MetadataFormatException(
+                        Reason.OVERSIZE,
+                        "more than "
+                                + SourceRuntimeCheckpointMetadata.MAX_TOTAL_GAPS
+                                + " gap entries in total");
+            }
+            require(in, 8L * gapCount, "gaps of sender " + senderId);
+            watermarks.put(senderId, watermark);
+            if (gapCount > 0) {
+                List<Long> senderGaps = new ArrayList<>(gapCount);
+                for (int g = 0; g < gapCount; g++) {
+                    senderGaps.add(in.getLong());
+                }
+                String problem =
+                        SourceRuntimeCheckpointMetadata.gapsProblem(
+                                senderId, watermark, senderGaps);
+                if (problem != null) {
+                    throw badField(problem);
+                }
+                gaps.put(senderId, senderGaps);
+            }
+        }
+        if (in.hasRemaining() && minor <= SUPPORTED_MINOR) {
+            throw new MetadataFormatException(
+                    Reason.TRAILING_BYTES,
+                    in.remaining()
+                            + " unexplained bytes after the last field of version "
+                            + major
+                            + "."
+                            + minor);
+        }
+        // Every rule build() enforces was checked above, so build() cannot throw here.
+        return SourceRuntimeCheckpointMetadata.builder()
+                .metadataVersion(major)
+                .commandProtocolVersion(
+                        in.getShort(OFF_COMMAND_PROTOCOL_MAJOR) & 0xFFFF,
+                        in.getShort(OFF_COMMAND_PROTOCOL_MINOR) & 0xFFFF)
+                .managedLaneVersion(laneVersion)
+                .lane(lane)
+                .lastBarrierCheckpointId(in.getLong(OFF_LAST_BARRIER_CHECKPOINT_ID))
+                .noMoreSplitsGeneration(noMoreSplitsGeneration)
+                .capabilityDigest(digest)
+                .readerAttemptLineage(lineage)
+                .appliedSenderWatermarks(watermarks)
+                .boundedSequenceGaps(gaps)
+                .build();
+    }
+
+    private static int readCount(ByteBuffer in, String what, int max)
+            throws MetadataFormatException {
+        require(in, 2, what);
+        int count = in.getShort() & 0xFFFF;
+        if (count > max) {
+            throw new MetadataFormatException(
+                    Reason.OVERSIZE, what + ": " + count + " entries, limit " + max);
+        }
+        return count;
+    }
+
+    private static void require(ByteBuffer in, long bytes, String what)
+            throws MetadataFormatException {
+        if (in.remaining() < bytes) {
+            throw new MetadataFormatException(
+                    Reason.TRUNCATED,
+                    what
+                            + " needs "
+                            + bytes
+                            + " more bytes at offset "
+                            + in.position()
+                            + ", "
+                            + in.remaining()
+                            + " left before the checksum");
+        }
+    }
+
+    private static MetadataFormatException badField(String message) {
+        return new MetadataFormatException(Reason.BAD_FIELD, message);
+    }
+
+    private static byte[] hexToBytes(String hex) {
+        byte[] out = new byte[hex.length() / 2];
+        for (int i = 0; i < out.length; i++) {
+            out[i] =
+                    (byte)
+                            ((Character.digit(hex.charAt(2 * i), 16) << 4)
+                                    | Character.digit(hex.charAt(2 * i + 1), 16));
+        }
+        return out;
+    }
+
+    private static String bytesToHex(byte[] bytes, int offset, int length) {
+        char[] out = new char[2 * length];
+        for (int i = 0; i < length; i++) {
+            int b = bytes[offset + i] & 0xFF;
+            out[2 * i] = HEX[b >>> 4];
+            out[2 * i + 1] = HEX[b & 0xF];
+        }
+        return new String(out);
+    }
+}

@@ -1,0 +1,227 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.engine.managed.source.config;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import org.apache.seatunnel.api.configuration.Option;
+import org.apache.seatunnel.api.configuration.Options;
+
+/**
+ * Every option of the {@code seatunnel.engine.managed-source} section, declared once. Defaults are
+ * STIP-31's "Initial production defaults". None is connector-overridable and none is
+ * hot-reloadable: they are read when a deployment is planned.
+ */
+public final class ManagedSourceOptions {
+
+    /** The section's path under {@code seatunnel.engine} in {@code seatunnel.yaml}. */
+    public static final String SECTION = "managed-source";
+
+    public static final Option<Boolean> ENABLED =
+            Options.key("enabled")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "Global switch for Lane A. Off (the default) runs every job on Lane B."
+                                    + " Flipping it affects new deployments and restores only;"
+                                    + " running tasks never switch lane.");
+
+    public static final Option<List<String>> ALLOWED_JOBS =
+            Options.key("allowed-jobs")
+                    .listType()
+                    .defaultValue(Collections.<String>emptyList())
+                    .withDescription(
+                            "Exact job names that may run on Lane A. Empty allows no job. '*' allows"
+                                    + " every job.");
+
+    public static final Option<List<String>> ALLOWED_CONNECTORS =
+            Options.key("allowed-connectors")
+                    .listType()
+                    .defaultValue(Collections.<String>emptyList())
+                    .withDescription(
+                            "Exact connector factory identifiers that may run on Lane A. Empty"
+                                    + " allows no connector. '*' allows every managed connector.");
+
+    public static final Option<Integer> MAILBOX_MAX_COMMANDS =
+            Options.key("reader-mailbox.max-commands")
+                    .intType()
+                    .defaultValue(1024)
+                    .withDescription("Normal command capacity of one reader mailbox.");
+
+    public static final Option<Long> MAILBOX_MAX_BYTES =
+            Options.key("reader-mailbox.max-bytes")
+                    .longType()
+                    .defaultValue(4L * 1024 * 1024)
+                    .withDescription("Normal payload-byte capacity of one reader mailbox.");
+
+    public static final Option<Integer> MAILBOX_RESERVED_COMMANDS =
+            Options.key("reader-mailbox.reserved-control-commands")
+                    .intType()
+                    .defaultValue(64)
+                    .withDescription(
+                            "Commands reserved for checkpoint, graceful-close, checkpoint-callback"
+                                    + " and assignment-ack controls once normal capacity is full.");
+
+    public static final Option<Long> MAILBOX_RESERVED_BYTES =
+            Options.key("reader-mailbox.reserved-control-bytes")
+                    .longType()
+                    .defaultValue(256L * 1024)
+                    .withDescription("Payload bytes reserved for the same controls.");
+
+    public static final Option<Long> WORKER_MAILBOX_MAX_BYTES =
+            Options.key("worker.mailbox-max-bytes")
+                    .longType()
+                    .defaultValue(256L * 1024 * 1024)
+                    .withDescription("Payload bytes shared by every reader mailbox on one member.");
+
+    public static final Option<Integer> MAX_COMMAND_PAYLOAD_BYTES =
+            Options.key("command.max-payload-bytes")
+                    .intType()
+                    .defaultValue(512 * 1024)
+                    .withDescription("Largest payload one command may carry.");
+
+    public static final Option<Integer> DEDUP_WINDOW =
+            Options.key("reader-mailbox.dedup-window")
+                    .intType()
+                    .defaultValue(4096)
+                    .withDescription(
+                            "Recently admitted command ids remembered per mailbox to answer"
+                                    + " DUPLICATE; rounded up to a power of two. Exact"
+                                    + " once-per-attempt apply does not depend on it.");
+
+    public static final Option<Integer> POLL_MAX_RECORDS =
+            Options.key("poll.max-records-per-turn")
+                    .intType()
+                    .defaultValue(64)
+                    .withDescription("Records after which a poll turn yields.");
+
+    public static final Option<Long> POLL_MAX_BYTES =
+            Options.key("poll.max-bytes-per-turn")
+                    .longType()
+                    .defaultValue(4L * 1024 * 1024)
+                    .withDescription("Estimated record bytes after which a poll turn yields.");
+
+    public static final Option<Duration> POLL_SOFT_DURATION =
+            Options.key("poll.soft-duration")
+                    .durationType()
+                    .defaultValue(Duration.ofMillis(5))
+                    .withDescription(
+                            "Time after which a poll turn should yield; an overrun is recorded.");
+
+    public static final Option<Duration> POLL_HARD_DURATION =
+            Options.key("poll.hard-duration")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(1))
+                    .withDescription("Turn duration after which the runtime calls wakeup().");
+
+    public static final Option<Duration> POLL_CANCELLATION_TIMEOUT =
+            Options.key("poll.cancellation-timeout")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(30))
+                    .withDescription(
+                            "Turn duration after which the task fails; the lane never changes.");
+
+    public static final Option<Duration> ADMISSION_P99_BUDGET =
+            Options.key("admission.p99-budget")
+                    .durationType()
+                    .defaultValue(Duration.ofMillis(5))
+                    .withDescription(
+                            "Admission latency budget; exceeding it is counted and reported.");
+
+    public static final Option<Duration> RETRY_INITIAL_BACKOFF =
+            Options.key("retry.initial-backoff")
+                    .durationType()
+                    .defaultValue(Duration.ofMillis(10))
+                    .withDescription("First sender backoff after RETRY_LATER.");
+
+    public static final Option<Duration> RETRY_MAX_BACKOFF =
+            Options.key("retry.max-backoff")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(1))
+                    .withDescription("Largest sender backoff after RETRY_LATER.");
+
+    public static final Option<Integer> COORDINATOR_ASYNC_MAX_CONCURRENCY =
+            Options.key("coordinator.async-max-concurrency")
+                    .intType()
+                    .defaultValue(4)
+                    .withDescription("Concurrent async tasks one coordinator may run.");
+
+    public static final Option<Integer> TRACKER_MAX_ENTRIES =
+            Options.key("assignment-tracker.max-entries")
+                    .intType()
+                    .defaultValue(100_000)
+                    .withDescription(
+                            "Assignments tracked until checkpoint inclusion; at the bound new"
+                                    + " assignment is back-pressured, never dropped.");
+
+    public static final Option<Long> TRACKER_MAX_BYTES =
+            Options.key("assignment-tracker.max-bytes")
+                    .longType()
+                    .defaultValue(64L * 1024 * 1024)
+                    .withDescription("Estimated bytes of tracked assignments.");
+
+    public static final Option<Duration> CUT_HOLD_TIMEOUT =
+            Options.key("reader.cut-hold-timeout")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(60))
+                    .withDescription(
+                            "How long a reader holds a command created after coordinator"
+                                    + " snapshot N while waiting for its own barrier N; past it the"
+                                    + " task fails and restores rather than risk a duplicate.");
+
+    public static final Option<Duration> IDLE_WAIT =
+            Options.key("reader.idle-wait")
+                    .durationType()
+                    .defaultValue(Duration.ofMillis(50))
+                    .withDescription(
+                            "Longest wait of an idle reader host for a command or availability"
+                                    + " signal before returning to the engine; only used when task"
+                                    + " threads are not shared.");
+
+    private ManagedSourceOptions() {}
+
+    /** Every option, for documentation, unknown-key detection and validation. */
+    public static List<Option<?>> all() {
+        return Arrays.<Option<?>>asList(
+                ENABLED,
+                ALLOWED_JOBS,
+                ALLOWED_CONNECTORS,
+                MAILBOX_MAX_COMMANDS,
+                MAILBOX_MAX_BYTES,
+                MAILBOX_RESERVED_COMMANDS,
+                MAILBOX_RESERVED_BYTES,
+                WORKER_MAILBOX_MAX_BYTES,
+                MAX_COMMAND_PAYLOAD_BYTES,
+                DEDUP_WINDOW,
+                POLL_MAX_RECORDS,
+                POLL_MAX_BYTES,
+                POLL_SOFT_DURATION,
+                POLL_HARD_DURATION,
+                POLL_CANCELLATION_TIMEOUT,
+                ADMISSION_P99_BUDGET,
+                RETRY_INITIAL_BACKOFF,
+                RETRY_MAX_BACKOFF,
+                COORDINATOR_ASYNC_MAX_CONCURRENCY,
+                TRACKER_MAX_ENTRIES,
+                TRACKER_MAX_BYTES,
+                CUT_HOLD_TIMEOUT,
+                IDLE_WAIT);
+    }
+}

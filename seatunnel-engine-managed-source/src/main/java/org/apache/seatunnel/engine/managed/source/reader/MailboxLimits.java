@@ -1,0 +1,121 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.engine.managed.source.reader;
+
+/**
+ * The bounds of one reader mailbox. Immutable; validated on construction so a bad value fails at
+ * configuration load with the option's name rather than at the first admission.
+ */
+public final class MailboxLimits {
+    private final int maxCommands;
+    private final long maxBytes;
+    private final int reservedCommands;
+    private final long reservedBytes;
+    private final int maxPayloadBytes;
+    private final int dedupWindow;
+    private final long retryAfterMillis;
+
+    public MailboxLimits(
+            int maxCommands,
+            long maxBytes,
+            int reservedCommands,
+            long reservedBytes,
+            int maxPayloadBytes,
+            int dedupWindow,
+            long retryAfterMillis) {
+        positive("reader-mailbox.max-commands", maxCommands);
+        positive("reader-mailbox.max-bytes", maxBytes);
+        positive("reader-mailbox.reserved-control-commands", reservedCommands);
+        positive("reader-mailbox.reserved-control-bytes", reservedBytes);
+        positive("command.max-payload-bytes", maxPayloadBytes);
+        positive("reader-mailbox.dedup-window", dedupWindow);
+        positive("retry.initial-backoff", retryAfterMillis);
+        if (maxPayloadBytes > maxBytes) {
+            throw new IllegalArgumentException(
+                    "command.max-payload-bytes ("
+                            + maxPayloadBytes
+                            + ") must not exceed reader-mailbox.max-bytes ("
+                            + maxBytes
+                            + ")");
+        }
+        this.maxCommands = maxCommands;
+        this.maxBytes = maxBytes;
+        this.reservedCommands = reservedCommands;
+        this.reservedBytes = reservedBytes;
+        this.maxPayloadBytes = maxPayloadBytes;
+        this.dedupWindow = Integer.highestOneBit(dedupWindow - 1) << 1;
+        this.retryAfterMillis = retryAfterMillis;
+    }
+
+    /** STIP-31's initial production defaults. */
+    public static MailboxLimits defaults() {
+        return new MailboxLimits(1024, 4L << 20, 64, 256L << 10, 512 << 10, 4096, 10);
+    }
+
+    private static void positive(String key, long v) {
+        if (v <= 0) {
+            throw new IllegalArgumentException(key + " must be positive, was " + v);
+        }
+    }
+
+    public int maxCommands() {
+        return maxCommands;
+    }
+
+    public long maxBytes() {
+        return maxBytes;
+    }
+
+    public int reservedCommands() {
+        return reservedCommands;
+    }
+
+    public long reservedBytes() {
+        return reservedBytes;
+    }
+
+    public int maxPayloadBytes() {
+        return maxPayloadBytes;
+    }
+
+    /** A power of two. */
+    public int dedupWindow() {
+        return dedupWindow;
+    }
+
+    public long retryAfterMillis() {
+        return retryAfterMillis;
+    }
+
+    @Override
+    public String toString() {
+        return "MailboxLimits{commands="
+                + maxCommands
+                + ", bytes="
+                + maxBytes
+                + ", reservedCommands="
+                + reservedCommands
+                + ", reservedBytes="
+                + reservedBytes
+                + ", maxPayload="
+                + maxPayloadBytes
+                + ", dedupWindow="
+                + dedupWindow
+                + '}';
+    }
+}

@@ -1,0 +1,96 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.engine.managed.source.reader;
+
+import java.util.concurrent.TimeUnit;
+
+/** The per-turn budgets and the loop's timeouts. Immutable, validated on construction. */
+public final class PollBudget {
+    private final int maxRecords;
+    private final long maxBytes;
+    private final long softNanos;
+    private final long hardNanos;
+    private final long cancellationNanos;
+    private final long cutHoldNanos;
+
+    public PollBudget(
+            int maxRecords,
+            long maxBytes,
+            long softNanos,
+            long hardNanos,
+            long cancellationNanos,
+            long cutHoldNanos) {
+        if (maxRecords <= 0) {
+            throw new IllegalArgumentException(
+                    "poll.max-records-per-turn must be positive, was " + maxRecords);
+        }
+        if (maxBytes <= 0) {
+            throw new IllegalArgumentException(
+                    "poll.max-bytes-per-turn must be positive, was " + maxBytes);
+        }
+        if (softNanos <= 0 || hardNanos < softNanos || cancellationNanos < hardNanos) {
+            throw new IllegalArgumentException(
+                    "need 0 < poll.soft-duration <= poll.hard-duration <="
+                            + " poll.cancellation-timeout");
+        }
+        if (cutHoldNanos <= 0) {
+            throw new IllegalArgumentException("reader.cut-hold-timeout must be positive");
+        }
+        this.maxRecords = maxRecords;
+        this.maxBytes = maxBytes;
+        this.softNanos = softNanos;
+        this.hardNanos = hardNanos;
+        this.cancellationNanos = cancellationNanos;
+        this.cutHoldNanos = cutHoldNanos;
+    }
+
+    /** STIP-31's initial production defaults. */
+    public static PollBudget defaults() {
+        return new PollBudget(
+                64,
+                4L << 20,
+                TimeUnit.MILLISECONDS.toNanos(5),
+                TimeUnit.SECONDS.toNanos(1),
+                TimeUnit.SECONDS.toNanos(30),
+                TimeUnit.SECONDS.toNanos(60));
+    }
+
+    public int maxRecords() {
+        return maxRecords;
+    }
+
+    public long maxBytes() {
+        return maxBytes;
+    }
+
+    public long softNanos() {
+        return softNanos;
+    }
+
+    public long hardNanos() {
+        return hardNanos;
+    }
+
+    public long cancellationNanos() {
+        return cancellationNanos;
+    }
+
+    public long cutHoldNanos() {
+        return cutHoldNanos;
+    }
+}

@@ -1,0 +1,129 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.engine.managed.source.reader;
+
+import java.util.function.ToLongFunction;
+import org.apache.seatunnel.api.source.Collector;
+import org.apache.seatunnel.api.source.managed.PollContext;
+import org.apache.seatunnel.api.table.event.SchemaChangeEvent;
+
+/**
+ * The budget and the counting collector of one poll turn, reused turn after turn so a turn
+ * allocates nothing.
+ *
+ * <p>Threading: owned by the reader event loop; handed to the connector only for the duration of
+ * one {@code pollNextManaged} call on the same thread.
+ */
+final class PollTurn<T> implements PollContext, Collector<T> {
+    private final PollBudget budget;
+    private final NanoClock clock;
+    private final ReaderMailbox mailbox;
+    private final ToLongFunction<T> sizer;
+    private Collector<T> output;
+
+    private int emitted;
+    private long emittedBytes;
+    private long deadline;
+
+    PollTurn(PollBudget budget, NanoClock clock, ReaderMailbox mailbox, ToLongFunction<T> sizer) {
+        this.budget = budget;
+        this.clock = clock;
+        this.mailbox = mailbox;
+        this.sizer = sizer;
+    }
+
+    void begin(Collector<T> out, long startNanos) {
+        this.output = out;
+        this.emitted = 0;
+        this.emittedBytes = 0;
+        this.deadline = startNanos + budget.softNanos();
+    }
+
+    int emitted() {
+        return emitted;
+    }
+
+    long emittedBytes() {
+        return emittedBytes;
+    }
+
+    @Override
+    public int remainingRecords() {
+        return Math.max(0, budget.maxRecords() - emitted);
+    }
+
+    @Override
+    public long remainingBytes() {
+        return Math.max(0, budget.maxBytes() - emittedBytes);
+    }
+
+    @Override
+    public long deadlineNanos() {
+        return deadline;
+    }
+
+    @Override
+    public long nanoTime() {
+        return clock.nanoTime();
+    }
+
+    @Override
+    public boolean shouldYield() {
+        return emitted >= budget.maxRecords()
+                || emittedBytes >= budget.maxBytes()
+                || clock.nanoTime() - deadline >= 0
+                || mailbox.hasPendingControlOrTerminal();
+    }
+
+    @Override
+    public void collect(T record) {
+        emitted++;
+        emittedBytes += sizer.applyAsLong(record);
+        output.collect(record);
+    }
+
+    @Override
+    public Object getCheckpointLock() {
+        return output.getCheckpointLock();
+    }
+
+    @Override
+    public void markSchemaChangeBeforeCheckpoint() {
+        output.markSchemaChangeBeforeCheckpoint();
+    }
+
+    @Override
+    public void collect(SchemaChangeEvent event) {
+        output.collect(event);
+    }
+
+    @Override
+    public void markSchemaChangeAfterCheckpoint() {
+        output.markSchemaChangeAfterCheckpoint();
+    }
+
+    @Override
+    public boolean isEmptyThisPollNext() {
+        return output.isEmptyThisPollNext();
+    }
+
+    @Override
+    public void resetEmptyThisPollNext() {
+        output.resetEmptyThisPollNext();
+    }
+}

@@ -1,0 +1,537 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.engine.managed.source.reader;
+
+import java.util.ArrayDeque;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.BiConsumer;
+import java.util.function.ToLongFunction;
+import org.apache.seatunnel.api.source.Collector;
+import org.apache.seatunnel.api.source.SourceSplit;
+import org.apache.seatunnel.api.source.managed.ManagedSourceReader;
+import org.apache.seatunnel.api.source.managed.PollStatus;
+import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
+import org.apache.seatunnel.engine.managed.source.protocol.ReasonCode;
+import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The single owner of one Lane A reader attempt's checkpoint-visible state (invariant 1). It has no
+ * thread of its own (invariant 14): a host calls {@link #runOnce()} from the task's thread and
+ * {@link #runControls()} when the engine demands a barrier, and guarantees that never two calls
+ * overlap (the Zeta host holds the engine's checkpoint lock around every call, so a barrier can
+ * only fall between iterations — invariant 5).
+ *
+ * <p>Threading: {@link #runOnce()}, {@link #runControls()}, {@link #start}, {@link #close()} — one
+ * driving thread at a time, mutually excluded by the host. {@link #checkTurnBudget()} and the
+ * gauges — any thread (the watchdog).
+ *
+ * <p>One iteration, in order:
+ *
+ * <ol>
+ *   <li>terminal signal: preempts everything; the mailbox already called {@code wakeup()};
+ *   <li>ordered controls in strict mailbox-sequence order, barriers included; a command stamped
+ *       with coordinator cut N is held until this reader has taken its own barrier N (hazard 1),
+ *       and counts against the mailbox bound while held;
+ *   <li>coalesced availability completions;
+ *   <li>at most one bounded poll turn;
+ *   <li>observability is passive counters read by others.
+ * </ol>
+ *
+ * <p>At a barrier every command admitted before it and not held by the cut rule is applied first,
+ * then the reader and the runtime cut are snapshotted, and only then does the host register,
+ * acknowledge and forward (invariant 4). Coordinator commands are applied at most once per attempt
+ * through the {@link AppliedCommandLedger} (invariant 6).
+ */
+public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
+    private static final Logger LOG = LoggerFactory.getLogger(ReaderEventLoop.class);
+
+    private final ReaderMailbox mailbox;
+    private final ManagedSourceReader<T, SplitT> reader;
+    private final ReaderLoopHost<SplitT> host;
+    private final Collector<T> output;
+    private final PollBudget budget;
+    private final NanoClock clock;
+    private final ReaderLoopMetrics metrics;
+    private final AppliedCommandLedger ledger;
+    private final PollTurn<T> turn;
+    private final ArrayDeque<Held> held = new ArrayDeque<>();
+    private final BiConsumer<Void, Throwable> availabilityCallback;
+
+    private ReaderLifecycle lifecycle = ReaderLifecycle.CREATED;
+    private long lastBarrier;
+    private long lastCompleteNotified;
+    private long noMoreSplitsGeneration;
+    private boolean noMoreSplitsApplied;
+    private long lastProcessedBarrier;
+    private boolean pollWanted = true;
+    private boolean endOfInput;
+    private CompletableFuture<Void> armedFuture;
+    private TerminalSignal handledTerminal;
+
+    // Written by the driving thread, read by the watchdog.
+    private volatile boolean turnRunning;
+    private volatile long turnStartNanos;
+    private volatile boolean hardWoken;
+    private volatile Runnable cancellationTimeoutHook = () -> {};
+
+    public ReaderEventLoop(
+            ReaderMailbox mailbox,
+            ManagedSourceReader<T, SplitT> reader,
+            ReaderLoopHost<SplitT> host,
+            Collector<T> output,
+            PollBudget budget,
+            ToLongFunction<T> recordSizer,
+            ReaderLoopMetrics metrics) {
+        this.mailbox = mailbox;
+        this.reader = reader;
+        this.host = host;
+        this.output = output;
+        this.budget = budget;
+        this.clock = mailbox.clock();
+        this.metrics = metrics;
+        this.ledger = new AppliedCommandLedger(1024);
+        this.turn = new PollTurn<>(budget, clock, mailbox, recordSizer);
+        this.availabilityCallback = (v, t) -> mailbox.signalAvailable();
+        mailbox.setWakeupHook(reader::wakeup);
+    }
+
+    /** Called by the watchdog when a turn overruns the cancellation timeout (e.g. interrupt T). */
+    public void setCancellationTimeoutHook(Runnable hook) {
+        this.cancellationTimeoutHook = hook == null ? () -> {} : hook;
+    }
+
+    /**
+     * Opens the reader. {@code restoredCheckpointId} is the checkpoint this attempt restores from
+     * (0 for a fresh start): commands cut at or before it are not held.
+     */
+    public void start(long restoredCheckpointId) throws Exception {
+        if (restoredCheckpointId > 0) {
+            transition(ReaderLifecycle.RESTORING);
+        }
+        lastBarrier = restoredCheckpointId;
+        lastCompleteNotified = restoredCheckpointId;
+        reader.open();
+        transition(ReaderLifecycle.RUNNING);
+    }
+
+    /** One iteration; see the class comment for its steps. */
+    public LoopStatus runOnce() {
+        LoopStatus s = runControls();
+        if (s == LoopStatus.TERMINATED) {
+            return s;
+        }
+        if (mailbox.takeAvailability()) {
+            pollWanted = true;
+        }
+        if (lifecycle == ReaderLifecycle.RUNNING && pollWanted) {
+            pollTurn();
+            if (mailbox.terminalSignal() != null) {
+                return handleTerminal();
+            }
+            return endOfInput ? LoopStatus.FINISHED : LoopStatus.BUSY;
+        }
+        if (endOfInput) {
+            return LoopStatus.FINISHED;
+        }
+        return mailbox.hasPendingWork() ? LoopStatus.BUSY : LoopStatus.IDLE;
+    }
+
+    /**
+     * Terminal check and ordered controls only, no poll turn: what the host runs when the engine
+     * demands a barrier outside {@code pollNext}.
+     */
+    public LoopStatus runControls() {
+        if (lifecycle == ReaderLifecycle.CLOSED) {
+            return LoopStatus.TERMINATED;
+        }
+        if (mailbox.terminalSignal() != null) {
+            return handleTerminal();
+        }
+        for (SourceCommandEnvelope env = mailbox.poll(); env != null; env = mailbox.poll()) {
+            boolean reserved = mailbox.lastReserved();
+            long admitted = mailbox.lastAdmittedNanos();
+            if (env.commandKind() == CommandKind.CHECKPOINT_BARRIER) {
+                mailbox.complete(env, reserved);
+                barrier(LocalCommands.checkpointIdOf(env));
+            } else if (env.coordinatorCutId() > lastBarrier) {
+                held.addLast(new Held(env, reserved, admitted, clock.nanoTime()));
+                metrics.cutDeferrals.incrementAndGet();
+            } else {
+                apply(env, reserved, admitted);
+            }
+            if (mailbox.terminalSignal() != null) {
+                return handleTerminal();
+            }
+        }
+        checkHoldTimeout();
+        if (mailbox.terminalSignal() != null) {
+            return handleTerminal();
+        }
+        return endOfInput ? LoopStatus.FINISHED : LoopStatus.BUSY;
+    }
+
+    /**
+     * Runs controls until barrier {@code checkpointId} has been taken. Only a producer caught
+     * between claiming an earlier sequence and publishing it can delay the barrier; that window is
+     * a few instructions, so the wait yields and is bounded by {@code maxWaitNanos}.
+     *
+     * @return true if the barrier was processed (successfully or not) by this call
+     */
+    public boolean runControlsUntilBarrier(long checkpointId, long maxWaitNanos) {
+        long deadline = clock.nanoTime() + maxWaitNanos;
+        for (; ; ) {
+            LoopStatus status = runControls();
+            if (lastProcessedBarrier >= checkpointId) {
+                return true;
+            }
+            if (status == LoopStatus.TERMINATED
+                    || !mailbox.hasClaimedUnpublished()
+                    || clock.nanoTime() - deadline >= 0) {
+                return false;
+            }
+            Thread.yield();
+        }
+    }
+
+    private void barrier(long checkpointId) {
+        lastProcessedBarrier = Math.max(lastProcessedBarrier, checkpointId);
+        if (mailbox.terminalSignal() != null || !lifecycle.acceptsBarriers()) {
+            host.onCheckpointFailed(
+                    checkpointId,
+                    new IllegalStateException(
+                            "reader attempt " + mailbox.attemptId() + " is " + lifecycle));
+            return;
+        }
+        // Held commands cut before this barrier belong to this checkpoint.
+        releaseHeld(checkpointId - 1);
+        if (mailbox.terminalSignal() != null) {
+            host.onCheckpointFailed(checkpointId, new IllegalStateException("terminated"));
+            return;
+        }
+        List<SplitT> state;
+        try {
+            state = reader.snapshotState(checkpointId);
+        } catch (Throwable e) {
+            host.onCheckpointFailed(checkpointId, e);
+            fail(ReasonCode.CONNECTOR_FAILURE, e);
+            return;
+        }
+        ReaderCheckpointCut cut =
+                new ReaderCheckpointCut(
+                        checkpointId,
+                        mailbox.attemptId(),
+                        ledger.watermarks(),
+                        ledger.appliedAboveWatermark(),
+                        noMoreSplitsGeneration);
+        try {
+            host.onCheckpoint(checkpointId, state, cut);
+        } catch (Throwable e) {
+            host.onCheckpointFailed(checkpointId, e);
+            return;
+        }
+        metrics.checkpoints.incrementAndGet();
+        lastBarrier = Math.max(lastBarrier, checkpointId);
+        releaseHeld(lastBarrier);
+    }
+
+    /** Applies, in FIFO order, every held command whose cut is at most {@code cutLimit}. */
+    private void releaseHeld(long cutLimit) {
+        if (held.isEmpty()) {
+            return;
+        }
+        for (Iterator<Held> it = held.iterator(); it.hasNext(); ) {
+            Held h = it.next();
+            if (h.env.coordinatorCutId() <= cutLimit) {
+                it.remove();
+                apply(h.env, h.reserved, h.admittedNanos);
+                if (mailbox.terminalSignal() != null) {
+                    return;
+                }
+            }
+        }
+    }
+
+    private void checkHoldTimeout() {
+        Held oldest = held.peekFirst();
+        if (oldest != null && clock.nanoTime() - oldest.heldSinceNanos > budget.cutHoldNanos()) {
+            fail(
+                    ReasonCode.CUT_HOLD_TIMEOUT,
+                    new IllegalStateException(
+                            "a command cut at coordinator checkpoint "
+                                    + oldest.env.coordinatorCutId()
+                                    + " waited longer than reader.cut-hold-timeout for this"
+                                    + " reader's barrier; failing the attempt so the job restores"
+                                    + " rather than risk a duplicate split"));
+        }
+    }
+
+    private void apply(SourceCommandEnvelope env, boolean reserved, long admittedNanos) {
+        try {
+            switch (env.commandKind()) {
+                case SPLIT_ASSIGNMENT:
+                case NO_MORE_SPLITS:
+                case SOURCE_EVENT:
+                    applyCoordinatorCommand(env);
+                    break;
+                case CHECKPOINT_COMPLETE:
+                    long done = LocalCommands.checkpointIdOf(env);
+                    // Repeats after restore are normal in Zeta 2.3.8: one effect per id.
+                    if (done > lastCompleteNotified) {
+                        lastCompleteNotified = done;
+                        reader.notifyCheckpointComplete(done);
+                    }
+                    break;
+                case CHECKPOINT_ABORTED:
+                    reader.notifyCheckpointAborted(LocalCommands.checkpointIdOf(env));
+                    break;
+                case GRACEFUL_CLOSE:
+                    if (lifecycle == ReaderLifecycle.RUNNING) {
+                        transition(ReaderLifecycle.DRAINING);
+                    }
+                    break;
+                default:
+                    LOG.warn(
+                            "Reader attempt {} ignored a {} command it does not handle",
+                            mailbox.attemptId(),
+                            env.commandKind());
+            }
+            metrics.commandsApplied.incrementAndGet();
+            metrics.queueWaitNanos.addAndGet(clock.nanoTime() - admittedNanos);
+        } catch (Throwable e) {
+            fail(ReasonCode.CONNECTOR_FAILURE, e);
+        } finally {
+            mailbox.complete(env, reserved);
+        }
+    }
+
+    private void applyCoordinatorCommand(SourceCommandEnvelope env) throws Exception {
+        long sender = env.coordinatorEpoch();
+        long seq = env.senderSequence();
+        if (ledger.isApplied(sender, seq)) {
+            metrics.duplicatesSkipped.incrementAndGet();
+            return;
+        }
+        switch (env.commandKind()) {
+            case SPLIT_ASSIGNMENT:
+                reader.addSplits(host.decodeSplits(env));
+                pollWanted = true;
+                break;
+            case NO_MORE_SPLITS:
+                noMoreSplitsGeneration = Math.max(noMoreSplitsGeneration, sender);
+                if (!noMoreSplitsApplied) {
+                    noMoreSplitsApplied = true;
+                    reader.handleNoMoreSplits();
+                }
+                pollWanted = true;
+                break;
+            default:
+                reader.handleSourceEvent(host.decodeSourceEvent(env));
+                pollWanted = true;
+        }
+        if (!ledger.markApplied(sender, seq)) {
+            fail(
+                    ReasonCode.LEDGER_GAPS_EXCEEDED,
+                    new IllegalStateException(
+                            "coordinator epoch "
+                                    + sender
+                                    + " left more out-of-order sequences than the ledger bound"));
+            return;
+        }
+        host.onApplied(env);
+    }
+
+    private void pollTurn() {
+        long start = clock.nanoTime();
+        turn.begin(output, start);
+        turnStartNanos = start;
+        hardWoken = false;
+        turnRunning = true;
+        PollStatus status;
+        try {
+            status = reader.pollNextManaged(turn, turn);
+        } catch (Throwable e) {
+            fail(ReasonCode.CONNECTOR_FAILURE, e);
+            return;
+        } finally {
+            turnRunning = false;
+        }
+        long took = clock.nanoTime() - start;
+        metrics.pollTurns.incrementAndGet();
+        metrics.records.addAndGet(turn.emitted());
+        metrics.bytes.addAndGet(turn.emittedBytes());
+        metrics.pollNanos.addAndGet(took);
+        if (took > budget.softNanos()) {
+            metrics.softOverruns.incrementAndGet();
+        }
+        if (status == null) {
+            status = PollStatus.MORE_AVAILABLE;
+        }
+        switch (status) {
+            case MORE_AVAILABLE:
+                pollWanted = true;
+                break;
+            case NOTHING_AVAILABLE:
+                pollWanted = false;
+                armAvailability();
+                break;
+            default:
+                pollWanted = false;
+                endOfInput = true;
+                transition(ReaderLifecycle.DRAINING);
+                host.onEndOfInput();
+        }
+    }
+
+    private void armAvailability() {
+        CompletableFuture<Void> f = reader.isAvailable();
+        if (f == null || f.isDone()) {
+            pollWanted = true;
+        } else if (f != armedFuture) {
+            armedFuture = f;
+            f.whenComplete(availabilityCallback);
+        }
+    }
+
+    /**
+     * Watchdog check, any thread: past the hard budget the reader is woken once; past the
+     * cancellation timeout the attempt is failed and the host's hook (which interrupts the task
+     * thread) runs.
+     */
+    public void checkTurnBudget() {
+        if (!turnRunning) {
+            return;
+        }
+        long elapsed = clock.nanoTime() - turnStartNanos;
+        if (elapsed >= budget.hardNanos() && !hardWoken) {
+            hardWoken = true;
+            metrics.hardWakeups.incrementAndGet();
+            reader.wakeup();
+        }
+        if (elapsed >= budget.cancellationNanos()
+                && mailbox.terminate(
+                        TerminalSignal.fatal(
+                                ReasonCode.POLL_CANCELLATION_TIMEOUT,
+                                new IllegalStateException(
+                                        "poll turn did not return within"
+                                                + " poll.cancellation-timeout")))) {
+            cancellationTimeoutHook.run();
+        }
+    }
+
+    private void fail(ReasonCode reason, Throwable cause) {
+        mailbox.terminate(TerminalSignal.fatal(reason, cause));
+    }
+
+    private LoopStatus handleTerminal() {
+        TerminalSignal t = mailbox.terminalSignal();
+        if (handledTerminal == null && t != null) {
+            handledTerminal = t;
+            ReaderLifecycle next =
+                    t.kind() == TerminalSignal.Kind.CANCEL
+                            ? ReaderLifecycle.CANCELLING
+                            : ReaderLifecycle.FAILED;
+            if (lifecycle.canTransitionTo(next)) {
+                transition(next);
+            }
+            LOG.info(
+                    "Reader attempt {} (subtask {}) terminated: {}",
+                    mailbox.attemptId(),
+                    mailbox.subtask(),
+                    t);
+        }
+        return LoopStatus.TERMINATED;
+    }
+
+    /** Closes the reader once and releases the mailbox. Idempotent. */
+    public void close() throws Exception {
+        if (lifecycle == ReaderLifecycle.CLOSED) {
+            return;
+        }
+        transition(ReaderLifecycle.CLOSED);
+        for (Held h : held) {
+            mailbox.complete(h.env, h.reserved);
+        }
+        held.clear();
+        mailbox.close();
+        reader.close();
+    }
+
+    private void transition(ReaderLifecycle next) {
+        if (lifecycle == next) {
+            return;
+        }
+        if (!lifecycle.canTransitionTo(next)) {
+            throw new IllegalStateException(
+                    "reader attempt "
+                            + mailbox.attemptId()
+                            + ": illegal lifecycle transition "
+                            + lifecycle
+                            + " -> "
+                            + next);
+        }
+        LOG.debug(
+                "Reader attempt {} (subtask {}): {} -> {}",
+                mailbox.attemptId(),
+                mailbox.subtask(),
+                lifecycle,
+                next);
+        lifecycle = next;
+    }
+
+    public ReaderLifecycle lifecycle() {
+        return lifecycle;
+    }
+
+    public TerminalSignal terminalSignal() {
+        return mailbox.terminalSignal();
+    }
+
+    public long lastBarrier() {
+        return lastBarrier;
+    }
+
+    public int heldCommands() {
+        return held.size();
+    }
+
+    public ReaderLoopMetrics metrics() {
+        return metrics;
+    }
+
+    public ReaderMailbox mailbox() {
+        return mailbox;
+    }
+
+    private static final class Held {
+        final SourceCommandEnvelope env;
+        final boolean reserved;
+        final long admittedNanos;
+        final long heldSinceNanos;
+
+        Held(SourceCommandEnvelope env, boolean reserved, long admittedNanos, long since) {
+            this.env = env;
+            this.reserved = reserved;
+            this.admittedNanos = admittedNanos;
+            this.heldSinceNanos = since;
+        }
+    }
+}

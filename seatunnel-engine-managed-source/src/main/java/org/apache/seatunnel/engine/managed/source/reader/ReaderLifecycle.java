@@ -1,0 +1,76 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.engine.managed.source.reader;
+
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * The main lifecycle of a Lane A reader (STIP-31 "Lifecycle and schema change"). All legal
+ * transitions sit in {@link #canTransitionTo}; {@link ReaderEventLoop} is the only code that moves
+ * a reader between states, through one gate.
+ */
+public enum ReaderLifecycle {
+    /** Constructed; nothing applied. Left by {@code start}. */
+    CREATED,
+    /** Restored splits are being re-added; no poll turn yet. Left when they are applied. */
+    RESTORING,
+    /** Controls and poll turns run. Left at end of input, close, cancel or failure. */
+    RUNNING,
+    /** End of input or graceful close latched: controls and barriers still run, polls do not. */
+    DRAINING,
+    /** A cancel signal preempted the loop; the reader is woken and closed. */
+    CANCELLING,
+    /** A fatal failure ended the attempt; the task fails and the job restores. */
+    FAILED,
+    /** Terminal. */
+    CLOSED;
+
+    private static final Set<ReaderLifecycle> FROM_CREATED =
+            EnumSet.of(RESTORING, RUNNING, CANCELLING, FAILED, CLOSED);
+    private static final Set<ReaderLifecycle> FROM_RESTORING =
+            EnumSet.of(RUNNING, CANCELLING, FAILED);
+    private static final Set<ReaderLifecycle> FROM_RUNNING =
+            EnumSet.of(DRAINING, CANCELLING, FAILED, CLOSED);
+    private static final Set<ReaderLifecycle> FROM_DRAINING =
+            EnumSet.of(CANCELLING, FAILED, CLOSED);
+    private static final Set<ReaderLifecycle> TO_CLOSED = EnumSet.of(CLOSED);
+
+    public boolean canTransitionTo(ReaderLifecycle next) {
+        switch (this) {
+            case CREATED:
+                return FROM_CREATED.contains(next);
+            case RESTORING:
+                return FROM_RESTORING.contains(next);
+            case RUNNING:
+                return FROM_RUNNING.contains(next);
+            case DRAINING:
+                return FROM_DRAINING.contains(next);
+            case CANCELLING:
+            case FAILED:
+                return TO_CLOSED.contains(next);
+            default:
+                return false;
+        }
+    }
+
+    /** Whether barriers can still be taken in this state. */
+    public boolean acceptsBarriers() {
+        return this == RUNNING || this == DRAINING || this == RESTORING;
+    }
+}

@@ -1,0 +1,83 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.engine.managed.source.reader;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Counters of one reader event loop. Written by the loop (and the watchdog for overruns), read by
+ * any thread; values are eventually consistent.
+ */
+public final class ReaderLoopMetrics {
+    final AtomicLong pollTurns = new AtomicLong();
+    final AtomicLong records = new AtomicLong();
+    final AtomicLong bytes = new AtomicLong();
+    final AtomicLong pollNanos = new AtomicLong();
+    final AtomicLong softOverruns = new AtomicLong();
+    final AtomicLong hardWakeups = new AtomicLong();
+    final AtomicLong commandsApplied = new AtomicLong();
+    final AtomicLong duplicatesSkipped = new AtomicLong();
+    final AtomicLong cutDeferrals = new AtomicLong();
+    final AtomicLong checkpoints = new AtomicLong();
+    final AtomicLong queueWaitNanos = new AtomicLong();
+
+    public long pollTurns() {
+        return pollTurns.get();
+    }
+
+    public long records() {
+        return records.get();
+    }
+
+    public long bytes() {
+        return bytes.get();
+    }
+
+    public long pollNanos() {
+        return pollNanos.get();
+    }
+
+    public long softOverruns() {
+        return softOverruns.get();
+    }
+
+    public long hardWakeups() {
+        return hardWakeups.get();
+    }
+
+    public long commandsApplied() {
+        return commandsApplied.get();
+    }
+
+    public long duplicatesSkipped() {
+        return duplicatesSkipped.get();
+    }
+
+    public long cutDeferrals() {
+        return cutDeferrals.get();
+    }
+
+    public long checkpoints() {
+        return checkpoints.get();
+    }
+
+    /** Sum of admission→apply waits of applied commands. */
+    public long queueWaitNanos() {
+        return queueWaitNanos.get();
+    }
+}

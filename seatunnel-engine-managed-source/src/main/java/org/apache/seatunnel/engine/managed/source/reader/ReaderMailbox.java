@@ -1,0 +1,509 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.engine.managed.source.reader;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
+import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
+import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
+import org.apache.seatunnel.engine.managed.source.protocol.ProtocolVersion;
+import org.apache.seatunnel.engine.managed.source.protocol.ReasonCode;
+import org.apache.seatunnel.engine.managed.source.protocol.SchedulingCategory;
+import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
+
+/**
+ * The bounded inbox of one reader attempt (STIP-31 "Admission and overload").
+ *
+ * <p>Threading: {@link #admit}, {@link #offer}, {@link #terminate}, {@link #signalAvailable} and
+ * the read-only gauges may be called from any thread and never block, sleep, spin or run connector
+ * code. {@link #poll}, {@link #complete} and {@link #close} belong to the single consumer, the
+ * reader event loop (whichever thread currently drives it, one at a time).
+ *
+ * <p>Admission is linearized in the STIP's order: validate (protocol, target attempt, header, size)
+ * → reserve command count and bytes (mailbox, then worker-wide) → allocate the mailbox sequence →
+ * publish. The sequence is the claimed index of the ring, so the consumer sees commands in exactly
+ * sequence order; that is why the ring is our own rather than JCTools' MPSC queue, whose offer
+ * order is not exposed to callers. Capacity is released only when the loop {@link #complete
+ * completes} a command, so commands the loop holds back (coordinator-cut deferral) still count
+ * against the bound.
+ *
+ * <p>Checkpoint, graceful-close, checkpoint-callback and assignment-ack controls may fall back to
+ * reserved capacity whose worker bytes are taken at construction; running out of it is an invariant
+ * violation that terminates the attempt. Terminal signals use the independent {@link #terminate}
+ * slot.
+ */
+public final class ReaderMailbox {
+    /** Packed results of {@link #admit}: non-negative = sequence of an ACCEPTED command. */
+    private static final long NOT_ADMITTED = Long.MIN_VALUE;
+
+    private static final long EMPTY_DEDUP = Long.MIN_VALUE;
+
+    private final long jobId;
+    private final long sourceRuntimeId;
+    private final int subtask;
+    private final long attemptId;
+    private final MailboxLimits limits;
+    private final WorkerMailboxBudget workerBudget;
+    private final NanoClock clock;
+    private final LoopSignal signal;
+    private final ReaderMailboxMetrics metrics;
+
+    private final AtomicReferenceArray<SourceCommandEnvelope> ring;
+    private final long[] admittedNanos;
+    private final boolean[] reservedPool;
+    private final int ringMask;
+    private final AtomicLong tail = new AtomicLong();
+    // Consumer-only; volatile so gauges read from other threads are fresh.
+    private volatile long head;
+
+    private final AtomicInteger normalCount = new AtomicInteger();
+    private final AtomicLong normalBytes = new AtomicLong();
+    private final AtomicInteger reservedCount = new AtomicInteger();
+    private final AtomicLong reservedBytes = new AtomicLong();
+    private final AtomicLongArray dedup;
+    private final int dedupMask;
+
+    private final AtomicReference<TerminalSignal> terminal = new AtomicReference<>();
+    private final AtomicBoolean availabilityPending = new AtomicBoolean();
+    private volatile Runnable wakeupHook = () -> {};
+    private volatile boolean closed;
+
+    // Consumer-only facts about the command returned by the last poll().
+    private long lastSequence = -1;
+    private long lastAdmittedNanos;
+    private boolean lastReserved;
+
+    public ReaderMailbox(
+            long jobId,
+            long sourceRuntimeId,
+            int subtask,
+            long attemptId,
+            MailboxLimits limits,
+            WorkerMailboxBudget workerBudget,
+            NanoClock clock,
+            LoopSignal signal,
+            ReaderMailboxMetrics metrics) {
+        this.jobId = jobId;
+        this.sourceRuntimeId = sourceRuntimeId;
+        this.subtask = subtask;
+        this.attemptId = attemptId;
+        this.limits = limits;
+        this.workerBudget = workerBudget;
+        this.clock = clock;
+        this.signal = signal;
+        this.metrics = metrics;
+        int capacity = limits.maxCommands() + limits.reservedCommands();
+        int ringSize = Integer.highestOneBit(capacity - 1) << 1;
+        this.ring = new AtomicReferenceArray<>(ringSize);
+        this.admittedNanos = new long[ringSize];
+        this.reservedPool = new boolean[ringSize];
+        this.ringMask = ringSize - 1;
+        this.dedup = new AtomicLongArray(limits.dedupWindow());
+        for (int i = 0; i < limits.dedupWindow(); i++) {
+            dedup.set(i, EMPTY_DEDUP);
+        }
+        this.dedupMask = limits.dedupWindow() - 1;
+        if (!workerBudget.tryReserve(limits.reservedBytes())) {
+            throw new IllegalStateException(
+                    "worker.mailbox-max-bytes cannot hold the reserved control bytes of another"
+                            + " reader mailbox ("
+                            + limits.reservedBytes()
+                            + " bytes); raise it or lower reader-mailbox.reserved-control-bytes");
+        }
+    }
+
+    /** Sets the reader's {@code wakeup()}, called when a terminal signal arrives. */
+    public void setWakeupHook(Runnable hook) {
+        this.wakeupHook = hook == null ? () -> {} : hook;
+    }
+
+    /**
+     * Admits a command and answers at once. Allocates only the returned acknowledgement; {@link
+     * #admit} is the allocation-free form.
+     */
+    public AdmissionAck offer(SourceCommandEnvelope env) {
+        long r = admit(env);
+        if (r >= 0) {
+            return AdmissionAck.accepted(attemptId, r);
+        }
+        AdmissionStatus status = statusOf(r);
+        ReasonCode reason = reasonOf(r);
+        if (status == AdmissionStatus.RETRY_LATER) {
+            return AdmissionAck.retryLater(attemptId, limits.retryAfterMillis(), reason);
+        }
+        if (status == AdmissionStatus.ACCEPTED) {
+            return AdmissionAck.accepted(attemptId, AdmissionAck.NO_SEQUENCE);
+        }
+        return AdmissionAck.rejected(status, attemptId, reason);
+    }
+
+    /**
+     * Admits a command without allocating. Returns the mailbox sequence (≥ 0) of an accepted
+     * command, or a negative code to decode with {@link #statusOf} and {@link #reasonOf}.
+     */
+    public long admit(SourceCommandEnvelope env) {
+        long r = admit0(env);
+        metrics.recordAdmission(r >= 0 ? AdmissionStatus.ACCEPTED : statusOf(r));
+        return r;
+    }
+
+    private long admit0(SourceCommandEnvelope env) {
+        if (terminal.get() != null || closed) {
+            return code(AdmissionStatus.TERMINAL_REJECTED, ReasonCode.TARGET_TERMINATED);
+        }
+        if (env.protocolMajor() != ProtocolVersion.MAJOR) {
+            return code(AdmissionStatus.UNSUPPORTED_PROTOCOL, ReasonCode.UNSUPPORTED_MAJOR_VERSION);
+        }
+        if (env.jobId() != jobId
+                || env.sourceRuntimeId() != sourceRuntimeId
+                || env.targetSubtask() != subtask) {
+            return code(AdmissionStatus.INVALID_PAYLOAD, ReasonCode.WRONG_TARGET);
+        }
+        if (env.targetAttemptId() != attemptId) {
+            return code(AdmissionStatus.STALE_TARGET, ReasonCode.STALE_ATTEMPT);
+        }
+        CommandKind kind = env.commandKind();
+        if (env.durability() != kind.durability()) {
+            return code(AdmissionStatus.INVALID_PAYLOAD, ReasonCode.KIND_DURABILITY_MISMATCH);
+        }
+        if (env.commandId() == EMPTY_DEDUP) {
+            return code(AdmissionStatus.INVALID_PAYLOAD, ReasonCode.BAD_HEADER_FIELD);
+        }
+        int bytes = env.payloadLength();
+        if (bytes > limits.maxPayloadBytes()) {
+            return code(AdmissionStatus.INVALID_PAYLOAD, ReasonCode.OVERSIZE);
+        }
+        SchedulingCategory category = kind.category();
+        if (category == SchedulingCategory.TERMINAL) {
+            terminate(
+                    kind == CommandKind.CANCEL
+                            ? TerminalSignal.cancel()
+                            : TerminalSignal.fatal(ReasonCode.NONE, null));
+            return code(AdmissionStatus.ACCEPTED, ReasonCode.NONE);
+        }
+        if (category == SchedulingCategory.ASYNC_COMPLETION
+                || category == SchedulingCategory.OBSERVABILITY) {
+            // Ephemeral and coalesced: one pending flag, never a queue slot.
+            if (category == SchedulingCategory.ASYNC_COMPLETION) {
+                signalAvailable();
+            }
+            return code(AdmissionStatus.ACCEPTED, ReasonCode.NONE);
+        }
+
+        boolean reserved;
+        ReasonCode full = reserveNormal(bytes);
+        if (full == ReasonCode.NONE) {
+            reserved = false;
+        } else if (kind.usesReservedControlCapacity()) {
+            if (!reserve(
+                    reservedCount,
+                    limits.reservedCommands(),
+                    reservedBytes,
+                    limits.reservedBytes(),
+                    bytes)) {
+                terminate(TerminalSignal.fatal(ReasonCode.RESERVED_CAPACITY_EXHAUSTED, null));
+                metrics.recordReservedExhausted();
+                return code(
+                        AdmissionStatus.TERMINAL_REJECTED, ReasonCode.RESERVED_CAPACITY_EXHAUSTED);
+            }
+            reserved = true;
+            metrics.recordReservedUse();
+        } else {
+            return code(AdmissionStatus.RETRY_LATER, full);
+        }
+
+        int slot = (int) (mix(env.commandId()) & dedupMask);
+        if (dedup.getAndSet(slot, env.commandId()) == env.commandId()) {
+            release(reserved, bytes);
+            return code(AdmissionStatus.DUPLICATE, ReasonCode.ALREADY_ADMITTED);
+        }
+
+        long seq = tail.getAndIncrement();
+        int idx = (int) (seq & ringMask);
+        admittedNanos[idx] = clock.nanoTime();
+        reservedPool[idx] = reserved;
+        // Release store: publishes the two plain writes above to the consumer's acquire load.
+        ring.lazySet(idx, env);
+        signal.signal();
+        return seq;
+    }
+
+    private ReasonCode reserveNormal(int bytes) {
+        if (!reserveOne(normalCount, limits.maxCommands())) {
+            return ReasonCode.MAILBOX_COUNT_FULL;
+        }
+        if (!reserveBytes(normalBytes, limits.maxBytes(), bytes)) {
+            normalCount.decrementAndGet();
+            return ReasonCode.MAILBOX_BYTES_FULL;
+        }
+        if (!workerBudget.tryReserve(bytes)) {
+            normalBytes.addAndGet(-bytes);
+            normalCount.decrementAndGet();
+            return ReasonCode.WORKER_BUDGET_FULL;
+        }
+        return ReasonCode.NONE;
+    }
+
+    private static boolean reserve(
+            AtomicInteger count, int maxCount, AtomicLong used, long maxBytes, int bytes) {
+        if (!reserveOne(count, maxCount)) {
+            return false;
+        }
+        if (!reserveBytes(used, maxBytes, bytes)) {
+            count.decrementAndGet();
+            return false;
+        }
+        return true;
+    }
+
+    private static boolean reserveOne(AtomicInteger count, int max) {
+        for (; ; ) {
+            int c = count.get();
+            if (c >= max) {
+                return false;
+            }
+            if (count.compareAndSet(c, c + 1)) {
+                return true;
+            }
+        }
+    }
+
+    private static boolean reserveBytes(AtomicLong used, long max, int bytes) {
+        for (; ; ) {
+            long u = used.get();
+            if (u + bytes > max) {
+                return false;
+            }
+            if (used.compareAndSet(u, u + bytes)) {
+                return true;
+            }
+        }
+    }
+
+    private void release(boolean reserved, int bytes) {
+        if (reserved) {
+            reservedBytes.addAndGet(-bytes);
+            reservedCount.decrementAndGet();
+        } else {
+            workerBudget.release(bytes);
+            normalBytes.addAndGet(-bytes);
+            normalCount.decrementAndGet();
+        }
+    }
+
+    private static long mix(long x) {
+        x ^= x >>> 33;
+        x *= 0xff51afd7ed558ccdL;
+        x ^= x >>> 33;
+        return x;
+    }
+
+    private static long code(AdmissionStatus status, ReasonCode reason) {
+        return -(1L + ((long) status.ordinal() << 16) + reason.ordinal());
+    }
+
+    /** The status of a negative {@link #admit} result. */
+    public static AdmissionStatus statusOf(long admitResult) {
+        if (admitResult >= 0) {
+            return AdmissionStatus.ACCEPTED;
+        }
+        return AdmissionStatus.values()[(int) ((-admitResult - 1) >>> 16)];
+    }
+
+    /** The reason of a negative {@link #admit} result. */
+    public static ReasonCode reasonOf(long admitResult) {
+        if (admitResult >= 0) {
+            return ReasonCode.NONE;
+        }
+        return ReasonCode.values()[(int) ((-admitResult - 1) & 0xffff)];
+    }
+
+    /**
+     * Ends the attempt. The first signal wins; later ones are ignored. Calls the reader's wakeup
+     * hook and the host signal so a running turn or an idle host returns promptly.
+     *
+     * @return true if this call set the signal
+     */
+    public boolean terminate(TerminalSignal s) {
+        if (!terminal.compareAndSet(null, s)) {
+            return false;
+        }
+        try {
+            wakeupHook.run();
+        } finally {
+            signal.signal();
+        }
+        return true;
+    }
+
+    public TerminalSignal terminalSignal() {
+        return terminal.get();
+    }
+
+    /** Coalesced availability: at most one pending flag, no queue slot. Any thread. */
+    public void signalAvailable() {
+        if (!availabilityPending.getAndSet(true)) {
+            signal.signal();
+        }
+    }
+
+    /** Consumer: takes the pending availability flag. */
+    boolean takeAvailability() {
+        return availabilityPending.getAndSet(false);
+    }
+
+    /**
+     * Consumer: the next published command in sequence order, or null if none is published yet. Its
+     * capacity stays reserved until {@link #complete}.
+     */
+    public SourceCommandEnvelope poll() {
+        long h = head;
+        int idx = (int) (h & ringMask);
+        SourceCommandEnvelope env = ring.get(idx);
+        if (env == null) {
+            return null;
+        }
+        lastSequence = h;
+        lastAdmittedNanos = admittedNanos[idx];
+        lastReserved = reservedPool[idx];
+        ring.lazySet(idx, null);
+        head = h + 1;
+        return env;
+    }
+
+    /** Consumer: true if a command with a lower sequence is claimed but not yet published. */
+    boolean hasClaimedUnpublished() {
+        return tail.get() > head && ring.get((int) (head & ringMask)) == null;
+    }
+
+    /** Consumer: sequence of the command returned by the last {@link #poll}. */
+    public long lastSequence() {
+        return lastSequence;
+    }
+
+    /** Consumer: admission time of the command returned by the last {@link #poll}. */
+    public long lastAdmittedNanos() {
+        return lastAdmittedNanos;
+    }
+
+    /** Consumer: whether the last polled command holds reserved capacity. */
+    public boolean lastReserved() {
+        return lastReserved;
+    }
+
+    /** Consumer: releases the capacity of an applied or discarded command. */
+    public void complete(SourceCommandEnvelope env, boolean reserved) {
+        release(reserved, env.payloadLength());
+    }
+
+    /**
+     * Consumer: refuses further admission and releases everything queued and the reserved worker
+     * bytes. Idempotent.
+     *
+     * @return how many queued commands were dropped
+     */
+    public int close() {
+        if (closed) {
+            return 0;
+        }
+        closed = true;
+        int dropped = 0;
+        // Claimed slots are published within a few instructions; a bounded drain is enough
+        // because admission checks 'closed' first and new claims stop.
+        for (SourceCommandEnvelope env = poll(); env != null; env = poll()) {
+            complete(env, lastReserved);
+            dropped++;
+        }
+        workerBudget.release(limits.reservedBytes());
+        return dropped;
+    }
+
+    /**
+     * True when an ordered control or a terminal signal is waiting: a running poll turn should
+     * yield. Any thread; approximate.
+     */
+    public boolean hasPendingControlOrTerminal() {
+        return tail.get() != head || terminal.get() != null;
+    }
+
+    /** True when a command or availability is waiting. Any thread; approximate. */
+    public boolean hasPendingWork() {
+        return tail.get() != head || availabilityPending.get() || terminal.get() != null;
+    }
+
+    /** Commands admitted and not completed (normal + reserved). Any thread; approximate. */
+    public int commandCount() {
+        return normalCount.get() + reservedCount.get();
+    }
+
+    public int reservedCommandCount() {
+        return reservedCount.get();
+    }
+
+    /** Payload bytes admitted and not completed. Any thread; approximate. */
+    public long payloadBytes() {
+        return normalBytes.get() + reservedBytes.get();
+    }
+
+    /** Admission time of the oldest queued command, or -1. Any thread; approximate. */
+    public long oldestAdmittedNanos() {
+        long h = head;
+        if (tail.get() == h) {
+            return -1;
+        }
+        int idx = (int) (h & ringMask);
+        return ring.get(idx) == null ? -1 : admittedNanos[idx];
+    }
+
+    public long attemptId() {
+        return attemptId;
+    }
+
+    public int subtask() {
+        return subtask;
+    }
+
+    public long jobId() {
+        return jobId;
+    }
+
+    public long sourceRuntimeId() {
+        return sourceRuntimeId;
+    }
+
+    public MailboxLimits limits() {
+        return limits;
+    }
+
+    public LoopSignal signal() {
+        return signal;
+    }
+
+    public ReaderMailboxMetrics metrics() {
+        return metrics;
+    }
+
+    public NanoClock clock() {
+        return clock;
+    }
+}
