@@ -1,0 +1,321 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.engine.managed.source.reader;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.seatunnel.api.source.managed.PollStatus;
+import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
+import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
+import org.apache.seatunnel.engine.managed.source.protocol.ReasonCode;
+import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
+import org.junit.jupiter.api.Test;
+
+/** Poll budgets, overruns, duplicates, attempt fencing and the coordinator-cut hold. */
+class ReaderEventLoopTest {
+
+    private static LoopHarness greedy(PollBudget budget) throws Exception {
+        LoopHarness h = new LoopHarness(MailboxLimits.defaults(), budget, 256L << 20);
+        h.reader.onPoll =
+                (out, ctx) -> {
+                    while (!ctx.shouldYield()) {
+                        out.collect("0123456789");
+                    }
+                    return PollStatus.MORE_AVAILABLE;
+                };
+        h.loop.start(0);
+        return h;
+    }
+
+    private static PollBudget budget(int records, long bytes, long softMs) {
+        return new PollBudget(
+                records,
+                bytes,
+                TimeUnit.MILLISECONDS.toNanos(softMs),
+                TimeUnit.SECONDS.toNanos(1),
+                TimeUnit.SECONDS.toNanos(30),
+                TimeUnit.SECONDS.toNanos(60));
+    }
+
+    @Test
+    void pollTurnYieldsAtTheRecordBudget() throws Exception {
+        LoopHarness h = greedy(budget(64, 1 << 20, 5));
+        assertEquals(LoopStatus.BUSY, h.loop.runOnce());
+        assertEquals(64, h.emitted.size());
+        assertEquals(1, h.loop.metrics().pollTurns());
+    }
+
+    @Test
+    void pollTurnYieldsAtTheByteBudget() throws Exception {
+        LoopHarness h = greedy(budget(64, 95, 5));
+        h.loop.runOnce();
+        assertEquals(10, h.emitted.size(), "10-byte records against a 95-byte budget");
+        assertEquals(100, h.loop.metrics().bytes());
+    }
+
+    @Test
+    void pollTurnYieldsAtTheSoftDeadline() throws Exception {
+        LoopHarness h = greedy(budget(1000, 1 << 20, 5));
+        h.reader.onPoll =
+                (out, ctx) -> {
+                    while (!ctx.shouldYield()) {
+                        out.collect("r");
+                        h.clock.advanceMillis(1);
+                    }
+                    return PollStatus.MORE_AVAILABLE;
+                };
+        h.loop.runOnce();
+        assertEquals(5, h.emitted.size());
+        assertEquals(0, h.loop.metrics().softOverruns());
+    }
+
+    @Test
+    void softOverrunIsRecordedAsADiagnostic() throws Exception {
+        LoopHarness h = greedy(budget(64, 1 << 20, 5));
+        h.reader.onPoll =
+                (out, ctx) -> {
+                    h.clock.advanceMillis(7);
+                    return PollStatus.MORE_AVAILABLE;
+                };
+        h.loop.runOnce();
+        assertEquals(1, h.loop.metrics().softOverruns());
+        assertEquals(0, h.reader.wakeups.get(), "a soft overrun does not call wakeup()");
+    }
+
+    @Test
+    void pollTurnYieldsWhenAControlArrivesAndTheControlRunsBeforeTheNextTurn() throws Exception {
+        LoopHarness h = greedy(budget(64, 1 << 20, 5));
+        h.reader.onPoll =
+                (out, ctx) -> {
+                    for (int i = 0; !ctx.shouldYield(); i++) {
+                        out.collect("r");
+                        if (i == 2) {
+                            h.offer(h.assign("late"));
+                        }
+                    }
+                    return PollStatus.MORE_AVAILABLE;
+                };
+        h.loop.runOnce();
+        assertEquals(3, h.emitted.size());
+        h.loop.runOnce();
+        assertEquals(Arrays.asList("open", "poll", "addSplits:[late]", "poll"), h.reader.trace);
+    }
+
+    @Test
+    void hardOverrunCallsWakeupOnce() throws Exception {
+        LoopHarness h = greedy(budget(64, 1 << 20, 5));
+        h.reader.onPoll =
+                (out, ctx) -> {
+                    h.clock.advanceMillis(1001);
+                    h.loop.checkTurnBudget();
+                    h.loop.checkTurnBudget();
+                    return PollStatus.MORE_AVAILABLE;
+                };
+        h.loop.runOnce();
+        assertEquals(1, h.reader.wakeups.get());
+        assertEquals(1, h.loop.metrics().hardWakeups());
+        h.loop.checkTurnBudget();
+        assertEquals(1, h.reader.wakeups.get(), "no wakeup outside a turn");
+        assertEquals(ReaderLifecycle.RUNNING, h.loop.lifecycle());
+    }
+
+    @Test
+    void notReturningWithinTheCancellationTimeoutFailsTheTask() throws Exception {
+        LoopHarness h = greedy(budget(64, 1 << 20, 5));
+        AtomicBoolean hook = new AtomicBoolean();
+        h.loop.setCancellationTimeoutHook(() -> hook.set(true));
+        h.reader.onPoll =
+                (out, ctx) -> {
+                    h.clock.advanceMillis(1000);
+                    h.loop.checkTurnBudget();
+                    h.clock.advanceMillis(29_000);
+                    h.loop.checkTurnBudget();
+                    return PollStatus.MORE_AVAILABLE;
+                };
+        assertEquals(LoopStatus.TERMINATED, h.loop.runOnce());
+        assertTrue(hook.get(), "the host hook (interrupt) runs");
+        assertEquals(ReasonCode.POLL_CANCELLATION_TIMEOUT, h.loop.terminalSignal().reason());
+        assertEquals(ReaderLifecycle.FAILED, h.loop.lifecycle());
+    }
+
+    @Test
+    void aCommandDeliveredTwiceHasOneBusinessEffect() throws Exception {
+        LoopHarness h = new LoopHarness();
+        h.loop.start(0);
+        SourceCommandEnvelope a = h.assign("a");
+        h.offer(a);
+        assertEquals(AdmissionStatus.DUPLICATE, h.offer(a).status());
+        // A redelivery that escaped the admission window (new command id, same sender sequence).
+        SourceCommandEnvelope again = a.toBuilder().commandId(999).build();
+        assertEquals(AdmissionStatus.ACCEPTED, h.offer(again).status());
+        h.runUntilQuiet();
+        assertEquals(1, Collections.frequency(h.reader.trace, "addSplits:[a]"));
+        assertEquals(1, h.loop.metrics().duplicatesSkipped());
+        assertEquals(1, h.appliedAcks.size());
+    }
+
+    @Test
+    void outOfOrderDeliveryIsAppliedOnceAndTheWatermarkCatchesUp() throws Exception {
+        LoopHarness h = new LoopHarness();
+        h.loop.start(0);
+        SourceCommandEnvelope first = h.assign("a");
+        SourceCommandEnvelope second = h.assign("b");
+        h.offer(second);
+        h.offer(first);
+        h.offer(h.local.barrier(1));
+        h.runUntilQuiet();
+        ReaderCheckpointCut cut = h.cuts.get(0);
+        assertEquals(Long.valueOf(2), cut.appliedSenderWatermarks().get(1L));
+        assertTrue(cut.appliedAboveWatermark().isEmpty());
+    }
+
+    @Test
+    void commandsForAnOldAttemptNeverReachTheReader() throws Exception {
+        LoopHarness h = new LoopHarness();
+        h.loop.start(0);
+        assertEquals(
+                AdmissionStatus.STALE_TARGET,
+                h.offer(
+                                h.coordinator(CommandKind.SPLIT_ASSIGNMENT, "old")
+                                        .targetAttemptId(LoopHarness.ATTEMPT - 1)
+                                        .build())
+                        .status());
+        h.runUntilQuiet();
+        assertFalse(h.reader.trace.contains("addSplits:[old]"));
+    }
+
+    @Test
+    void assignmentCutAfterCoordinatorSnapshotIsHeldPastThisReadersBarrier() throws Exception {
+        LoopHarness h = new LoopHarness();
+        h.loop.start(0);
+        // The coordinator snapshotted checkpoint 1, then assigned split "post".
+        h.offer(h.coordinator(CommandKind.SPLIT_ASSIGNMENT, "post").coordinatorCutId(1).build());
+        h.runUntilQuiet();
+        assertEquals(1, h.loop.heldCommands());
+        assertEquals(1, h.loop.metrics().cutDeferrals());
+        assertFalse(h.reader.trace.contains("addSplits:[post]"));
+        h.offer(h.local.barrier(1));
+        h.runUntilQuiet();
+        assertEquals(Arrays.asList("1:[]"), h.checkpoints, "checkpoint 1 must not hold 'post'");
+        assertTrue(h.reader.trace.contains("addSplits:[post]"), "applied right after barrier 1");
+        assertEquals(0, h.loop.heldCommands());
+        assertEquals(0, h.mailbox.commandCount(), "capacity released once applied");
+    }
+
+    @Test
+    void heldCommandsCountAgainstTheMailboxBound() throws Exception {
+        LoopHarness h =
+                new LoopHarness(
+                        new MailboxLimits(2, 1000, 2, 100, 100, 64, 10),
+                        PollBudget.defaults(),
+                        1 << 20);
+        h.loop.start(0);
+        h.offer(h.coordinator(CommandKind.SPLIT_ASSIGNMENT, "p1").coordinatorCutId(1).build());
+        h.offer(h.coordinator(CommandKind.SPLIT_ASSIGNMENT, "p2").coordinatorCutId(1).build());
+        h.runUntilQuiet();
+        assertEquals(2, h.loop.heldCommands());
+        assertEquals(
+                AdmissionStatus.RETRY_LATER,
+                h.offer(h.coordinator(CommandKind.SPLIT_ASSIGNMENT, "p3").build()).status());
+        assertEquals(AdmissionStatus.ACCEPTED, h.offer(h.local.barrier(1)).status());
+        h.runUntilQuiet();
+        assertEquals(0, h.mailbox.commandCount());
+    }
+
+    @Test
+    void aHoldLongerThanTheCutHoldTimeoutFailsTheAttempt() throws Exception {
+        LoopHarness h = new LoopHarness();
+        h.loop.start(0);
+        h.offer(h.coordinator(CommandKind.SPLIT_ASSIGNMENT, "post").coordinatorCutId(1).build());
+        h.runUntilQuiet();
+        h.clock.advanceMillis(60_001);
+        assertEquals(LoopStatus.TERMINATED, h.loop.runOnce());
+        assertEquals(ReasonCode.CUT_HOLD_TIMEOUT, h.loop.terminalSignal().reason());
+    }
+
+    @Test
+    void aRestoredAttemptDoesNotHoldCommandsCutAtItsRestoredCheckpoint() throws Exception {
+        LoopHarness h = new LoopHarness();
+        h.loop.start(5);
+        h.offer(h.coordinator(CommandKind.SPLIT_ASSIGNMENT, "r").coordinatorCutId(5).build());
+        h.runUntilQuiet();
+        assertTrue(h.reader.trace.contains("addSplits:[r]"));
+    }
+
+    @Test
+    void checkpointCompleteIsDeliveredOncePerIdInIncreasingOrder() throws Exception {
+        LoopHarness h = new LoopHarness();
+        h.loop.start(0);
+        h.offer(h.local.checkpointComplete(3));
+        h.offer(h.local.checkpointComplete(3));
+        h.offer(h.local.checkpointComplete(2));
+        h.offer(h.local.checkpointComplete(4));
+        h.runUntilQuiet();
+        assertEquals(1, Collections.frequency(h.reader.trace, "complete:3"));
+        assertFalse(h.reader.trace.contains("complete:2"));
+        assertTrue(h.reader.trace.contains("complete:4"));
+    }
+
+    @Test
+    void endOfInputFinishesAndBarriersStillWork() throws Exception {
+        LoopHarness h = new LoopHarness();
+        h.reader.onPoll = (out, ctx) -> PollStatus.END_OF_INPUT;
+        h.loop.start(0);
+        assertEquals(LoopStatus.FINISHED, h.loop.runOnce());
+        assertEquals(1, h.endOfInput);
+        assertEquals(ReaderLifecycle.DRAINING, h.loop.lifecycle());
+        h.offer(h.local.barrier(7));
+        assertTrue(h.loop.runControlsUntilBarrier(7, TimeUnit.SECONDS.toNanos(1)));
+        assertEquals(Arrays.asList("7:[]"), h.checkpoints);
+        assertEquals(LoopStatus.FINISHED, h.loop.runOnce());
+        assertEquals(1, h.loop.metrics().pollTurns(), "no poll turn after end of input");
+    }
+
+    @Test
+    void aConnectorFailureInApplyFailsTheAttemptWithoutEscapingTheLoop() throws Exception {
+        LoopHarness h = new LoopHarness();
+        h.loop.start(0);
+        h.reader.failOnEvent = true;
+        h.offer(h.coordinator(CommandKind.SOURCE_EVENT, "boom").build());
+        h.offer(h.local.barrier(1));
+        assertEquals(LoopStatus.TERMINATED, h.runUntilQuiet());
+        assertEquals(ReasonCode.CONNECTOR_FAILURE, h.loop.terminalSignal().reason());
+        assertEquals(ReaderLifecycle.FAILED, h.loop.lifecycle());
+        assertTrue(h.checkpoints.isEmpty(), "the barrier behind the failure does not succeed");
+    }
+
+    @Test
+    void closeIsIdempotentAndReleasesHeldCapacity() throws Exception {
+        LoopHarness h = new LoopHarness();
+        h.loop.start(0);
+        h.offer(h.coordinator(CommandKind.SPLIT_ASSIGNMENT, "p").coordinatorCutId(3).build());
+        h.runUntilQuiet();
+        h.loop.close();
+        h.loop.close();
+        assertEquals(ReaderLifecycle.CLOSED, h.loop.lifecycle());
+        assertEquals(0, h.mailbox.commandCount());
+        assertEquals(0, h.budget.usedBytes());
+        assertEquals(1, Collections.frequency(h.reader.trace, "close"));
+    }
+}
