@@ -28,10 +28,7 @@ import java.util.TreeMap;
 import org.apache.seatunnel.api.source.SourceSplitEnumerator;
 
 /**
- * Assigns split {@code n} to subtask {@code n % parallelism}, keeping unassigned splits (with their
- * offsets) as its checkpointed state.
- *
- * <p>Threading: on the stock engine {@code createEnumerator}/{@code restoreEnumerator}, {@link
+ * Threading: on the stock engine {@code createEnumerator}/{@code restoreEnumerator}, {@link
  * #registerReader} and {@link #snapshotState} arrive on engine task pool threads (the snapshot
  * inside the engine's {@code synchronized (enumeratorContext)}), {@link #open}, {@link #run} and
  * {@link #close} on the enumerator task's thread, and {@link #addSplitsBack}, {@link
@@ -41,6 +38,9 @@ import org.apache.seatunnel.api.source.SourceSplitEnumerator;
  * pending or delivered, never both and never neither. (The engine's own cut race, #2936 — a split
  * delivered after the enumerator's snapshot but before the reader's barrier — is outside this
  * class; it is what Lane A fixes.)
+ *
+ * <p>Assigns split {@code n} to subtask {@code n % parallelism}, keeping unassigned splits (with
+ * their offsets) as its checkpointed state.
  *
  * <p>Only registered readers get splits: the stock context drops an assignment when no reader is
  * registered and has no address for an unregistered subtask (#4763), so splits for a subtask that

@@ -32,9 +32,7 @@ import org.apache.seatunnel.api.source.managed.PollStatus;
 import org.apache.seatunnel.api.table.type.SeaTunnelRow;
 
 /**
- * The reader of the managed FakeSource, with both lanes.
- *
- * <p>Threading: the owner is the thread that polls ({@link #pollNext} on Lane B, {@link
+ * Threading: the owner is the thread that polls ({@link #pollNext} on Lane B, {@link
  * #pollNextManaged} on Lane A; the engine's task thread either way). On Lane B the engine also
  * calls {@link #addSplits} and {@link #handleNoMoreSplits} on Hazelcast operation threads and
  * {@link #snapshotState} on another task pool thread while holding the checkpoint lock, all
@@ -43,6 +41,8 @@ import org.apache.seatunnel.api.table.type.SeaTunnelRow;
  * sections (never across a wait or {@code collect}), and the wait signal and the availability
  * future are guarded by a separate monitor {@code signal} so that {@link #wakeup()} never blocks
  * behind a poll turn. Lock order: checkpoint lock, then {@code stateLock}, then {@code signal}.
+ *
+ * <p>The reader of the managed FakeSource, with both lanes (see the package documentation).
  *
  * <p>Slow data is modelled per reader: with {@code slow.data.millis > 0}, data arrives in chunks of
  * {@value #CHUNK_ROWS} rows and the next chunk is "there" only at a {@code dataReadyAt} time on the
@@ -467,7 +467,7 @@ public final class ManagedFakeReader
         return null;
     }
 
-    /** The read position of one split. Guarded by the reader's stateLock. */
+    /** Threading: guarded by the reader's stateLock. The read position of one split. */
     private final class Cursor {
         final int splitNumber;
         long next;

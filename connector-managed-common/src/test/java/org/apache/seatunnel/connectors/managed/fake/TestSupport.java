@@ -128,8 +128,8 @@ final class TestSupport {
     }
 
     /**
-     * A poll budget whose record allowance shrinks as the wrapped collector counts records, as the
-     * Lane A runtime's does. Threading: one poll turn on one thread.
+     * Threading: one poll turn on one thread. A poll budget whose record allowance shrinks as the
+     * wrapped collector counts records, as the Lane A runtime's does.
      */
     static final class Budget implements PollContext {
         private final LongSupplier clock;

@@ -29,10 +29,10 @@ import org.apache.seatunnel.engine.managed.source.lane.Lane;
 import org.apache.seatunnel.engine.managed.source.protocol.Crc32c;
 
 /**
- * Versioned binary form of {@link SourceRuntimeCheckpointMetadata}. No Java serialization: the
- * bytes outlive the classes that wrote them.
+ * Threading: stateless, any thread.
  *
- * <p>Threading: stateless, any thread.
+ * <p>Versioned binary form of {@link SourceRuntimeCheckpointMetadata}. No Java serialization: the
+ * bytes outlive the classes that wrote them.
  *
  * <p>Layout of major version 1 (big-endian; "u" = unsigned):
  *
@@ -72,8 +72,14 @@ import org.apache.seatunnel.engine.managed.source.protocol.Crc32c;
 public final class SourceRuntimeCheckpointMetadataSerializer
         implements Serializer<SourceRuntimeCheckpointMetadata> {
     public static final int MAGIC = 0x5354524D;
-    public static final int SUPPORTED_MAJOR =
-            SourceRuntimeCheckpointMetadata.CURRENT_METADATA_VERSION;
+
+    /**
+     * The one layout this class knows. Deliberately not derived from {@link
+     * SourceRuntimeCheckpointMetadata#CURRENT_METADATA_VERSION}: bumping that must not make this
+     * class claim to read a layout it has never seen.
+     */
+    public static final int SUPPORTED_MAJOR = 1;
+
     public static final int SUPPORTED_MINOR = 0;
 
     static final int OFF_MAJOR = 4;

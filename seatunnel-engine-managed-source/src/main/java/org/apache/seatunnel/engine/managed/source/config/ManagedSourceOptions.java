@@ -59,6 +59,16 @@ public final class ManagedSourceOptions {
                             "Exact connector factory identifiers that may run on Lane A. Empty"
                                     + " allows no connector. '*' allows every managed connector.");
 
+    public static final Option<LaneFallback> INELIGIBLE_FALLBACK =
+            Options.key("ineligible-fallback")
+                    .enumType(LaneFallback.class)
+                    .defaultValue(LaneFallback.LANE_B)
+                    .withDescription(
+                            "What an allowlisted job gets when its connector cannot run on Lane A"
+                                    + " (no managed capability, or a protocol mismatch): LANE_B runs"
+                                    + " it on the legacy lane and logs why; FAIL rejects the job"
+                                    + " at planning with the reason.");
+
     public static final Option<Integer> MAILBOX_MAX_COMMANDS =
             Options.key("reader-mailbox.max-commands")
                     .intType()
@@ -203,6 +213,7 @@ public final class ManagedSourceOptions {
                 ENABLED,
                 ALLOWED_JOBS,
                 ALLOWED_CONNECTORS,
+                INELIGIBLE_FALLBACK,
                 MAILBOX_MAX_COMMANDS,
                 MAILBOX_MAX_BYTES,
                 MAILBOX_RESERVED_COMMANDS,

@@ -18,7 +18,10 @@
 package org.apache.seatunnel.engine.managed.source.lane;
 
 /**
- * The runtime lane a Source runs in. Wire codes are persisted in checkpoints and are fixed forever.
+ * Threading: immutable, any thread.
+ *
+ * <p>The runtime lane a Source runs in. Wire codes are persisted in checkpoints and are fixed
+ * forever.
  */
 public enum Lane {
     /** Engine-managed Source runtime (mailbox, command protocol, coordinator event loop). */

@@ -27,9 +27,9 @@ import static org.apache.seatunnel.engine.managed.source.protocol.SourceCommandC
 import java.util.Objects;
 
 /**
- * Binary codec for {@link AdmissionAck}, protocol major version 1.
+ * Threading: stateless, any thread.
  *
- * <p>Threading: stateless, any thread.
+ * <p>Binary codec for {@link AdmissionAck}, protocol major version 1.
  *
  * <p>Layout (big-endian):
  *
@@ -155,10 +155,10 @@ public final class AdmissionAckCodec {
     }
 
     /**
-     * The outcome of {@link #decode}: an acknowledgement, or a failure reason with an
-     * operator-readable detail.
+     * Threading: immutable, any thread.
      *
-     * <p>Threading: immutable, any thread.
+     * <p>The outcome of {@link #decode}: an acknowledgement, or a failure reason with an
+     * operator-readable detail.
      */
     public static final class DecodeResult {
         private final AdmissionAck ack;

@@ -42,7 +42,12 @@ public enum CommandKind {
     /** Reader to coordinator: splits handed back after a failure or rescale. */
     SPLITS_RETURNED(15, Durability.CHECKPOINT_COUPLED, SchedulingCategory.ORDERED_CONTROL, false),
     /** Reader to coordinator source event. */
-    READER_EVENT(16, Durability.EPHEMERAL, SchedulingCategory.ORDERED_CONTROL, false);
+    READER_EVENT(16, Durability.EPHEMERAL, SchedulingCategory.ORDERED_CONTROL, false),
+    /**
+     * Reader to coordinator: the reader took barrier N with this runtime metadata (the inclusion
+     * proof the assignment tracker waits for before garbage collection).
+     */
+    READER_CHECKPOINTED(17, Durability.RECONSTRUCTABLE, SchedulingCategory.ORDERED_CONTROL, false);
 
     private static final CommandKind[] BY_CODE;
 

@@ -29,6 +29,12 @@ import java.util.TreeSet;
  * exactly-once per attempt (invariant 6) independently of the admission dedup window, and what the
  * checkpoint metadata carries as {@code appliedSenderWatermarks} and {@code boundedSequenceGaps}.
  *
+ * <p>A fresh attempt does not know where its sender's sequence resumes (Zeta hands reader state to
+ * the enumerator, not back to the reader), so the first sequence seen from a sender sets the base:
+ * everything below it is treated as applied. That is sound because the transport delivers first
+ * deliveries to one target in FIFO order (single flight per target); redeliveries of already-seen
+ * sequences are then the only thing that can arrive below the base.
+ *
  * <p>Threading: owned by the reader event loop; not thread-safe.
  */
 public final class AppliedCommandLedger {
@@ -76,7 +82,7 @@ public final class AppliedCommandLedger {
     public boolean markApplied(long sender, long sequence) {
         long[] wm = watermarks.get(sender);
         if (wm == null) {
-            wm = new long[] {0};
+            wm = new long[] {sequence - 1};
             watermarks.put(sender, wm);
         }
         if (sequence == wm[0] + 1) {

@@ -67,7 +67,7 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
     private final ReaderMailbox mailbox;
     private final ManagedSourceReader<T, SplitT> reader;
     private final ReaderLoopHost<SplitT> host;
-    private final Collector<T> output;
+    private Collector<T> output;
     private final PollBudget budget;
     private final NanoClock clock;
     private final ReaderLoopMetrics metrics;
@@ -82,6 +82,7 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
     private long noMoreSplitsGeneration;
     private boolean noMoreSplitsApplied;
     private long lastProcessedBarrier;
+    private long abortedCut;
     private boolean pollWanted = true;
     private boolean endOfInput;
     private CompletableFuture<Void> armedFuture;
@@ -112,6 +113,14 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
         this.turn = new PollTurn<>(budget, clock, mailbox, recordSizer);
         this.availabilityCallback = (v, t) -> mailbox.signalAvailable();
         mailbox.setWakeupHook(reader::wakeup);
+    }
+
+    /**
+     * Binds the engine's collector; the engine passes it to every {@code pollNext}, so the host
+     * binds it before each iteration (a field write).
+     */
+    public void bindOutput(Collector<T> output) {
+        this.output = output;
     }
 
     /** Called by the watchdog when a turn overruns the cancellation timeout (e.g. interrupt T). */
@@ -172,7 +181,7 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
             if (env.commandKind() == CommandKind.CHECKPOINT_BARRIER) {
                 mailbox.complete(env, reserved);
                 barrier(LocalCommands.checkpointIdOf(env));
-            } else if (env.coordinatorCutId() > lastBarrier) {
+            } else if (env.coordinatorCutId() > releasedCut()) {
                 held.addLast(new Held(env, reserved, admitted, clock.nanoTime()));
                 metrics.cutDeferrals.incrementAndGet();
             } else {
@@ -250,7 +259,15 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
         }
         metrics.checkpoints.incrementAndGet();
         lastBarrier = Math.max(lastBarrier, checkpointId);
-        releaseHeld(lastBarrier);
+        releaseHeld(releasedCut());
+    }
+
+    /**
+     * Commands cut at or below this may be applied: this reader took that barrier, or the
+     * coordinator told it the checkpoint was aborted and will never reach it.
+     */
+    private long releasedCut() {
+        return Math.max(lastBarrier, abortedCut);
     }
 
     /** Applies, in FIFO order, every held command whose cut is at most {@code cutLimit}. */
@@ -286,6 +303,9 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
 
     private void apply(SourceCommandEnvelope env, boolean reserved, long admittedNanos) {
         try {
+            if (env.commandId() > 0 && !firstApplication(env)) {
+                return;
+            }
             switch (env.commandKind()) {
                 case SPLIT_ASSIGNMENT:
                 case NO_MORE_SPLITS:
@@ -301,7 +321,12 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
                     }
                     break;
                 case CHECKPOINT_ABORTED:
-                    reader.notifyCheckpointAborted(LocalCommands.checkpointIdOf(env));
+                    long aborted = LocalCommands.checkpointIdOf(env);
+                    if (aborted > abortedCut) {
+                        abortedCut = aborted;
+                        releaseHeld(releasedCut());
+                    }
+                    reader.notifyCheckpointAborted(aborted);
                     break;
                 case GRACEFUL_CLOSE:
                     if (lifecycle == ReaderLifecycle.RUNNING) {
@@ -314,6 +339,9 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
                             mailbox.attemptId(),
                             env.commandKind());
             }
+            if (env.commandId() > 0) {
+                recordApplied(env);
+            }
             metrics.commandsApplied.incrementAndGet();
             metrics.queueWaitNanos.addAndGet(clock.nanoTime() - admittedNanos);
         } catch (Throwable e) {
@@ -323,20 +351,39 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
         }
     }
 
-    private void applyCoordinatorCommand(SourceCommandEnvelope env) throws Exception {
-        long sender = env.coordinatorEpoch();
-        long seq = env.senderSequence();
-        if (ledger.isApplied(sender, seq)) {
+    /**
+     * Exactly-once apply per attempt for coordinator commands (positive ids; local commands are
+     * negative and never redelivered).
+     */
+    private boolean firstApplication(SourceCommandEnvelope env) {
+        if (ledger.isApplied(env.coordinatorEpoch(), env.senderSequence())) {
             metrics.duplicatesSkipped.incrementAndGet();
+            return false;
+        }
+        return true;
+    }
+
+    private void recordApplied(SourceCommandEnvelope env) {
+        if (!ledger.markApplied(env.coordinatorEpoch(), env.senderSequence())) {
+            fail(
+                    ReasonCode.LEDGER_GAPS_EXCEEDED,
+                    new IllegalStateException(
+                            "coordinator epoch "
+                                    + env.coordinatorEpoch()
+                                    + " left more out-of-order sequences than the ledger bound"));
             return;
         }
+        host.onApplied(env);
+    }
+
+    private void applyCoordinatorCommand(SourceCommandEnvelope env) throws Exception {
         switch (env.commandKind()) {
             case SPLIT_ASSIGNMENT:
                 reader.addSplits(host.decodeSplits(env));
                 pollWanted = true;
                 break;
             case NO_MORE_SPLITS:
-                noMoreSplitsGeneration = Math.max(noMoreSplitsGeneration, sender);
+                noMoreSplitsGeneration = Math.max(noMoreSplitsGeneration, env.coordinatorEpoch());
                 if (!noMoreSplitsApplied) {
                     noMoreSplitsApplied = true;
                     reader.handleNoMoreSplits();
@@ -347,16 +394,6 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
                 reader.handleSourceEvent(host.decodeSourceEvent(env));
                 pollWanted = true;
         }
-        if (!ledger.markApplied(sender, seq)) {
-            fail(
-                    ReasonCode.LEDGER_GAPS_EXCEEDED,
-                    new IllegalStateException(
-                            "coordinator epoch "
-                                    + sender
-                                    + " left more out-of-order sequences than the ledger bound"));
-            return;
-        }
-        host.onApplied(env);
     }
 
     private void pollTurn() {

@@ -181,12 +181,18 @@ class ReaderEventLoopTest {
         h.loop.start(0);
         SourceCommandEnvelope first = h.assign("a");
         SourceCommandEnvelope second = h.assign("b");
-        h.offer(second);
+        SourceCommandEnvelope third = h.assign("c");
         h.offer(first);
+        h.offer(third);
         h.offer(h.local.barrier(1));
         h.runUntilQuiet();
-        ReaderCheckpointCut cut = h.cuts.get(0);
-        assertEquals(Long.valueOf(2), cut.appliedSenderWatermarks().get(1L));
+        assertEquals(Long.valueOf(1), h.cuts.get(0).appliedSenderWatermarks().get(1L));
+        assertEquals(Collections.singletonList(3L), h.cuts.get(0).appliedAboveWatermark().get(1L));
+        h.offer(second);
+        h.offer(h.local.barrier(2));
+        h.runUntilQuiet();
+        ReaderCheckpointCut cut = h.cuts.get(1);
+        assertEquals(Long.valueOf(3), cut.appliedSenderWatermarks().get(1L));
         assertTrue(cut.appliedAboveWatermark().isEmpty());
     }
 
@@ -252,6 +258,23 @@ class ReaderEventLoopTest {
         h.clock.advanceMillis(60_001);
         assertEquals(LoopStatus.TERMINATED, h.loop.runOnce());
         assertEquals(ReasonCode.CUT_HOLD_TIMEOUT, h.loop.terminalSignal().reason());
+    }
+
+    @Test
+    void anAbortedCheckpointReleasesCommandsHeldForItsCut() throws Exception {
+        LoopHarness h = new LoopHarness();
+        h.loop.start(0);
+        h.offer(h.coordinator(CommandKind.SPLIT_ASSIGNMENT, "post").coordinatorCutId(4).build());
+        h.runUntilQuiet();
+        assertEquals(1, h.loop.heldCommands());
+        h.offer(
+                h.coordinator(CommandKind.CHECKPOINT_ABORTED, "")
+                        .payload(LocalCommands.longBytes(4))
+                        .build());
+        h.runUntilQuiet();
+        assertEquals(0, h.loop.heldCommands());
+        assertTrue(h.reader.trace.contains("aborted:4"));
+        assertTrue(h.reader.trace.contains("addSplits:[post]"));
     }
 
     @Test

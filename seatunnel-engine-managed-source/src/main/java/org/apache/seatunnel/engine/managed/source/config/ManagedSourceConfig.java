@@ -1,0 +1,308 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.engine.managed.source.config;
+
+import java.time.Duration;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.seatunnel.api.configuration.Option;
+import org.apache.seatunnel.api.configuration.ReadonlyConfig;
+import org.apache.seatunnel.engine.managed.source.reader.MailboxLimits;
+import org.apache.seatunnel.engine.managed.source.reader.PollBudget;
+
+/**
+ * The validated {@code seatunnel.engine.managed-source} section. Immutable and serializable as
+ * plain values, so a deployment can carry the settings it was planned with.
+ *
+ * <p>Threading: immutable, any thread.
+ */
+public final class ManagedSourceConfig implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+
+    private static final String PREFIX = "seatunnel.engine." + ManagedSourceOptions.SECTION + ".";
+
+    private final boolean enabled;
+    private final Set<String> allowedJobs;
+    private final Set<String> allowedConnectors;
+    private final LaneFallback fallback;
+    private final int mailboxMaxCommands;
+    private final long mailboxMaxBytes;
+    private final int reservedCommands;
+    private final long reservedBytes;
+    private final long workerMailboxBytes;
+    private final int maxPayloadBytes;
+    private final int dedupWindow;
+    private final int pollMaxRecords;
+    private final long pollMaxBytes;
+    private final long pollSoftNanos;
+    private final long pollHardNanos;
+    private final long pollCancelNanos;
+    private final long retryInitialMillis;
+    private final long retryMaxMillis;
+    private final int asyncMaxConcurrency;
+    private final int trackerMaxEntries;
+    private final long trackerMaxBytes;
+    private final long cutHoldNanos;
+    private final long idleWaitNanos;
+    private final long admissionBudgetNanos;
+
+    private ManagedSourceConfig(ReadonlyConfig c) {
+        this.enabled = get(c, ManagedSourceOptions.ENABLED);
+        this.allowedJobs = names(get(c, ManagedSourceOptions.ALLOWED_JOBS));
+        this.allowedConnectors = names(get(c, ManagedSourceOptions.ALLOWED_CONNECTORS));
+        this.fallback = get(c, ManagedSourceOptions.INELIGIBLE_FALLBACK);
+        this.mailboxMaxCommands = positive(c, ManagedSourceOptions.MAILBOX_MAX_COMMANDS);
+        this.mailboxMaxBytes = positiveLong(c, ManagedSourceOptions.MAILBOX_MAX_BYTES);
+        this.reservedCommands = positive(c, ManagedSourceOptions.MAILBOX_RESERVED_COMMANDS);
+        this.reservedBytes = positiveLong(c, ManagedSourceOptions.MAILBOX_RESERVED_BYTES);
+        this.workerMailboxBytes = positiveLong(c, ManagedSourceOptions.WORKER_MAILBOX_MAX_BYTES);
+        this.maxPayloadBytes = positive(c, ManagedSourceOptions.MAX_COMMAND_PAYLOAD_BYTES);
+        this.dedupWindow = positive(c, ManagedSourceOptions.DEDUP_WINDOW);
+        this.pollMaxRecords = positive(c, ManagedSourceOptions.POLL_MAX_RECORDS);
+        this.pollMaxBytes = positiveLong(c, ManagedSourceOptions.POLL_MAX_BYTES);
+        this.pollSoftNanos = positiveNanos(c, ManagedSourceOptions.POLL_SOFT_DURATION);
+        this.pollHardNanos = positiveNanos(c, ManagedSourceOptions.POLL_HARD_DURATION);
+        this.pollCancelNanos = positiveNanos(c, ManagedSourceOptions.POLL_CANCELLATION_TIMEOUT);
+        this.admissionBudgetNanos = positiveNanos(c, ManagedSourceOptions.ADMISSION_P99_BUDGET);
+        this.retryInitialMillis =
+                positiveNanos(c, ManagedSourceOptions.RETRY_INITIAL_BACKOFF) / 1_000_000L;
+        this.retryMaxMillis = positiveNanos(c, ManagedSourceOptions.RETRY_MAX_BACKOFF) / 1_000_000L;
+        this.asyncMaxConcurrency =
+                positive(c, ManagedSourceOptions.COORDINATOR_ASYNC_MAX_CONCURRENCY);
+        this.trackerMaxEntries = positive(c, ManagedSourceOptions.TRACKER_MAX_ENTRIES);
+        this.trackerMaxBytes = positiveLong(c, ManagedSourceOptions.TRACKER_MAX_BYTES);
+        this.cutHoldNanos = positiveNanos(c, ManagedSourceOptions.CUT_HOLD_TIMEOUT);
+        this.idleWaitNanos = positiveNanos(c, ManagedSourceOptions.IDLE_WAIT);
+        if (retryMaxMillis < retryInitialMillis || retryInitialMillis <= 0) {
+            throw invalid(
+                    ManagedSourceOptions.RETRY_MAX_BACKOFF,
+                    "must be at least retry.initial-backoff, and both at least 1 ms");
+        }
+        // Cross-field rules are checked by the settings objects, which name the keys.
+        try {
+            mailboxLimits();
+            pollBudget();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(
+                    "Invalid " + PREFIX.substring(0, PREFIX.length() - 1) + ": " + e.getMessage(),
+                    e);
+        }
+    }
+
+    /** The section with every default: Lane A off. */
+    public static ManagedSourceConfig defaults() {
+        return fromMap(Collections.<String, Object>emptyMap());
+    }
+
+    /**
+     * Parses the section's content (nested maps or dotted keys), rejecting unknown keys, wrong
+     * types, non-positive bounds and unknown enum values with a message that names the full key.
+     */
+    public static ManagedSourceConfig fromMap(Map<String, ?> section) {
+        Map<String, Object> flat = new LinkedHashMap<>();
+        flatten("", section == null ? Collections.<String, Object>emptyMap() : section, flat);
+        Set<String> known = new HashSet<>();
+        for (Option<?> o : ManagedSourceOptions.all()) {
+            known.add(o.key());
+        }
+        Set<String> unknown = new TreeSet<>();
+        for (String k : flat.keySet()) {
+            if (!known.contains(k)) {
+                unknown.add(PREFIX + k);
+            }
+        }
+        if (!unknown.isEmpty()) {
+            throw new IllegalArgumentException(
+                    "Unknown key(s) in seatunnel.yaml: "
+                            + unknown
+                            + "; known keys under "
+                            + PREFIX
+                            + " are "
+                            + new TreeSet<>(known));
+        }
+        return new ManagedSourceConfig(ReadonlyConfig.fromMap(flat));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void flatten(String prefix, Map<String, ?> in, Map<String, Object> out) {
+        for (Map.Entry<String, ?> e : in.entrySet()) {
+            String key = prefix + e.getKey();
+            Object v = e.getValue();
+            if (v instanceof Map && !isMapOption(key)) {
+                flatten(key + ".", (Map<String, ?>) v, out);
+            } else {
+                out.put(key, v);
+            }
+        }
+    }
+
+    private static boolean isMapOption(String key) {
+        return false;
+    }
+
+    private static <T> T get(ReadonlyConfig c, Option<T> option) {
+        try {
+            return c.get(option);
+        } catch (RuntimeException e) {
+            throw invalid(option, "cannot be read as " + typeName(option) + ": " + e.getMessage());
+        }
+    }
+
+    private static String typeName(Option<?> option) {
+        Object d = option.defaultValue();
+        if (d instanceof Enum) {
+            StringBuilder sb = new StringBuilder("one of [");
+            for (Object x : ((Enum<?>) d).getDeclaringClass().getEnumConstants()) {
+                sb.append(x).append(' ');
+            }
+            return sb.toString().trim() + "]";
+        }
+        return d == null ? "a value" : d.getClass().getSimpleName();
+    }
+
+    private static int positive(ReadonlyConfig c, Option<Integer> option) {
+        return (int) positiveNumber(c, option);
+    }
+
+    private static long positiveLong(ReadonlyConfig c, Option<Long> option) {
+        return positiveNumber(c, option);
+    }
+
+    private static long positiveNumber(ReadonlyConfig c, Option<? extends Number> option) {
+        Number n = get(c, option);
+        long v = n == null ? 0 : n.longValue();
+        if (v <= 0) {
+            throw invalid(option, "must be positive, was " + v);
+        }
+        return v;
+    }
+
+    private static long positiveNanos(ReadonlyConfig c, Option<Duration> option) {
+        Duration d = get(c, option);
+        if (d == null || d.isNegative() || d.isZero()) {
+            throw invalid(option, "must be a positive duration, was " + d);
+        }
+        return d.toNanos();
+    }
+
+    private static IllegalArgumentException invalid(Option<?> option, String why) {
+        return new IllegalArgumentException(
+                "Invalid seatunnel.yaml key " + PREFIX + option.key() + ": " + why);
+    }
+
+    private static Set<String> names(List<String> list) {
+        Set<String> out = new TreeSet<>();
+        if (list != null) {
+            for (String s : list) {
+                if (s != null && !s.trim().isEmpty()) {
+                    out.add(s.trim());
+                }
+            }
+        }
+        return Collections.unmodifiableSet(out);
+    }
+
+    public MailboxLimits mailboxLimits() {
+        return new MailboxLimits(
+                mailboxMaxCommands,
+                mailboxMaxBytes,
+                reservedCommands,
+                reservedBytes,
+                maxPayloadBytes,
+                dedupWindow,
+                retryInitialMillis);
+    }
+
+    public PollBudget pollBudget() {
+        return new PollBudget(
+                pollMaxRecords,
+                pollMaxBytes,
+                pollSoftNanos,
+                pollHardNanos,
+                pollCancelNanos,
+                cutHoldNanos);
+    }
+
+    public boolean enabled() {
+        return enabled;
+    }
+
+    public Set<String> allowedJobs() {
+        return allowedJobs;
+    }
+
+    public Set<String> allowedConnectors() {
+        return allowedConnectors;
+    }
+
+    public LaneFallback fallback() {
+        return fallback;
+    }
+
+    public long workerMailboxBytes() {
+        return workerMailboxBytes;
+    }
+
+    public long retryInitialMillis() {
+        return retryInitialMillis;
+    }
+
+    public long retryMaxMillis() {
+        return retryMaxMillis;
+    }
+
+    public int asyncMaxConcurrency() {
+        return asyncMaxConcurrency;
+    }
+
+    public int trackerMaxEntries() {
+        return trackerMaxEntries;
+    }
+
+    public long trackerMaxBytes() {
+        return trackerMaxBytes;
+    }
+
+    public long idleWaitNanos() {
+        return idleWaitNanos;
+    }
+
+    public long admissionBudgetNanos() {
+        return admissionBudgetNanos;
+    }
+
+    @Override
+    public String toString() {
+        return "ManagedSourceConfig{enabled="
+                + enabled
+                + ", allowedJobs="
+                + allowedJobs.size()
+                + ", allowedConnectors="
+                + allowedConnectors
+                + ", fallback="
+                + fallback
+                + ", "
+                + mailboxLimits()
+                + '}';
+    }
+}

@@ -1,0 +1,402 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.engine.managed.source.coordinator;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import org.apache.seatunnel.api.serialization.Serializer;
+import org.apache.seatunnel.api.source.SourceEvent;
+import org.apache.seatunnel.api.source.SourceSplit;
+import org.apache.seatunnel.api.source.SourceSplitEnumerator;
+import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorMetrics.Counter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Threading: loop-owned; every method runs on the coordinator loop. It is the only code that calls
+ * the enumerator and mutates the tracker (invariant 1, single owner).
+ *
+ * <p>The command handlers of one coordinator epoch. Recovery rules:
+ *
+ * <ul>
+ *   <li>Reader failover: a new attempt id on registration reconciles every entry addressed to an
+ *       older attempt; entries the restored metadata does not prove go back through {@code
+ *       addSplitsBack} before {@code registerReader}, so the enumerator can hand them out again.
+ *   <li>Coordinator failover: enumerator and tracker come from one blob; restored pending entries
+ *       go back to the enumerator at open; assignment is held until every owner of a restored
+ *       in-flight entry was reported (a RESTORED report built from that owner's state in the
+ *       restored checkpoint, which the host forwards with the returned splits). Registration alone
+ *       cannot reconcile a restored owner: only the metadata proves splits the reader finished
+ *       before the barrier, and returning those would read them twice. So the reader host must
+ *       checkpoint its metadata even when it owns no split.
+ *   <li>Returned splits ({@code addSplitsBack}, e.g. reader states on restore) supersede whatever
+ *       the tracker knew about those split ids, whatever subtask they come back through.
+ * </ul>
+ */
+final class CoordinatorCore<SplitT extends SourceSplit, StateT> {
+    private static final Logger LOG = LoggerFactory.getLogger(CoordinatorCore.class);
+
+    private final CoordinatorConfig config;
+    private final EnumeratorFactory<SplitT, StateT> factory;
+    private final Serializer<SplitT> splitSerializer;
+    private final Serializer<StateT> stateSerializer;
+    private final Serializer<SourceEvent> eventSerializer;
+    private final CoordinatorMetrics metrics;
+    private final SourceAssignmentTracker tracker;
+    private final ReaderRegistry readers;
+    private final EnvelopeFactory envelopes;
+    private final CoordinatorSchedulerImpl scheduler;
+    private final byte[] restoreBlob;
+    private OutboundCommands outbound;
+    private ManagedEnumeratorContext<SplitT> context;
+
+    private SourceSplitEnumerator<SplitT, StateT> enumerator;
+    private long lastNotifiedComplete = AssignmentEntry.NONE;
+    private long restoredCheckpointId = AssignmentEntry.NONE;
+
+    CoordinatorCore(
+            CoordinatorConfig config,
+            EnumeratorFactory<SplitT, StateT> factory,
+            Serializer<SplitT> splitSerializer,
+            Serializer<StateT> stateSerializer,
+            Serializer<SourceEvent> eventSerializer,
+            CoordinatorMetrics metrics,
+            SourceAssignmentTracker tracker,
+            ReaderRegistry readers,
+            EnvelopeFactory envelopes,
+            CoordinatorSchedulerImpl scheduler,
+            byte[] restoreBlob) {
+        this.config = config;
+        this.factory = Objects.requireNonNull(factory, "enumeratorFactory");
+        this.splitSerializer = Objects.requireNonNull(splitSerializer, "splitSerializer");
+        this.stateSerializer = Objects.requireNonNull(stateSerializer, "stateSerializer");
+        this.eventSerializer = eventSerializer;
+        this.metrics = metrics;
+        this.tracker = tracker;
+        this.readers = readers;
+        this.envelopes = envelopes;
+        this.scheduler = scheduler;
+        this.restoreBlob = restoreBlob;
+    }
+
+    void bind(OutboundCommands outbound, ManagedEnumeratorContext<SplitT> context) {
+        this.outbound = outbound;
+        this.context = context;
+    }
+
+    // ------------------------------------------------------------------ life cycle
+
+    /** Creates or restores the enumerator, opens it and runs {@code run()} once (must return). */
+    void open() throws Exception {
+        if (restoreBlob == null) {
+            enumerator = factory.create(context);
+            enumerator.open();
+        } else {
+            CoordinatorSnapshotCodec.Decoded snap = CoordinatorSnapshotCodec.decode(restoreBlob);
+            AssignmentTrackerCodec.Decoded t = AssignmentTrackerCodec.decode(snap.trackerState());
+            restoredCheckpointId = snap.checkpointId();
+            List<Integer> nms = new ArrayList<>();
+            for (int s : t.noMoreSplits()) {
+                if (s < config.parallelism()) {
+                    nms.add(s);
+                }
+            }
+            // Restore happens only from a completed checkpoint: its id is complete by definition.
+            tracker.restore(
+                    new ArrayList<>(t.entries()),
+                    Math.max(t.lastCompletedCheckpoint(), snap.checkpointId()),
+                    nms);
+            readers.awaitOwners(tracker.inFlightOwners());
+            enumerator =
+                    factory.restore(context, stateSerializer.deserialize(snap.enumeratorState()));
+            enumerator.open();
+            returnToEnumerator(tracker.takeAllPending());
+            LOG.info(
+                    "Coordinator epoch {} restored checkpoint {}: {} in-flight assignments, {} owners to reconcile",
+                    config.epoch(),
+                    restoredCheckpointId,
+                    tracker.inFlightCount(),
+                    readers.awaitingOwners().size());
+        }
+        // Hazard 6: run() is called once and must return; the loop is not inside it.
+        enumerator.run();
+        for (int s : tracker.noMoreSplitsSubtasks()) {
+            outbound.noMoreSplitsChanged(s);
+        }
+    }
+
+    void close() throws Exception {
+        scheduler.close();
+        if (enumerator != null) {
+            enumerator.close();
+        }
+    }
+
+    // ------------------------------------------------------------------ reader → coordinator
+
+    void registerReader(int subtask, long attempt, ReaderInclusionReport restored) {
+        checkSubtask(subtask);
+        Long current = readers.current(subtask);
+        if (current != null && attempt <= current) {
+            metrics.increment(
+                    attempt == current
+                            ? Counter.DUPLICATE_REGISTRATIONS
+                            : Counter.STALE_READER_COMMANDS);
+            return;
+        }
+        if (restored != null
+                && (restored.kind() != ReaderInclusionReport.Kind.RESTORED
+                        || restored.subtask() != subtask)) {
+            throw new IllegalArgumentException("registration carries a foreign report");
+        }
+        List<AssignmentEntry> back =
+                tracker.reconcileAttempt(subtask, envelopes.epoch(), attempt, restored);
+        metrics.increment(Counter.RECONCILIATIONS);
+        returnToEnumerator(back);
+        int returned = back.size();
+        readers.register(subtask, attempt);
+        envelopes.resumeSequence(
+                subtask, restored == null ? 0 : restored.watermark(envelopes.epoch()));
+        LOG.info(
+                "Reader subtask {} registered attempt {} (previous {}): {} assignments returned to the enumerator",
+                subtask,
+                attempt,
+                current,
+                returned);
+        enumerator.registerReader(subtask);
+        outbound.noMoreSplitsChanged(subtask);
+    }
+
+    void splitRequest(int subtask, long attempt) {
+        if (!readers.isCurrent(subtask, attempt)) {
+            metrics.increment(Counter.STALE_READER_COMMANDS);
+            return;
+        }
+        if (tracker.isNoMoreSplits(subtask)) {
+            // A request that crossed no-more-splits: answering it with a split would reach a
+            // reader that may already have finished. The enumerator already answered it.
+            metrics.increment(Counter.SPLIT_REQUESTS_AFTER_NO_MORE_SPLITS);
+            return;
+        }
+        enumerator.handleSplitRequest(subtask);
+    }
+
+    void splitsReturned(int subtask, List<SplitT> splits) {
+        checkSubtask(subtask);
+        for (SplitT s : splits) {
+            tracker.removeReturned(s.splitId());
+        }
+        if (!splits.isEmpty()) {
+            clearNoMoreSplits(subtask);
+            metrics.add(Counter.ASSIGNMENTS_RETURNED, splits.size());
+        }
+        enumerator.addSplitsBack(splits, subtask);
+    }
+
+    void readerEvent(int subtask, long attempt, SourceEvent event) {
+        if (!readers.isCurrent(subtask, attempt)) {
+            metrics.increment(Counter.STALE_READER_COMMANDS);
+            return;
+        }
+        enumerator.handleSourceEvent(subtask, event);
+    }
+
+    void inclusion(ReaderInclusionReport r) {
+        if (r.kind() == ReaderInclusionReport.Kind.RESTORED) {
+            if (!readers.isAwaiting(r.subtask())) {
+                metrics.increment(Counter.INCLUSION_REPORTS_FENCED);
+                return;
+            }
+            List<AssignmentEntry> back =
+                    tracker.reconcileRestoredOwner(r.subtask(), envelopes.epoch(), r);
+            metrics.increment(Counter.RECONCILIATIONS);
+            returnToEnumerator(back);
+            LOG.info(
+                    "Coordinator epoch {}: restored owner {} reconciled, {} assignments returned",
+                    config.epoch(),
+                    r.subtask(),
+                    back.size());
+            if (readers.ownerReconciled(r.subtask())) {
+                LOG.info("Coordinator epoch {}: every restored owner reconciled", config.epoch());
+            }
+            return;
+        }
+        if (!readers.isCurrent(r.subtask(), r.attemptId())) {
+            metrics.increment(Counter.INCLUSION_REPORTS_FENCED);
+            return;
+        }
+        tracker.include(r);
+        outbound.noMoreSplitsChanged(r.subtask());
+    }
+
+    void applied(int subtask, long attempt, long commandId) {
+        AssignmentEntry e = tracker.byCommand(commandId);
+        if (e == null || e.attemptId() != attempt || e.targetSubtask() != subtask) {
+            metrics.increment(Counter.ASSIGNMENT_FENCED_ACKS);
+            return;
+        }
+        tracker.onApplied(e);
+        outbound.noMoreSplitsChanged(subtask);
+    }
+
+    // ------------------------------------------------------------------ checkpoints
+
+    /** Enumerator and tracker in one cut; every later command carries this cut id. */
+    byte[] snapshot(long checkpointId) throws Exception {
+        byte[] state = stateSerializer.serialize(enumerator.snapshotState(checkpointId));
+        byte[] trackerState = AssignmentTrackerCodec.encode(tracker, envelopes.epoch());
+        envelopes.cutTaken(checkpointId);
+        metrics.increment(Counter.SNAPSHOTS);
+        return CoordinatorSnapshotCodec.encode(
+                checkpointId, envelopes.epoch(), state, trackerState);
+    }
+
+    void checkpointComplete(long checkpointId) throws Exception {
+        // Collect first: capacity is freed even if the connector's callback throws.
+        tracker.onCheckpointComplete(checkpointId);
+        if (checkpointId <= lastNotifiedComplete || checkpointId <= restoredCheckpointId) {
+            // Hazard 5: repeated after restore or retried; one business effect per epoch.
+            metrics.increment(Counter.DUPLICATE_CHECKPOINT_CALLBACKS);
+            return;
+        }
+        lastNotifiedComplete = checkpointId;
+        enumerator.notifyCheckpointComplete(checkpointId);
+    }
+
+    void checkpointAborted(long checkpointId) throws Exception {
+        if (checkpointId <= tracker.lastCompletedCheckpoint()) {
+            metrics.increment(Counter.DUPLICATE_CHECKPOINT_CALLBACKS);
+            return;
+        }
+        if (checkpointId == envelopes.cutId()) {
+            outbound.releaseCut(checkpointId);
+        }
+        enumerator.notifyCheckpointAborted(checkpointId);
+    }
+
+    void afterCommand() {
+        outbound.pump();
+    }
+
+    // ------------------------------------------------------------------ enumerator context
+
+    Set<Integer> registeredReaders() {
+        return readers.registered();
+    }
+
+    CoordinatorSchedulerImpl scheduler() {
+        return scheduler;
+    }
+
+    void assign(int subtask, List<SplitT> splits) {
+        checkSubtask(subtask);
+        Long attempt = readers.current(subtask);
+        if (!splits.isEmpty()
+                && attempt != null
+                && readers.noMoreSplitsSentTo(subtask, attempt)) {
+            // The reader may already have finished: refusing loudly beats losing the split.
+            throw new IllegalStateException(
+                    "enumerator assigned splits to subtask "
+                            + subtask
+                            + " after no-more-splits was sent to its current attempt");
+        }
+        for (SplitT split : splits) {
+            byte[] bytes;
+            try {
+                bytes = splitSerializer.serialize(split);
+            } catch (IOException e) {
+                throw new UncheckedIOException("split serializer failed", e);
+            }
+            tracker.addPending(split.splitId(), bytes, subtask);
+        }
+        if (tracker.isNoMoreSplits(subtask) && !splits.isEmpty()) {
+            // An assignment after no-more-splits voids it: the enumerator must signal again.
+            clearNoMoreSplits(subtask);
+        }
+        if (readers.holdActive() && !splits.isEmpty()) {
+            metrics.add(Counter.ASSIGNMENT_HELD_FOR_RECONCILIATION, splits.size());
+        }
+    }
+
+    void signalNoMoreSplits(int subtask) {
+        checkSubtask(subtask);
+        tracker.markNoMoreSplits(subtask);
+        outbound.noMoreSplitsChanged(subtask);
+    }
+
+    void sendEvent(int subtask, SourceEvent event) {
+        checkSubtask(subtask);
+        if (eventSerializer == null) {
+            throw new UnsupportedOperationException(
+                    "this source declared no source-event serializer");
+        }
+        try {
+            outbound.sendEvent(subtask, eventSerializer.serialize(event));
+        } catch (IOException e) {
+            throw new UncheckedIOException("source event serializer failed", e);
+        }
+    }
+
+    SourceAssignmentTracker tracker() {
+        return tracker;
+    }
+
+    // ------------------------------------------------------------------ internals
+
+    /** Gives unproven entries back to the enumerator, grouped by (valid) subtask. */
+    private void returnToEnumerator(List<AssignmentEntry> entries) {
+        if (entries.isEmpty()) {
+            return;
+        }
+        Map<Integer, List<SplitT>> bySubtask = new TreeMap<>();
+        for (AssignmentEntry e : entries) {
+            // After a rescale down the old index may not exist: ownership is by split id, the
+            // subtask is only the enumerator's hint.
+            int s = e.targetSubtask() % config.parallelism();
+            try {
+                bySubtask
+                        .computeIfAbsent(s, k -> new ArrayList<>())
+                        .add(splitSerializer.deserialize(e.splitBytes()));
+            } catch (IOException ex) {
+                throw new UncheckedIOException("split deserializer failed", ex);
+            }
+        }
+        for (Map.Entry<Integer, List<SplitT>> m : bySubtask.entrySet()) {
+            clearNoMoreSplits(m.getKey());
+            enumerator.addSplitsBack(m.getValue(), m.getKey());
+        }
+    }
+
+    private void clearNoMoreSplits(int subtask) {
+        tracker.clearNoMoreSplits(subtask);
+        readers.clearNoMoreSplitsSent(subtask);
+    }
+
+    private void checkSubtask(int subtask) {
+        if (subtask < 0 || subtask >= config.parallelism()) {
+            throw new IllegalArgumentException(
+                    "subtask " + subtask + " outside parallelism " + config.parallelism());
+        }
+    }
+}

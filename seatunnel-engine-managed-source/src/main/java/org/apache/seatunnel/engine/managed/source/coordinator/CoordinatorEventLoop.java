@@ -1,0 +1,670 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.engine.managed.source.coordinator;
+
+import java.time.Clock;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.seatunnel.api.common.metrics.MetricsContext;
+import org.apache.seatunnel.api.event.EventListener;
+import org.apache.seatunnel.api.serialization.Serializer;
+import org.apache.seatunnel.api.source.SourceEvent;
+import org.apache.seatunnel.api.source.SourceSplit;
+import org.apache.seatunnel.api.source.managed.CoordinatorScheduler;
+import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorMetrics.Counter;
+import org.jctools.queues.MpscArrayQueue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Threading: the public command methods ({@code open}, {@code registerReader}, {@code snapshot},
+ * ...) may be called from any thread, any number of threads at once: they only offer to a bounded
+ * MPSC queue and return ({@link OfferResult#QUEUE_FULL} when full, counted as {@code
+ * CoordinatorQueueFull}; never blocking). A drain task on the injected {@link Executor} is the only
+ * code that touches the enumerator and the {@link SourceAssignmentTracker}; at most one drain is
+ * scheduled at a time, so callbacks are serialized even on a multi-threaded executor. Life cycle:
+ * {@link LoopState} CREATED → RUNNING → CLOSED (or FAILED when open throws).
+ *
+ * <p>Memory effects: everything a thread did before a successful offer happens-before the loop runs
+ * that command (the queue's release/acquire), and each drain happens-before the next (the {@code
+ * drainScheduled} flag is released after a drain and acquired before the next).
+ *
+ * <p>Each drain runs a bounded batch, interleaving completions (acks, async results, timer ticks;
+ * their own bounded queue so that replies are never starved by new requests) with commands, each in
+ * its own try/catch: a failing command goes to the {@link CoordinatorFailureHandler} and the loop
+ * carries on. The drain sets the context classloader to the enumerator's for connector code and
+ * restores it after.
+ *
+ * <p>The one synchronous demand is the enumerator snapshot of an engine checkpoint: {@link
+ * #snapshotAndWait} blocks its caller (never the loop) for at most {@link
+ * CoordinatorConfig#snapshotTimeout()}. The caller may hold engine monitors (Zeta holds {@code
+ * enumeratorContext}); the loop never takes any lock a caller could hold, so this cannot deadlock.
+ */
+public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> implements LoopPort {
+    private static final Logger LOG = LoggerFactory.getLogger(CoordinatorEventLoop.class);
+
+    private final CoordinatorConfig config;
+    private final CoordinatorMetrics metrics;
+    private final MpscArrayQueue<Command> commands;
+    private final MpscArrayQueue<Command> completions;
+    private final Executor executor;
+    private final AtomicBoolean drainScheduled = new AtomicBoolean();
+    private final Runnable drainTask = this::drain;
+    private final ClassLoader enumeratorClassLoader;
+    private final CoordinatorFailureHandler failureHandler;
+    private final CoordinatorCore<SplitT, StateT> core;
+    private final CoordinatorSchedulerImpl scheduler;
+    private final ManagedEnumeratorContext<SplitT> context;
+
+    /** Loop-owned: commands that arrived before open, replayed in order once open succeeded. */
+    private final ArrayDeque<Command> beforeOpen = new ArrayDeque<>();
+
+    /** The thread currently draining; null between drains. */
+    private volatile Thread owner;
+
+    /** Written only by the loop; read by offerers to refuse early once closed. */
+    private volatile LoopState state = LoopState.CREATED;
+
+    private CoordinatorEventLoop(Builder<SplitT, StateT> b) {
+        this.config = Objects.requireNonNull(b.config, "config");
+        this.metrics = b.metrics == null ? new CoordinatorMetrics() : b.metrics;
+        this.commands = new MpscArrayQueue<>(config.commandQueueCapacity());
+        this.completions = new MpscArrayQueue<>(config.completionQueueCapacity());
+        this.executor = Objects.requireNonNull(b.executor, "executor");
+        this.enumeratorClassLoader =
+                b.classLoader != null ? b.classLoader : getClass().getClassLoader();
+        this.failureHandler = Objects.requireNonNull(b.failureHandler, "failureHandler");
+        Clock clock = b.clock != null ? b.clock : Clock.systemUTC();
+        DelayScheduler timer = Objects.requireNonNull(b.timer, "timer");
+        SourceAsyncWorkerPool pool = Objects.requireNonNull(b.workerPool, "workerPool");
+        SourceAssignmentTracker tracker =
+                new SourceAssignmentTracker(
+                        config.maxTrackerEntries(),
+                        config.maxTrackerBytes(),
+                        config.checkpointsEnabled(),
+                        metrics);
+        ReaderRegistry readers = new ReaderRegistry();
+        EnvelopeFactory envelopes =
+                new EnvelopeFactory(config.jobId(), config.sourceRuntimeId(), config.epoch());
+        this.scheduler =
+                new CoordinatorSchedulerImpl(
+                        this,
+                        pool.newLane(),
+                        timer,
+                        enumeratorClassLoader,
+                        config.epoch(),
+                        metrics);
+        this.core =
+                new CoordinatorCore<>(
+                        config,
+                        b.enumeratorFactory,
+                        b.splitSerializer,
+                        b.stateSerializer,
+                        b.eventSerializer,
+                        metrics,
+                        tracker,
+                        readers,
+                        envelopes,
+                        scheduler,
+                        b.restoreBlob);
+        OutboundCommands outbound =
+                new OutboundCommands(
+                        this,
+                        Objects.requireNonNull(b.dispatcher, "dispatcher"),
+                        tracker,
+                        readers,
+                        envelopes,
+                        timer,
+                        clock,
+                        config,
+                        metrics);
+        this.context =
+                new ManagedEnumeratorContext<>(
+                        core, this, config.parallelism(), b.metricsContext, b.eventListener);
+        core.bind(outbound, context);
+    }
+
+    public static <S extends SourceSplit, T> Builder<S, T> builder() {
+        return new Builder<>();
+    }
+
+    // ------------------------------------------------------------------ commands (any thread)
+
+    /** Creates (or restores from the blob given to the builder), opens and runs the enumerator. */
+    public OfferResult open() {
+        return offer(new Command(CoordinatorCommandType.OPEN, core::open));
+    }
+
+    /** Closes the enumerator; cancels async work; later commands are dropped and counted. */
+    public OfferResult close() {
+        return offer(new Command(CoordinatorCommandType.CLOSE, core::close));
+    }
+
+    /** A reader attempt registered without restored state of its own. */
+    public OfferResult registerReader(int subtask, long attemptId) {
+        return registerReader(subtask, attemptId, null);
+    }
+
+    /**
+     * A reader attempt registered. Attempt ids of one subtask must increase; a repeated id is a
+     * duplicate. {@code restored} (kind RESTORED) is the metadata of the state it restored and
+     * keeps, or null.
+     */
+    public OfferResult registerReader(int subtask, long attemptId, ReaderInclusionReport restored) {
+        return offer(
+                new Command(
+                        CoordinatorCommandType.REGISTER_READER,
+                        () -> core.registerReader(subtask, attemptId, restored)));
+    }
+
+    public OfferResult handleSplitRequest(int subtask, long attemptId) {
+        return offer(
+                new Command(
+                        CoordinatorCommandType.SPLIT_REQUEST,
+                        () -> core.splitRequest(subtask, attemptId)));
+    }
+
+    /** Splits handed back (reader states on restore, or a reader giving splits up). */
+    public OfferResult addSplitsBack(List<SplitT> splits, int subtask) {
+        List<SplitT> copy = new ArrayList<>(splits);
+        return offer(
+                new Command(
+                        CoordinatorCommandType.SPLITS_RETURNED,
+                        () -> core.splitsReturned(subtask, copy)));
+    }
+
+    public OfferResult handleSourceEvent(int subtask, long attemptId, SourceEvent event) {
+        return offer(
+                new Command(
+                        CoordinatorCommandType.SOURCE_EVENT,
+                        () -> core.readerEvent(subtask, attemptId, event)));
+    }
+
+    public OfferResult notifyCheckpointComplete(long checkpointId) {
+        return offer(
+                new Command(
+                        CoordinatorCommandType.CHECKPOINT_COMPLETE,
+                        () -> core.checkpointComplete(checkpointId)));
+    }
+
+    public OfferResult notifyCheckpointAborted(long checkpointId) {
+        return offer(
+                new Command(
+                        CoordinatorCommandType.CHECKPOINT_ABORT,
+                        () -> core.checkpointAborted(checkpointId)));
+    }
+
+    /** Reader checkpoint metadata (CHECKPOINT) or an owner's restored metadata (RESTORED). */
+    public OfferResult reportInclusion(ReaderInclusionReport report) {
+        Objects.requireNonNull(report, "report");
+        return offer(
+                new Command(CoordinatorCommandType.INCLUSION_REPORT, () -> core.inclusion(report)));
+    }
+
+    /** The reader applied assignment {@code commandId}: flow control, never durability. */
+    public OfferResult assignmentApplied(int subtask, long attemptId, long commandId) {
+        return offer(
+                new Command(
+                        CoordinatorCommandType.ASSIGNMENT_APPLIED,
+                        () -> core.applied(subtask, attemptId, commandId)));
+    }
+
+    /**
+     * Enumerator and tracker state of checkpoint {@code checkpointId} as one blob, taken after
+     * every command offered before this call (strict cut). Completes on the loop; fails when the
+     * queue is full or the loop is closed.
+     */
+    public CompletableFuture<byte[]> snapshot(long checkpointId) {
+        CompletableFuture<byte[]> f = new CompletableFuture<>();
+        SnapshotCommand c = new SnapshotCommand(checkpointId, f);
+        OfferResult r = offer(c);
+        if (!r.isEnqueued()) {
+            f.completeExceptionally(new RejectedExecutionException("coordinator loop " + r));
+        }
+        return f;
+    }
+
+    /**
+     * The engine's synchronous snapshot demand: waits at most {@link
+     * CoordinatorConfig#snapshotTimeout()}, then throws {@link
+     * java.util.concurrent.TimeoutException} so the engine fails this checkpoint (the loop itself
+     * never waits). Must not be called on the loop.
+     */
+    public byte[] snapshotAndWait(long checkpointId) throws Exception {
+        if (isOwnerThread()) {
+            throw new IllegalStateException(
+                    "snapshotAndWait on the coordinator loop would deadlock");
+        }
+        return snapshot(checkpointId).get(config.snapshotTimeout().toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    // ------------------------------------------------------------------ views
+
+    public CoordinatorMetrics metrics() {
+        return metrics;
+    }
+
+    public long epoch() {
+        return config.epoch();
+    }
+
+    public LoopState state() {
+        return state;
+    }
+
+    /** Loop only (enumerators get it from their context); exposed for hosts' own ticks. */
+    public CoordinatorScheduler scheduler() {
+        checkOwnerThread("scheduler");
+        return scheduler;
+    }
+
+    /** The context given to the enumerator. */
+    public ManagedEnumeratorContext<SplitT> context() {
+        return context;
+    }
+
+    /**
+     * The tracker. Loop-owned: read it only from the loop, or when the loop is quiescent (tests,
+     * benchmarks with a manual executor).
+     */
+    public SourceAssignmentTracker tracker() {
+        return core.tracker();
+    }
+
+    public boolean isOwnerThread() {
+        return owner == Thread.currentThread();
+    }
+
+    // ------------------------------------------------------------------ LoopPort
+
+    @Override
+    public boolean postCompletion(CoordinatorCommandType type, Action action) {
+        if (!completions.offer(new Command(type, action))) {
+            metrics.increment(Counter.COMPLETIONS_DROPPED);
+            return false;
+        }
+        scheduleDrain();
+        return true;
+    }
+
+    @Override
+    public void checkOwnerThread(String what) {
+        if (owner != Thread.currentThread()) {
+            throw new IllegalStateException(
+                    what
+                            + " may only be called on the coordinator loop, not on "
+                            + Thread.currentThread().getName());
+        }
+    }
+
+    @Override
+    public void reportFailure(String where, Throwable cause) {
+        metrics.increment(Counter.COMMAND_FAILURES);
+        LOG.warn("Coordinator epoch {} failed in {}", config.epoch(), where, cause);
+        try {
+            failureHandler.onFailure(where, cause);
+        } catch (Throwable t) {
+            LOG.error("Coordinator failure handler threw", t);
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        return state == LoopState.RUNNING;
+    }
+
+    // ------------------------------------------------------------------ drain (loop)
+
+    private OfferResult offer(Command c) {
+        if (state == LoopState.CLOSED) {
+            metrics.increment(Counter.COMMANDS_AFTER_CLOSE);
+            c.drop("closed");
+            return OfferResult.CLOSED;
+        }
+        if (!commands.offer(c)) {
+            metrics.increment(Counter.QUEUE_FULL);
+            return OfferResult.QUEUE_FULL;
+        }
+        scheduleDrain();
+        return OfferResult.ENQUEUED;
+    }
+
+    private void scheduleDrain() {
+        if (drainScheduled.compareAndSet(false, true)) {
+            try {
+                executor.execute(drainTask);
+            } catch (RejectedExecutionException e) {
+                drainScheduled.set(false);
+                LOG.error("Coordinator executor refused the drain task", e);
+            }
+        }
+    }
+
+    /**
+     * One bounded pass: completions and commands alternately, each isolated; then, if work is left,
+     * reschedule instead of looping so other coordinators on a shared executor get their turn.
+     */
+    private void drain() {
+        Thread t = Thread.currentThread();
+        owner = t;
+        ClassLoader previous = t.getContextClassLoader();
+        t.setContextClassLoader(enumeratorClassLoader);
+        try {
+            int budget = config.drainBatch();
+            while (budget > 0) {
+                Command completion = completions.poll();
+                if (completion != null) {
+                    runCompletion(completion);
+                    budget--;
+                }
+                Command command = budget > 0 ? commands.poll() : null;
+                if (command != null) {
+                    runCommand(command);
+                    budget--;
+                }
+                if (completion == null && command == null) {
+                    break;
+                }
+            }
+        } finally {
+            t.setContextClassLoader(previous);
+            owner = null;
+            drainScheduled.set(false);
+        }
+        if (!commands.isEmpty() || !completions.isEmpty()) {
+            scheduleDrain();
+        }
+    }
+
+    private void runCompletion(Command c) {
+        // Completions self-fence (scheduler closed, attempt no longer current), so they run in
+        // every state: that is how late results get counted as stale.
+        if (state == LoopState.CREATED) {
+            return;
+        }
+        execute(c);
+    }
+
+    private void runCommand(Command c) {
+        switch (state) {
+            case CREATED:
+                if (c.type == CoordinatorCommandType.OPEN) {
+                    openNow(c);
+                } else if (c.type == CoordinatorCommandType.CLOSE) {
+                    closeNow(c);
+                } else if (beforeOpen.size() < config.commandQueueCapacity()) {
+                    beforeOpen.addLast(c);
+                } else {
+                    metrics.increment(Counter.QUEUE_FULL);
+                    c.drop("queue full before open");
+                }
+                return;
+            case RUNNING:
+                if (c.type == CoordinatorCommandType.CLOSE) {
+                    closeNow(c);
+                } else if (c.type == CoordinatorCommandType.OPEN) {
+                    reportFailure("OPEN", new IllegalStateException("already open"));
+                } else {
+                    execute(c);
+                }
+                return;
+            case FAILED:
+                if (c.type == CoordinatorCommandType.CLOSE) {
+                    closeNow(c);
+                    return;
+                }
+            // fall through: dropped like after close
+            case CLOSED:
+            default:
+                metrics.increment(Counter.COMMANDS_AFTER_CLOSE);
+                c.drop(state.name());
+        }
+    }
+
+    private void openNow(Command open) {
+        try {
+            open.action.run();
+            moveTo(LoopState.RUNNING);
+            metrics.increment(Counter.COMMANDS_APPLIED);
+        } catch (Throwable e) {
+            moveTo(LoopState.FAILED);
+            reportFailure(CoordinatorCommandType.OPEN.name(), e);
+            dropBeforeOpen();
+            return;
+        }
+        afterCommand();
+        Command c;
+        while ((c = beforeOpen.pollFirst()) != null) {
+            execute(c);
+        }
+    }
+
+    private void closeNow(Command close) {
+        try {
+            close.action.run();
+        } catch (Throwable e) {
+            reportFailure(CoordinatorCommandType.CLOSE.name(), e);
+        }
+        moveTo(LoopState.CLOSED);
+        dropBeforeOpen();
+    }
+
+    private void dropBeforeOpen() {
+        Command c;
+        while ((c = beforeOpen.pollFirst()) != null) {
+            metrics.increment(Counter.COMMANDS_AFTER_CLOSE);
+            c.drop(state.name());
+        }
+    }
+
+    private void execute(Command c) {
+        try {
+            c.action.run();
+            metrics.increment(Counter.COMMANDS_APPLIED);
+        } catch (Throwable e) {
+            c.drop("failed");
+            reportFailure(c.type.name(), e);
+        }
+        afterCommand();
+    }
+
+    private void afterCommand() {
+        if (state != LoopState.RUNNING) {
+            return;
+        }
+        try {
+            core.afterCommand();
+        } catch (Throwable e) {
+            reportFailure("DISPATCH", e);
+        }
+    }
+
+    private void moveTo(LoopState next) {
+        LoopState.checkTransition(state, next);
+        LOG.info("Coordinator epoch {}: {} -> {}", config.epoch(), state, next);
+        state = next;
+    }
+
+    // ------------------------------------------------------------------ commands
+
+    /** One unit of loop work. Immutable. */
+    private static class Command {
+        final CoordinatorCommandType type;
+        final Action action;
+
+        Command(CoordinatorCommandType type, Action action) {
+            this.type = type;
+            this.action = action;
+        }
+
+        /** Called when the command will never run (closed, full, failed). */
+        void drop(String why) {}
+    }
+
+    /** The snapshot command: its future fails instead of hanging when the command is dropped. */
+    private final class SnapshotCommand extends Command {
+        private final CompletableFuture<byte[]> future;
+
+        SnapshotCommand(long checkpointId, CompletableFuture<byte[]> future) {
+            super(
+                    CoordinatorCommandType.SNAPSHOT,
+                    () -> {
+                        try {
+                            future.complete(core.snapshot(checkpointId));
+                        } catch (Exception e) {
+                            // The engine fails this checkpoint; the coordinator itself is fine.
+                            metrics.increment(Counter.SNAPSHOT_FAILURES);
+                            LOG.warn(
+                                    "Coordinator epoch {} could not snapshot checkpoint {}",
+                                    config.epoch(),
+                                    checkpointId,
+                                    e);
+                            future.completeExceptionally(e);
+                        }
+                    });
+            this.future = future;
+        }
+
+        @Override
+        void drop(String why) {
+            if (future.completeExceptionally(
+                    new IllegalStateException("coordinator snapshot not taken: " + why))) {
+                metrics.increment(Counter.SNAPSHOT_FAILURES);
+            }
+        }
+    }
+
+    /** Builder; not thread-safe. */
+    public static final class Builder<SplitT extends SourceSplit, StateT> {
+        private CoordinatorConfig config;
+        private CoordinatorMetrics metrics;
+        private EnumeratorFactory<SplitT, StateT> enumeratorFactory;
+        private Serializer<SplitT> splitSerializer;
+        private Serializer<StateT> stateSerializer;
+        private Serializer<SourceEvent> eventSerializer;
+        private CommandDispatcher dispatcher;
+        private Executor executor;
+        private DelayScheduler timer;
+        private Clock clock;
+        private SourceAsyncWorkerPool workerPool;
+        private ClassLoader classLoader;
+        private CoordinatorFailureHandler failureHandler;
+        private MetricsContext metricsContext;
+        private EventListener eventListener;
+        private byte[] restoreBlob;
+
+        private Builder() {}
+
+        public Builder<SplitT, StateT> config(CoordinatorConfig v) {
+            this.config = v;
+            return this;
+        }
+
+        public Builder<SplitT, StateT> metrics(CoordinatorMetrics v) {
+            this.metrics = v;
+            return this;
+        }
+
+        public Builder<SplitT, StateT> enumeratorFactory(EnumeratorFactory<SplitT, StateT> v) {
+            this.enumeratorFactory = v;
+            return this;
+        }
+
+        public Builder<SplitT, StateT> splitSerializer(Serializer<SplitT> v) {
+            this.splitSerializer = v;
+            return this;
+        }
+
+        public Builder<SplitT, StateT> stateSerializer(Serializer<StateT> v) {
+            this.stateSerializer = v;
+            return this;
+        }
+
+        /** Optional: without it, {@code sendEventToSourceReader} is unsupported. */
+        public Builder<SplitT, StateT> eventSerializer(Serializer<SourceEvent> v) {
+            this.eventSerializer = v;
+            return this;
+        }
+
+        public Builder<SplitT, StateT> dispatcher(CommandDispatcher v) {
+            this.dispatcher = v;
+            return this;
+        }
+
+        /** Runs drain tasks; the Zeta binding passes a member pool executor. */
+        public Builder<SplitT, StateT> executor(Executor v) {
+            this.executor = v;
+            return this;
+        }
+
+        public Builder<SplitT, StateT> timer(DelayScheduler v) {
+            this.timer = v;
+            return this;
+        }
+
+        public Builder<SplitT, StateT> clock(Clock v) {
+            this.clock = v;
+            return this;
+        }
+
+        public Builder<SplitT, StateT> workerPool(SourceAsyncWorkerPool v) {
+            this.workerPool = v;
+            return this;
+        }
+
+        /** The connector's classloader: context classloader for enumerator code and async calls. */
+        public Builder<SplitT, StateT> classLoader(ClassLoader v) {
+            this.classLoader = v;
+            return this;
+        }
+
+        public Builder<SplitT, StateT> failureHandler(CoordinatorFailureHandler v) {
+            this.failureHandler = v;
+            return this;
+        }
+
+        public Builder<SplitT, StateT> metricsContext(MetricsContext v) {
+            this.metricsContext = v;
+            return this;
+        }
+
+        public Builder<SplitT, StateT> eventListener(EventListener v) {
+            this.eventListener = v;
+            return this;
+        }
+
+        /**
+         * The blob of the checkpoint to restore (coordinator failover), or null for a fresh start.
+         */
+        public Builder<SplitT, StateT> restoreFrom(byte[] blob) {
+            this.restoreBlob = blob == null ? null : blob.clone();
+            return this;
+        }
+
+        public CoordinatorEventLoop<SplitT, StateT> build() {
+            return new CoordinatorEventLoop<>(this);
+        }
+    }
+}

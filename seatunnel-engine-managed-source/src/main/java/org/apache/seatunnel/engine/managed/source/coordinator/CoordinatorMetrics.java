@@ -1,0 +1,120 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.engine.managed.source.coordinator;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/**
+ * Threading: every method is thread-safe; counters are incremented by the loop, by callers of
+ * {@code offer} (queue full) and by worker threads, and read by anyone.
+ *
+ * <p>Counter names are bounded PascalCase constants: no split id, command id or payload ever
+ * becomes part of a name.
+ */
+public final class CoordinatorMetrics {
+
+    /** One counter per coordinator-side event worth alerting on. */
+    public enum Counter {
+        COMMANDS_APPLIED("CoordinatorCommandsApplied"),
+        QUEUE_FULL("CoordinatorQueueFull"),
+        COMPLETIONS_DROPPED("CoordinatorCompletionsDropped"),
+        COMMAND_FAILURES("CoordinatorCommandFailures"),
+        COMMANDS_AFTER_CLOSE("CoordinatorCommandsAfterClose"),
+        SNAPSHOTS("CoordinatorSnapshots"),
+        SNAPSHOT_FAILURES("CoordinatorSnapshotFailures"),
+        STALE_RESULTS("CoordinatorStaleResults"),
+        CANCELLED_RESULTS("CoordinatorCancelledResults"),
+        ASYNC_SUBMITTED("CoordinatorAsyncSubmitted"),
+        ASYNC_TIMEOUTS("CoordinatorAsyncTimeouts"),
+        ASYNC_REJECTED("CoordinatorAsyncRejected"),
+        ASYNC_COALESCED("CoordinatorAsyncCoalesced"),
+        ASYNC_FAILURES("CoordinatorAsyncFailures"),
+        TICKS("CoordinatorTicks"),
+        TICKS_COALESCED("CoordinatorTicksCoalesced"),
+        STALE_READER_COMMANDS("CoordinatorStaleReaderCommands"),
+        DUPLICATE_REGISTRATIONS("CoordinatorDuplicateRegistrations"),
+        DUPLICATE_CHECKPOINT_CALLBACKS("CoordinatorDuplicateCheckpointCallbacks"),
+        RECONCILIATIONS("CoordinatorReaderReconciliations"),
+        ASSIGNMENTS_CREATED("AssignmentsCreated"),
+        ASSIGNMENTS_DISPATCHED("AssignmentsDispatched"),
+        ASSIGNMENT_RETRIES("AssignmentRetries"),
+        ASSIGNMENT_BACKPRESSURED("AssignmentBackpressured"),
+        ASSIGNMENT_HELD_FOR_RECONCILIATION("AssignmentHeldForReconciliation"),
+        ASSIGNMENTS_RETURNED("AssignmentsReturnedToEnumerator"),
+        ASSIGNMENTS_INCLUDED("AssignmentsCheckpointIncluded"),
+        ASSIGNMENTS_GC("AssignmentsGarbageCollected"),
+        ASSIGNMENT_DUPLICATE_ACKS("AssignmentDuplicateAcks"),
+        ASSIGNMENT_FENCED_ACKS("AssignmentFencedAcks"),
+        ASSIGNMENT_STALE_TARGET("AssignmentStaleTarget"),
+        INCLUSION_REPORTS_FENCED("ReaderInclusionReportsFenced"),
+        NO_MORE_SPLITS_SENT("NoMoreSplitsSent"),
+        SPLIT_REQUESTS_AFTER_NO_MORE_SPLITS("SplitRequestsAfterNoMoreSplits"),
+        CUT_RELEASES_SENT("CoordinatorCutReleasesSent"),
+        SOURCE_EVENTS_SENT("SourceEventsSent"),
+        SOURCE_EVENTS_DROPPED("SourceEventsDropped");
+
+        private final String metricName;
+
+        Counter(String metricName) {
+            this.metricName = metricName;
+        }
+
+        public String metricName() {
+            return metricName;
+        }
+    }
+
+    private static final Counter[] COUNTERS = Counter.values();
+
+    private final AtomicLongArray values = new AtomicLongArray(COUNTERS.length);
+
+    public void increment(Counter c) {
+        values.incrementAndGet(c.ordinal());
+    }
+
+    public void add(Counter c, long delta) {
+        values.addAndGet(c.ordinal(), delta);
+    }
+
+    public long get(Counter c) {
+        return values.get(c.ordinal());
+    }
+
+    /** A point-in-time copy keyed by metric name, in declaration order. */
+    public Map<String, Long> snapshot() {
+        Map<String, Long> m = new LinkedHashMap<>();
+        for (Counter c : COUNTERS) {
+            m.put(c.metricName, values.get(c.ordinal()));
+        }
+        return m;
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder sb = new StringBuilder("CoordinatorMetrics{");
+        for (Counter c : COUNTERS) {
+            long v = values.get(c.ordinal());
+            if (v != 0) {
+                sb.append(c.metricName).append('=').append(v).append(' ');
+            }
+        }
+        return sb.append('}').toString();
+    }
+}

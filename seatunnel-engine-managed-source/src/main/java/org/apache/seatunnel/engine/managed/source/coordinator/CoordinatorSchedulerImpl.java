@@ -1,0 +1,336 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.engine.managed.source.coordinator;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiConsumer;
+import org.apache.seatunnel.api.source.managed.AsyncTaskKey;
+import org.apache.seatunnel.api.source.managed.AsyncTaskOptions;
+import org.apache.seatunnel.api.source.managed.Cancellable;
+import org.apache.seatunnel.api.source.managed.CoordinatorScheduler;
+import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorMetrics.Counter;
+
+/**
+ * Threading: {@link #callAsync} and {@link #scheduleInCoordinatorThread} only on the owning
+ * coordinator loop (checked); all bookkeeping is loop-owned. Workers and timers reach it only
+ * through {@link LoopPort#postCompletion}. One instance per coordinator epoch: closing it (close or
+ * failover) fences every result that arrives later, which is then dropped and counted as {@code
+ * CoordinatorStaleResults}.
+ *
+ * <p>Overlap per key: {@code COALESCE_ONE} keeps one submission waiting behind the active one; a
+ * newer submission replaces the waiting one (its input is fresher; the replaced one is cancelled
+ * and counted as {@code CoordinatorAsyncCoalesced}). {@code REJECT} refuses it. Timeouts interrupt
+ * the worker when {@link AsyncTaskOptions#cancelOnClose()} allows; a result that arrives after a
+ * timeout or cancellation is dropped and counted as {@code CoordinatorCancelledResults}.
+ */
+public final class CoordinatorSchedulerImpl implements CoordinatorScheduler {
+
+    private final LoopPort loop;
+    private final SourceAsyncWorkerPool.Lane lane;
+    private final DelayScheduler timer;
+    private final ClassLoader classLoader;
+    private final long epoch;
+    private final CoordinatorMetrics metrics;
+
+    private final Map<AsyncTaskKey, AsyncTask<?>> active = new HashMap<>();
+    private final Map<AsyncTaskKey, AsyncTask<?>> waiting = new HashMap<>();
+    private final Set<AsyncTask<?>> live = new LinkedHashSet<>();
+    private final Map<AsyncTaskKey, ScheduledTick> ticks = new HashMap<>();
+    private boolean closed;
+
+    CoordinatorSchedulerImpl(
+            LoopPort loop,
+            SourceAsyncWorkerPool.Lane lane,
+            DelayScheduler timer,
+            ClassLoader classLoader,
+            long epoch,
+            CoordinatorMetrics metrics) {
+        this.loop = loop;
+        this.lane = lane;
+        this.timer = timer;
+        this.classLoader = classLoader;
+        this.epoch = epoch;
+        this.metrics = metrics;
+    }
+
+    @Override
+    public <T> Cancellable callAsync(
+            AsyncTaskKey key,
+            Callable<T> callable,
+            BiConsumer<T, Throwable> resultHandler,
+            AsyncTaskOptions options) {
+        loop.checkOwnerThread("callAsync");
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(callable, "callable");
+        Objects.requireNonNull(resultHandler, "resultHandler");
+        Objects.requireNonNull(options, "options");
+        AsyncTask<T> task =
+                new AsyncTask<>(this, key, callable, resultHandler, options, epoch, classLoader);
+        if (closed) {
+            task.cancel();
+            return task;
+        }
+        if (active.containsKey(key)) {
+            if (options.overlapPolicy() == AsyncTaskOptions.OverlapPolicy.REJECT) {
+                metrics.increment(Counter.ASYNC_REJECTED);
+                task.rejectNow(new RejectedExecutionException("a task with this key is active"));
+                deliverRejection(task);
+                return task;
+            }
+            AsyncTask<?> replaced = waiting.put(key, task);
+            if (replaced != null && replaced.cancel()) {
+                metrics.increment(Counter.ASYNC_COALESCED);
+            }
+            return task;
+        }
+        start(task);
+        return task;
+    }
+
+    @Override
+    public Cancellable scheduleInCoordinatorThread(
+            AsyncTaskKey key, Duration delay, Runnable task) {
+        loop.checkOwnerThread("scheduleInCoordinatorThread");
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(task, "task");
+        if (delay.isNegative()) {
+            throw new IllegalArgumentException("delay must not be negative: " + delay);
+        }
+        ScheduledTick existing = ticks.get(key);
+        if (existing != null && !existing.isCancelled()) {
+            existing.task = task;
+            metrics.increment(Counter.TICKS_COALESCED);
+            return existing;
+        }
+        ScheduledTick tick = new ScheduledTick(key, delay, task);
+        ticks.put(key, tick);
+        if (closed) {
+            tick.cancel();
+        } else {
+            arm(tick);
+        }
+        return tick;
+    }
+
+    /** Loop: cancels every live task and tick; later results are fenced as stale. Idempotent. */
+    void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        for (AsyncTask<?> t : new ArrayList<>(waiting.values())) {
+            t.cancel();
+        }
+        waiting.clear();
+        for (AsyncTask<?> t : new ArrayList<>(live)) {
+            if (t.options.cancelOnClose()) {
+                t.cancel();
+            }
+        }
+        for (ScheduledTick t : new ArrayList<>(ticks.values())) {
+            t.cancel();
+        }
+        ticks.clear();
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    long epoch() {
+        return epoch;
+    }
+
+    /** Tasks submitted and not yet finished by a worker (for tests and metrics). */
+    int liveTasks() {
+        return live.size();
+    }
+
+    // ------------------------------------------------------------------ async internals (loop)
+
+    private void start(AsyncTask<?> task) {
+        active.put(task.key, task);
+        live.add(task);
+        metrics.increment(Counter.ASYNC_SUBMITTED);
+        task.timeoutHandle =
+                timer.schedule(
+                        task.options.timeout(),
+                        () ->
+                                loop.postCompletion(
+                                        CoordinatorCommandType.ASYNC_TIMEOUT,
+                                        () -> onTimeout(task)));
+        if (!lane.submit(task, task.options.workerClass())) {
+            metrics.increment(Counter.ASYNC_REJECTED);
+            task.rejectNow(new RejectedExecutionException("source async worker pool is full"));
+            onWorkerDone(task);
+        }
+    }
+
+    /** Worker thread: the task left the worker (ran, skipped or was refused). */
+    void workerDone(AsyncTask<?> task) {
+        loop.postCompletion(CoordinatorCommandType.ASYNC_RESULT, () -> onWorkerDone(task));
+    }
+
+    private <T> void onWorkerDone(AsyncTask<T> task) {
+        finish(task);
+        if (closed || task.epoch != epoch) {
+            metrics.increment(Counter.STALE_RESULTS);
+            return;
+        }
+        if (!task.markDelivered()) {
+            metrics.increment(Counter.CANCELLED_RESULTS);
+            return;
+        }
+        deliver(task, task.result(), task.error());
+    }
+
+    private <T> void onTimeout(AsyncTask<T> task) {
+        if (closed || !task.markTimedOut()) {
+            return;
+        }
+        metrics.increment(Counter.ASYNC_TIMEOUTS);
+        // The slot in `active` is released now so the key can run again; the worker's late
+        // completion only counts itself.
+        releaseKey(task);
+        deliver(
+                task,
+                null,
+                new TimeoutException(
+                        "async task " + task.key + " timed out after " + task.options.timeout()));
+    }
+
+    private <T> void deliverRejection(AsyncTask<T> task) {
+        if (task.markDelivered()) {
+            deliver(task, null, task.error());
+        }
+    }
+
+    private <T> void deliver(AsyncTask<T> task, T result, Throwable error) {
+        if (error != null) {
+            metrics.increment(Counter.ASYNC_FAILURES);
+            if (task.options.failurePolicy() == AsyncTaskOptions.FailurePolicy.FAIL_COORDINATOR) {
+                loop.reportFailure("async task " + task.key, error);
+                return;
+            }
+        }
+        try {
+            task.handler().accept(result, error);
+        } catch (Throwable t) {
+            loop.reportFailure("async result handler " + task.key, t);
+        }
+    }
+
+    private void finish(AsyncTask<?> task) {
+        if (task.timeoutHandle != null) {
+            task.timeoutHandle.cancel();
+        }
+        live.remove(task);
+        releaseKey(task);
+    }
+
+    /** Frees the key held by {@code task} and starts the coalesced successor, if any. */
+    private void releaseKey(AsyncTask<?> task) {
+        if (active.get(task.key) != task) {
+            return;
+        }
+        active.remove(task.key);
+        AsyncTask<?> next = waiting.remove(task.key);
+        if (next != null && !closed && !next.isCancelled()) {
+            start(next);
+        }
+    }
+
+    // ------------------------------------------------------------------ ticks (loop)
+
+    private void arm(ScheduledTick tick) {
+        tick.timerHandle =
+                timer.schedule(
+                        tick.delay,
+                        () ->
+                                loop.postCompletion(
+                                        CoordinatorCommandType.SCHEDULER_TICK, () -> fire(tick)));
+    }
+
+    private void fire(ScheduledTick tick) {
+        if (closed) {
+            metrics.increment(Counter.STALE_RESULTS);
+            return;
+        }
+        if (tick.isCancelled()) {
+            ticks.remove(tick.key, tick);
+            return;
+        }
+        metrics.increment(Counter.TICKS);
+        try {
+            tick.task.run();
+        } catch (Throwable t) {
+            loop.reportFailure("scheduled task " + tick.key, t);
+        }
+        // Fixed delay: the next run is armed only after this one returned, so runs never overlap.
+        if (!tick.isCancelled() && !closed) {
+            arm(tick);
+        } else {
+            ticks.remove(tick.key, tick);
+        }
+    }
+
+    /**
+     * Threading: {@link #cancel} from any thread; {@code task} is replaced on the loop (coalescing)
+     * and read on the loop.
+     */
+    static final class ScheduledTick implements Cancellable {
+        final AsyncTaskKey key;
+        final Duration delay;
+        volatile Runnable task;
+        volatile Cancellable timerHandle;
+        private final AtomicBoolean cancelled = new AtomicBoolean();
+
+        ScheduledTick(AsyncTaskKey key, Duration delay, Runnable task) {
+            this.key = key;
+            this.delay = delay;
+            this.task = task;
+        }
+
+        @Override
+        public boolean cancel() {
+            if (!cancelled.compareAndSet(false, true)) {
+                return false;
+            }
+            Cancellable h = timerHandle;
+            if (h != null) {
+                h.cancel();
+            }
+            return true;
+        }
+
+        @Override
+        public boolean isCancelled() {
+            return cancelled.get();
+        }
+    }
+}

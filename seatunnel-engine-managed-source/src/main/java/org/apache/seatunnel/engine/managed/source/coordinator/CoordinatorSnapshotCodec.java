@@ -1,0 +1,129 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.engine.managed.source.coordinator;
+
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
+import org.apache.seatunnel.engine.managed.source.protocol.Crc32c;
+
+/**
+ * The one blob a coordinator snapshot produces: enumerator state and tracker state taken in the
+ * same cut, so a restore can never pair an enumerator with a tracker of another checkpoint.
+ * Stateless; any thread.
+ *
+ * <p>Version 1, big-endian:
+ *
+ * <pre>{@code
+ * offset  size  field
+ *      0     4  magic 0x53544353 ("STCS")
+ *      4     2  version = 1
+ *      6     8  checkpoint id
+ *     14     8  coordinator epoch that took it
+ *     22     4  E = enumerator state length, E bytes (connector's state serializer)
+ *            4  T = tracker state length, T bytes ({@link AssignmentTrackerCodec})
+ *      end-4  4  CRC-32C of every preceding byte
+ * }</pre>
+ */
+public final class CoordinatorSnapshotCodec {
+    public static final int MAGIC = 0x53544353;
+    public static final short VERSION = 1;
+    private static final int FIXED = 4 + 2 + 8 + 8 + 4 + 4 + 4;
+
+    private CoordinatorSnapshotCodec() {}
+
+    public static byte[] encode(
+            long checkpointId, long epoch, byte[] enumeratorState, byte[] trackerState) {
+        int size = FIXED + enumeratorState.length + trackerState.length;
+        ByteBuffer b = ByteBuffer.allocate(size);
+        b.putInt(MAGIC).putShort(VERSION).putLong(checkpointId).putLong(epoch);
+        b.putInt(enumeratorState.length).put(enumeratorState);
+        b.putInt(trackerState.length).put(trackerState);
+        b.putInt(Crc32c.of(b.array(), 0, size - 4));
+        return b.array();
+    }
+
+    public static Decoded decode(byte[] bytes) throws StateFormatException {
+        if (bytes.length < FIXED) {
+            throw new StateFormatException("coordinator state truncated: " + bytes.length);
+        }
+        ByteBuffer b = ByteBuffer.wrap(bytes);
+        if (b.getInt() != MAGIC) {
+            throw new StateFormatException("coordinator state has a bad magic");
+        }
+        short version = b.getShort();
+        if (version != VERSION) {
+            throw new StateFormatException("unsupported coordinator state version " + version);
+        }
+        int crc = ByteBuffer.wrap(bytes, bytes.length - 4, 4).getInt();
+        if (crc != Crc32c.of(bytes, 0, bytes.length - 4)) {
+            throw new StateFormatException("coordinator state CRC-32C mismatch");
+        }
+        try {
+            long checkpointId = b.getLong();
+            long epoch = b.getLong();
+            byte[] enumerator = new byte[length(b.getInt(), bytes.length)];
+            b.get(enumerator);
+            byte[] tracker = new byte[length(b.getInt(), bytes.length)];
+            b.get(tracker);
+            if (b.position() != bytes.length - 4) {
+                throw new StateFormatException("coordinator state has trailing bytes");
+            }
+            return new Decoded(checkpointId, epoch, enumerator, tracker);
+        } catch (BufferUnderflowException e) {
+            throw new StateFormatException("coordinator state truncated");
+        }
+    }
+
+    private static int length(int n, int total) throws StateFormatException {
+        if (n < 0 || n > total) {
+            throw new StateFormatException("coordinator state has a bad length field");
+        }
+        return n;
+    }
+
+    /** A decoded blob. Immutable (arrays are private copies). */
+    public static final class Decoded {
+        private final long checkpointId;
+        private final long epoch;
+        private final byte[] enumeratorState;
+        private final byte[] trackerState;
+
+        Decoded(long checkpointId, long epoch, byte[] enumeratorState, byte[] trackerState) {
+            this.checkpointId = checkpointId;
+            this.epoch = epoch;
+            this.enumeratorState = enumeratorState;
+            this.trackerState = trackerState;
+        }
+
+        public long checkpointId() {
+            return checkpointId;
+        }
+
+        public long epoch() {
+            return epoch;
+        }
+
+        public byte[] enumeratorState() {
+            return enumeratorState.clone();
+        }
+
+        public byte[] trackerState() {
+            return trackerState.clone();
+        }
+    }
+}

@@ -1,0 +1,34 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.engine.managed.source.coordinator;
+
+import org.apache.seatunnel.api.source.SourceSplit;
+import org.apache.seatunnel.api.source.SourceSplitEnumerator;
+
+/**
+ * Creates the connector's enumerator (typically {@code SeaTunnelSource#createEnumerator} and {@code
+ * #restoreEnumerator}). Threading: called once, on the coordinator loop, while it opens.
+ */
+public interface EnumeratorFactory<SplitT extends SourceSplit, StateT> {
+
+    SourceSplitEnumerator<SplitT, StateT> create(SourceSplitEnumerator.Context<SplitT> context)
+            throws Exception;
+
+    SourceSplitEnumerator<SplitT, StateT> restore(
+            SourceSplitEnumerator.Context<SplitT> context, StateT state) throws Exception;
+}

@@ -1,0 +1,112 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.engine.managed.source.zeta;
+
+import com.hazelcast.cluster.Address;
+import com.hazelcast.core.HazelcastInstance;
+import java.lang.reflect.Field;
+import org.apache.seatunnel.api.source.SourceReader;
+import org.apache.seatunnel.api.source.SourceSplitEnumerator;
+import org.apache.seatunnel.engine.server.task.SourceSplitEnumeratorTask;
+import org.apache.seatunnel.engine.server.task.context.SeaTunnelSplitEnumeratorContext;
+import org.apache.seatunnel.engine.server.task.context.SourceReaderContext;
+import org.apache.seatunnel.engine.server.task.flow.SourceFlowLifeCycle;
+
+/**
+ * The few facts the hosts need from Zeta 2.3.8 that its SPI does not expose: which member a task
+ * runs on, where the enumerator task lives, and whether the engine has latched prepare-close. Each
+ * path is pinned to 2.3.8's private field names and fails with a message naming the field, so an
+ * engine upgrade breaks loudly at open rather than silently at runtime.
+ *
+ * <p>Threading: stateless; any thread.
+ */
+final class EngineAccess {
+    private EngineAccess() {}
+
+    static SourceFlowLifeCycle<?, ?> lifecycle(SourceReader.Context context) {
+        if (!(context instanceof SourceReaderContext)) {
+            throw new IllegalStateException(
+                    "Lane A needs the Zeta 2.3.8 reader context, got "
+                            + context.getClass().getName());
+        }
+        return (SourceFlowLifeCycle<?, ?>) read(context, "sourceActionLifeCycle");
+    }
+
+    static HazelcastInstance member(SourceReader.Context context) {
+        return lifecycle(context).getRunningTask().getExecutionContext().getInstance();
+    }
+
+    static long jobId(SourceReader.Context context) {
+        return lifecycle(context).getRunningTask().getTaskLocation().getJobId();
+    }
+
+    /** The member that runs the enumerator task; resolved by the engine before open(). */
+    static Address enumeratorAddress(SourceReader.Context context) {
+        return (Address) read(lifecycle(context), "enumeratorTaskAddress");
+    }
+
+    /** True once the engine took a prepare-close barrier: no more records may be emitted. */
+    static boolean prepareClose(SourceFlowLifeCycle<?, ?> lifecycle) {
+        Boolean b = lifecycle.getPrepareClose();
+        return b != null && b;
+    }
+
+    static SourceSplitEnumeratorTask<?> enumeratorTask(SourceSplitEnumerator.Context<?> context) {
+        if (!(context instanceof SeaTunnelSplitEnumeratorContext)) {
+            throw new IllegalStateException(
+                    "Lane A needs the Zeta 2.3.8 enumerator context, got "
+                            + context.getClass().getName());
+        }
+        return (SourceSplitEnumeratorTask<?>) read(context, "task");
+    }
+
+    static HazelcastInstance member(SourceSplitEnumerator.Context<?> context) {
+        return enumeratorTask(context).getExecutionContext().getInstance();
+    }
+
+    static long jobId(SourceSplitEnumerator.Context<?> context) {
+        return enumeratorTask(context).getTaskLocation().getJobId();
+    }
+
+    private static Object read(Object target, String fieldName) {
+        Class<?> c = target.getClass();
+        while (c != null) {
+            try {
+                Field f = c.getDeclaredField(fieldName);
+                f.setAccessible(true);
+                return f.get(target);
+            } catch (NoSuchFieldException e) {
+                c = c.getSuperclass();
+            } catch (IllegalAccessException | RuntimeException e) {
+                throw new IllegalStateException(
+                        "Cannot read "
+                                + target.getClass().getName()
+                                + "."
+                                + fieldName
+                                + " (Lane A is built for Zeta 2.3.8)",
+                        e);
+            }
+        }
+        throw new IllegalStateException(
+                "No field "
+                        + fieldName
+                        + " in "
+                        + target.getClass().getName()
+                        + " (Lane A is built for Zeta 2.3.8)");
+    }
+}

@@ -1,0 +1,143 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.engine.managed.source.zeta;
+
+import java.io.IOException;
+import java.io.Serializable;
+import java.util.List;
+import org.apache.seatunnel.api.serialization.Serializer;
+import org.apache.seatunnel.api.source.Boundedness;
+import org.apache.seatunnel.api.source.SeaTunnelSource;
+import org.apache.seatunnel.api.source.SourceReader;
+import org.apache.seatunnel.api.source.SourceSplit;
+import org.apache.seatunnel.api.source.SourceSplitEnumerator;
+import org.apache.seatunnel.api.source.SupportParallelism;
+import org.apache.seatunnel.api.table.catalog.CatalogTable;
+import org.apache.seatunnel.api.table.type.SeaTunnelDataType;
+import org.apache.seatunnel.engine.managed.source.lane.LaneDecision;
+
+/**
+ * Lane B for a connector named through the managed factory: every call goes straight to the
+ * connector, on the engine's own threads, under its checkpoint lock, with the connector's own state
+ * bytes — exactly today's behaviour (invariant 13). The only addition is on restore: state bytes
+ * written by Lane A are recognised and refused with an operator-readable reason instead of being
+ * handed to the connector's deserializer.
+ *
+ * <p>Threading: as the wrapped source.
+ */
+final class LegacyLaneSource<T, SplitT extends SourceSplit, StateT extends Serializable>
+        implements SeaTunnelSource<T, SplitT, StateT>, SupportParallelism {
+    private static final long serialVersionUID = 1L;
+
+    private final SeaTunnelSource<T, SplitT, StateT> inner;
+    private final LaneDecision decision;
+
+    LegacyLaneSource(SeaTunnelSource<T, SplitT, StateT> inner, LaneDecision decision) {
+        this.inner = inner;
+        this.decision = decision;
+    }
+
+    LaneDecision decision() {
+        return decision;
+    }
+
+    @Override
+    public String getPluginName() {
+        return inner.getPluginName();
+    }
+
+    @Override
+    public void setJobContext(org.apache.seatunnel.api.common.JobContext jobContext) {
+        inner.setJobContext(jobContext);
+    }
+
+    @Override
+    public Boundedness getBoundedness() {
+        return inner.getBoundedness();
+    }
+
+    @Override
+    public SeaTunnelDataType<T> getProducedType() {
+        return inner.getProducedType();
+    }
+
+    @Override
+    public List<CatalogTable> getProducedCatalogTables() {
+        return inner.getProducedCatalogTables();
+    }
+
+    @Override
+    public SourceReader<T, SplitT> createReader(SourceReader.Context readerContext)
+            throws Exception {
+        return inner.createReader(readerContext);
+    }
+
+    @Override
+    public Serializer<SplitT> getSplitSerializer() {
+        return new Guarded<>(inner.getSplitSerializer(), "split");
+    }
+
+    @Override
+    public SourceSplitEnumerator<SplitT, StateT> createEnumerator(
+            SourceSplitEnumerator.Context<SplitT> enumeratorContext) throws Exception {
+        return inner.createEnumerator(enumeratorContext);
+    }
+
+    @Override
+    public SourceSplitEnumerator<SplitT, StateT> restoreEnumerator(
+            SourceSplitEnumerator.Context<SplitT> enumeratorContext, StateT checkpointState)
+            throws Exception {
+        return inner.restoreEnumerator(enumeratorContext, checkpointState);
+    }
+
+    @Override
+    public Serializer<StateT> getEnumeratorStateSerializer() {
+        return new Guarded<>(inner.getEnumeratorStateSerializer(), "enumerator state");
+    }
+
+    /** Passes bytes through unchanged; refuses Lane A bytes on the way back in. */
+    private static final class Guarded<V> implements Serializer<V> {
+        private static final long serialVersionUID = 1L;
+        private final Serializer<V> delegate;
+        private final String what;
+
+        Guarded(Serializer<V> delegate, String what) {
+            this.delegate = delegate;
+            this.what = what;
+        }
+
+        @Override
+        public byte[] serialize(V obj) throws IOException {
+            return delegate.serialize(obj);
+        }
+
+        @Override
+        public V deserialize(byte[] serialized) throws IOException {
+            if (ManagedSplitSerializer.looksManaged(serialized)
+                    || ManagedEnumeratorStateSerializer.looksManaged(serialized)) {
+                throw new IllegalStateException(
+                        "Refusing to restore: this "
+                                + what
+                                + " was checkpointed on Lane A but this deployment was planned on"
+                                + " Lane B. Running tasks never switch lane; restore with Lane A"
+                                + " enabled and allowlisted for this job, or start fresh.");
+            }
+            return delegate.deserialize(serialized);
+        }
+    }
+}

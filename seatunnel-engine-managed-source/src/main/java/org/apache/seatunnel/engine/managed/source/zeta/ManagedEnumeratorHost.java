@@ -1,0 +1,385 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.engine.managed.source.zeta;
+
+import com.hazelcast.cluster.Address;
+import java.io.IOException;
+import java.io.Serializable;
+import java.nio.ByteBuffer;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.apache.seatunnel.api.serialization.Serializer;
+import org.apache.seatunnel.api.source.SeaTunnelSource;
+import org.apache.seatunnel.api.source.SourceEvent;
+import org.apache.seatunnel.api.source.SourceSplit;
+import org.apache.seatunnel.api.source.SourceSplitEnumerator;
+import org.apache.seatunnel.engine.managed.source.checkpoint.SourceRuntimeCheckpointMetadata;
+import org.apache.seatunnel.engine.managed.source.checkpoint.SourceRuntimeCheckpointMetadataSerializer;
+import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
+import org.apache.seatunnel.engine.managed.source.coordinator.CommandDispatcher;
+import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorConfig;
+import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorEventLoop;
+import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorMetrics;
+import org.apache.seatunnel.engine.managed.source.coordinator.EnumeratorFactory;
+import org.apache.seatunnel.engine.managed.source.coordinator.OfferResult;
+import org.apache.seatunnel.engine.managed.source.coordinator.ReaderInclusionReport;
+import org.apache.seatunnel.engine.managed.source.coordinator.SourceAsyncWorkerPool;
+import org.apache.seatunnel.engine.managed.source.lane.Lane;
+import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
+import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
+import org.apache.seatunnel.engine.managed.source.protocol.ReasonCode;
+import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
+import org.apache.seatunnel.engine.managed.source.zeta.transport.CoordinatorEndpoint;
+import org.apache.seatunnel.engine.managed.source.zeta.transport.ManagedSourceMemberService;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The enumerator the engine drives on Lane A. Every engine callback becomes a command of the
+ * source's {@link CoordinatorEventLoop}, which alone touches the connector's enumerator and the
+ * assignment tracker, and runs on the member service's coordinator executor rather than inside
+ * {@link #run()} (which must return so a bounded job can end — ARCHITECTURE.md hazard 6).
+ * Reader-to-coordinator commands arrive through {@link #onReaderCommand} on operation threads,
+ * which only enqueue.
+ *
+ * <p>Threading: engine callbacks on the enumerator task thread, pool threads A (snapshot, with the
+ * engine's enumerator-context monitor held) and operation threads H; all of them only enqueue,
+ * except {@link #snapshotState}, the one synchronous demand, whose wait is bounded by the
+ * coordinator's snapshot timeout and never needs the monitor the caller holds.
+ */
+final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends Serializable>
+        implements SourceSplitEnumerator<ManagedSplit, ManagedEnumeratorState>,
+                CoordinatorEndpoint {
+    private static final Logger LOG = LoggerFactory.getLogger(ManagedEnumeratorHost.class);
+    private static final long SEND_DEADLINE_MILLIS = 60_000;
+    private static final Map<ManagedSourceMemberService, SourceAsyncWorkerPool> POOLS =
+            new ConcurrentHashMap<>();
+
+    private final ManagedLaneSource<T, SplitT, StateT> source;
+    private final SourceSplitEnumerator.Context<ManagedSplit> context;
+    private final ManagedEnumeratorState restored;
+    private final Serializer<SplitT> splitSerializer;
+    private final Map<Integer, Address> readerAddresses = new ConcurrentHashMap<>();
+    private final Map<Integer, Long> readerAttempts = new ConcurrentHashMap<>();
+
+    private ManagedSourceMemberService service;
+    private CoordinatorEventLoop<SplitT, StateT> loop;
+
+    ManagedEnumeratorHost(
+            ManagedLaneSource<T, SplitT, StateT> source,
+            SourceSplitEnumerator.Context<ManagedSplit> context,
+            ManagedEnumeratorState restored) {
+        this.source = source;
+        this.context = context;
+        this.restored = restored;
+        this.splitSerializer = source.inner().getSplitSerializer();
+    }
+
+    @Override
+    public void open() {
+        service = ManagedSourceMemberService.of(EngineAccess.member(context));
+        ManagedSourceConfig cfg = source.config();
+        SeaTunnelSource<T, SplitT, StateT> inner = source.inner();
+        SourceAsyncWorkerPool pool =
+                POOLS.computeIfAbsent(
+                        service,
+                        s ->
+                                new SourceAsyncWorkerPool(
+                                        s.coordinatorExecutor(),
+                                        cfg.asyncMaxConcurrency(),
+                                        SourceAsyncWorkerPool.DEFAULT_QUEUE_CAPACITY));
+        @SuppressWarnings("unchecked")
+        Serializer<SourceEvent> events = source.eventSerializer();
+        loop =
+                CoordinatorEventLoop.<SplitT, StateT>builder()
+                        .config(
+                                CoordinatorConfig.builder()
+                                        .jobId(EngineAccess.jobId(context))
+                                        .sourceRuntimeId(source.sourceRuntimeId())
+                                        .epoch(1)
+                                        .parallelism(context.currentParallelism())
+                                        .maxTrackerEntries(cfg.trackerMaxEntries())
+                                        .maxTrackerBytes(cfg.trackerMaxBytes())
+                                        .build())
+                        .metrics(new CoordinatorMetrics())
+                        .enumeratorFactory(
+                                new EnumeratorFactory<SplitT, StateT>() {
+                                    @Override
+                                    public SourceSplitEnumerator<SplitT, StateT> create(
+                                            SourceSplitEnumerator.Context<SplitT> c)
+                                            throws Exception {
+                                        return inner.createEnumerator(c);
+                                    }
+
+                                    @Override
+                                    public SourceSplitEnumerator<SplitT, StateT> restore(
+                                            SourceSplitEnumerator.Context<SplitT> c, StateT s)
+                                            throws Exception {
+                                        return inner.restoreEnumerator(c, s);
+                                    }
+                                })
+                        .splitSerializer(splitSerializer)
+                        .stateSerializer(inner.getEnumeratorStateSerializer())
+                        .eventSerializer(events)
+                        .dispatcher(this::dispatch)
+                        .executor(service.coordinatorExecutor())
+                        .timer(
+                                (delay, action) -> {
+                                    java.util.concurrent.ScheduledFuture<?> f =
+                                            service.watchdog()
+                                                    .schedule(
+                                                            action,
+                                                            delay.toNanos(),
+                                                            TimeUnit.NANOSECONDS);
+                                    return new org.apache.seatunnel.api.source.managed
+                                            .Cancellable() {
+                                        @Override
+                                        public boolean cancel() {
+                                            return f.cancel(false);
+                                        }
+
+                                        @Override
+                                        public boolean isCancelled() {
+                                            return f.isCancelled();
+                                        }
+                                    };
+                                })
+                        .clock(Clock.systemUTC())
+                        .workerPool(pool)
+                        .classLoader(Thread.currentThread().getContextClassLoader())
+                        .failureHandler(
+                                (where, cause) ->
+                                        LOG.error(
+                                                "Lane A coordinator of source runtime {} failed in"
+                                                        + " {}",
+                                                source.sourceRuntimeId(),
+                                                where,
+                                                cause))
+                        .metricsContext(context.getMetricsContext())
+                        .eventListener(context.getEventListener())
+                        .restoreFrom(restored == null ? null : restored.coordinatorBlob())
+                        .build();
+        service.targets().registerCoordinator(source.sourceRuntimeId(), this);
+        expectAccepted(loop.open(), "open");
+        LOG.info(
+                "Lane A coordinator of source runtime {} opened (restored: {})",
+                source.sourceRuntimeId(),
+                restored != null);
+    }
+
+    private void dispatch(SourceCommandEnvelope env, CommandDispatcher.AckCallback callback) {
+        Address target = readerAddresses.get(env.targetSubtask());
+        if (target == null) {
+            callback.onTransportFailure(
+                    new IllegalStateException(
+                            "reader subtask " + env.targetSubtask() + " has not registered"));
+            return;
+        }
+        service.sender()
+                .send(target, env, System.currentTimeMillis() + SEND_DEADLINE_MILLIS)
+                .whenComplete(
+                        (ack, err) -> {
+                            if (err != null) {
+                                callback.onTransportFailure(err);
+                            } else {
+                                callback.onAdmission(ack);
+                            }
+                        });
+    }
+
+    /** Operation thread H: validate, enqueue, answer. */
+    @Override
+    public AdmissionAck onReaderCommand(SourceCommandEnvelope env, Address from) {
+        int subtask = env.targetSubtask();
+        long attempt = env.senderAttemptId();
+        OfferResult r;
+        switch (env.commandKind()) {
+            case READER_REGISTRATION:
+                readerAddresses.put(subtask, from);
+                readerAttempts.put(subtask, attempt);
+                r = loop.registerReader(subtask, attempt);
+                break;
+            case SPLIT_REQUEST:
+                r = loop.handleSplitRequest(subtask, attempt);
+                break;
+            case ASSIGNMENT_ACK:
+                r = loop.assignmentApplied(subtask, attempt, env.payload().getLong());
+                break;
+            case READER_CHECKPOINTED:
+                ReaderInclusionReport report;
+                try {
+                    report =
+                            inclusion(
+                                    ReaderInclusionReport.Kind.CHECKPOINT,
+                                    subtask,
+                                    attempt,
+                                    new SourceRuntimeCheckpointMetadataSerializer()
+                                            .deserialize(env.copyPayload()));
+                } catch (IOException e) {
+                    return AdmissionAck.rejected(
+                            AdmissionStatus.INVALID_PAYLOAD, attempt, ReasonCode.BAD_HEADER_FIELD);
+                }
+                r = loop.reportInclusion(report);
+                break;
+            default:
+                return AdmissionAck.rejected(
+                        AdmissionStatus.INVALID_PAYLOAD, attempt, ReasonCode.UNKNOWN_KIND);
+        }
+        return r == OfferResult.ENQUEUED
+                ? AdmissionAck.accepted(attempt, AdmissionAck.NO_SEQUENCE)
+                : AdmissionAck.retryLater(attempt, 10, ReasonCode.MAILBOX_COUNT_FULL);
+    }
+
+    /**
+     * Converts reader metadata (watermark plus sequences applied above it) into the tracker's
+     * inclusion form (highest applied plus the unapplied sequences below it).
+     */
+    static ReaderInclusionReport inclusion(
+            ReaderInclusionReport.Kind kind,
+            int subtask,
+            long attempt,
+            SourceRuntimeCheckpointMetadata meta) {
+        ReaderInclusionReport.Builder b =
+                ReaderInclusionReport.builder(
+                        kind, subtask, attempt, meta.lastBarrierCheckpointId());
+        for (Map.Entry<Long, Long> e : meta.appliedSenderWatermarks().entrySet()) {
+            long epoch = e.getKey();
+            long wm = e.getValue();
+            List<Long> above = meta.boundedSequenceGaps().get(epoch);
+            long high = wm;
+            if (above != null && !above.isEmpty()) {
+                high = above.get(above.size() - 1);
+            }
+            List<Long> missing = new ArrayList<>();
+            for (long s = wm + 1; s < high; s++) {
+                if (!above.contains(s)) {
+                    missing.add(s);
+                }
+            }
+            long[] gaps = new long[missing.size()];
+            for (int i = 0; i < gaps.length; i++) {
+                gaps[i] = missing.get(i);
+            }
+            b.watermark(epoch, high, gaps);
+        }
+        return b.build();
+    }
+
+    @Override
+    public void run() {
+        // Returns at once: the coordinator loop runs on the member's executor (hazard 6).
+    }
+
+    @Override
+    public void addSplitsBack(List<ManagedSplit> splits, int subtaskId) {
+        List<SplitT> connectorSplits = new ArrayList<>();
+        SourceRuntimeCheckpointMetadata meta = null;
+        for (ManagedSplit s : splits) {
+            try {
+                if (s.kind() == ManagedSplit.Kind.RUNTIME_METADATA) {
+                    meta = new SourceRuntimeCheckpointMetadataSerializer().deserialize(s.bytes());
+                } else {
+                    connectorSplits.add(splitSerializer.deserialize(s.bytes()));
+                }
+            } catch (IOException e) {
+                throw new IllegalStateException(
+                        "Cannot read Lane A reader state of subtask " + subtaskId, e);
+            }
+        }
+        if (meta != null) {
+            source.decision().verifyRestore(meta.lane(), meta.capabilityDigest());
+            // The engine hands reader state back before readers open: the restored owner keeps
+            // nothing, its splits return here, and the tracker reconciles from the metadata.
+            expectAccepted(
+                    loop.registerReader(
+                            subtaskId,
+                            ReaderInclusionReport.NO_ATTEMPT,
+                            inclusion(
+                                    ReaderInclusionReport.Kind.RESTORED,
+                                    subtaskId,
+                                    ReaderInclusionReport.NO_ATTEMPT,
+                                    meta)),
+                    "restore reader state");
+        }
+        if (!connectorSplits.isEmpty()) {
+            expectAccepted(loop.addSplitsBack(connectorSplits, subtaskId), "addSplitsBack");
+        }
+    }
+
+    @Override
+    public int currentUnassignedSplitSize() {
+        return 0;
+    }
+
+    @Override
+    public void handleSplitRequest(int subtaskId) {
+        Long attempt = readerAttempts.get(subtaskId);
+        loop.handleSplitRequest(subtaskId, attempt == null ? -1 : attempt);
+    }
+
+    @Override
+    public void registerReader(int subtaskId) {
+        // Lane A readers register over the managed transport with their attempt id and member.
+    }
+
+    @Override
+    public void handleSourceEvent(int subtaskId, SourceEvent sourceEvent) {
+        Long attempt = readerAttempts.get(subtaskId);
+        loop.handleSourceEvent(subtaskId, attempt == null ? -1 : attempt, sourceEvent);
+    }
+
+    @Override
+    public ManagedEnumeratorState snapshotState(long checkpointId) throws Exception {
+        byte[] blob = loop.snapshotAndWait(checkpointId);
+        return new ManagedEnumeratorState(
+                Lane.A, source.decision().capabilityDigest(), checkpointId, blob);
+    }
+
+    @Override
+    public void notifyCheckpointComplete(long checkpointId) {
+        loop.notifyCheckpointComplete(checkpointId);
+    }
+
+    @Override
+    public void notifyCheckpointAborted(long checkpointId) {
+        loop.notifyCheckpointAborted(checkpointId);
+    }
+
+    @Override
+    public void close() throws IOException {
+        if (loop != null) {
+            loop.close();
+            service.targets().unregisterCoordinator(source.sourceRuntimeId(), this);
+        }
+    }
+
+    private void expectAccepted(OfferResult r, String what) {
+        if (r != OfferResult.ENQUEUED) {
+            throw new IllegalStateException(
+                    "Lane A coordinator could not accept " + what + ": " + r);
+        }
+    }
+
+    static long readLong(ByteBuffer b) {
+        return b.getLong();
+    }
+}

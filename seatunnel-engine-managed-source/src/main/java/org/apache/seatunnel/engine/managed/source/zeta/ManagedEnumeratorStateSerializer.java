@@ -1,0 +1,121 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.engine.managed.source.zeta;
+
+import java.io.IOException;
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import org.apache.seatunnel.api.serialization.Serializer;
+import org.apache.seatunnel.engine.managed.source.lane.Lane;
+import org.apache.seatunnel.engine.managed.source.protocol.Crc32c;
+
+/**
+ * Versioned binary form of {@link ManagedEnumeratorState}.
+ *
+ * <pre>{@code
+ * version 1, big-endian:
+ *   0  magic "MENS"             4 bytes
+ *   4  major                    u16 (1)
+ *   6  minor                    u16 (0)
+ *   8  lane                     u8  (Lane wire code)
+ *   9  digestLength             u8
+ *  10  digest                   ASCII
+ *   .  checkpointId             i64
+ *   .  blobLength               u32
+ *   .  blob
+ *   .  crc32c of all above      u32
+ * }</pre>
+ *
+ * <p>Threading: stateless, any thread.
+ */
+public final class ManagedEnumeratorStateSerializer implements Serializer<ManagedEnumeratorState> {
+    private static final long serialVersionUID = 1L;
+
+    static final int MAGIC = 0x4D454E53;
+    static final int MAJOR = 1;
+    static final int MAX_BLOB = 256 << 20;
+
+    @Override
+    public byte[] serialize(ManagedEnumeratorState s) {
+        byte[] digest = s.capabilityDigest().getBytes(StandardCharsets.US_ASCII);
+        byte[] blob = s.coordinatorBlob();
+        ByteBuffer buf =
+                ByteBuffer.allocate(4 + 2 + 2 + 1 + 1 + digest.length + 8 + 4 + blob.length + 4);
+        buf.putInt(MAGIC).putShort((short) MAJOR).putShort((short) 0);
+        buf.put((byte) s.lane().wireCode());
+        buf.put((byte) digest.length).put(digest);
+        buf.putLong(s.checkpointId());
+        buf.putInt(blob.length).put(blob);
+        buf.putInt(Crc32c.of(buf.array(), 0, buf.position()));
+        return buf.array();
+    }
+
+    static boolean looksManaged(byte[] bytes) {
+        return bytes != null && bytes.length >= 4 && ByteBuffer.wrap(bytes, 0, 4).getInt() == MAGIC;
+    }
+
+    @Override
+    public ManagedEnumeratorState deserialize(byte[] serialized) throws IOException {
+        if (!looksManaged(serialized)) {
+            throw new IllegalStateException(
+                    "Refusing to restore: the enumerator checkpoint was taken on Lane B but this"
+                            + " deployment was planned on Lane A. Running tasks never switch lane;"
+                            + " restore with Lane A disabled for this job, or start fresh.");
+        }
+        try {
+            ByteBuffer buf = ByteBuffer.wrap(serialized);
+            buf.getInt();
+            int major = buf.getShort() & 0xffff;
+            if (major != MAJOR) {
+                throw new IOException(
+                        "Unsupported managed enumerator state major version "
+                                + major
+                                + "; this runtime reads "
+                                + MAJOR
+                                + ". Restore with the runtime version that wrote it.");
+            }
+            buf.getShort();
+            Lane lane = Lane.fromWireCode(buf.get() & 0xff);
+            if (lane == null) {
+                throw new IOException("Unknown lane code in managed enumerator state");
+            }
+            byte[] digest = new byte[buf.get() & 0xff];
+            buf.get(digest);
+            long checkpointId = buf.getLong();
+            int len = buf.getInt();
+            if (len < 0 || len > MAX_BLOB || len > buf.remaining() - 4) {
+                throw new IOException("Managed enumerator state length out of range: " + len);
+            }
+            byte[] blob = new byte[len];
+            buf.get(blob);
+            int crcAt = buf.position();
+            int crc = buf.getInt();
+            if (buf.hasRemaining()) {
+                throw new IOException("Trailing bytes after managed enumerator state");
+            }
+            if (crc != Crc32c.of(serialized, 0, crcAt)) {
+                throw new IOException("Managed enumerator state checksum mismatch");
+            }
+            return new ManagedEnumeratorState(
+                    lane, new String(digest, StandardCharsets.US_ASCII), checkpointId, blob);
+        } catch (BufferUnderflowException e) {
+            throw new IOException("Truncated managed enumerator state", e);
+        }
+    }
+}

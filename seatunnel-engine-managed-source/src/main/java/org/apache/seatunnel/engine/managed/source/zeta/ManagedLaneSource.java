@@ -1,0 +1,152 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.engine.managed.source.zeta;
+
+import java.io.Serializable;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import org.apache.seatunnel.api.common.JobContext;
+import org.apache.seatunnel.api.serialization.Serializer;
+import org.apache.seatunnel.api.source.Boundedness;
+import org.apache.seatunnel.api.source.SeaTunnelSource;
+import org.apache.seatunnel.api.source.SourceEvent;
+import org.apache.seatunnel.api.source.SourceReader;
+import org.apache.seatunnel.api.source.SourceSplit;
+import org.apache.seatunnel.api.source.SourceSplitEnumerator;
+import org.apache.seatunnel.api.source.SupportParallelism;
+import org.apache.seatunnel.api.source.managed.ManagedSourceReader;
+import org.apache.seatunnel.api.source.managed.SupportManagedSource;
+import org.apache.seatunnel.api.table.catalog.CatalogTable;
+import org.apache.seatunnel.api.table.type.SeaTunnelDataType;
+import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
+import org.apache.seatunnel.engine.managed.source.lane.LaneDecision;
+
+/**
+ * Lane A for one managed connector: the engine sees this source, whose reader is a {@link
+ * ManagedReaderHost} and whose enumerator is a {@link ManagedEnumeratorHost}. The lane decision,
+ * the settings it was planned with and a random runtime id (the key both hosts register under on
+ * their members) travel with it inside the job plan.
+ *
+ * <p>Threading: immutable after planning; the engine calls it from its task threads.
+ */
+final class ManagedLaneSource<T, SplitT extends SourceSplit, StateT extends Serializable>
+        implements SeaTunnelSource<T, ManagedSplit, ManagedEnumeratorState>, SupportParallelism {
+    private static final long serialVersionUID = 1L;
+
+    private final SeaTunnelSource<T, SplitT, StateT> inner;
+    private final LaneDecision decision;
+    private final ManagedSourceConfig config;
+    private final long sourceRuntimeId;
+
+    ManagedLaneSource(
+            SeaTunnelSource<T, SplitT, StateT> inner,
+            LaneDecision decision,
+            ManagedSourceConfig config) {
+        this.inner = inner;
+        this.decision = decision;
+        this.config = config;
+        this.sourceRuntimeId = ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE);
+    }
+
+    SeaTunnelSource<T, SplitT, StateT> inner() {
+        return inner;
+    }
+
+    LaneDecision decision() {
+        return decision;
+    }
+
+    ManagedSourceConfig config() {
+        return config;
+    }
+
+    long sourceRuntimeId() {
+        return sourceRuntimeId;
+    }
+
+    Serializer<SourceEvent> eventSerializer() {
+        return inner instanceof SupportManagedSource
+                ? ((SupportManagedSource) inner).managedSourceEventSerializer()
+                : null;
+    }
+
+    @Override
+    public String getPluginName() {
+        return inner.getPluginName();
+    }
+
+    @Override
+    public void setJobContext(JobContext jobContext) {
+        inner.setJobContext(jobContext);
+    }
+
+    @Override
+    public Boundedness getBoundedness() {
+        return inner.getBoundedness();
+    }
+
+    @Override
+    public SeaTunnelDataType<T> getProducedType() {
+        return inner.getProducedType();
+    }
+
+    @Override
+    public List<CatalogTable> getProducedCatalogTables() {
+        return inner.getProducedCatalogTables();
+    }
+
+    @Override
+    public SourceReader<T, ManagedSplit> createReader(SourceReader.Context readerContext)
+            throws Exception {
+        SourceReader<T, SplitT> reader = inner.createReader(readerContext);
+        if (!(reader instanceof ManagedSourceReader)) {
+            throw new IllegalStateException(
+                    "Lane A was planned for "
+                            + inner.getPluginName()
+                            + " but its reader "
+                            + reader.getClass().getName()
+                            + " is not a ManagedSourceReader");
+        }
+        return new ManagedReaderHost<>(
+                (ManagedSourceReader<T, SplitT>) reader, readerContext, this);
+    }
+
+    @Override
+    public Serializer<ManagedSplit> getSplitSerializer() {
+        return new ManagedSplitSerializer();
+    }
+
+    @Override
+    public SourceSplitEnumerator<ManagedSplit, ManagedEnumeratorState> createEnumerator(
+            SourceSplitEnumerator.Context<ManagedSplit> enumeratorContext) {
+        return new ManagedEnumeratorHost<>(this, enumeratorContext, null);
+    }
+
+    @Override
+    public SourceSplitEnumerator<ManagedSplit, ManagedEnumeratorState> restoreEnumerator(
+            SourceSplitEnumerator.Context<ManagedSplit> enumeratorContext,
+            ManagedEnumeratorState checkpointState) {
+        decision.verifyRestore(checkpointState.lane(), checkpointState.capabilityDigest());
+        return new ManagedEnumeratorHost<>(this, enumeratorContext, checkpointState);
+    }
+
+    @Override
+    public Serializer<ManagedEnumeratorState> getEnumeratorStateSerializer() {
+        return new ManagedEnumeratorStateSerializer();
+    }
+}

@@ -1,0 +1,430 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.engine.managed.source.zeta;
+
+import com.hazelcast.cluster.Address;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.seatunnel.api.serialization.Serializer;
+import org.apache.seatunnel.api.source.Collector;
+import org.apache.seatunnel.api.source.SourceEvent;
+import org.apache.seatunnel.api.source.SourceReader;
+import org.apache.seatunnel.api.source.SourceSplit;
+import org.apache.seatunnel.api.source.managed.ManagedSourceReader;
+import org.apache.seatunnel.api.table.type.SeaTunnelRow;
+import org.apache.seatunnel.engine.managed.source.checkpoint.SourceRuntimeCheckpointMetadata;
+import org.apache.seatunnel.engine.managed.source.checkpoint.SourceRuntimeCheckpointMetadataSerializer;
+import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
+import org.apache.seatunnel.engine.managed.source.lane.Lane;
+import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
+import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
+import org.apache.seatunnel.engine.managed.source.protocol.ProtocolVersion;
+import org.apache.seatunnel.engine.managed.source.protocol.ReasonCode;
+import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
+import org.apache.seatunnel.engine.managed.source.reader.LocalCommands;
+import org.apache.seatunnel.engine.managed.source.reader.LoopSignal;
+import org.apache.seatunnel.engine.managed.source.reader.LoopStatus;
+import org.apache.seatunnel.engine.managed.source.reader.NanoClock;
+import org.apache.seatunnel.engine.managed.source.reader.ReaderCheckpointCut;
+import org.apache.seatunnel.engine.managed.source.reader.ReaderEventLoop;
+import org.apache.seatunnel.engine.managed.source.reader.ReaderLoopHost;
+import org.apache.seatunnel.engine.managed.source.reader.ReaderLoopMetrics;
+import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
+import org.apache.seatunnel.engine.managed.source.reader.ReaderMailboxMetrics;
+import org.apache.seatunnel.engine.managed.source.reader.TerminalSignal;
+import org.apache.seatunnel.engine.managed.source.zeta.transport.ManagedSourceMemberService;
+import org.apache.seatunnel.engine.server.task.flow.SourceFlowLifeCycle;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The reader the engine drives on Lane A. It owns no connector state: every engine callback becomes
+ * a command in the attempt's {@link ReaderMailbox} or one turn of its {@link ReaderEventLoop}, and
+ * the connector only ever runs inside the loop.
+ *
+ * <p>Threading: {@code open}, {@code pollNext} and {@code close} run on the task thread T; {@code
+ * snapshotState} on an engine pool thread A that holds the checkpoint lock; {@code
+ * notifyCheckpointComplete}, {@code addSplits} and {@code handleNoMoreSplits} on Hazelcast
+ * operation threads H, which only offer to the mailbox. T drives the loop only while holding the
+ * same checkpoint lock, so T and A never drive it at once and a barrier falls between turns. T
+ * waits for work with the lock released, on the loop's signal, so an idle reader answers a new
+ * command within microseconds instead of the engine's 100 ms empty-poll sleep.
+ */
+final class ManagedReaderHost<T, SplitT extends SourceSplit>
+        implements SourceReader<T, ManagedSplit>, ReaderLoopHost<SplitT> {
+    private static final Logger LOG = LoggerFactory.getLogger(ManagedReaderHost.class);
+    private static final long REGISTRATION_DEADLINE_MILLIS = 60_000;
+    private static final long BARRIER_PUBLISH_WAIT_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    private final ManagedSourceReader<T, SplitT> reader;
+    private final SourceReader.Context context;
+    private final ManagedLaneSource<T, SplitT, ?> source;
+    private final Serializer<SplitT> splitSerializer;
+    private final Serializer<SourceEvent> eventSerializer;
+    private final LoopSignal signal = new LoopSignal();
+    private final ReaderLoopMetrics loopMetrics = new ReaderLoopMetrics();
+    private final AtomicLong outboundIds = new AtomicLong();
+
+    private SourceFlowLifeCycle<?, ?> lifecycle;
+    private ManagedSourceMemberService service;
+    private Address coordinatorAddress;
+    private long attemptId;
+    private ReaderMailbox mailbox;
+    private LocalCommands local;
+    private ReaderEventLoop<T, SplitT> loop;
+    private ScheduledFuture<?> watchdog;
+    private volatile Thread taskThread;
+    private volatile long barriersTaken;
+    private boolean endSignalled;
+
+    // Handed from the loop's onCheckpoint callback to snapshotState, both on the thread holding
+    // the checkpoint lock.
+    private List<ManagedSplit> pendingState;
+    private Throwable pendingFailure;
+
+    ManagedReaderHost(
+            ManagedSourceReader<T, SplitT> reader,
+            SourceReader.Context context,
+            ManagedLaneSource<T, SplitT, ?> source) {
+        this.reader = reader;
+        this.context = context;
+        this.source = source;
+        this.splitSerializer = source.inner().getSplitSerializer();
+        this.eventSerializer = source.eventSerializer();
+    }
+
+    @Override
+    public void open() throws Exception {
+        String digest = reader.managedSourceCapability().digest();
+        if (!digest.equals(source.decision().capabilityDigest())) {
+            throw new IllegalStateException(
+                    "Reader capability digest "
+                            + digest
+                            + " differs from the planned "
+                            + source.decision().capabilityDigest());
+        }
+        ManagedSourceConfig cfg = source.config();
+        lifecycle = EngineAccess.lifecycle(context);
+        service = ManagedSourceMemberService.of(EngineAccess.member(context));
+        coordinatorAddress = EngineAccess.enumeratorAddress(context);
+        attemptId = ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE);
+        mailbox =
+                new ReaderMailbox(
+                        EngineAccess.jobId(context),
+                        source.sourceRuntimeId(),
+                        context.getIndexOfSubtask(),
+                        attemptId,
+                        cfg.mailboxLimits(),
+                        service.workerBudget(),
+                        NanoClock.SYSTEM,
+                        signal,
+                        new ReaderMailboxMetrics());
+        local = new LocalCommands(mailbox);
+        loop =
+                new ReaderEventLoop<>(
+                        mailbox,
+                        reader,
+                        this,
+                        null,
+                        cfg.pollBudget(),
+                        ManagedReaderHost::sizeOf,
+                        loopMetrics);
+        loop.setCancellationTimeoutHook(
+                () -> {
+                    Thread t = taskThread;
+                    if (t != null) {
+                        t.interrupt();
+                    }
+                });
+        loop.start(0);
+        service.targets().registerReader(mailbox);
+        watchdog =
+                service.watchdog()
+                        .scheduleWithFixedDelay(
+                                loop::checkTurnBudget, 100, 100, TimeUnit.MILLISECONDS);
+        RuntimeStats.readerOpened(mailbox, loopMetrics);
+        send(toCoordinator(CommandKind.READER_REGISTRATION, new byte[0]), true);
+        LOG.info(
+                "Lane A reader subtask {} attempt {} opened (source runtime {})",
+                context.getIndexOfSubtask(),
+                attemptId,
+                source.sourceRuntimeId());
+    }
+
+    private static long sizeOf(Object record) {
+        return record instanceof SeaTunnelRow ? ((SeaTunnelRow) record).getBytesSize() : 0;
+    }
+
+    @Override
+    public void pollNext(Collector<T> output) throws Exception {
+        taskThread = Thread.currentThread();
+        loop.bindOutput(output);
+        Object lock = output.getCheckpointLock();
+        long recordsBefore = loopMetrics.records();
+        long barriersBefore = barriersTaken;
+        long deadline = System.nanoTime() + source.config().idleWaitNanos();
+        for (; ; ) {
+            LoopStatus status;
+            synchronized (lock) {
+                if (EngineAccess.prepareClose(lifecycle)) {
+                    // The engine took its final barrier: no record may follow it.
+                    loop.runControls();
+                    return;
+                }
+                status = loop.runOnce();
+            }
+            if (status == LoopStatus.TERMINATED) {
+                rethrowTerminal();
+                return;
+            }
+            if (status == LoopStatus.FINISHED) {
+                if (!endSignalled) {
+                    endSignalled = true;
+                    context.signalNoMoreElement();
+                }
+                return;
+            }
+            if (loopMetrics.records() != recordsBefore || barriersTaken != barriersBefore) {
+                return;
+            }
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return;
+            }
+            if (status == LoopStatus.IDLE) {
+                signal.await(left);
+            }
+            if (Thread.currentThread().isInterrupted()) {
+                throw new InterruptedException("Lane A reader interrupted");
+            }
+        }
+    }
+
+    private void rethrowTerminal() {
+        TerminalSignal t = loop.terminalSignal();
+        if (t != null && t.kind() == TerminalSignal.Kind.FATAL) {
+            throw new IllegalStateException(
+                    "Lane A reader subtask "
+                            + context.getIndexOfSubtask()
+                            + " failed: "
+                            + t.reason(),
+                    t.cause());
+        }
+    }
+
+    @Override
+    public List<ManagedSplit> snapshotState(long checkpointId) throws Exception {
+        long start = System.nanoTime();
+        pendingState = null;
+        pendingFailure = null;
+        AdmissionAck ack = mailbox.offer(local.barrier(checkpointId));
+        if (!ack.status().isAdmitted()) {
+            throw new IllegalStateException(
+                    "Checkpoint " + checkpointId + " barrier was not admitted: " + ack);
+        }
+        boolean done = loop.runControlsUntilBarrier(checkpointId, BARRIER_PUBLISH_WAIT_NANOS);
+        RuntimeStats.barrierWait(System.nanoTime() - start);
+        barriersTaken++;
+        signal.signal();
+        List<ManagedSplit> state = pendingState;
+        pendingState = null;
+        if (!done || state == null) {
+            throw new IllegalStateException(
+                    "Lane A reader subtask "
+                            + context.getIndexOfSubtask()
+                            + " could not take checkpoint "
+                            + checkpointId,
+                    pendingFailure);
+        }
+        return state;
+    }
+
+    @Override
+    public void onCheckpoint(long checkpointId, List<SplitT> splitState, ReaderCheckpointCut cut)
+            throws Exception {
+        List<ManagedSplit> out = new ArrayList<>(splitState.size() + 1);
+        for (SplitT s : splitState) {
+            out.add(ManagedSplit.connector(s.splitId(), splitSerializer.serialize(s)));
+        }
+        byte[] meta = new SourceRuntimeCheckpointMetadataSerializer().serialize(metadata(cut));
+        out.add(ManagedSplit.metadata(context.getIndexOfSubtask(), meta));
+        pendingState = out;
+        // The inclusion proof the coordinator's tracker waits for; fire-and-forget.
+        send(toCoordinator(CommandKind.READER_CHECKPOINTED, meta), false);
+    }
+
+    private SourceRuntimeCheckpointMetadata metadata(ReaderCheckpointCut cut) {
+        return SourceRuntimeCheckpointMetadata.builder()
+                .commandProtocolVersion(ProtocolVersion.MAJOR, ProtocolVersion.MINOR)
+                .managedLaneVersion(1)
+                .readerAttemptLineage(Collections.singletonList(attemptId))
+                .appliedSenderWatermarks(cut.appliedSenderWatermarks())
+                .boundedSequenceGaps(cut.appliedAboveWatermark())
+                .noMoreSplitsGeneration(cut.noMoreSplitsGeneration())
+                .capabilityDigest(source.decision().capabilityDigest())
+                .lane(Lane.A)
+                .lastBarrierCheckpointId(cut.checkpointId())
+                .build();
+    }
+
+    @Override
+    public void onCheckpointFailed(long checkpointId, Throwable cause) {
+        pendingFailure = cause;
+    }
+
+    @Override
+    public List<SplitT> decodeSplits(SourceCommandEnvelope assignment) throws IOException {
+        return Collections.singletonList(splitSerializer.deserialize(assignment.copyPayload()));
+    }
+
+    @Override
+    public SourceEvent decodeSourceEvent(SourceCommandEnvelope event) throws IOException {
+        if (eventSerializer == null) {
+            throw new IllegalStateException(
+                    "received a source event but the connector declares no event serializer");
+        }
+        return eventSerializer.deserialize(event.copyPayload());
+    }
+
+    @Override
+    public void onApplied(SourceCommandEnvelope command) {
+        if (command.commandKind() == CommandKind.SPLIT_ASSIGNMENT) {
+            byte[] id = new byte[8];
+            long v = command.commandId();
+            for (int i = 7; i >= 0; i--) {
+                id[i] = (byte) v;
+                v >>>= 8;
+            }
+            send(toCoordinator(CommandKind.ASSIGNMENT_ACK, id), false);
+        }
+    }
+
+    @Override
+    public void onEndOfInput() {
+        LOG.info(
+                "Lane A reader subtask {} attempt {} reached end of input",
+                context.getIndexOfSubtask(),
+                attemptId);
+    }
+
+    private SourceCommandEnvelope toCoordinator(CommandKind kind, byte[] payload) {
+        return SourceCommandEnvelope.builder(kind)
+                .jobId(mailbox.jobId())
+                .sourceRuntimeId(source.sourceRuntimeId())
+                .targetSubtask(context.getIndexOfSubtask())
+                .senderAttemptId(attemptId)
+                .commandId(outboundIds.incrementAndGet())
+                .payloadVersion(1)
+                .payload(payload)
+                .build();
+    }
+
+    /** Sends without waiting; a lost registration is fatal, other losses are recoverable. */
+    private void send(SourceCommandEnvelope env, boolean fatalOnFailure) {
+        service.sender()
+                .send(
+                        coordinatorAddress,
+                        env,
+                        System.currentTimeMillis() + REGISTRATION_DEADLINE_MILLIS)
+                .whenComplete(
+                        (ack, err) -> {
+                            boolean ok = err == null && ack.status().isAdmitted();
+                            if (!ok && fatalOnFailure) {
+                                mailbox.terminate(
+                                        TerminalSignal.fatal(
+                                                ReasonCode.NO_SUCH_TARGET,
+                                                err != null
+                                                        ? err
+                                                        : new IllegalStateException(
+                                                                "coordinator refused "
+                                                                        + env.commandKind()
+                                                                        + ": "
+                                                                        + ack)));
+                            } else if (!ok) {
+                                LOG.debug(
+                                        "Lane A reader {} could not deliver {}: {}",
+                                        attemptId,
+                                        env.commandKind(),
+                                        err != null ? err.toString() : ack);
+                            }
+                        });
+    }
+
+    @Override
+    public void notifyCheckpointComplete(long checkpointId) {
+        offerLocal(local.checkpointComplete(checkpointId));
+    }
+
+    @Override
+    public void notifyCheckpointAborted(long checkpointId) {
+        offerLocal(local.checkpointAborted(checkpointId));
+    }
+
+    private void offerLocal(SourceCommandEnvelope env) {
+        if (mailbox == null) {
+            return;
+        }
+        AdmissionAck ack = mailbox.offer(env);
+        if (!ack.status().isAdmitted()) {
+            LOG.debug("Lane A reader {} dropped {}: {}", attemptId, env.commandKind(), ack);
+        }
+    }
+
+    @Override
+    public void addSplits(List<ManagedSplit> splits) {
+        // Lane A assignments travel over the managed transport; the engine path stays unused.
+        LOG.warn(
+                "Lane A reader subtask {} ignored {} splits delivered by the engine path",
+                context.getIndexOfSubtask(),
+                splits.size());
+    }
+
+    @Override
+    public void handleNoMoreSplits() {
+        LOG.debug("Lane A reader subtask {} ignored engine no-more-splits", attemptId);
+    }
+
+    @Override
+    public void handleSourceEvent(SourceEvent sourceEvent) {}
+
+    @Override
+    public void close() throws IOException {
+        if (loop == null) {
+            reader.close();
+            return;
+        }
+        if (watchdog != null) {
+            watchdog.cancel(false);
+        }
+        service.targets().unregisterReader(mailbox);
+        RuntimeStats.readerClosed(mailbox, loopMetrics);
+        try {
+            loop.close();
+        } catch (IOException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IOException(e);
+        }
+    }
+}

@@ -1,0 +1,112 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.engine.managed.source.zeta;
+
+import java.io.Serializable;
+import org.apache.seatunnel.api.configuration.Option;
+import org.apache.seatunnel.api.configuration.Options;
+import org.apache.seatunnel.api.configuration.util.OptionRule;
+import org.apache.seatunnel.api.source.SeaTunnelSource;
+import org.apache.seatunnel.api.source.SourceSplit;
+import org.apache.seatunnel.api.source.SupportParallelism;
+import org.apache.seatunnel.api.source.managed.ManagedSourceCapability;
+import org.apache.seatunnel.api.source.managed.SupportManagedSource;
+import org.apache.seatunnel.api.table.connector.TableSource;
+import org.apache.seatunnel.api.table.factory.FactoryUtil;
+import org.apache.seatunnel.api.table.factory.TableSourceFactory;
+import org.apache.seatunnel.api.table.factory.TableSourceFactoryContext;
+import org.apache.seatunnel.engine.managed.source.lane.Lane;
+import org.apache.seatunnel.engine.managed.source.lane.LaneDecision;
+import org.apache.seatunnel.engine.managed.source.lane.LaneSelector;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@code Managed} source of a job's HOCON: {@code source { Managed { connector = "ManagedFake",
+ * job-name = "orders", ... } }}. It builds the named connector with the remaining options and
+ * chooses the lane once, here, when the job is planned; the choice travels inside the planned
+ * source and is checked again on every restore.
+ *
+ * <p>Threading: stateless, any thread.
+ */
+public final class ManagedSourceFactory implements TableSourceFactory {
+    public static final String IDENTIFIER = "Managed";
+
+    private static final Logger LOG = LoggerFactory.getLogger(ManagedSourceFactory.class);
+
+    public static final Option<String> CONNECTOR =
+            Options.key("connector")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription("Factory identifier of the managed connector to run.");
+
+    public static final Option<String> JOB_NAME =
+            Options.key("job-name")
+                    .stringType()
+                    .defaultValue("")
+                    .withDescription(
+                            "The name matched against managed-source.allowed-jobs; defaults to"
+                                    + " the connector identifier.");
+
+    @Override
+    public String factoryIdentifier() {
+        return IDENTIFIER;
+    }
+
+    @Override
+    @SuppressWarnings("rawtypes")
+    public Class<? extends SeaTunnelSource> getSourceClass() {
+        return SeaTunnelSource.class;
+    }
+
+    @Override
+    public OptionRule optionRule() {
+        return OptionRule.builder().required(CONNECTOR).optional(JOB_NAME).build();
+    }
+
+    @Override
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    public <T, SplitT extends SourceSplit, StateT extends Serializable>
+            TableSource<T, SplitT, StateT> createSource(TableSourceFactoryContext context) {
+        String connector = context.getOptions().get(CONNECTOR);
+        if (connector == null || connector.isEmpty() || IDENTIFIER.equals(connector)) {
+            throw new IllegalArgumentException(
+                    "Managed source option 'connector' must name another source connector");
+        }
+        String jobName = context.getOptions().get(JOB_NAME);
+        String job = jobName == null || jobName.isEmpty() ? connector : jobName;
+        TableSourceFactory inner =
+                FactoryUtil.discoverFactory(
+                        context.getClassLoader(), TableSourceFactory.class, connector);
+        TableSource innerTable = inner.createSource(context);
+        return () -> {
+            SeaTunnelSource src = innerTable.createSource();
+            ManagedSourceCapability cap =
+                    src instanceof SupportManagedSource
+                            ? ((SupportManagedSource) src).managedSourceCapability()
+                            : null;
+            LaneDecision decision =
+                    LaneSelector.decide(ManagedSourceSettings.current(), job, connector, cap);
+            LOG.info("Source {} of job {} planned on {}", connector, job, decision);
+            if (decision.lane() == Lane.A) {
+                return new ManagedLaneSource(src, decision, ManagedSourceSettings.current());
+            }
+            return src instanceof SupportParallelism ? new LegacyLaneSource(src, decision) : src;
+        };
+    }
+}

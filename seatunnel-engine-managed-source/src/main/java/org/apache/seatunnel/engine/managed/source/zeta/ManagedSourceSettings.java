@@ -1,0 +1,86 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.engine.managed.source.zeta;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Where planning finds the operator's managed-source settings: an explicitly installed config
+ * (embedded engines, tests, the demo), else the {@code seatunnel.yaml} named by the system property
+ * {@value #CONFIG_PROPERTY}, else {@code $SEATUNNEL_HOME/config/seatunnel.yaml}, else the defaults
+ * (Lane A off). A file that exists but is invalid fails loudly at first use.
+ *
+ * <p>Threading: any thread; the installed value is published through a volatile field.
+ */
+public final class ManagedSourceSettings {
+    public static final String CONFIG_PROPERTY = "seatunnel.config";
+
+    private static final Logger LOG = LoggerFactory.getLogger(ManagedSourceSettings.class);
+    private static volatile ManagedSourceConfig installed;
+
+    private ManagedSourceSettings() {}
+
+    /** Installs the settings for this JVM (embedded engines); null uninstalls. */
+    public static void install(ManagedSourceConfig config) {
+        installed = config;
+        if (config != null) {
+            LOG.info("Managed source settings installed: {}", config);
+        }
+    }
+
+    public static ManagedSourceConfig current() {
+        ManagedSourceConfig c = installed;
+        if (c != null) {
+            return c;
+        }
+        Path file = locate();
+        if (file == null) {
+            return ManagedSourceConfig.defaults();
+        }
+        try {
+            c = ManagedSourceYaml.load(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read " + file, e);
+        }
+        installed = c;
+        LOG.info("Managed source settings loaded from {}: {}", file, c);
+        return c;
+    }
+
+    private static Path locate() {
+        String prop = System.getProperty(CONFIG_PROPERTY);
+        if (prop != null && Files.isRegularFile(Paths.get(prop))) {
+            return Paths.get(prop);
+        }
+        String home = System.getenv("SEATUNNEL_HOME");
+        if (home != null) {
+            Path p = Paths.get(home, "config", "seatunnel.yaml");
+            if (Files.isRegularFile(p)) {
+                return p;
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,117 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.engine.managed.source.zeta;
+
+import java.io.IOException;
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import org.apache.seatunnel.api.serialization.Serializer;
+import org.apache.seatunnel.engine.managed.source.protocol.Crc32c;
+
+/**
+ * Versioned binary form of {@link ManagedSplit}, checksummed, never Java serialization.
+ *
+ * <pre>{@code
+ * version 1, big-endian:
+ *   0  magic "MSPL"             4 bytes
+ *   4  major                    u16 (1)
+ *   6  minor                    u16 (0)
+ *   8  kind                     u8
+ *   9  splitIdLength            u16
+ *  11  splitId                  UTF-8
+ *   .  bytesLength              u32
+ *   .  bytes
+ *   .  crc32c of all above      u32
+ * }</pre>
+ *
+ * <p>Threading: stateless, any thread.
+ */
+public final class ManagedSplitSerializer implements Serializer<ManagedSplit> {
+    private static final long serialVersionUID = 1L;
+
+    static final int MAGIC = 0x4D53504C;
+    static final int MAJOR = 1;
+    static final int MAX_BYTES = 64 << 20;
+
+    @Override
+    public byte[] serialize(ManagedSplit split) {
+        byte[] id = split.splitId().getBytes(StandardCharsets.UTF_8);
+        if (id.length > 0xffff) {
+            throw new IllegalArgumentException("split id longer than 65535 UTF-8 bytes");
+        }
+        byte[] body = split.bytes();
+        ByteBuffer buf = ByteBuffer.allocate(4 + 2 + 2 + 1 + 2 + id.length + 4 + body.length + 4);
+        buf.putInt(MAGIC).putShort((short) MAJOR).putShort((short) 0);
+        buf.put((byte) split.kind().wireCode());
+        buf.putShort((short) id.length).put(id);
+        buf.putInt(body.length).put(body);
+        buf.putInt(Crc32c.of(buf.array(), 0, buf.position()));
+        return buf.array();
+    }
+
+    /** True if {@code bytes} start with this format's magic (used to tell lanes apart). */
+    static boolean looksManaged(byte[] bytes) {
+        return bytes != null && bytes.length >= 4 && ByteBuffer.wrap(bytes, 0, 4).getInt() == MAGIC;
+    }
+
+    @Override
+    public ManagedSplit deserialize(byte[] serialized) throws IOException {
+        if (!looksManaged(serialized)) {
+            throw new IOException(
+                    "Not a Lane A split (no managed-split magic): the state was written on Lane B;"
+                            + " restore it with Lane A disabled for this job");
+        }
+        try {
+            ByteBuffer buf = ByteBuffer.wrap(serialized);
+            buf.getInt();
+            int major = buf.getShort() & 0xffff;
+            if (major != MAJOR) {
+                throw new IOException(
+                        "Unsupported managed split format major version "
+                                + major
+                                + "; this runtime reads "
+                                + MAJOR);
+            }
+            buf.getShort();
+            ManagedSplit.Kind kind = ManagedSplit.Kind.fromWireCode(buf.get() & 0xff);
+            if (kind == null) {
+                throw new IOException("Unknown managed split kind");
+            }
+            byte[] id = new byte[buf.getShort() & 0xffff];
+            buf.get(id);
+            int len = buf.getInt();
+            if (len < 0 || len > MAX_BYTES || len > buf.remaining() - 4) {
+                throw new IOException("Managed split length out of range: " + len);
+            }
+            byte[] body = new byte[len];
+            buf.get(body);
+            int crcAt = buf.position();
+            int crc = buf.getInt();
+            if (buf.hasRemaining()) {
+                throw new IOException("Trailing bytes after managed split");
+            }
+            if (crc != Crc32c.of(serialized, 0, crcAt)) {
+                throw new IOException("Managed split checksum mismatch");
+            }
+            return new ManagedSplit(kind, new String(id, StandardCharsets.UTF_8), body);
+        } catch (BufferUnderflowException e) {
+            throw new IOException("Truncated managed split", e);
+        }
+    }
+}

@@ -1,0 +1,154 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.engine.managed.source.zeta;
+
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
+import org.apache.seatunnel.engine.managed.source.reader.ReaderLoopMetrics;
+import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
+
+/**
+ * JVM-wide totals of what Lane A did, for the demo's summary and tests: live readers are read
+ * through their counters, closed ones are folded into totals so nothing disappears when a job ends.
+ * Labels are the bounded status set only.
+ *
+ * <p>Threading: any thread.
+ */
+public final class RuntimeStats {
+    private static final Map<ReaderMailbox, ReaderLoopMetrics> LIVE = new ConcurrentHashMap<>();
+    private static final AtomicLong[] CLOSED = newCounters();
+    private static final AtomicLong[] ADMISSIONS_CLOSED = newAdmissions();
+    private static final ConcurrentLinkedQueue<Long> BARRIER_NANOS = new ConcurrentLinkedQueue<>();
+    private static final AtomicLong READERS_OPENED = new AtomicLong();
+
+    /** Indexes into a counter array. */
+    public enum Counter {
+        RECORDS,
+        POLL_TURNS,
+        COMMANDS_APPLIED,
+        DUPLICATES_SKIPPED,
+        CUT_DEFERRALS,
+        CHECKPOINTS,
+        SOFT_OVERRUNS,
+        HARD_WAKEUPS
+    }
+
+    private RuntimeStats() {}
+
+    private static AtomicLong[] newCounters() {
+        AtomicLong[] a = new AtomicLong[Counter.values().length];
+        for (int i = 0; i < a.length; i++) {
+            a[i] = new AtomicLong();
+        }
+        return a;
+    }
+
+    private static AtomicLong[] newAdmissions() {
+        AtomicLong[] a = new AtomicLong[AdmissionStatus.values().length];
+        for (int i = 0; i < a.length; i++) {
+            a[i] = new AtomicLong();
+        }
+        return a;
+    }
+
+    static void readerOpened(ReaderMailbox mailbox, ReaderLoopMetrics metrics) {
+        LIVE.put(mailbox, metrics);
+        READERS_OPENED.incrementAndGet();
+    }
+
+    static void readerClosed(ReaderMailbox mailbox, ReaderLoopMetrics metrics) {
+        if (LIVE.remove(mailbox) == null) {
+            return;
+        }
+        long[] v = values(metrics);
+        for (int i = 0; i < v.length; i++) {
+            CLOSED[i].addAndGet(v[i]);
+        }
+        for (AdmissionStatus s : AdmissionStatus.values()) {
+            ADMISSIONS_CLOSED[s.ordinal()].addAndGet(mailbox.metrics().admissions(s));
+        }
+    }
+
+    /** Barrier wait: engine demanded the snapshot → the loop took it. Bounded sample. */
+    static void barrierWait(long nanos) {
+        if (BARRIER_NANOS.size() < 100_000) {
+            BARRIER_NANOS.add(nanos);
+        }
+    }
+
+    private static long[] values(ReaderLoopMetrics m) {
+        return new long[] {
+            m.records(),
+            m.pollTurns(),
+            m.commandsApplied(),
+            m.duplicatesSkipped(),
+            m.cutDeferrals(),
+            m.checkpoints(),
+            m.softOverruns(),
+            m.hardWakeups()
+        };
+    }
+
+    public static long total(Counter c) {
+        long sum = CLOSED[c.ordinal()].get();
+        for (ReaderLoopMetrics m : LIVE.values()) {
+            sum += values(m)[c.ordinal()];
+        }
+        return sum;
+    }
+
+    public static Map<AdmissionStatus, Long> admissions() {
+        Map<AdmissionStatus, Long> out = new EnumMap<>(AdmissionStatus.class);
+        for (AdmissionStatus s : AdmissionStatus.values()) {
+            long sum = ADMISSIONS_CLOSED[s.ordinal()].get();
+            for (ReaderMailbox mb : LIVE.keySet()) {
+                sum += mb.metrics().admissions(s);
+            }
+            out.put(s, sum);
+        }
+        return out;
+    }
+
+    public static long readersOpened() {
+        return READERS_OPENED.get();
+    }
+
+    /** Barrier waits in nanoseconds, sorted. */
+    public static long[] barrierWaitsSorted() {
+        long[] a = BARRIER_NANOS.stream().mapToLong(Long::longValue).toArray();
+        java.util.Arrays.sort(a);
+        return a;
+    }
+
+    /** Clears everything (between demo runs and test classes). */
+    public static void reset() {
+        LIVE.clear();
+        for (AtomicLong a : CLOSED) {
+            a.set(0);
+        }
+        for (AtomicLong a : ADMISSIONS_CLOSED) {
+            a.set(0);
+        }
+        BARRIER_NANOS.clear();
+        READERS_OPENED.set(0);
+    }
+}

@@ -1,0 +1,38 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.engine.managed.source.zeta.transport;
+
+import com.hazelcast.cluster.Address;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Moves one encoded command frame to a member and returns the encoded ack: in Zeta a {@link
+ * DeliverCommandOperation} through Hazelcast's operation service; in unit tests a fake.
+ *
+ * <p>Threading: called only on the sender's thread; must not block (it starts the invocation and
+ * returns). The future may complete on any thread, or already be complete on return.
+ */
+@FunctionalInterface
+public interface FrameInvoker {
+
+    /**
+     * @param callTimeoutMillis how long the transport may wait for the response before failing
+     * @return the encoded {@code AdmissionAck}, or a failure if the transport could not deliver
+     */
+    CompletableFuture<byte[]> invoke(Address target, byte[] frame, long callTimeoutMillis);
+}

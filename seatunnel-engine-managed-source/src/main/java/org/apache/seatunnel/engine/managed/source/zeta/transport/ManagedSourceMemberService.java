@@ -1,0 +1,309 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.engine.managed.source.zeta.transport;
+
+import com.hazelcast.cluster.Address;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.instance.impl.HazelcastInstanceImpl;
+import com.hazelcast.instance.impl.HazelcastInstanceProxy;
+import com.hazelcast.internal.services.ManagedService;
+import com.hazelcast.spi.impl.NodeEngine;
+import com.hazelcast.spi.impl.operationservice.InvocationBuilder;
+import java.util.Objects;
+import java.util.Properties;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.seatunnel.engine.managed.source.reader.WorkerMailboxBudget;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Lane A's per-member Hazelcast service: owns what exists once per member — the worker mailbox
+ * budget, the registry of reader mailboxes and coordinator endpoints, the shared coordinator-loop
+ * executor, the watchdog scheduler, and the command transport (both ends).
+ *
+ * <p>Threading: created and {@link #init initialized} by Hazelcast on the node-start thread and
+ * {@link #shutdown shut down} on the node-shutdown thread; every accessor may be called from any
+ * thread once {@link #of} can find the service (Hazelcast registers services before the member
+ * accepts operations). The owned executors run daemon threads named {@code
+ * hz.<member>.managed-source-coordinator-N}, {@code hz.<member>.managed-source-watchdog} and {@code
+ * hz.<member>.managed-source-sender}, after Hazelcast's own {@code hz.<member>.*} naming, so two
+ * members in one JVM stay apart in a thread dump.
+ *
+ * <p>Registration: {@link ManagedSourceServiceDescriptorProvider}, listed in {@code
+ * META-INF/services/com.hazelcast.spi.impl.servicemanager.ServiceDescriptorProvider}, which
+ * Hazelcast's {@code ServiceManagerImpl} reads at node start (only when the services config keeps
+ * its defaults enabled, as SeaTunnel's does).
+ *
+ * <p>Settings are read once, at creation, from the static {@link #configure} holder: Hazelcast
+ * builds the service with no access to job or host configuration.
+ */
+public final class ManagedSourceMemberService implements ManagedService {
+    private static final Logger LOG = LoggerFactory.getLogger(ManagedSourceMemberService.class);
+
+    /** The Hazelcast service name our operations are addressed to. */
+    public static final String SERVICE_NAME = "st:impl:managedSourceMemberService";
+
+    private static volatile ManagedSourceRuntimeSettings configured =
+            ManagedSourceRuntimeSettings.defaults();
+
+    private final ManagedSourceRuntimeSettings settings;
+    private final WorkerMailboxBudget workerBudget;
+    private final TransportTargets targets = new TransportTargets();
+    private final TransportMetrics metrics = new TransportMetrics();
+    private final SourceCommandTransportAdapter adapter;
+
+    // Set once in init(); volatile because accessors run on other threads.
+    private volatile NodeEngine nodeEngine;
+    private volatile ThreadPoolExecutor coordinatorExecutor;
+    private volatile ScheduledThreadPoolExecutor watchdog;
+    private volatile ScheduledThreadPoolExecutor senderScheduler;
+    private volatile CommandSender sender;
+
+    /** Called by {@link ManagedSourceServiceDescriptorProvider}; reads the configured settings. */
+    public ManagedSourceMemberService() {
+        this(configured);
+    }
+
+    ManagedSourceMemberService(ManagedSourceRuntimeSettings settings) {
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.workerBudget = new WorkerMailboxBudget(settings.workerMailboxBytes());
+        this.adapter =
+                new SourceCommandTransportAdapter(
+                        targets,
+                        settings.maxPayloadBytes(),
+                        settings.retryInitialBackoffMillis(),
+                        metrics);
+    }
+
+    /**
+     * Sets the settings of members started after this call in this JVM; members already running
+     * keep theirs. Call before the engine starts (e.g. from the server launcher) or in tests before
+     * creating a member.
+     */
+    public static void configure(ManagedSourceRuntimeSettings settings) {
+        configured = Objects.requireNonNull(settings, "settings");
+    }
+
+    /**
+     * Shorthand for {@link #configure(ManagedSourceRuntimeSettings)} with another worker budget.
+     */
+    public static void configure(long workerMailboxBytes) {
+        configure(configured.withWorkerMailboxBytes(workerMailboxBytes));
+    }
+
+    /** The settings new members will read. */
+    public static ManagedSourceRuntimeSettings configuredSettings() {
+        return configured;
+    }
+
+    /**
+     * The service of a member started in this JVM. Path: a member's {@code HazelcastInstance} is a
+     * {@link HazelcastInstanceProxy} (from {@code Hazelcast.newHazelcastInstance}) or the {@link
+     * HazelcastInstanceImpl} behind it (what {@code SeaTunnelServerStarter} returns); {@code
+     * HazelcastInstanceImpl.node} is public, and {@code node.getNodeEngine()} holds the services.
+     *
+     * @throws IllegalArgumentException for a client instance
+     * @throws IllegalStateException if this module was not on the member's classpath at start
+     */
+    public static ManagedSourceMemberService of(HazelcastInstance instance) {
+        Objects.requireNonNull(instance, "instance");
+        HazelcastInstanceImpl impl;
+        if (instance instanceof HazelcastInstanceProxy) {
+            // Throws HazelcastInstanceNotActiveException once the member has shut down.
+            impl = ((HazelcastInstanceProxy) instance).getOriginal();
+        } else if (instance instanceof HazelcastInstanceImpl) {
+            impl = (HazelcastInstanceImpl) instance;
+        } else {
+            throw new IllegalArgumentException(
+                    "not a member instance (a client?): " + instance.getClass().getName());
+        }
+        return of(impl.node.getNodeEngine());
+    }
+
+    /** The service of the member that owns {@code nodeEngine}. */
+    public static ManagedSourceMemberService of(NodeEngine nodeEngine) {
+        ManagedSourceMemberService s = nodeEngine.getServiceOrNull(SERVICE_NAME);
+        if (s == null) {
+            throw new IllegalStateException(
+                    "Hazelcast service "
+                            + SERVICE_NAME
+                            + " is not registered on this member: the managed-source runtime jar"
+                            + " must be in SeaTunnel's lib/ when the engine starts");
+        }
+        return s;
+    }
+
+    @Override
+    public void init(NodeEngine nodeEngine, Properties properties) {
+        this.nodeEngine = nodeEngine;
+        String member = nodeEngine.getHazelcastInstance().getName();
+        this.coordinatorExecutor =
+                new ThreadPoolExecutor(
+                        settings.coordinatorThreads(),
+                        settings.coordinatorThreads(),
+                        0L,
+                        TimeUnit.MILLISECONDS,
+                        new ArrayBlockingQueue<>(settings.coordinatorQueueCapacity()),
+                        daemonThreads("hz." + member + ".managed-source-coordinator-", true),
+                        new ThreadPoolExecutor.AbortPolicy());
+        this.watchdog =
+                singleThreadScheduler(
+                        daemonThreads("hz." + member + ".managed-source-watchdog", false));
+        this.senderScheduler =
+                singleThreadScheduler(
+                        daemonThreads("hz." + member + ".managed-source-sender", false));
+        this.sender =
+                new CommandSender(
+                        this::invokeDeliver,
+                        senderScheduler,
+                        settings,
+                        metrics,
+                        System::currentTimeMillis);
+        LOG.info("Managed source member service started on {} with {}", member, settings);
+    }
+
+    /**
+     * Invokes {@link DeliverCommandOperation} on {@code target}. Built by hand rather than through
+     * {@code OperationService.invokeOnTarget} to set a try count of 1: Hazelcast would otherwise
+     * retry a missing target 250 times with 500 ms pauses, hidden from our deadline and backoff.
+     */
+    private CompletableFuture<byte[]> invokeDeliver(
+            Address target, byte[] frame, long callTimeoutMillis) {
+        InvocationBuilder b =
+                nodeEngine
+                        .getOperationService()
+                        .createInvocationBuilder(
+                                SERVICE_NAME, new DeliverCommandOperation(frame), target)
+                        .setTryCount(1)
+                        .setCallTimeout(callTimeoutMillis);
+        return b.invoke();
+    }
+
+    @Override
+    public void reset() {
+        // Called when the member rejoins after a split-brain merge. Registrations belong to the
+        // local hosts, which still exist, so there is nothing to forget.
+    }
+
+    @Override
+    public void shutdown(boolean terminate) {
+        // Stop the sender thread first so no callback runs while pending sends are failed.
+        shutdownNow(senderScheduler);
+        CommandSender s = sender;
+        if (s != null) {
+            s.close();
+        }
+        shutdownNow(watchdog);
+        shutdownNow(coordinatorExecutor);
+        LOG.info(
+                "Managed source member service stopped ({} readers, {} coordinators registered)",
+                targets.readerCount(),
+                targets.coordinatorCount());
+    }
+
+    private static void shutdownNow(ExecutorService e) {
+        if (e != null) {
+            // Threads are daemons; dropped tasks belong to hosts that are being torn down with
+            // the member, so they are not handed back.
+            e.shutdownNow();
+        }
+    }
+
+    private static ScheduledThreadPoolExecutor singleThreadScheduler(ThreadFactory factory) {
+        ScheduledThreadPoolExecutor s = new ScheduledThreadPoolExecutor(1, factory);
+        // Deadline and retry timers are cancelled far more often than they fire.
+        s.setRemoveOnCancelPolicy(true);
+        s.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        return s;
+    }
+
+    private static ThreadFactory daemonThreads(String name, boolean numbered) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, numbered ? name + n.getAndIncrement() : name);
+            t.setDaemon(true);
+            t.setUncaughtExceptionHandler(
+                    (th, e) -> LOG.error("Uncaught failure on {}", th.getName(), e));
+            return t;
+        };
+    }
+
+    // ------------------------------------------------------------------ accessors
+
+    public ManagedSourceRuntimeSettings settings() {
+        return settings;
+    }
+
+    /** The payload-byte budget shared by every reader mailbox of this member. */
+    public WorkerMailboxBudget workerBudget() {
+        return workerBudget;
+    }
+
+    /** Where commands arriving here go; hosts register their mailboxes and endpoints here. */
+    public TransportTargets targets() {
+        return targets;
+    }
+
+    /** The receiving end, used by {@link DeliverCommandOperation}. */
+    public SourceCommandTransportAdapter adapter() {
+        return adapter;
+    }
+
+    /** The sending end. */
+    public CommandSender sender() {
+        return requireStarted(sender);
+    }
+
+    public TransportMetrics metrics() {
+        return metrics;
+    }
+
+    /**
+     * The shared bounded executor for coordinator loops: a few daemon threads and a bounded queue;
+     * a full queue throws {@link java.util.concurrent.RejectedExecutionException}. Tasks must be
+     * short turns of a loop, never a loop that runs forever.
+     */
+    public ExecutorService coordinatorExecutor() {
+        return requireStarted(coordinatorExecutor);
+    }
+
+    /** A single daemon thread for periodic checks (timeouts, stuck loops). Tasks must be short. */
+    public ScheduledExecutorService watchdog() {
+        return requireStarted(watchdog);
+    }
+
+    /** This member's address, the {@code from} of commands it sends. */
+    public Address thisAddress() {
+        return requireStarted(nodeEngine).getThisAddress();
+    }
+
+    private static <T> T requireStarted(T value) {
+        if (value == null) {
+            throw new IllegalStateException("managed source member service not initialized yet");
+        }
+        return value;
+    }
+}

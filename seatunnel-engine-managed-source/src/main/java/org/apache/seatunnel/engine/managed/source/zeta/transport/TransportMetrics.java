@@ -1,0 +1,167 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.engine.managed.source.zeta.transport;
+
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
+
+/**
+ * Counters of one member's command transport, both ends. Names are PascalCase constants; labels
+ * never carry split ids or payloads (there are no labels: these are member totals).
+ *
+ * <p>Threading: lock-free; any thread increments, any thread reads. Reads are individually atomic
+ * but a {@link #snapshot()} is not a consistent cut across counters.
+ */
+public final class TransportMetrics {
+    // Receiving end (SourceCommandTransportAdapter).
+    public static final String READER_DELIVERIES = "ManagedSourceTransportReaderDeliveries";
+    public static final String COORDINATOR_DELIVERIES =
+            "ManagedSourceTransportCoordinatorDeliveries";
+    public static final String NO_SUCH_TARGET = "ManagedSourceTransportNoSuchTarget";
+    public static final String DECODE_FAILURES = "ManagedSourceTransportDecodeFailures";
+    public static final String HANDLER_FAILURES = "ManagedSourceTransportHandlerFailures";
+    public static final String ANSWERED_PREFIX = "ManagedSourceTransportAnswered";
+
+    // Sending end (CommandSender).
+    public static final String SENT = "ManagedSourceCommandsSent";
+    public static final String ATTEMPTS = "ManagedSourceCommandAttempts";
+    public static final String RETRIES = "ManagedSourceCommandRetries";
+    public static final String TRANSPORT_FAILURES = "ManagedSourceCommandTransportFailures";
+    public static final String QUEUE_FULL = "ManagedSourceCommandQueueFull";
+    public static final String TIMEOUTS = "ManagedSourceCommandTimeouts";
+    public static final String ACK_DECODE_FAILURES = "ManagedSourceCommandAckDecodeFailures";
+    public static final String FINAL_PREFIX = "ManagedSourceCommandFinal";
+
+    final AtomicLong readerDeliveries = new AtomicLong();
+    final AtomicLong coordinatorDeliveries = new AtomicLong();
+    final AtomicLong noSuchTarget = new AtomicLong();
+    final AtomicLong decodeFailures = new AtomicLong();
+    final AtomicLong handlerFailures = new AtomicLong();
+    private final AtomicLongArray answered = new AtomicLongArray(AdmissionStatus.values().length);
+
+    final AtomicLong sent = new AtomicLong();
+    final AtomicLong attempts = new AtomicLong();
+    final AtomicLong retries = new AtomicLong();
+    final AtomicLong transportFailures = new AtomicLong();
+    final AtomicLong queueFull = new AtomicLong();
+    final AtomicLong timeouts = new AtomicLong();
+    final AtomicLong ackDecodeFailures = new AtomicLong();
+    private final AtomicLongArray finalStatus =
+            new AtomicLongArray(AdmissionStatus.values().length);
+
+    void recordAnswered(AdmissionStatus status) {
+        answered.incrementAndGet(status.ordinal());
+    }
+
+    void recordFinal(AdmissionStatus status) {
+        finalStatus.incrementAndGet(status.ordinal());
+    }
+
+    /** Acks the receiving end answered with {@code status}. */
+    public long answered(AdmissionStatus status) {
+        return answered.get(status.ordinal());
+    }
+
+    /** Sends that ended with {@code status} (final statuses only; RETRY_LATER never ends one). */
+    public long finalStatus(AdmissionStatus status) {
+        return finalStatus.get(status.ordinal());
+    }
+
+    public long readerDeliveries() {
+        return readerDeliveries.get();
+    }
+
+    public long coordinatorDeliveries() {
+        return coordinatorDeliveries.get();
+    }
+
+    public long noSuchTarget() {
+        return noSuchTarget.get();
+    }
+
+    public long decodeFailures() {
+        return decodeFailures.get();
+    }
+
+    public long handlerFailures() {
+        return handlerFailures.get();
+    }
+
+    public long sent() {
+        return sent.get();
+    }
+
+    public long attempts() {
+        return attempts.get();
+    }
+
+    public long retries() {
+        return retries.get();
+    }
+
+    public long transportFailures() {
+        return transportFailures.get();
+    }
+
+    public long queueFull() {
+        return queueFull.get();
+    }
+
+    public long timeouts() {
+        return timeouts.get();
+    }
+
+    public long ackDecodeFailures() {
+        return ackDecodeFailures.get();
+    }
+
+    /** Every counter by its metric name, e.g. {@code ManagedSourceCommandFinalStaleTarget}. */
+    public Map<String, Long> snapshot() {
+        Map<String, Long> m = new LinkedHashMap<>();
+        m.put(READER_DELIVERIES, readerDeliveries.get());
+        m.put(COORDINATOR_DELIVERIES, coordinatorDeliveries.get());
+        m.put(NO_SUCH_TARGET, noSuchTarget.get());
+        m.put(DECODE_FAILURES, decodeFailures.get());
+        m.put(HANDLER_FAILURES, handlerFailures.get());
+        m.put(SENT, sent.get());
+        m.put(ATTEMPTS, attempts.get());
+        m.put(RETRIES, retries.get());
+        m.put(TRANSPORT_FAILURES, transportFailures.get());
+        m.put(QUEUE_FULL, queueFull.get());
+        m.put(TIMEOUTS, timeouts.get());
+        m.put(ACK_DECODE_FAILURES, ackDecodeFailures.get());
+        for (AdmissionStatus s : AdmissionStatus.values()) {
+            m.put(ANSWERED_PREFIX + pascal(s), answered(s));
+            m.put(FINAL_PREFIX + pascal(s), finalStatus(s));
+        }
+        return m;
+    }
+
+    /** {@code STALE_TARGET} → {@code StaleTarget}. */
+    static String pascal(AdmissionStatus s) {
+        StringBuilder b = new StringBuilder();
+        for (String part : s.name().split("_")) {
+            b.append(part.charAt(0)).append(part.substring(1).toLowerCase(Locale.ROOT));
+        }
+        return b.toString();
+    }
+}

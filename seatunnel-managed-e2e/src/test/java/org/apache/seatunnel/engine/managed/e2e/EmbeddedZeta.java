@@ -1,0 +1,535 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.engine.managed.e2e;
+
+import static org.awaitility.Awaitility.await;
+
+import com.hazelcast.config.Config;
+import com.hazelcast.config.JoinConfig;
+import com.hazelcast.config.NetworkConfig;
+import com.hazelcast.instance.impl.HazelcastInstanceImpl;
+import com.hazelcast.spi.impl.NodeEngineImpl;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.reflect.Field;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.apache.commons.lang3.tuple.ImmutablePair;
+import org.apache.seatunnel.api.common.JobContext;
+import org.apache.seatunnel.api.env.EnvCommonOptions;
+import org.apache.seatunnel.common.config.Common;
+import org.apache.seatunnel.engine.common.Constant;
+import org.apache.seatunnel.engine.common.config.EngineConfig;
+import org.apache.seatunnel.engine.common.config.JobConfig;
+import org.apache.seatunnel.engine.common.config.SeaTunnelConfig;
+import org.apache.seatunnel.engine.common.config.server.CheckpointConfig;
+import org.apache.seatunnel.engine.common.config.server.CheckpointStorageConfig;
+import org.apache.seatunnel.engine.common.config.server.SlotServiceConfig;
+import org.apache.seatunnel.engine.common.runtime.ExecutionMode;
+import org.apache.seatunnel.engine.common.utils.IdGenerator;
+import org.apache.seatunnel.engine.core.dag.actions.Action;
+import org.apache.seatunnel.engine.core.dag.logical.LogicalDag;
+import org.apache.seatunnel.engine.core.dag.logical.LogicalDagGenerator;
+import org.apache.seatunnel.engine.core.job.AbstractJobEnvironment;
+import org.apache.seatunnel.engine.core.job.JobImmutableInformation;
+import org.apache.seatunnel.engine.core.job.JobResult;
+import org.apache.seatunnel.engine.core.job.JobStatus;
+import org.apache.seatunnel.engine.core.parse.MultipleTableJobConfigParser;
+import org.apache.seatunnel.engine.server.CoordinatorService;
+import org.apache.seatunnel.engine.server.SeaTunnelServer;
+import org.apache.seatunnel.engine.server.SeaTunnelServerStarter;
+import org.apache.seatunnel.engine.server.checkpoint.CheckpointCoordinator;
+import org.apache.seatunnel.engine.server.master.JobMaster;
+
+/**
+ * Threading: build, {@link #start()} and {@link #close()} on the test thread; {@code submit},
+ * status, savepoint and cancel may be called from any thread once started (they delegate to the
+ * master's thread-safe {@link CoordinatorService}).
+ *
+ * <p>One or more real SeaTunnel Zeta 2.3.8 members in this JVM, on loopback only, with in-process
+ * job submission. Meant for {@code @BeforeAll}/{@code @AfterAll} (it is {@link AutoCloseable}).
+ *
+ * <p>Each instance gets its own Hazelcast cluster name and port range (give every test class a
+ * distinct base port), TCP-IP join over {@code 127.0.0.1:port} with multicast and auto-detection
+ * off, REST and phone-home off, and a fresh local-file checkpoint folder. {@code SEATUNNEL_HOME} is
+ * one temp folder per JVM, because SeaTunnel caches it in a static the first time it is read.
+ */
+public final class EmbeddedZeta implements AutoCloseable {
+
+    private static final Object HOME_LOCK = new Object();
+    private static Path seatunnelHome;
+
+    private final String clusterName;
+    private final int basePort;
+    private final int memberCount;
+    private final long checkpointIntervalMillis;
+    private final long checkpointTimeoutMillis;
+    private final int genericOperationThreads;
+    private final Path workDir;
+    private final Path checkpointDir;
+    private final List<HazelcastInstanceImpl> members = new ArrayList<>();
+    private final Map<Long, Long> submitNanos = new ConcurrentHashMap<>();
+
+    private EmbeddedZeta(Builder b) {
+        this.clusterName = b.clusterName;
+        this.basePort = b.basePort;
+        this.memberCount = b.members;
+        this.checkpointIntervalMillis = b.checkpointIntervalMillis;
+        this.checkpointTimeoutMillis = b.checkpointTimeoutMillis;
+        this.genericOperationThreads = b.genericOperationThreads;
+        try {
+            this.workDir = Files.createTempDirectory("embedded-zeta-" + clusterName + "-");
+            this.checkpointDir = Files.createDirectories(workDir.resolve("checkpoints"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * @param clusterName unique per test class, so concurrent JVMs never join each other
+     * @param basePort first loopback port; members use {@code basePort .. basePort + n - 1}
+     */
+    public static Builder builder(String clusterName, int basePort) {
+        return new Builder(clusterName, basePort);
+    }
+
+    /** Builder. Defaults: 1 member, checkpoint every 1 s, timeout 60 s. */
+    public static final class Builder {
+        private final String clusterName;
+        private final int basePort;
+        private int members = 1;
+        private long checkpointIntervalMillis = 1000;
+        private long checkpointTimeoutMillis = 60_000;
+        private int genericOperationThreads = 16;
+
+        private Builder(String clusterName, int basePort) {
+            this.clusterName = clusterName;
+            this.basePort = basePort;
+        }
+
+        public Builder members(int n) {
+            if (n < 1) {
+                throw new IllegalArgumentException("members must be >= 1");
+            }
+            this.members = n;
+            return this;
+        }
+
+        public Builder checkpointIntervalMillis(long millis) {
+            this.checkpointIntervalMillis = millis;
+            return this;
+        }
+
+        public Builder checkpointTimeoutMillis(long millis) {
+            this.checkpointTimeoutMillis = millis;
+            return this;
+        }
+
+        /** Hazelcast generic operation threads; the engine's own operations block, keep >= 8. */
+        public Builder genericOperationThreads(int n) {
+            this.genericOperationThreads = n;
+            return this;
+        }
+
+        public EmbeddedZeta start() {
+            EmbeddedZeta zeta = new EmbeddedZeta(this);
+            try {
+                zeta.startMembers();
+            } catch (RuntimeException | Error e) {
+                zeta.close();
+                throw e;
+            }
+            return zeta;
+        }
+    }
+
+    // ------------------------------------------------------------------ lifecycle
+
+    private void startMembers() {
+        ensureSeaTunnelHome();
+        for (int i = 0; i < memberCount; i++) {
+            members.add(
+                    SeaTunnelServerStarter.createHazelcastInstance(
+                            memberConfig(i), clusterName + "-m" + i));
+        }
+        // Every member sees the whole cluster, and the master's coordinator is active.
+        await().atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(50))
+                .until(
+                        () ->
+                                members.stream()
+                                                .allMatch(
+                                                        m ->
+                                                                m.getCluster().getMembers().size()
+                                                                        == memberCount)
+                                        && masterServer() != null
+                                        && masterServer()
+                                                .getCoordinatorService()
+                                                .isCoordinatorActive());
+    }
+
+    private SeaTunnelConfig memberConfig(int index) {
+        SeaTunnelConfig config = new SeaTunnelConfig();
+        Config hz = config.getHazelcastConfig();
+        hz.setClusterName(clusterName);
+        hz.setProperty("hazelcast.phone.home.enabled", "false");
+        hz.setProperty("hazelcast.socket.bind.any", "false");
+        hz.setProperty("hazelcast.wait.seconds.before.join", "1");
+        hz.setProperty("hazelcast.max.no.heartbeat.seconds", "30");
+        hz.setProperty("hazelcast.operation.generic.thread.count", "" + genericOperationThreads);
+        hz.setProperty("hazelcast.logging.type", "slf4j");
+        NetworkConfig net = hz.getNetworkConfig();
+        net.setPort(basePort + index);
+        net.setPortAutoIncrement(false);
+        net.getInterfaces().setEnabled(true).setInterfaces(Collections.singletonList("127.0.0.1"));
+        net.getRestApiConfig().setEnabled(false);
+        JoinConfig join = net.getJoin();
+        join.getMulticastConfig().setEnabled(false);
+        join.getAutoDetectionConfig().setEnabled(false);
+        join.getTcpIpConfig().setEnabled(true);
+        List<String> peers = new ArrayList<>();
+        for (int i = 0; i < memberCount; i++) {
+            // One entry per member: the engine's config rejects port ranges.
+            peers.add("127.0.0.1:" + (basePort + i));
+        }
+        join.getTcpIpConfig().setMembers(peers);
+
+        EngineConfig engine = config.getEngineConfig();
+        engine.setMode(memberCount == 1 ? ExecutionMode.LOCAL : ExecutionMode.CLUSTER);
+        engine.setBackupCount(memberCount == 1 ? 0 : 1);
+        engine.setPrintExecutionInfoInterval(3600);
+        engine.setPrintJobMetricsInfoInterval(3600);
+        // Fresh objects: the option defaults are shared static instances across EngineConfigs.
+        SlotServiceConfig slots = new SlotServiceConfig();
+        slots.setDynamicSlot(true);
+        engine.setSlotServiceConfig(slots);
+        CheckpointStorageConfig storage = new CheckpointStorageConfig();
+        storage.setStorage("localfile");
+        // Keep every checkpoint file while the job runs, so tests can count completed ones.
+        storage.setMaxRetainedCheckpoints(1000);
+        Map<String, String> plugin = new HashMap<>();
+        plugin.put("namespace", checkpointDir.toAbsolutePath() + "/");
+        storage.setStoragePluginConfig(plugin);
+        CheckpointConfig checkpoint = new CheckpointConfig();
+        checkpoint.setCheckpointInterval(checkpointIntervalMillis);
+        checkpoint.setCheckpointTimeout(checkpointTimeoutMillis);
+        checkpoint.setStorage(storage);
+        engine.setCheckpointConfig(checkpoint);
+        return config;
+    }
+
+    /**
+     * SeaTunnel reads {@code SEATUNNEL_HOME} into statics on first use, so it is one temp folder
+     * per JVM. Without {@code connectors/plugin-mapping.properties} there, connectors load from the
+     * application classpath.
+     */
+    private static void ensureSeaTunnelHome() {
+        synchronized (HOME_LOCK) {
+            if (seatunnelHome != null) {
+                return;
+            }
+            try {
+                seatunnelHome = Files.createTempDirectory("seatunnel-home-");
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            String home = seatunnelHome.toAbsolutePath().toString();
+            System.setProperty("SEATUNNEL_HOME", home);
+            System.setProperty("seatunnel.home", home);
+            Common.setSeaTunnelHome(home);
+        }
+    }
+
+    /**
+     * Waits (bounded) for the masters of jobs submitted here to finish their cleanup, then shuts
+     * every member down and deletes the work folder. Idempotent.
+     */
+    @Override
+    public void close() {
+        if (!members.isEmpty()) {
+            try {
+                // A job reports its end state before its master stores the history; shutting
+                // down in between logs HazelcastInstanceNotActiveException from that cleanup.
+                await().atMost(Duration.ofSeconds(10))
+                        .pollInterval(Duration.ofMillis(20))
+                        .until(
+                                () ->
+                                        submitNanos.keySet().stream()
+                                                .allMatch(id -> jobMaster(id) == null));
+            } catch (RuntimeException e) {
+                // Shut down anyway.
+            }
+        }
+        for (int i = members.size() - 1; i >= 0; i--) {
+            try {
+                members.get(i).shutdown();
+            } catch (RuntimeException e) {
+                // Keep shutting the others down; a test's own failure matters more.
+            }
+        }
+        members.clear();
+        deleteRecursively(workDir);
+    }
+
+    // ------------------------------------------------------------------ accessors
+
+    public HazelcastInstanceImpl member(int index) {
+        return members.get(index);
+    }
+
+    public SeaTunnelServer server(int index) {
+        return serverOf(members.get(index));
+    }
+
+    public static SeaTunnelServer serverOf(HazelcastInstanceImpl member) {
+        NodeEngineImpl nodeEngine = member.node.getNodeEngine();
+        return nodeEngine.getService(SeaTunnelServer.SERVICE_NAME);
+    }
+
+    /** The server of the current master member, or null while there is none. */
+    public SeaTunnelServer masterServer() {
+        for (HazelcastInstanceImpl m : members) {
+            if (m.node.isMaster()) {
+                return serverOf(m);
+            }
+        }
+        return null;
+    }
+
+    public CoordinatorService coordinator() {
+        SeaTunnelServer master = masterServer();
+        if (master == null) {
+            throw new IllegalStateException("no master member");
+        }
+        return master.getCoordinatorService();
+    }
+
+    public Path checkpointDir() {
+        return checkpointDir;
+    }
+
+    public String clusterName() {
+        return clusterName;
+    }
+
+    // ------------------------------------------------------------------ jobs
+
+    /** Submits a new job from HOCON text and returns its id once the master accepted it. */
+    public long submit(String hocon) {
+        long jobId =
+                members.get(0).getFlakeIdGenerator(Constant.SEATUNNEL_ID_GENERATOR_NAME).newId();
+        submit(jobId, hocon, false);
+        return jobId;
+    }
+
+    /**
+     * Submits {@code hocon} under {@code jobId}: in-process, the way the engine's own REST path
+     * does (parse → logical DAG → {@link JobImmutableInformation} → {@code submitJob}). With {@code
+     * restore} the job resumes from its latest savepoint or checkpoint.
+     */
+    public void submit(long jobId, String hocon, boolean restore) {
+        SeaTunnelServer master = masterServer();
+        NodeEngineImpl nodeEngine = master.getNodeEngine();
+        Path file = writeJobFile(jobId, hocon);
+
+        JobConfig jobConfig = new JobConfig();
+        jobConfig.setJobContext(new JobContext(jobId));
+        jobConfig.setName("embedded-" + jobId);
+        // Test-friendly defaults; the job's own env block overrides them during parsing.
+        jobConfig.getEnvOptions().put(EnvCommonOptions.JOB_RETRY_INTERVAL_SECONDS.key(), 1);
+
+        List<URL> commonJars = new ArrayList<>();
+        MultipleTableJobConfigParser parser =
+                new MultipleTableJobConfigParser(
+                        file.toString(), new IdGenerator(), jobConfig, commonJars, restore);
+        ImmutablePair<List<Action>, Set<URL>> parsed = parser.parse(master.getClassLoaderService());
+        List<Action> actions = parsed.getLeft();
+        Set<URL> jars = new java.util.HashSet<>(commonJars);
+        jars.addAll(parsed.getRight());
+        for (Action action : actions) {
+            AbstractJobEnvironment.addCommonPluginJarsToAction(
+                    action, new java.util.HashSet<>(commonJars), Collections.emptySet());
+        }
+        LogicalDag dag =
+                new LogicalDagGenerator(actions, jobConfig, new IdGenerator(), restore).generate();
+        JobImmutableInformation info =
+                new JobImmutableInformation(
+                        jobId,
+                        jobConfig.getName(),
+                        restore,
+                        nodeEngine.getSerializationService().toData(dag),
+                        jobConfig,
+                        new ArrayList<>(jars),
+                        new ArrayList<>());
+        // A job reports SAVEPOINT_DONE/FINISHED before its JobMaster leaves the coordinator's map,
+        // and submitJob silently returns "already running" while it is there: a restore submitted
+        // in that window never runs. Wait for the old master to be gone.
+        await().atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(10))
+                .until(() -> master.getCoordinatorService().getJobMaster(jobId) == null);
+        submitNanos.put(jobId, System.nanoTime());
+        master.getCoordinatorService()
+                .submitJob(jobId, nodeEngine.getSerializationService().toData(info), restore)
+                .join();
+    }
+
+    /** The current status; {@code UNKNOWABLE} for a job the master never saw. */
+    public JobStatus status(long jobId) {
+        return coordinator().getJobStatus(jobId);
+    }
+
+    /** Waits (bounded) until the job reaches an end state and returns it. */
+    public JobStatus awaitTerminal(long jobId, Duration bound) {
+        await().atMost(bound)
+                .pollInterval(Duration.ofMillis(10))
+                .until(() -> status(jobId).isEndState());
+        return status(jobId);
+    }
+
+    /** Waits (bounded) until the job is in {@code wanted}. */
+    public void awaitStatus(long jobId, JobStatus wanted, Duration bound) {
+        await().atMost(bound)
+                .pollInterval(Duration.ofMillis(10))
+                .until(() -> status(jobId) == wanted);
+    }
+
+    /**
+     * The master's completion future of a running job: completes with the final status and error
+     * text. Call it after {@link #submit} returned.
+     */
+    public java.util.concurrent.CompletableFuture<JobResult> completion(long jobId) {
+        return coordinator().waitForJobComplete(jobId);
+    }
+
+    /** {@code System.nanoTime()} right before the last submission of {@code jobId}. */
+    public long submittedAtNanos(long jobId) {
+        Long t = submitNanos.get(jobId);
+        if (t == null) {
+            throw new IllegalStateException("job " + jobId + " was not submitted here");
+        }
+        return t;
+    }
+
+    /** Takes a savepoint; the job then ends {@code SAVEPOINT_DONE}. */
+    public void savePoint(long jobId, Duration bound) throws Exception {
+        coordinator().savePoint(jobId).get(bound.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Asks the master to cancel; the job then ends {@code CANCELED}. */
+    public void cancel(long jobId, Duration bound) throws Exception {
+        coordinator().cancelJob(jobId).get(bound.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** The running job's master, or null once it ended. */
+    public JobMaster jobMaster(long jobId) {
+        return coordinator().getJobMaster(jobId);
+    }
+
+    /**
+     * Ids of the checkpoints of {@code jobId} whose state the engine stored, read from the
+     * local-file checkpoint folder ({@code
+     * <namespace>/<jobId>/<millis>-<rand>-<pipeline>-<id>.ser}). The engine writes a file only
+     * after every task acknowledged, i.e. for completed checkpoints, and deletes the folder when
+     * the job ends.
+     */
+    public Set<Long> storedCheckpointIds(long jobId) {
+        Path dir = checkpointDir.resolve(String.valueOf(jobId));
+        Set<Long> ids = new TreeSet<>();
+        if (!Files.isDirectory(dir)) {
+            return ids;
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            files.forEach(
+                    f -> {
+                        String name = f.getFileName().toString();
+                        int dot = name.lastIndexOf('.');
+                        String[] parts = (dot < 0 ? name : name.substring(0, dot)).split("-");
+                        if (parts.length == 4) {
+                            try {
+                                ids.add(Long.parseLong(parts[3]));
+                            } catch (NumberFormatException ignored) {
+                                // not a checkpoint file
+                            }
+                        }
+                    });
+        } catch (IOException e) {
+            // The engine deletes the folder when the job ends; that race is not an error.
+        }
+        return ids;
+    }
+
+    /**
+     * The id of the latest completed checkpoint of pipeline {@code pipelineId} of a running job, or
+     * -1, read from the engine's {@code CheckpointCoordinator.latestCompletedCheckpoint} (private,
+     * hence reflection).
+     */
+    public long latestCompletedCheckpointId(long jobId, int pipelineId) {
+        JobMaster master = jobMaster(jobId);
+        if (master == null) {
+            return -1;
+        }
+        CheckpointCoordinator coordinator =
+                master.getCheckpointManager().getCheckpointCoordinator(pipelineId);
+        try {
+            Field f = CheckpointCoordinator.class.getDeclaredField("latestCompletedCheckpoint");
+            f.setAccessible(true);
+            Object completed = f.get(coordinator);
+            if (completed == null) {
+                return -1;
+            }
+            return (long) completed.getClass().getMethod("getCheckpointId").invoke(completed);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("engine internals changed", e);
+        }
+    }
+
+    private Path writeJobFile(long jobId, String hocon) {
+        try {
+            Path file = Files.createTempFile(workDir, "job-" + jobId + "-", ".conf");
+            Files.write(file, hocon.getBytes(StandardCharsets.UTF_8));
+            return file;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void deleteRecursively(Path root) {
+        if (root == null || !Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(root)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            // Best effort: temp folders.
+        }
+    }
+}
