@@ -67,7 +67,7 @@ public final class ManagedFakeReader
     /** Rows per legacy {@code pollNext} batch and per slow-data chunk, like today's readers. */
     public static final int CHUNK_ROWS = 64;
 
-    private static final ManagedSourceCapability CAPABILITY =
+    static final ManagedSourceCapability CAPABILITY =
             ManagedSourceCapability.builder().boundedPoll(true).wakeup(true).build();
 
     private final SourceReader.Context context;

@@ -25,6 +25,8 @@ import org.apache.seatunnel.api.source.SeaTunnelSource;
 import org.apache.seatunnel.api.source.SourceReader;
 import org.apache.seatunnel.api.source.SourceSplitEnumerator;
 import org.apache.seatunnel.api.source.SupportParallelism;
+import org.apache.seatunnel.api.source.managed.ManagedSourceCapability;
+import org.apache.seatunnel.api.source.managed.SupportManagedSource;
 import org.apache.seatunnel.api.table.catalog.CatalogTable;
 import org.apache.seatunnel.api.table.type.SeaTunnelRow;
 
@@ -35,7 +37,8 @@ import org.apache.seatunnel.api.table.type.SeaTunnelRow;
  */
 public final class ManagedFakeSource
         implements SeaTunnelSource<SeaTunnelRow, ManagedFakeSplit, ManagedFakeEnumeratorState>,
-                SupportParallelism {
+                SupportParallelism,
+                SupportManagedSource {
 
     private static final long serialVersionUID = 1L;
 
@@ -49,6 +52,11 @@ public final class ManagedFakeSource
 
     public ManagedFakeConfig config() {
         return config;
+    }
+
+    @Override
+    public ManagedSourceCapability managedSourceCapability() {
+        return ManagedFakeReader.CAPABILITY;
     }
 
     @Override

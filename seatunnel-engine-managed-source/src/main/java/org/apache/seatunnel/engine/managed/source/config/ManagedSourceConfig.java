@@ -66,7 +66,7 @@ public final class ManagedSourceConfig implements java.io.Serializable {
     private final long idleWaitNanos;
     private final long admissionBudgetNanos;
 
-    private ManagedSourceConfig(ReadonlyConfig c) {
+    private ManagedSourceConfig(ReadonlyConfig c, Map<String, Object> raw) {
         this.enabled = get(c, ManagedSourceOptions.ENABLED);
         this.allowedJobs = names(get(c, ManagedSourceOptions.ALLOWED_JOBS));
         this.allowedConnectors = names(get(c, ManagedSourceOptions.ALLOWED_CONNECTORS));
@@ -80,19 +80,20 @@ public final class ManagedSourceConfig implements java.io.Serializable {
         this.dedupWindow = positive(c, ManagedSourceOptions.DEDUP_WINDOW);
         this.pollMaxRecords = positive(c, ManagedSourceOptions.POLL_MAX_RECORDS);
         this.pollMaxBytes = positiveLong(c, ManagedSourceOptions.POLL_MAX_BYTES);
-        this.pollSoftNanos = positiveNanos(c, ManagedSourceOptions.POLL_SOFT_DURATION);
-        this.pollHardNanos = positiveNanos(c, ManagedSourceOptions.POLL_HARD_DURATION);
-        this.pollCancelNanos = positiveNanos(c, ManagedSourceOptions.POLL_CANCELLATION_TIMEOUT);
-        this.admissionBudgetNanos = positiveNanos(c, ManagedSourceOptions.ADMISSION_P99_BUDGET);
+        this.pollSoftNanos = positiveNanos(raw, ManagedSourceOptions.POLL_SOFT_DURATION);
+        this.pollHardNanos = positiveNanos(raw, ManagedSourceOptions.POLL_HARD_DURATION);
+        this.pollCancelNanos = positiveNanos(raw, ManagedSourceOptions.POLL_CANCELLATION_TIMEOUT);
+        this.admissionBudgetNanos = positiveNanos(raw, ManagedSourceOptions.ADMISSION_P99_BUDGET);
         this.retryInitialMillis =
-                positiveNanos(c, ManagedSourceOptions.RETRY_INITIAL_BACKOFF) / 1_000_000L;
-        this.retryMaxMillis = positiveNanos(c, ManagedSourceOptions.RETRY_MAX_BACKOFF) / 1_000_000L;
+                positiveNanos(raw, ManagedSourceOptions.RETRY_INITIAL_BACKOFF) / 1_000_000L;
+        this.retryMaxMillis =
+                positiveNanos(raw, ManagedSourceOptions.RETRY_MAX_BACKOFF) / 1_000_000L;
         this.asyncMaxConcurrency =
                 positive(c, ManagedSourceOptions.COORDINATOR_ASYNC_MAX_CONCURRENCY);
         this.trackerMaxEntries = positive(c, ManagedSourceOptions.TRACKER_MAX_ENTRIES);
         this.trackerMaxBytes = positiveLong(c, ManagedSourceOptions.TRACKER_MAX_BYTES);
-        this.cutHoldNanos = positiveNanos(c, ManagedSourceOptions.CUT_HOLD_TIMEOUT);
-        this.idleWaitNanos = positiveNanos(c, ManagedSourceOptions.IDLE_WAIT);
+        this.cutHoldNanos = positiveNanos(raw, ManagedSourceOptions.CUT_HOLD_TIMEOUT);
+        this.idleWaitNanos = positiveNanos(raw, ManagedSourceOptions.IDLE_WAIT);
         if (retryMaxMillis < retryInitialMillis || retryInitialMillis <= 0) {
             throw invalid(
                     ManagedSourceOptions.RETRY_MAX_BACKOFF,
@@ -140,7 +141,7 @@ public final class ManagedSourceConfig implements java.io.Serializable {
                             + " are "
                             + new TreeSet<>(known));
         }
-        return new ManagedSourceConfig(ReadonlyConfig.fromMap(flat));
+        return new ManagedSourceConfig(ReadonlyConfig.fromMap(flat), flat);
     }
 
     @SuppressWarnings("unchecked")
@@ -197,12 +198,54 @@ public final class ManagedSourceConfig implements java.io.Serializable {
         return v;
     }
 
-    private static long positiveNanos(ReadonlyConfig c, Option<Duration> option) {
-        Duration d = get(c, option);
+    /**
+     * Durations are read here rather than through {@code ReadonlyConfig}, which only accepts
+     * ISO-8601 ("PT0.005S"): operators write "5ms", "1s", "2m", "1h", or a bare number of
+     * milliseconds.
+     */
+    private static long positiveNanos(Map<String, Object> raw, Option<Duration> option) {
+        Object v = raw.get(option.key());
+        Duration d;
+        if (v == null) {
+            d = option.defaultValue();
+        } else if (v instanceof Duration) {
+            d = (Duration) v;
+        } else if (v instanceof Number) {
+            d = Duration.ofMillis(((Number) v).longValue());
+        } else {
+            d = parseDuration(option, String.valueOf(v).trim());
+        }
         if (d == null || d.isNegative() || d.isZero()) {
             throw invalid(option, "must be a positive duration, was " + d);
         }
         return d.toNanos();
+    }
+
+    private static Duration parseDuration(Option<Duration> option, String text) {
+        java.util.regex.Matcher m =
+                java.util.regex.Pattern.compile("(-?\\d+)\\s*(ms|s|m|min|h)?").matcher(text);
+        if (m.matches()) {
+            long n = Long.parseLong(m.group(1));
+            String unit = m.group(2) == null ? "ms" : m.group(2);
+            switch (unit) {
+                case "ms":
+                    return Duration.ofMillis(n);
+                case "s":
+                    return Duration.ofSeconds(n);
+                case "m":
+                case "min":
+                    return Duration.ofMinutes(n);
+                default:
+                    return Duration.ofHours(n);
+            }
+        }
+        try {
+            return Duration.parse(text);
+        } catch (RuntimeException e) {
+            throw invalid(
+                    option,
+                    "cannot be read as a duration (e.g. 5ms, 1s, 2m, PT0.5S): '" + text + "'");
+        }
     }
 
     private static IllegalArgumentException invalid(Option<?> option, String why) {

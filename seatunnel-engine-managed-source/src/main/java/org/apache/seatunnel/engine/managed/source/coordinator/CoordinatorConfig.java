@@ -26,7 +26,7 @@ import java.util.Objects;
  */
 public final class CoordinatorConfig {
     public static final int DEFAULT_COMMAND_QUEUE_CAPACITY = 4096;
-    public static final int DEFAULT_COMPLETION_QUEUE_CAPACITY = 1 << 18;
+    public static final int DEFAULT_COMPLETION_QUEUE_CAPACITY = 1 << 16;
     public static final int DEFAULT_DRAIN_BATCH = 1024;
     public static final Duration DEFAULT_SNAPSHOT_TIMEOUT = Duration.ofSeconds(10);
     public static final Duration DEFAULT_RETRY_INITIAL = Duration.ofMillis(10);

@@ -312,9 +312,7 @@ final class CoordinatorCore<SplitT extends SourceSplit, StateT> {
     void assign(int subtask, List<SplitT> splits) {
         checkSubtask(subtask);
         Long attempt = readers.current(subtask);
-        if (!splits.isEmpty()
-                && attempt != null
-                && readers.noMoreSplitsSentTo(subtask, attempt)) {
+        if (!splits.isEmpty() && attempt != null && readers.noMoreSplitsSentTo(subtask, attempt)) {
             // The reader may already have finished: refusing loudly beats losing the split.
             throw new IllegalStateException(
                     "enumerator assigned splits to subtask "

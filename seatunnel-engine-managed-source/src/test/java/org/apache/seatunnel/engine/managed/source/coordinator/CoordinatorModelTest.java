@@ -76,7 +76,7 @@ class CoordinatorModelTest {
         int parallelism = 1 + rnd.nextInt(4);
         boolean checkpoints = rnd.nextInt(8) != 0;
         boolean sustainedFailure = checkpoints && rnd.nextInt(6) == 0;
-        List<TestSplit> splits = ModelWorld.splits(rnd.nextInt(13), rnd);
+        List<TestSplit> splits = ModelWorld.splits(rnd.nextInt(11), rnd);
         int maxEntries = rnd.nextBoolean() ? 1 + rnd.nextInt(4) : 100;
         ModelWorld w =
                 new ModelWorld(
@@ -92,7 +92,7 @@ class CoordinatorModelTest {
         w.delay = rnd.nextDouble() * 0.2;
         w.lostReport = rnd.nextDouble() * 0.3;
         w.lostAppliedAck = rnd.nextDouble() * 0.3;
-        int events = 20 + rnd.nextInt(140);
+        int events = 10 + rnd.nextInt(90);
         for (int e = 0; e < events; e++) {
             step(w, rnd, sustainedFailure && e < events * 2 / 3);
             if (rnd.nextInt(10) < 7) {

@@ -115,6 +115,8 @@ final class ModelWorld {
                                         .parallelism(parallelism)
                                         .maxTrackerEntries(maxEntries)
                                         .checkpointsEnabled(checkpointsEnabled)
+                                        .commandQueueCapacity(1024)
+                                        .completionQueueCapacity(1024)
                                         .build())
                         .enumeratorFactory(
                                 new EnumeratorFactory<TestSplit, TestEnumerator.State>() {
@@ -512,9 +514,9 @@ final class ModelWorld {
             boolean inTransit =
                     e.state() != AssignmentState.CHECKPOINT_INCLUDED
                             && (e.state() == AssignmentState.UNASSIGNED
-                            || e.targetSubtask() >= readers.length
-                            || readers[e.targetSubtask()].attemptId != e.attemptId()
-                            || !readers[e.targetSubtask()].seen.contains(e.commandId()));
+                                    || e.targetSubtask() >= readers.length
+                                    || readers[e.targetSubtask()].attemptId != e.attemptId()
+                                    || !readers[e.targetSubtask()].seen.contains(e.commandId()));
             if (inTransit) {
                 try {
                     copies.get(e.splitId())

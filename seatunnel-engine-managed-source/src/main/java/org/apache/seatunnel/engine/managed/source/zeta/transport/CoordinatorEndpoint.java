@@ -24,7 +24,9 @@ import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope
 /**
  * The receiving side of one source coordinator on its member: reader-to-coordinator commands
  * ({@code READER_REGISTRATION}, {@code SPLIT_REQUEST}, {@code SPLITS_RETURNED}, {@code
- * READER_EVENT}, {@code ASSIGNMENT_ACK}) addressed to its {@code sourceRuntimeId} arrive here.
+ * READER_EVENT}, {@code ASSIGNMENT_ACK}, {@code READER_CHECKPOINTED}; see {@link
+ * SourceCommandTransportAdapter#isCoordinatorBound}) addressed to its {@code sourceRuntimeId}
+ * arrive here.
  *
  * <p>Threading: {@link #onReaderCommand} is called on a Hazelcast operation thread (or inline on
  * the sender's thread when the reader is on the same member), possibly by several threads at once.

@@ -52,7 +52,8 @@ class TransportAdapterTest {
                     CommandKind.SPLIT_REQUEST,
                     CommandKind.SPLITS_RETURNED,
                     CommandKind.READER_EVENT,
-                    CommandKind.ASSIGNMENT_ACK);
+                    CommandKind.ASSIGNMENT_ACK,
+                    CommandKind.READER_CHECKPOINTED);
 
     private final TransportTargets targets = new TransportTargets();
     private final TransportMetrics metrics = new TransportMetrics();

@@ -158,10 +158,23 @@ class TransportClusterTest {
 
     @AfterAll
     static void stopCluster() throws IOException {
+        List<String> prefixes = new ArrayList<>();
         for (int i = MEMBERS.size() - 1; i >= 0; i--) {
+            prefixes.add("hz." + MEMBERS.get(i).getName() + ".managed-source-");
             MEMBERS.get(i).shutdown();
         }
         MEMBERS.clear();
+        // Member shutdown releases every thread the service started.
+        await().atMost(BOUND)
+                .until(
+                        () ->
+                                Thread.getAllStackTraces().keySet().stream()
+                                        .filter(Thread::isAlive)
+                                        .noneMatch(
+                                                t ->
+                                                        prefixes.stream()
+                                                                .anyMatch(
+                                                                        t.getName()::startsWith)));
         if (workDir != null) {
             try (java.util.stream.Stream<Path> paths = Files.walk(workDir)) {
                 paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
@@ -310,6 +323,7 @@ class TransportClusterTest {
                         "transport-test-consumer");
         consumer.setDaemon(true);
 
+        long retryLaterBefore = service2.metrics().answered(AdmissionStatus.RETRY_LATER);
         List<CompletableFuture<AdmissionAck>> futures = new ArrayList<>();
         List<Long> sent = new ArrayList<>();
         for (long id = 1; id <= 100; id++) {
@@ -321,6 +335,13 @@ class TransportClusterTest {
                                     envelope(CommandKind.SPLIT_ASSIGNMENT, source, 0, 1, id),
                                     in(BOUND)));
         }
+        // Start consuming only once the mailbox has pushed back, so the order is proven across
+        // RETRY_LATER answers and retries, not just on a free path.
+        await().atMost(BOUND)
+                .until(
+                        () ->
+                                service2.metrics().answered(AdmissionStatus.RETRY_LATER)
+                                        > retryLaterBefore);
         consumer.start();
         try {
             long lastSequence = -1;
@@ -353,6 +374,25 @@ class TransportClusterTest {
                 assertInstanceOf(CommandTimeoutException.class, e.getCause());
         assertTrue(timeout.attempts() > 1, "attempts: " + timeout.attempts());
         assertEquals(ReasonCode.NO_SUCH_TARGET, timeout.lastAck().reasonCode());
+    }
+
+    @Test
+    void addressWithoutAMemberIsATransportFailureRetriedUntilTheDeadline() {
+        long failuresBefore = service1.metrics().transportFailures();
+        CompletableFuture<AdmissionAck> f =
+                service1.sender()
+                        .send(
+                                TransportFixtures.address(BASE_PORT + 7),
+                                envelope(CommandKind.SPLIT_ASSIGNMENT, 1, 0, 1, 1),
+                                in(Duration.ofMillis(500)));
+
+        ExecutionException e = assertThrows(ExecutionException.class, () -> ackOf(f));
+        CommandTimeoutException timeout =
+                assertInstanceOf(CommandTimeoutException.class, e.getCause());
+        // Hazelcast's own retries (250 tries, 500 ms apart) are off: ours ran several times.
+        assertTrue(timeout.attempts() > 1, "attempts: " + timeout.attempts());
+        assertNull(timeout.lastAck());
+        assertTrue(service1.metrics().transportFailures() > failuresBefore);
     }
 
     @Test

@@ -1,0 +1,133 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.engine.managed.e2e;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.seatunnel.connectors.managed.fake.ManagedFakeRows;
+import org.apache.seatunnel.engine.core.job.JobResult;
+import org.apache.seatunnel.engine.core.job.JobStatus;
+import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
+import org.apache.seatunnel.engine.managed.source.zeta.ManagedSourceSettings;
+import org.apache.seatunnel.engine.managed.source.zeta.RuntimeStats;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Lane A on a real Zeta 2.3.8 member: the same bounded job as {@link LaneBBoundedJobTest}, named
+ * through the Managed source with Lane A enabled and allowlisted, must reach FINISHED with every
+ * (split, seq) exactly once, and must really have run through the managed runtime.
+ */
+class LaneABoundedJobTest {
+    private static final Duration BOUND = Duration.ofSeconds(120);
+    private static EmbeddedZeta zeta;
+
+    @BeforeAll
+    static void startEngine() {
+        Map<String, Object> cfg = new HashMap<>();
+        cfg.put("enabled", true);
+        cfg.put("allowed-jobs", Arrays.asList("lane-a-bounded"));
+        cfg.put("allowed-connectors", Arrays.asList("ManagedFake"));
+        ManagedSourceSettings.install(ManagedSourceConfig.fromMap(cfg));
+        zeta = EmbeddedZeta.builder("lane-a-bounded", 47210).start();
+    }
+
+    @AfterAll
+    static void stopEngine() {
+        if (zeta != null) {
+            zeta.close();
+        }
+        ManagedSourceSettings.install(null);
+    }
+
+    static String job(String runId) {
+        return "env {\n"
+                + "  job.mode = \"BATCH\"\n"
+                + "  parallelism = 2\n"
+                + "}\n"
+                + "source {\n"
+                + "  Managed {\n"
+                + "    connector = \"ManagedFake\"\n"
+                + "    job-name = \"lane-a-bounded\"\n"
+                + "    split.count = 5\n"
+                + "    rows.per.split = 20\n"
+                + "    bounded = true\n"
+                + "  }\n"
+                + "}\n"
+                + "sink {\n"
+                + "  ManagedCollect {\n"
+                + "    run.id = \""
+                + runId
+                + "\"\n"
+                + "  }\n"
+                + "}\n";
+    }
+
+    private static List<String> expected() {
+        List<String> out = new ArrayList<>();
+        for (int n = 0; n < 5; n++) {
+            for (long seq = 0; seq < 20; seq++) {
+                out.add(ManagedFakeRows.payload(n, seq));
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void boundedLaneAJobFinishesWithEveryRowExactlyOnce() throws Exception {
+        long[] millis = new long[2];
+        for (int attempt = 0; attempt < 2; attempt++) {
+            RuntimeStats.reset();
+            String runId = "lane-a-bounded-" + attempt;
+            long jobId = zeta.submit(job(runId));
+            long submittedAt = zeta.submittedAtNanos(jobId);
+            AtomicLong endedAt = new AtomicLong();
+            CompletableFuture<JobResult> done =
+                    zeta.completion(jobId).whenComplete((r, e) -> endedAt.set(System.nanoTime()));
+            await().atMost(BOUND).until(done::isDone);
+            JobResult result = done.get();
+            assertEquals(JobStatus.FINISHED, result.getStatus(), "error: " + result.getError());
+            millis[attempt] = TimeUnit.NANOSECONDS.toMillis(endedAt.get() - submittedAt);
+
+            CollectedRows rows = CollectedRows.of(runId);
+            assertEquals(
+                    CollectedRows.multiset(expected()),
+                    CollectedRows.multiset(rows.written()),
+                    "written exactly once");
+            CollectedRows.clear(runId);
+            assertEquals(2, RuntimeStats.readersOpened(), "both readers ran on Lane A");
+            assertEquals(100, RuntimeStats.total(RuntimeStats.Counter.RECORDS));
+            assertTrue(RuntimeStats.total(RuntimeStats.Counter.COMMANDS_APPLIED) >= 5 + 2);
+        }
+        System.out.printf(
+                "[LaneABoundedJobTest] bounded 5x20 p=2 submit->FINISHED: cold %d ms, warm %d ms%n",
+                millis[0], millis[1]);
+    }
+}
