@@ -90,6 +90,14 @@ public final class ManagedSplit implements SourceSplit {
         return bytes;
     }
 
+    /**
+     * A copy of the bytes: the connector serializer's bytes, or the encoded {@code
+     * SourceRuntimeCheckpointMetadata}. For tools that inspect a stored checkpoint.
+     */
+    public byte[] copyBytes() {
+        return bytes.clone();
+    }
+
     @Override
     public String toString() {
         return "ManagedSplit{" + kind + ", bytes=" + bytes.length + '}';

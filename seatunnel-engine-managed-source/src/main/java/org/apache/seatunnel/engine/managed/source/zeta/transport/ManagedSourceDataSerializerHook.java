@@ -22,7 +22,9 @@ import com.hazelcast.nio.serialization.DataSerializableFactory;
 import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 
 /**
- * All {@code IdentifiedDataSerializable} ids of Lane A, in one place. Listed in {@code
+ * Threading: stateless; Hazelcast calls it on its serialization paths, from any thread.
+ *
+ * <p>All {@code IdentifiedDataSerializable} ids of Lane A, in one place. Listed in {@code
  * META-INF/services/com.hazelcast.DataSerializerHook}; Hazelcast loads it once per member at start.
  *
  * <p>The factory id is positive and our own: SeaTunnel's factories use -30001..-30006 and

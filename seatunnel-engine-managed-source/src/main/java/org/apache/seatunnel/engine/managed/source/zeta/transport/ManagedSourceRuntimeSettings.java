@@ -22,7 +22,9 @@ import org.apache.seatunnel.api.configuration.ReadonlyConfig;
 import org.apache.seatunnel.engine.managed.source.config.ManagedSourceOptions;
 
 /**
- * The member-wide settings that {@link ManagedSourceMemberService} reads once, when Hazelcast
+ * Threading: immutable; any thread.
+ *
+ * <p>The member-wide settings that {@link ManagedSourceMemberService} reads once, when Hazelcast
  * creates it at node start. Immutable; validated on construction so a bad value names its option.
  *
  * <p>Why a static holder: Hazelcast instantiates the service through {@code

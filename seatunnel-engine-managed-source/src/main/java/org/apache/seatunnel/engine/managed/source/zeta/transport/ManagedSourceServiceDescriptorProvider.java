@@ -22,7 +22,9 @@ import com.hazelcast.spi.impl.servicemanager.ServiceDescriptor;
 import com.hazelcast.spi.impl.servicemanager.ServiceDescriptorProvider;
 
 /**
- * Registers {@link ManagedSourceMemberService} on every member. Listed in {@code
+ * Threading: stateless; called once per member on the node-start thread.
+ *
+ * <p>Registers {@link ManagedSourceMemberService} on every member. Listed in {@code
  * META-INF/services/com.hazelcast.spi.impl.servicemanager.ServiceDescriptorProvider}; Hazelcast's
  * {@code ServiceManagerImpl} instantiates it with its no-argument constructor at node start, calls
  * {@link ServiceDescriptor#getService} once per member, and later {@code init} and {@code shutdown}

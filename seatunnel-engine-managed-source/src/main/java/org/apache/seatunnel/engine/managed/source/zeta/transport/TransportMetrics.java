@@ -25,11 +25,11 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
 
 /**
- * Counters of one member's command transport, both ends. Names are PascalCase constants; labels
- * never carry split ids or payloads (there are no labels: these are member totals).
+ * Threading: lock-free; any thread increments, any thread reads. Reads are individually atomic but
+ * a {@link #snapshot()} is not a consistent cut across counters.
  *
- * <p>Threading: lock-free; any thread increments, any thread reads. Reads are individually atomic
- * but a {@link #snapshot()} is not a consistent cut across counters.
+ * <p>Counters of one member's command transport, both ends. Names are PascalCase constants; labels
+ * never carry split ids or payloads (there are no labels: these are member totals).
  */
 public final class TransportMetrics {
     // Receiving end (SourceCommandTransportAdapter).
