@@ -34,6 +34,12 @@ public final class ManagedFakeConfig implements Serializable {
     private final long rowsPerSecond;
     private final long slowDataMillis;
     private final boolean slowDataJitter;
+    private final String faultId;
+    private final long failOnceAtRow;
+    private final String enumeratorFailOn;
+    private final long enumeratorFailAtCheckpoint;
+    private final long holdSnapshotAtCheckpoint;
+    private final String sourceEventRunId;
 
     private ManagedFakeConfig(Builder b) {
         if (b.splitCount < 0) {
@@ -55,6 +61,19 @@ public final class ManagedFakeConfig implements Serializable {
         this.rowsPerSecond = b.rowsPerSecond;
         this.slowDataMillis = b.slowDataMillis;
         this.slowDataJitter = b.slowDataJitter;
+        if (!b.enumeratorFailOn.isEmpty()
+                && !"snapshot".equals(b.enumeratorFailOn)
+                && !"checkpoint-complete".equals(b.enumeratorFailOn)) {
+            throw new IllegalArgumentException(
+                    "enumerator.fail.on must be 'snapshot' or 'checkpoint-complete': "
+                            + b.enumeratorFailOn);
+        }
+        this.faultId = b.faultId;
+        this.failOnceAtRow = b.failOnceAtRow;
+        this.enumeratorFailOn = b.enumeratorFailOn;
+        this.enumeratorFailAtCheckpoint = b.enumeratorFailAtCheckpoint;
+        this.holdSnapshotAtCheckpoint = b.holdSnapshotAtCheckpoint;
+        this.sourceEventRunId = b.sourceEventRunId;
     }
 
     public static ManagedFakeConfig of(ReadonlyConfig options) {
@@ -65,6 +84,14 @@ public final class ManagedFakeConfig implements Serializable {
                 .rowsPerSecond(options.get(ManagedFakeSourceOptions.ROWS_PER_SECOND))
                 .slowDataMillis(options.get(ManagedFakeSourceOptions.SLOW_DATA_MILLIS))
                 .slowDataJitter(options.get(ManagedFakeSourceOptions.SLOW_DATA_JITTER))
+                .faultId(options.get(ManagedFakeSourceOptions.FAULT_ID))
+                .failOnceAtRow(options.get(ManagedFakeSourceOptions.FAIL_ONCE_AT_ROW))
+                .enumeratorFailOn(options.get(ManagedFakeSourceOptions.ENUMERATOR_FAIL_ON))
+                .enumeratorFailAtCheckpoint(
+                        options.get(ManagedFakeSourceOptions.ENUMERATOR_FAIL_AT_CHECKPOINT))
+                .holdSnapshotAtCheckpoint(
+                        options.get(ManagedFakeSourceOptions.HOLD_SNAPSHOT_AT_CHECKPOINT))
+                .sourceEventRunId(options.get(ManagedFakeSourceOptions.SOURCE_EVENT_RUN_ID))
                 .build();
     }
 
@@ -96,6 +123,32 @@ public final class ManagedFakeConfig implements Serializable {
         return slowDataJitter;
     }
 
+    /** Empty when no fault is injected. */
+    public String faultId() {
+        return faultId;
+    }
+
+    public long failOnceAtRow() {
+        return failOnceAtRow;
+    }
+
+    public String enumeratorFailOn() {
+        return enumeratorFailOn;
+    }
+
+    public long enumeratorFailAtCheckpoint() {
+        return enumeratorFailAtCheckpoint;
+    }
+
+    public long holdSnapshotAtCheckpoint() {
+        return holdSnapshotAtCheckpoint;
+    }
+
+    /** Empty when the enumerator sends no source events. */
+    public String sourceEventRunId() {
+        return sourceEventRunId;
+    }
+
     @Override
     public String toString() {
         return "ManagedFakeConfig{splitCount="
@@ -110,6 +163,8 @@ public final class ManagedFakeConfig implements Serializable {
                 + slowDataMillis
                 + ", slowDataJitter="
                 + slowDataJitter
+                + (faultId.isEmpty() ? "" : ", faultId=" + faultId)
+                + (sourceEventRunId.isEmpty() ? "" : ", sourceEventRunId=" + sourceEventRunId)
                 + '}';
     }
 
@@ -121,8 +176,48 @@ public final class ManagedFakeConfig implements Serializable {
         private long rowsPerSecond = ManagedFakeSourceOptions.ROWS_PER_SECOND.defaultValue();
         private long slowDataMillis = ManagedFakeSourceOptions.SLOW_DATA_MILLIS.defaultValue();
         private boolean slowDataJitter = ManagedFakeSourceOptions.SLOW_DATA_JITTER.defaultValue();
+        private String faultId = ManagedFakeSourceOptions.FAULT_ID.defaultValue();
+        private long failOnceAtRow = ManagedFakeSourceOptions.FAIL_ONCE_AT_ROW.defaultValue();
+        private String enumeratorFailOn =
+                ManagedFakeSourceOptions.ENUMERATOR_FAIL_ON.defaultValue();
+        private long enumeratorFailAtCheckpoint =
+                ManagedFakeSourceOptions.ENUMERATOR_FAIL_AT_CHECKPOINT.defaultValue();
+        private long holdSnapshotAtCheckpoint =
+                ManagedFakeSourceOptions.HOLD_SNAPSHOT_AT_CHECKPOINT.defaultValue();
+        private String sourceEventRunId =
+                ManagedFakeSourceOptions.SOURCE_EVENT_RUN_ID.defaultValue();
 
         private Builder() {}
+
+        public Builder faultId(String v) {
+            this.faultId = v == null ? "" : v;
+            return this;
+        }
+
+        public Builder failOnceAtRow(long v) {
+            this.failOnceAtRow = v;
+            return this;
+        }
+
+        public Builder enumeratorFailOn(String v) {
+            this.enumeratorFailOn = v == null ? "" : v;
+            return this;
+        }
+
+        public Builder enumeratorFailAtCheckpoint(long v) {
+            this.enumeratorFailAtCheckpoint = v;
+            return this;
+        }
+
+        public Builder holdSnapshotAtCheckpoint(long v) {
+            this.holdSnapshotAtCheckpoint = v;
+            return this;
+        }
+
+        public Builder sourceEventRunId(String v) {
+            this.sourceEventRunId = v == null ? "" : v;
+            return this;
+        }
 
         public Builder splitCount(int v) {
             this.splitCount = v;

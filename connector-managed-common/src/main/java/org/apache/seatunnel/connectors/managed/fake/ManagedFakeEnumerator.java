@@ -152,10 +152,25 @@ public final class ManagedFakeEnumerator
                 context.signalNoMoreSplits(subtaskId);
             }
         }
+        if (!config.sourceEventRunId().isEmpty()) {
+            // After the assignment, outside the lock: the stock engine drops the event (a no-op
+            // there); Lane A delivers it over its own transport.
+            context.sendEventToSourceReader(
+                    subtaskId, new ManagedFakeEvent(config.sourceEventRunId(), subtaskId));
+        }
     }
 
     @Override
-    public ManagedFakeEnumeratorState snapshotState(long checkpointId) {
+    public ManagedFakeEnumeratorState snapshotState(long checkpointId) throws Exception {
+        String faultId = config.faultId();
+        if (!faultId.isEmpty()) {
+            long hold = config.holdSnapshotAtCheckpoint();
+            if (hold >= 0 && checkpointId >= hold) {
+                // Outside the lock: a held snapshot must not block assignments.
+                ManagedFakeFaults.holdOnce(faultId);
+            }
+            failOnce("snapshot", checkpointId);
+        }
         synchronized (lock) {
             return new ManagedFakeEnumeratorState(new ArrayList<>(pending.values()));
         }
@@ -164,6 +179,25 @@ public final class ManagedFakeEnumerator
     @Override
     public void notifyCheckpointComplete(long checkpointId) {
         // Nothing to commit; repeated notifications after a restore are harmless.
+        if (!config.faultId().isEmpty()) {
+            failOnce("checkpoint-complete", checkpointId);
+        }
+    }
+
+    /** The injected enumerator fault: throws once per fault id at the configured callback. */
+    private void failOnce(String callback, long checkpointId) {
+        if (callback.equals(config.enumeratorFailOn())
+                && checkpointId >= config.enumeratorFailAtCheckpoint()
+                && ManagedFakeFaults.fireOnce(config.faultId() + "/enumerator")) {
+            throw new IllegalStateException(
+                    "ManagedFake injected enumerator failure in "
+                            + callback
+                            + " of checkpoint "
+                            + checkpointId
+                            + " (fault.id "
+                            + config.faultId()
+                            + ")");
+        }
     }
 
     /** Under lock. Removes the splits first and puts them back if the delivery fails. */

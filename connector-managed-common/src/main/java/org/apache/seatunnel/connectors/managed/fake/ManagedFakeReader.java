@@ -21,9 +21,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import org.apache.seatunnel.api.source.Collector;
+import org.apache.seatunnel.api.source.SourceEvent;
 import org.apache.seatunnel.api.source.SourceReader;
 import org.apache.seatunnel.api.source.managed.ManagedSourceCapability;
 import org.apache.seatunnel.api.source.managed.ManagedSourceReader;
@@ -57,9 +61,10 @@ import org.apache.seatunnel.api.table.type.SeaTunnelRow;
  * (the event completes it). Time-based readiness (a chunk's {@code dataReadyAt} passing, rate
  * tokens refilling) needs no timer: every {@code isAvailable()} call re-reads the clock and returns
  * a completed future once the time has come, and every poll attempt that finds data ready completes
- * the pending future. A future handed out before the time has come completes at the next poll
- * attempt or wakeup, so a host must bound its wait on it (Lane A's host does: it returns to the
- * engine, which polls again).
+ * the pending future. A future handed out before the time has come is completed by a timer at that
+ * time (the SPI's contract: after {@code NOTHING_AVAILABLE} the loop polls again only when this
+ * future completes or a command arrives), or earlier by a poll attempt or a wakeup. Readers built
+ * with an injected clock get no timer: their tests drive time and poll themselves.
  */
 public final class ManagedFakeReader
         implements ManagedSourceReader<SeaTunnelRow, ManagedFakeSplit> {
@@ -87,18 +92,24 @@ public final class ManagedFakeReader
     private long dataReadyAtNanos;
     private double rateTokens = 1.0;
     private long rateTokensAtNanos = Long.MIN_VALUE;
+    private long rowsEmitted;
 
     private final Object signal = new Object();
     // guarded by signal
     private boolean wakeupPending;
     private CompletableFuture<Void> availability;
+    private ScheduledFuture<?> availabilityTimer;
+
+    /** Null when time is driven by the caller (an injected test clock). */
+    private final ScheduledExecutorService timer;
 
     public ManagedFakeReader(SourceReader.Context context, ManagedFakeConfig config) {
         this(
                 context,
                 config,
                 System::nanoTime,
-                new Random(System.nanoTime() ^ (31L * context.getIndexOfSubtask())));
+                new Random(System.nanoTime() ^ (31L * context.getIndexOfSubtask())),
+                Timer.INSTANCE);
     }
 
     /**
@@ -112,11 +123,43 @@ public final class ManagedFakeReader
             ManagedFakeConfig config,
             LongSupplier clock,
             Random random) {
+        this(context, config, clock, random, null);
+    }
+
+    private ManagedFakeReader(
+            SourceReader.Context context,
+            ManagedFakeConfig config,
+            LongSupplier clock,
+            Random random,
+            ScheduledExecutorService timer) {
         this.context = context;
         this.config = config;
         this.clock = clock;
         this.random = random;
+        this.timer = timer;
         this.tableId = ManagedFakeRows.TABLE_PATH.toString();
+    }
+
+    /**
+     * Threading: one daemon thread shared by every reader of this JVM; its tasks only complete a
+     * future. Lazily created, never shut down (a daemon with nothing scheduled costs nothing).
+     */
+    private static final class Timer {
+        static final ScheduledExecutorService INSTANCE = create();
+
+        private static ScheduledExecutorService create() {
+            ScheduledThreadPoolExecutor e =
+                    new ScheduledThreadPoolExecutor(
+                            1,
+                            r -> {
+                                Thread t = new Thread(r, "managed-fake-availability-timer");
+                                t.setDaemon(true);
+                                return t;
+                            });
+            // Most timers are cancelled by an earlier poll, wakeup or close.
+            e.setRemoveOnCancelPolicy(true);
+            return e;
+        }
     }
 
     @Override
@@ -223,15 +266,26 @@ public final class ManagedFakeReader
             if (endOfInput()) {
                 return CompletableFuture.completedFuture(null);
             }
+            long readyAt = Long.MAX_VALUE;
             if (hasUnfinishedSplit()) {
                 refresh(now);
-                if (nextReadyAt(now) <= now) {
+                readyAt = nextReadyAt(now);
+                if (readyAt <= now) {
                     return CompletableFuture.completedFuture(null);
                 }
             }
             synchronized (signal) {
                 if (availability == null || availability.isDone()) {
                     availability = new CompletableFuture<>();
+                }
+                if (timer != null && readyAt != Long.MAX_VALUE && availabilityTimer == null) {
+                    // Time-gated data (slow data, rate limit): nothing else would complete the
+                    // future when the time comes, and the loop waits for exactly that.
+                    availabilityTimer =
+                            timer.schedule(
+                                    this::completeAvailability,
+                                    readyAt - now,
+                                    TimeUnit.NANOSECONDS);
                 }
                 return availability;
             }
@@ -246,6 +300,7 @@ public final class ManagedFakeReader
             signal.notifyAll();
             pending = availability;
             availability = null;
+            cancelTimer();
         }
         if (pending != null) {
             pending.complete(null);
@@ -293,6 +348,19 @@ public final class ManagedFakeReader
         // Nothing to commit; repeated notifications (after a restore) are harmless.
     }
 
+    /**
+     * Records a {@link ManagedFakeEvent}'s receipt for its run; one addressed to another subtask is
+     * recorded under {@code -1 - thisSubtask}, so a misrouted event is visible.
+     */
+    @Override
+    public void handleSourceEvent(SourceEvent sourceEvent) {
+        if (sourceEvent instanceof ManagedFakeEvent) {
+            ManagedFakeEvent e = (ManagedFakeEvent) sourceEvent;
+            int mine = context.getIndexOfSubtask();
+            ManagedFakeFaults.recordEvent(e.runId(), e.targetSubtask() == mine ? mine : -1 - mine);
+        }
+    }
+
     // ---------------------------------------------------------------- internals
 
     /**
@@ -324,6 +392,7 @@ public final class ManagedFakeReader
                 if (config.rowsPerSecond() > 0 && rateTokens < 1.0) {
                     break;
                 }
+                injectRowFault();
                 row = nextRow();
                 if (row == null) {
                     break;
@@ -341,6 +410,29 @@ public final class ManagedFakeReader
         return emitted;
     }
 
+    /**
+     * The injected reader fault ({@code fail.once.at.row}): throws instead of emitting this
+     * attempt's N-th row, once per fault id in this JVM, so the restored attempt reads on. Under
+     * stateLock, before any state changes.
+     */
+    private void injectRowFault() {
+        long at = config.failOnceAtRow();
+        if (at >= 0
+                && rowsEmitted >= at
+                && !config.faultId().isEmpty()
+                && hasUnfinishedSplit()
+                && ManagedFakeFaults.fireOnce(config.faultId() + "/reader")) {
+            throw new IllegalStateException(
+                    "ManagedFake injected reader failure at row "
+                            + rowsEmitted
+                            + " of subtask "
+                            + context.getIndexOfSubtask()
+                            + " (fault.id "
+                            + config.faultId()
+                            + ")");
+        }
+    }
+
     /** Round-robin over unfinished splits so unbounded splits all make progress. */
     private SeaTunnelRow nextRow() {
         int n = cursors.size();
@@ -349,6 +441,7 @@ public final class ManagedFakeReader
             if (!c.finished()) {
                 roundRobin = (roundRobin + i + 1) % n;
                 long seq = c.next++;
+                rowsEmitted++;
                 return ManagedFakeRows.row(c.splitNumber, config.splitCount(), seq, tableId);
             }
         }
@@ -438,9 +531,19 @@ public final class ManagedFakeReader
         synchronized (signal) {
             pending = availability;
             availability = null;
+            cancelTimer();
         }
         if (pending != null) {
             pending.complete(null);
+        }
+    }
+
+    /** Under signal. */
+    private void cancelTimer() {
+        if (availabilityTimer != null) {
+            // Not interrupting: the timer task may be this very call.
+            availabilityTimer.cancel(false);
+            availabilityTimer = null;
         }
     }
 

@@ -22,6 +22,7 @@ import java.util.List;
 import org.apache.seatunnel.api.serialization.Serializer;
 import org.apache.seatunnel.api.source.Boundedness;
 import org.apache.seatunnel.api.source.SeaTunnelSource;
+import org.apache.seatunnel.api.source.SourceEvent;
 import org.apache.seatunnel.api.source.SourceReader;
 import org.apache.seatunnel.api.source.SourceSplitEnumerator;
 import org.apache.seatunnel.api.source.SupportParallelism;
@@ -57,6 +58,12 @@ public final class ManagedFakeSource
     @Override
     public ManagedSourceCapability managedSourceCapability() {
         return ManagedFakeReader.CAPABILITY;
+    }
+
+    /** ManagedFake's enumerator sends {@link ManagedFakeEvent}s when asked to. */
+    @Override
+    public Serializer<SourceEvent> managedSourceEventSerializer() {
+        return new ManagedFakeEventSerializer();
     }
 
     @Override

@@ -46,7 +46,13 @@ public final class ManagedFakeSourceFactory implements TableSourceFactory {
                         ManagedFakeSourceOptions.BOUNDED,
                         ManagedFakeSourceOptions.ROWS_PER_SECOND,
                         ManagedFakeSourceOptions.SLOW_DATA_MILLIS,
-                        ManagedFakeSourceOptions.SLOW_DATA_JITTER)
+                        ManagedFakeSourceOptions.SLOW_DATA_JITTER,
+                        ManagedFakeSourceOptions.FAULT_ID,
+                        ManagedFakeSourceOptions.FAIL_ONCE_AT_ROW,
+                        ManagedFakeSourceOptions.ENUMERATOR_FAIL_ON,
+                        ManagedFakeSourceOptions.ENUMERATOR_FAIL_AT_CHECKPOINT,
+                        ManagedFakeSourceOptions.HOLD_SNAPSHOT_AT_CHECKPOINT,
+                        ManagedFakeSourceOptions.SOURCE_EVENT_RUN_ID)
                 .build();
     }
 

@@ -139,7 +139,8 @@ class LaneAStreamingCheckpointTest {
         assertEquals(cp.getCheckpointId(), enumerators.get(0).checkpointId());
 
         CollectedRows rows = CollectedRows.of(runId);
-        assertTrue(rows.writtenCount() > 0, "rows flow");
+        // Rate-limited data keeps flowing between checkpoints (400 rows/s over both readers).
+        await().atMost(BOUND).until(() -> rows.committed().size() >= 400);
         assertEquals(2, RuntimeStats.readersOpened(), "both readers ran on Lane A");
         assertTrue(RuntimeStats.total(RuntimeStats.Counter.CHECKPOINTS) >= 2 * 3);
 

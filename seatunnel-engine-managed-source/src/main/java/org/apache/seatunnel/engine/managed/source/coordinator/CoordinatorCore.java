@@ -156,6 +156,15 @@ final class CoordinatorCore<SplitT extends SourceSplit, StateT> {
     // ------------------------------------------------------------------ reader → coordinator
 
     void registerReader(int subtask, long attempt, ReaderInclusionReport restored) {
+        if (attempt == ReaderInclusionReport.NO_ATTEMPT) {
+            // Not a reader attempt: the host reporting a restored owner's metadata (Zeta hands
+            // reader state back before readers open).
+            if (restored == null) {
+                throw new IllegalArgumentException("registration without an attempt id");
+            }
+            inclusion(restored);
+            return;
+        }
         checkSubtask(subtask);
         Long current = readers.current(subtask);
         if (current != null && attempt <= current) {

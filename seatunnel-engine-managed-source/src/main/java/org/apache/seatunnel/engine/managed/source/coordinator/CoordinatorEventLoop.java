@@ -170,7 +170,8 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
     /**
      * A reader attempt registered. Attempt ids of one subtask must increase; a repeated id is a
      * duplicate. {@code restored} (kind RESTORED) is the metadata of the state it restored and
-     * keeps, or null.
+     * keeps, or null. With {@link ReaderInclusionReport#NO_ATTEMPT} it is no registration but the
+     * same as {@link #reportInclusion} of the RESTORED report (a restored owner's metadata).
      */
     public OfferResult registerReader(int subtask, long attemptId, ReaderInclusionReport restored) {
         return offer(
@@ -431,13 +432,12 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
                 }
                 return;
             case FAILED:
-                if (c.type == CoordinatorCommandType.CLOSE) {
+            case CLOSED:
+            default:
+                if (state == LoopState.FAILED && c.type == CoordinatorCommandType.CLOSE) {
                     closeNow(c);
                     return;
                 }
-            // fall through: dropped like after close
-            case CLOSED:
-            default:
                 metrics.increment(Counter.COMMANDS_AFTER_CLOSE);
                 c.drop(state.name());
         }

@@ -57,7 +57,7 @@ public final class SourceAssignmentTracker {
      * indexes (~120 B), a boxed command id (16 B) and slack. Checked against a heap measurement by
      * the split-storm benchmark.
      */
-    static final int ENTRY_OVERHEAD_BYTES = 320;
+    static final int ENTRY_OVERHEAD_BYTES = 352;
 
     private final int maxEntries;
     private final long maxBytes;

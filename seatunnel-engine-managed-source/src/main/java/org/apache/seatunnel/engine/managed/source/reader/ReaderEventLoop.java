@@ -303,7 +303,8 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
 
     private void apply(SourceCommandEnvelope env, boolean reserved, long admittedNanos) {
         try {
-            if (env.commandId() > 0 && !firstApplication(env)) {
+            boolean ledgered = env.commandId() > 0 && env.senderSequence() > 0;
+            if (ledgered && !firstApplication(env)) {
                 return;
             }
             switch (env.commandKind()) {
@@ -339,7 +340,7 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
                             mailbox.attemptId(),
                             env.commandKind());
             }
-            if (env.commandId() > 0) {
+            if (ledgered) {
                 recordApplied(env);
             }
             metrics.commandsApplied.incrementAndGet();
@@ -352,8 +353,9 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
     }
 
     /**
-     * Exactly-once apply per attempt for coordinator commands (positive ids; local commands are
-     * negative and never redelivered).
+     * Exactly-once apply per attempt for sequenced coordinator commands (positive ids and
+     * sequences). Local commands have negative ids and are never redelivered; source events carry
+     * sequence 0 because they are ephemeral and not part of the checkpointed watermark.
      */
     private boolean firstApplication(SourceCommandEnvelope env) {
         if (ledger.isApplied(env.coordinatorEpoch(), env.senderSequence())) {

@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.seatunnel.api.serialization.Serializer;
 import org.apache.seatunnel.api.source.SeaTunnelSource;
 import org.apache.seatunnel.api.source.SourceEvent;
@@ -50,6 +51,8 @@ import org.apache.seatunnel.engine.managed.source.protocol.ReasonCode;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 import org.apache.seatunnel.engine.managed.source.zeta.transport.CoordinatorEndpoint;
 import org.apache.seatunnel.engine.managed.source.zeta.transport.ManagedSourceMemberService;
+import org.apache.seatunnel.engine.server.checkpoint.operation.CheckpointErrorReportOperation;
+import org.apache.seatunnel.engine.server.task.SourceSplitEnumeratorTask;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -81,9 +84,17 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
     private final Map<Integer, Address> readerAddresses = new ConcurrentHashMap<>();
     private final Map<Integer, Long> readerAttempts = new ConcurrentHashMap<>();
 
-    private ManagedSourceMemberService service;
-    private CoordinatorEventLoop<SplitT, StateT> loop;
+    private final ManagedSourceMemberService service;
+    private final CoordinatorEventLoop<SplitT, StateT> loop;
+    private final AtomicBoolean failureReported = new AtomicBoolean();
+    private volatile boolean closing;
 
+    /**
+     * Builds the coordinator loop at once, on the engine thread that creates or restores the
+     * enumerator: Zeta hands restored reader state to {@link #addSplitsBack} and may call {@link
+     * #registerReader} before it calls {@link #open()} (hazard 2), so the loop must already exist
+     * to queue them. Connector code still runs only once {@link #open()} offers the open command.
+     */
     ManagedEnumeratorHost(
             ManagedLaneSource<T, SplitT, StateT> source,
             SourceSplitEnumerator.Context<ManagedSplit> context,
@@ -92,11 +103,12 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
         this.context = context;
         this.restored = restored;
         this.splitSerializer = source.inner().getSplitSerializer();
+        this.service = ManagedSourceMemberService.of(EngineAccess.member(context));
+        this.loop = buildLoop();
+        service.targets().registerCoordinator(source.sourceRuntimeId(), this);
     }
 
-    @Override
-    public void open() {
-        service = ManagedSourceMemberService.of(EngineAccess.member(context));
+    private CoordinatorEventLoop<SplitT, StateT> buildLoop() {
         ManagedSourceConfig cfg = source.config();
         SeaTunnelSource<T, SplitT, StateT> inner = source.inner();
         SourceAsyncWorkerPool pool =
@@ -109,76 +121,98 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
                                         SourceAsyncWorkerPool.DEFAULT_QUEUE_CAPACITY));
         @SuppressWarnings("unchecked")
         Serializer<SourceEvent> events = source.eventSerializer();
-        loop =
-                CoordinatorEventLoop.<SplitT, StateT>builder()
-                        .config(
-                                CoordinatorConfig.builder()
-                                        .jobId(EngineAccess.jobId(context))
-                                        .sourceRuntimeId(source.sourceRuntimeId())
-                                        .epoch(1)
-                                        .parallelism(context.currentParallelism())
-                                        .maxTrackerEntries(cfg.trackerMaxEntries())
-                                        .maxTrackerBytes(cfg.trackerMaxBytes())
-                                        .build())
-                        .metrics(new CoordinatorMetrics())
-                        .enumeratorFactory(
-                                new EnumeratorFactory<SplitT, StateT>() {
-                                    @Override
-                                    public SourceSplitEnumerator<SplitT, StateT> create(
-                                            SourceSplitEnumerator.Context<SplitT> c)
-                                            throws Exception {
-                                        return inner.createEnumerator(c);
-                                    }
+        return CoordinatorEventLoop.<SplitT, StateT>builder()
+                .config(
+                        CoordinatorConfig.builder()
+                                .jobId(EngineAccess.jobId(context))
+                                .sourceRuntimeId(source.sourceRuntimeId())
+                                .epoch(1)
+                                .parallelism(context.currentParallelism())
+                                .maxTrackerEntries(cfg.trackerMaxEntries())
+                                .maxTrackerBytes(cfg.trackerMaxBytes())
+                                .build())
+                .metrics(new CoordinatorMetrics())
+                .enumeratorFactory(
+                        new EnumeratorFactory<SplitT, StateT>() {
+                            @Override
+                            public SourceSplitEnumerator<SplitT, StateT> create(
+                                    SourceSplitEnumerator.Context<SplitT> c) throws Exception {
+                                return inner.createEnumerator(c);
+                            }
 
-                                    @Override
-                                    public SourceSplitEnumerator<SplitT, StateT> restore(
-                                            SourceSplitEnumerator.Context<SplitT> c, StateT s)
-                                            throws Exception {
-                                        return inner.restoreEnumerator(c, s);
-                                    }
-                                })
-                        .splitSerializer(splitSerializer)
-                        .stateSerializer(inner.getEnumeratorStateSerializer())
-                        .eventSerializer(events)
-                        .dispatcher(this::dispatch)
-                        .executor(service.coordinatorExecutor())
-                        .timer(
-                                (delay, action) -> {
-                                    java.util.concurrent.ScheduledFuture<?> f =
-                                            service.watchdog()
-                                                    .schedule(
-                                                            action,
-                                                            delay.toNanos(),
-                                                            TimeUnit.NANOSECONDS);
-                                    return new org.apache.seatunnel.api.source.managed
-                                            .Cancellable() {
-                                        @Override
-                                        public boolean cancel() {
-                                            return f.cancel(false);
-                                        }
+                            @Override
+                            public SourceSplitEnumerator<SplitT, StateT> restore(
+                                    SourceSplitEnumerator.Context<SplitT> c, StateT s)
+                                    throws Exception {
+                                return inner.restoreEnumerator(c, s);
+                            }
+                        })
+                .splitSerializer(splitSerializer)
+                .stateSerializer(inner.getEnumeratorStateSerializer())
+                .eventSerializer(events)
+                .dispatcher(this::dispatch)
+                .executor(service.coordinatorExecutor())
+                .timer(
+                        (delay, action) -> {
+                            java.util.concurrent.ScheduledFuture<?> f =
+                                    service.watchdog()
+                                            .schedule(
+                                                    action, delay.toNanos(), TimeUnit.NANOSECONDS);
+                            return new org.apache.seatunnel.api.source.managed.Cancellable() {
+                                @Override
+                                public boolean cancel() {
+                                    return f.cancel(false);
+                                }
 
-                                        @Override
-                                        public boolean isCancelled() {
-                                            return f.isCancelled();
-                                        }
-                                    };
-                                })
-                        .clock(Clock.systemUTC())
-                        .workerPool(pool)
-                        .classLoader(Thread.currentThread().getContextClassLoader())
-                        .failureHandler(
-                                (where, cause) ->
-                                        LOG.error(
-                                                "Lane A coordinator of source runtime {} failed in"
-                                                        + " {}",
-                                                source.sourceRuntimeId(),
-                                                where,
-                                                cause))
-                        .metricsContext(context.getMetricsContext())
-                        .eventListener(context.getEventListener())
-                        .restoreFrom(restored == null ? null : restored.coordinatorBlob())
-                        .build();
-        service.targets().registerCoordinator(source.sourceRuntimeId(), this);
+                                @Override
+                                public boolean isCancelled() {
+                                    return f.isCancelled();
+                                }
+                            };
+                        })
+                .clock(Clock.systemUTC())
+                .workerPool(pool)
+                // The connector's own loader: the creating engine thread's context loader is not
+                // guaranteed to be the job's.
+                .classLoader(inner.getClass().getClassLoader())
+                .failureHandler(this::onLoopFailure)
+                .metricsContext(context.getMetricsContext())
+                .eventListener(context.getEventListener())
+                .restoreFrom(restored == null ? null : restored.coordinatorBlob())
+                .build();
+    }
+
+    /**
+     * A command of the coordinator loop failed (connector enumerator code threw, or the runtime
+     * could not apply a command): its assignments can no longer be trusted, so the pipeline must
+     * restore from the last checkpoint. The loop runs outside every engine callback, so nothing
+     * would otherwise reach the engine: report it the way the engine's own task operations report a
+     * task failure, once per host.
+     */
+    private void onLoopFailure(String where, Throwable cause) {
+        LOG.error(
+                "Lane A coordinator of source runtime {} failed in {}",
+                source.sourceRuntimeId(),
+                where,
+                cause);
+        if (closing || !failureReported.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            SourceSplitEnumeratorTask<?> task = EngineAccess.enumeratorTask(context);
+            task.getExecutionContext()
+                    .sendToMaster(
+                            new CheckpointErrorReportOperation(
+                                    task.getTaskLocation(),
+                                    new IllegalStateException(
+                                            "Lane A coordinator failed in " + where, cause)));
+        } catch (RuntimeException e) {
+            LOG.error("Could not report the Lane A coordinator failure to the master", e);
+        }
+    }
+
+    @Override
+    public void open() {
         expectAccepted(loop.open(), "open");
         LOG.info(
                 "Lane A coordinator of source runtime {} opened (restored: {})",
@@ -366,10 +400,9 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
 
     @Override
     public void close() throws IOException {
-        if (loop != null) {
-            loop.close();
-            service.targets().unregisterCoordinator(source.sourceRuntimeId(), this);
-        }
+        closing = true;
+        loop.close();
+        service.targets().unregisterCoordinator(source.sourceRuntimeId(), this);
     }
 
     private void expectAccepted(OfferResult r, String what) {

@@ -132,6 +132,11 @@ public final class RuntimeStats {
         return READERS_OPENED.get();
     }
 
+    /** Lane A readers opened and not yet closed. */
+    public static int readersLive() {
+        return LIVE.size();
+    }
+
     /** Barrier waits in nanoseconds, sorted. */
     public static long[] barrierWaitsSorted() {
         long[] a = BARRIER_NANOS.stream().mapToLong(Long::longValue).toArray();

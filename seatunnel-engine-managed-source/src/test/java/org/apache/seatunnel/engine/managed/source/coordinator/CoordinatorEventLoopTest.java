@@ -356,8 +356,13 @@ class CoordinatorEventLoopTest {
         f.loop.registerReader(0, 1);
         f.loop.handleSplitRequest(0, 1);
         f.loop.handleSplitRequest(0, 1);
-        f.loop.handleSplitRequest(0, 1);
         f.drain();
+        assertEquals(1, f.dispatcher.sent.size(), "no-more-splits waits for the admission");
+        f.dispatcher.acceptAll();
+        f.drain();
+        f.loop.handleSplitRequest(0, 1); // crossed no-more-splits: not forwarded
+        f.drain();
+        assertEquals(1, f.count(Counter.SPLIT_REQUESTS_AFTER_NO_MORE_SPLITS));
         List<SourceCommandEnvelope> all = f.dispatcher.sent.stream().map(s -> s.envelope).toList();
         assertEquals(2, all.size());
         assertEquals(CommandKind.SPLIT_ASSIGNMENT, all.get(0).commandKind());

@@ -66,7 +66,7 @@ class CoordinatorModelTest {
         double secs = (System.nanoTime() - start) / 1e9;
         System.out.printf(
                 "CoordinatorModelTest: %d schedules in %.2f s (%.0f schedules/s), %d restores, %d"
-                        + " checkpoint events%n",
+                        + " trace events%n",
                 schedules, secs, schedules / secs, restores, steps);
         assertTrue(schedules == 0 || restores > 0 || schedules < 10);
     }

@@ -19,7 +19,6 @@ package org.apache.seatunnel.engine.managed.source.coordinator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -60,12 +59,12 @@ class CoordinatorSchedulerImplTest {
     private void onLoop(Consumer<CoordinatorScheduler> body) {
         f.enumerator.onCallback =
                 name -> {
-                    if (name.startsWith("handleSplitRequest")) {
+                    if (name.startsWith("handleSourceEvent")) {
                         body.accept(f.loop.scheduler());
                     }
                 };
         f.loop.registerReader(0, 1);
-        f.loop.handleSplitRequest(0, 1);
+        f.loop.handleSourceEvent(0, 1, new org.apache.seatunnel.api.source.SourceEvent() {});
         f.drain();
         f.enumerator.onCallback = name -> {};
     }
@@ -343,6 +342,5 @@ class CoordinatorSchedulerImplTest {
         f.timer.advance(Duration.ofSeconds(1));
         f.drain();
         assertEquals(2, runs.size());
-        assertNull(null);
     }
 }

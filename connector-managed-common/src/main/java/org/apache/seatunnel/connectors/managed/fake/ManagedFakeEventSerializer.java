@@ -1,0 +1,72 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.connectors.managed.fake;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import org.apache.seatunnel.api.serialization.Serializer;
+import org.apache.seatunnel.api.source.SourceEvent;
+
+/**
+ * The versioned binary form of ManagedFake's source events, so they never travel as Java
+ * serialization (STIP-31: events are bytes of the connector's own serializer, not persisted).
+ *
+ * <pre>{@code
+ * version 1: u8 version=1 | UTF runId | i32 targetSubtask   (big-endian)
+ * }</pre>
+ *
+ * <p>Threading: stateless.
+ */
+public final class ManagedFakeEventSerializer implements Serializer<SourceEvent> {
+    private static final long serialVersionUID = 1L;
+
+    static final int VERSION = 1;
+
+    @Override
+    public byte[] serialize(SourceEvent event) throws IOException {
+        if (!(event instanceof ManagedFakeEvent)) {
+            throw new IOException("not a ManagedFake event: " + event);
+        }
+        ManagedFakeEvent e = (ManagedFakeEvent) event;
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeByte(VERSION);
+            out.writeUTF(e.runId());
+            out.writeInt(e.targetSubtask());
+        }
+        return bytes.toByteArray();
+    }
+
+    @Override
+    public SourceEvent deserialize(byte[] serialized) throws IOException {
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(serialized))) {
+            int version = in.readUnsignedByte();
+            if (version != VERSION) {
+                throw new IOException("unknown ManagedFakeEvent serial version " + version);
+            }
+            ManagedFakeEvent e = new ManagedFakeEvent(in.readUTF(), in.readInt());
+            if (in.available() > 0) {
+                throw new IOException("trailing bytes after a ManagedFakeEvent");
+            }
+            return e;
+        }
+    }
+}
