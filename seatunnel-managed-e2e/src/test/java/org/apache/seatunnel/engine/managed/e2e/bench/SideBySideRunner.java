@@ -1,0 +1,277 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.engine.managed.e2e.bench;
+
+import com.sun.management.OperatingSystemMXBean;
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.seatunnel.connectors.managed.fake.ManagedFakeProbe;
+import org.apache.seatunnel.engine.core.job.JobResult;
+import org.apache.seatunnel.engine.core.job.JobStatus;
+import org.apache.seatunnel.engine.managed.e2e.CountingSink;
+import org.apache.seatunnel.engine.managed.e2e.EmbeddedZeta;
+import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
+import org.apache.seatunnel.engine.managed.source.zeta.ManagedSourceSettings;
+import org.apache.seatunnel.engine.managed.source.zeta.RuntimeStats;
+
+/**
+ * Runs the same managed FakeSource job on Lane A and Lane B in one embedded Zeta 2.3.8 engine in
+ * one run and prints a comparison table. Not a test: figures depend on the machine; run it on a
+ * quiet one. Lane B is the same connector through the Managed source with the job not allowlisted,
+ * i.e. the connector's own legacy path.
+ *
+ * <p>Usage: {@code SideBySideRunner [quick]} — quick shortens every phase for a smoke run.
+ */
+public final class SideBySideRunner {
+    private static final OperatingSystemMXBean OS =
+            (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+
+    private final EmbeddedZeta zeta;
+    private final boolean quick;
+    private int runs;
+
+    private SideBySideRunner(EmbeddedZeta zeta, boolean quick) {
+        this.zeta = zeta;
+        this.quick = quick;
+    }
+
+    public static void main(String[] args) throws Exception {
+        boolean quick = args.length > 0 && "quick".equals(args[0]);
+        Map<String, Object> cfg = new HashMap<>();
+        cfg.put("enabled", true);
+        cfg.put("allowed-jobs", Arrays.asList("side-a"));
+        cfg.put("allowed-connectors", Arrays.asList("ManagedFake"));
+        ManagedSourceSettings.install(ManagedSourceConfig.fromMap(cfg));
+        try (EmbeddedZeta zeta =
+                EmbeddedZeta.builder("side-by-side-" + ProcessHandle.current().pid(), 48400)
+                        .checkpointIntervalMillis(1000)
+                        .start()) {
+            new SideBySideRunner(zeta, quick).run();
+        }
+        System.exit(0);
+    }
+
+    private void run() throws Exception {
+        List<String[]> table = new ArrayList<>();
+        table.add(new String[] {"figure", "Lane B (stock path)", "Lane A (managed)"});
+
+        // 1. Throughput and CPU per row: bounded, p=1, 64 rows per legacy pollNext / turn.
+        long rows = quick ? 400_000 : 2_000_000;
+        int reps = quick ? 1 : 3;
+        double[][] rps = new double[2][reps];
+        double[][] cpu = new double[2][reps];
+        for (int r = 0; r < reps; r++) {
+            for (int lane = 0; lane < 2; lane++) {
+                double[] m = throughput(lane == 1, rows);
+                rps[lane][r] = m[0];
+                cpu[lane][r] = m[1];
+            }
+        }
+        table.add(
+                row(
+                        "rows/s, p=1 (median of " + reps + ")",
+                        fmt("%,.0f", median(rps[0])),
+                        fmt("%,.0f", median(rps[1]))));
+        table.add(
+                row(
+                        "CPU-s per M rows (process)",
+                        fmt("%.2f", median(cpu[0])),
+                        fmt("%.2f", median(cpu[1]))));
+
+        // 2. Checkpoint duration and barrier wait with slow data of 0, 200 ms and 1 s (jittered).
+        long seconds = quick ? 6 : 20;
+        for (int slow : new int[] {0, 200, 1000}) {
+            long[][] waits = new long[2][];
+            long[][] durations = new long[2][];
+            for (int lane = 0; lane < 2; lane++) {
+                streaming(lane == 1, "slow.data.millis = " + slow, seconds);
+                waits[lane] = ManagedFakeProbe.barrierWaits();
+                durations[lane] = ManagedFakeProbe.checkpointDurations();
+            }
+            table.add(
+                    row(
+                            "barrier wait p50/p99/max, slow data " + slow + " ms",
+                            pcts(waits[0]),
+                            pcts(waits[1])));
+            table.add(
+                    row(
+                            "checkpoint duration p50/p99, slow data " + slow + " ms",
+                            pcts2(durations[0]),
+                            pcts2(durations[1])));
+        }
+
+        // 3. Idle reader: a row becomes due every 50 ms; how late is it emitted?
+        long[][] delays = new long[2][];
+        double[] idleCpu = new double[2];
+        for (int lane = 0; lane < 2; lane++) {
+            idleCpu[lane] = streaming(lane == 1, "rows.per.second = 20", seconds);
+            delays[lane] = ManagedFakeProbe.emitDelays();
+        }
+        table.add(
+                row("idle reader: row due -> emitted p50/p99", pcts2(delays[0]), pcts2(delays[1])));
+        table.add(
+                row(
+                        "process CPU, streaming 20 rows/s (% of one core)",
+                        fmt("%.1f %%", idleCpu[0]), fmt("%.1f %%", idleCpu[1])));
+
+        print(table);
+    }
+
+    private String job(boolean laneA, String mode, String sourceExtra, String sinkRunId) {
+        return "env {\n  job.mode = \""
+                + mode
+                + "\"\n  parallelism = 1\n  checkpoint.interval = 1000\n}\n"
+                + "source {\n  Managed {\n    connector = \"ManagedFake\"\n    job-name = \""
+                + (laneA ? "side-a" : "side-b")
+                + "\"\n"
+                + sourceExtra
+                + "  }\n}\n"
+                + "sink {\n  ManagedCount {\n    run.id = \""
+                + sinkRunId
+                + "\"\n  }\n}\n";
+    }
+
+    /** Returns {rows/s, CPU-s per million rows}. */
+    private double[] throughput(boolean laneA, long rows) throws Exception {
+        String runId = "tp-" + (++runs);
+        int splits = 4;
+        String src =
+                "    split.count = "
+                        + splits
+                        + "\n    rows.per.split = "
+                        + rows / splits
+                        + "\n    bounded = true\n";
+        RuntimeStats.reset();
+        long cpu0 = OS.getProcessCpuTime();
+        long t0 = System.nanoTime();
+        long jobId = zeta.submit(job(laneA, "BATCH", src, runId));
+        JobResult r = zeta.completion(jobId).get(10, TimeUnit.MINUTES);
+        long wall = System.nanoTime() - t0;
+        long cpuNanos = OS.getProcessCpuTime() - cpu0;
+        check(r, CountingSink.count(runId) == rows, "throughput run lost or duplicated rows");
+        if (laneA && RuntimeStats.readersOpened() == 0) {
+            throw new IllegalStateException("Lane A run did not use the managed runtime");
+        }
+        return new double[] {rows / (wall / 1e9), (cpuNanos / 1e9) / (rows / 1e6)};
+    }
+
+    /** Runs an unbounded job for a while, cancels it, returns the process CPU % meanwhile. */
+    private double streaming(boolean laneA, String extra, long seconds) throws Exception {
+        String runId = "st-" + (++runs);
+        String src =
+                "    split.count = 2\n    bounded = false\n    slow.data.jitter = true\n    "
+                        + extra
+                        + "\n";
+        RuntimeStats.reset();
+        long jobId = zeta.submit(job(laneA, "STREAMING", src, runId));
+        zeta.awaitStatus(jobId, JobStatus.RUNNING, Duration.ofSeconds(60));
+        // Let the job settle before measuring.
+        waitFor(Duration.ofSeconds(2));
+        ManagedFakeProbe.enable();
+        long cpu0 = OS.getProcessCpuTime();
+        long t0 = System.nanoTime();
+        waitFor(Duration.ofSeconds(seconds));
+        double cpuPct = 100.0 * (OS.getProcessCpuTime() - cpu0) / (System.nanoTime() - t0);
+        ManagedFakeProbe.disable();
+        zeta.cancel(jobId, Duration.ofSeconds(60));
+        return cpuPct;
+    }
+
+    /** A bounded wait on a monitor nobody notifies: the runner's pacing, not a test's sleep. */
+    private static void waitFor(Duration d) throws InterruptedException {
+        Object o = new Object();
+        long end = System.nanoTime() + d.toNanos();
+        synchronized (o) {
+            for (long left = d.toMillis(); left > 0; left = (end - System.nanoTime()) / 1_000_000) {
+                o.wait(left);
+            }
+        }
+    }
+
+    private static void check(JobResult r, boolean ok, String what) {
+        if (r.getStatus() != JobStatus.FINISHED || !ok) {
+            throw new IllegalStateException(what + ": " + r.getStatus() + " " + r.getError());
+        }
+    }
+
+    private static String pcts(long[] ns) {
+        if (ns.length == 0) {
+            return "no barriers";
+        }
+        return fmt(
+                "%s / %s / %s ms (n=%d)",
+                ms(pct(ns, 50)), ms(pct(ns, 99)), ms(ns[ns.length - 1]), ns.length);
+    }
+
+    private static String pcts2(long[] ns) {
+        if (ns.length == 0) {
+            return "n/a";
+        }
+        return fmt("%s / %s ms (n=%d)", ms(pct(ns, 50)), ms(pct(ns, 99)), ns.length);
+    }
+
+    private static String ms(long ns) {
+        return fmt(ns < 10_000_000 ? "%.2f" : "%.0f", ns / 1e6);
+    }
+
+    private static long pct(long[] sorted, int p) {
+        int i = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
+        return sorted[Math.max(0, Math.min(sorted.length - 1, i))];
+    }
+
+    private static double median(double[] v) {
+        double[] c = v.clone();
+        Arrays.sort(c);
+        return c[c.length / 2];
+    }
+
+    private static String fmt(String f, Object... args) {
+        return String.format(Locale.ROOT, f, args);
+    }
+
+    private static String[] row(String... cells) {
+        return cells;
+    }
+
+    private static void print(List<String[]> table) {
+        int[] w = new int[3];
+        for (String[] r : table) {
+            for (int i = 0; i < 3; i++) {
+                w[i] = Math.max(w[i], r[i].length());
+            }
+        }
+        System.out.println();
+        for (int k = 0; k < table.size(); k++) {
+            String[] r = table.get(k);
+            System.out.printf(
+                    "| %-" + w[0] + "s | %-" + w[1] + "s | %-" + w[2] + "s |%n", r[0], r[1], r[2]);
+            if (k == 0) {
+                System.out.printf(
+                        "|%s|%s|%s|%n",
+                        "-".repeat(w[0] + 2), "-".repeat(w[1] + 2), "-".repeat(w[2] + 2));
+            }
+        }
+    }
+}

@@ -1,0 +1,263 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.engine.managed.bench;
+
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.seatunnel.api.source.Collector;
+import org.apache.seatunnel.api.source.SourceSplit;
+import org.apache.seatunnel.api.source.managed.ManagedSourceCapability;
+import org.apache.seatunnel.api.source.managed.ManagedSourceReader;
+import org.apache.seatunnel.api.source.managed.PollContext;
+import org.apache.seatunnel.api.source.managed.PollStatus;
+import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
+import org.apache.seatunnel.engine.managed.source.reader.LoopSignal;
+import org.apache.seatunnel.engine.managed.source.reader.MailboxLimits;
+import org.apache.seatunnel.engine.managed.source.reader.NanoClock;
+import org.apache.seatunnel.engine.managed.source.reader.PollBudget;
+import org.apache.seatunnel.engine.managed.source.reader.ReaderCheckpointCut;
+import org.apache.seatunnel.engine.managed.source.reader.ReaderEventLoop;
+import org.apache.seatunnel.engine.managed.source.reader.ReaderLoopHost;
+import org.apache.seatunnel.engine.managed.source.reader.ReaderLoopMetrics;
+import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
+import org.apache.seatunnel.engine.managed.source.reader.ReaderMailboxMetrics;
+import org.apache.seatunnel.engine.managed.source.reader.WorkerMailboxBudget;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.Blackhole;
+
+/**
+ * Per-record cost of the reader event loop against a bare poll loop: the same reader emits 64
+ * records per turn into a blackhole, once through {@link ReaderEventLoop#runOnce()} (terminal
+ * check, control drain, availability, budgeted turn with a counting collector, under the checkpoint
+ * lock as the Zeta host runs it) and once called directly with a fixed budget. Reported per record;
+ * the overhead is the ratio of the two.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(1)
+public class LoopOverheadBenchmark {
+    static final int RECORDS_PER_TURN = 64;
+
+    ReaderEventLoop<Long, SourceSplit> loop;
+    CountingReader reader;
+    Collector<Long> sink;
+    FixedContext bareContext;
+    final Object lock = new Object();
+
+    @Setup
+    public void setUp(Blackhole bh) throws Exception {
+        sink =
+                new Collector<Long>() {
+                    @Override
+                    public void collect(Long record) {
+                        bh.consume(record);
+                    }
+
+                    @Override
+                    public Object getCheckpointLock() {
+                        return lock;
+                    }
+                };
+        reader = new CountingReader();
+        ReaderMailbox mailbox =
+                new ReaderMailbox(
+                        1,
+                        1,
+                        0,
+                        1,
+                        MailboxLimits.defaults(),
+                        new WorkerMailboxBudget(256L << 20),
+                        NanoClock.SYSTEM,
+                        new LoopSignal(),
+                        new ReaderMailboxMetrics());
+        PollBudget budget =
+                new PollBudget(
+                        RECORDS_PER_TURN,
+                        Long.MAX_VALUE,
+                        TimeUnit.MILLISECONDS.toNanos(5),
+                        TimeUnit.SECONDS.toNanos(1),
+                        TimeUnit.SECONDS.toNanos(30),
+                        TimeUnit.SECONDS.toNanos(60));
+        loop =
+                new ReaderEventLoop<>(
+                        mailbox,
+                        reader,
+                        new NoHost(),
+                        sink,
+                        budget,
+                        r -> 8L,
+                        new ReaderLoopMetrics());
+        loop.start(0);
+        bareContext = new FixedContext();
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(RECORDS_PER_TURN)
+    public Object managedLoopTurn() {
+        synchronized (lock) {
+            return loop.runOnce();
+        }
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(RECORDS_PER_TURN)
+    public Object barePollTurn() throws Exception {
+        synchronized (lock) {
+            bareContext.emitted = 0;
+            return reader.pollNextManaged(bareContext.wrap(sink), bareContext);
+        }
+    }
+
+    /** A reader that always has data: emits until told to yield. */
+    static final class CountingReader implements ManagedSourceReader<Long, SourceSplit> {
+        long next;
+
+        @Override
+        public PollStatus pollNextManaged(Collector<Long> output, PollContext ctx) {
+            while (!ctx.shouldYield()) {
+                output.collect(next++);
+            }
+            return PollStatus.MORE_AVAILABLE;
+        }
+
+        @Override
+        public ManagedSourceCapability managedSourceCapability() {
+            return ManagedSourceCapability.builder().boundedPoll(true).wakeup(true).build();
+        }
+
+        @Override
+        public CompletableFuture<Void> isAvailable() {
+            return CompletableFuture.completedFuture(null);
+        }
+
+        @Override
+        public void wakeup() {}
+
+        @Override
+        public void open() {}
+
+        @Override
+        public void close() {}
+
+        @Override
+        public void pollNext(Collector<Long> output) {}
+
+        @Override
+        public List<SourceSplit> snapshotState(long checkpointId) {
+            return Collections.emptyList();
+        }
+
+        @Override
+        public void addSplits(List<SourceSplit> splits) {}
+
+        @Override
+        public void handleNoMoreSplits() {}
+
+        @Override
+        public void notifyCheckpointComplete(long checkpointId) {}
+    }
+
+    /** The bare loop's budget: records only, counted by a thin collector. */
+    static final class FixedContext implements PollContext {
+        int emitted;
+        private Collector<Long> out;
+        private final Collector<Long> counting =
+                new Collector<Long>() {
+                    @Override
+                    public void collect(Long record) {
+                        emitted++;
+                        out.collect(record);
+                    }
+
+                    @Override
+                    public Object getCheckpointLock() {
+                        return out.getCheckpointLock();
+                    }
+                };
+
+        Collector<Long> wrap(Collector<Long> sink) {
+            this.out = sink;
+            return counting;
+        }
+
+        @Override
+        public int remainingRecords() {
+            return RECORDS_PER_TURN - emitted;
+        }
+
+        @Override
+        public long remainingBytes() {
+            return Long.MAX_VALUE;
+        }
+
+        @Override
+        public long deadlineNanos() {
+            return Long.MAX_VALUE;
+        }
+
+        @Override
+        public long nanoTime() {
+            return System.nanoTime();
+        }
+
+        @Override
+        public boolean shouldYield() {
+            return emitted >= RECORDS_PER_TURN;
+        }
+    }
+
+    static final class NoHost implements ReaderLoopHost<SourceSplit> {
+        @Override
+        public List<SourceSplit> decodeSplits(SourceCommandEnvelope assignment) {
+            return Collections.emptyList();
+        }
+
+        @Override
+        public org.apache.seatunnel.api.source.SourceEvent decodeSourceEvent(
+                SourceCommandEnvelope event) {
+            return null;
+        }
+
+        @Override
+        public void onCheckpoint(long id, List<SourceSplit> state, ReaderCheckpointCut cut) {}
+
+        @Override
+        public void onCheckpointFailed(long checkpointId, Throwable cause) {}
+
+        @Override
+        public void onApplied(SourceCommandEnvelope command) {}
+
+        @Override
+        public void onEndOfInput() {}
+    }
+}
