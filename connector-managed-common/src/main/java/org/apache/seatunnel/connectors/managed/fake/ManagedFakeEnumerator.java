@@ -162,6 +162,7 @@ public final class ManagedFakeEnumerator
 
     @Override
     public ManagedFakeEnumeratorState snapshotState(long checkpointId) throws Exception {
+        ManagedFakeProbe.enumeratorSnapshot(checkpointId);
         String faultId = config.faultId();
         if (!faultId.isEmpty()) {
             long hold = config.holdSnapshotAtCheckpoint();
@@ -178,6 +179,7 @@ public final class ManagedFakeEnumerator
 
     @Override
     public void notifyCheckpointComplete(long checkpointId) {
+        ManagedFakeProbe.checkpointComplete(checkpointId);
         // Nothing to commit; repeated notifications after a restore are harmless.
         if (!config.faultId().isEmpty()) {
             failOnce("checkpoint-complete", checkpointId);

@@ -334,6 +334,7 @@ public final class ManagedFakeReader
     /** Copies of every assigned split (finished ones included) with the next offset to read. */
     @Override
     public List<ManagedFakeSplit> snapshotState(long checkpointId) {
+        ManagedFakeProbe.readerSnapshot(checkpointId);
         synchronized (stateLock) {
             List<ManagedFakeSplit> copies = new ArrayList<>(cursors.size());
             for (Cursor c : cursors) {
@@ -379,6 +380,7 @@ public final class ManagedFakeReader
                 break;
             }
             SeaTunnelRow row;
+            long dueNanos = Long.MIN_VALUE;
             synchronized (stateLock) {
                 long now = clock.getAsLong();
                 if (chunked) {
@@ -401,10 +403,20 @@ public final class ManagedFakeReader
                     chunkRemaining--;
                 }
                 if (config.rowsPerSecond() > 0) {
+                    // The token this row spends accrued (rateTokens - 1) token-periods ago.
+                    dueNanos =
+                            now
+                                    - (long)
+                                            ((rateTokens - 1.0)
+                                                    * TimeUnit.SECONDS.toNanos(1)
+                                                    / config.rowsPerSecond());
                     rateTokens -= 1.0;
                 }
             }
             output.collect(row);
+            if (dueNanos != Long.MIN_VALUE) {
+                ManagedFakeProbe.rowEmitted(dueNanos);
+            }
             emitted++;
         }
         return emitted;
