@@ -23,18 +23,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.seatunnel.connectors.managed.fake.ManagedFakeRows;
 import org.apache.seatunnel.engine.core.job.JobResult;
 import org.apache.seatunnel.engine.core.job.JobStatus;
-import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
-import org.apache.seatunnel.engine.managed.source.zeta.ManagedSourceSettings;
 import org.apache.seatunnel.engine.managed.source.zeta.RuntimeStats;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -51,11 +46,7 @@ class LaneABoundedJobTest {
 
     @BeforeAll
     static void startEngine() {
-        Map<String, Object> cfg = new HashMap<>();
-        cfg.put("enabled", true);
-        cfg.put("allowed-jobs", Arrays.asList("lane-a-bounded"));
-        cfg.put("allowed-connectors", Arrays.asList("ManagedFake"));
-        ManagedSourceSettings.install(ManagedSourceConfig.fromMap(cfg));
+        LaneASettings.allow("lane-a-bounded");
         zeta = EmbeddedZeta.builder("lane-a-bounded", 47210).start();
     }
 
@@ -64,7 +55,7 @@ class LaneABoundedJobTest {
         if (zeta != null) {
             zeta.close();
         }
-        ManagedSourceSettings.install(null);
+        LaneASettings.clear();
     }
 
     static String job(String runId) {

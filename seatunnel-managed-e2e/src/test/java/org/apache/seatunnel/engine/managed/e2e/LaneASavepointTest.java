@@ -22,15 +22,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
-import java.util.Arrays;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.apache.seatunnel.connectors.managed.fake.ManagedFakeFaults;
 import org.apache.seatunnel.engine.core.job.JobResult;
 import org.apache.seatunnel.engine.core.job.JobStatus;
-import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
-import org.apache.seatunnel.engine.managed.source.zeta.ManagedSourceSettings;
 import org.apache.seatunnel.engine.managed.source.zeta.RuntimeStats;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -49,11 +45,7 @@ class LaneASavepointTest {
 
     @BeforeAll
     static void startEngine() {
-        Map<String, Object> cfg = new HashMap<>();
-        cfg.put("enabled", true);
-        cfg.put("allowed-jobs", Arrays.asList(JOB_NAME));
-        cfg.put("allowed-connectors", Arrays.asList("ManagedFake"));
-        ManagedSourceSettings.install(ManagedSourceConfig.fromMap(cfg));
+        LaneASettings.allow(JOB_NAME);
         zeta = EmbeddedZeta.builder("lane-a-savepoint", 47330).start();
     }
 
@@ -62,7 +54,7 @@ class LaneASavepointTest {
         if (zeta != null) {
             zeta.close();
         }
-        ManagedSourceSettings.install(null);
+        LaneASettings.clear();
     }
 
     private static String job(String runId, String extra) {

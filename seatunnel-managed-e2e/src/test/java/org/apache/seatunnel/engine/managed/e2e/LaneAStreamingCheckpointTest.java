@@ -23,18 +23,14 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
-import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.seatunnel.connectors.managed.fake.ManagedFakeConfig;
 import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSource;
 import org.apache.seatunnel.engine.core.job.JobStatus;
 import org.apache.seatunnel.engine.managed.source.checkpoint.SourceRuntimeCheckpointMetadata;
-import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
 import org.apache.seatunnel.engine.managed.source.lane.Lane;
 import org.apache.seatunnel.engine.managed.source.zeta.ManagedEnumeratorState;
-import org.apache.seatunnel.engine.managed.source.zeta.ManagedSourceSettings;
 import org.apache.seatunnel.engine.managed.source.zeta.ManagedSplit;
 import org.apache.seatunnel.engine.managed.source.zeta.RuntimeStats;
 import org.apache.seatunnel.engine.server.checkpoint.CompletedCheckpoint;
@@ -55,11 +51,7 @@ class LaneAStreamingCheckpointTest {
 
     @BeforeAll
     static void startEngine() {
-        Map<String, Object> cfg = new HashMap<>();
-        cfg.put("enabled", true);
-        cfg.put("allowed-jobs", Arrays.asList(JOB_NAME));
-        cfg.put("allowed-connectors", Arrays.asList("ManagedFake"));
-        ManagedSourceSettings.install(ManagedSourceConfig.fromMap(cfg));
+        LaneASettings.allow(JOB_NAME);
         zeta = EmbeddedZeta.builder("lane-a-streaming", 47310).start();
     }
 
@@ -68,7 +60,7 @@ class LaneAStreamingCheckpointTest {
         if (zeta != null) {
             zeta.close();
         }
-        ManagedSourceSettings.install(null);
+        LaneASettings.clear();
     }
 
     @Test

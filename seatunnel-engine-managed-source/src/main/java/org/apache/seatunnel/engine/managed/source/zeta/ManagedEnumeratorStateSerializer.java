@@ -23,7 +23,6 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import org.apache.seatunnel.api.serialization.Serializer;
 import org.apache.seatunnel.engine.managed.source.lane.Lane;
-import org.apache.seatunnel.engine.managed.source.protocol.Crc32c;
 
 /**
  * Versioned binary form of {@link ManagedEnumeratorState}.
@@ -57,13 +56,12 @@ public final class ManagedEnumeratorStateSerializer implements Serializer<Manage
         byte[] blob = s.coordinatorBlob();
         ByteBuffer buf =
                 ByteBuffer.allocate(4 + 2 + 2 + 1 + 1 + digest.length + 8 + 4 + blob.length + 4);
-        buf.putInt(MAGIC).putShort((short) MAJOR).putShort((short) 0);
+        StateFrames.writeHeader(buf, MAGIC, MAJOR);
         buf.put((byte) s.lane().wireCode());
         buf.put((byte) digest.length).put(digest);
         buf.putLong(s.checkpointId());
-        buf.putInt(blob.length).put(blob);
-        buf.putInt(Crc32c.of(buf.array(), 0, buf.position()));
-        return buf.array();
+        StateFrames.writeBlob(buf, blob);
+        return StateFrames.seal(buf);
     }
 
     static boolean looksManaged(byte[] bytes) {
@@ -80,17 +78,7 @@ public final class ManagedEnumeratorStateSerializer implements Serializer<Manage
         }
         try {
             ByteBuffer buf = ByteBuffer.wrap(serialized);
-            buf.getInt();
-            int major = buf.getShort() & 0xffff;
-            if (major != MAJOR) {
-                throw new IOException(
-                        "Unsupported managed enumerator state major version "
-                                + major
-                                + "; this runtime reads "
-                                + MAJOR
-                                + ". Restore with the runtime version that wrote it.");
-            }
-            buf.getShort();
+            StateFrames.readHeader(buf, MAJOR, "managed enumerator state");
             Lane lane = Lane.fromWireCode(buf.get() & 0xff);
             if (lane == null) {
                 throw new IOException("Unknown lane code in managed enumerator state");
@@ -98,20 +86,8 @@ public final class ManagedEnumeratorStateSerializer implements Serializer<Manage
             byte[] digest = new byte[buf.get() & 0xff];
             buf.get(digest);
             long checkpointId = buf.getLong();
-            int len = buf.getInt();
-            if (len < 0 || len > MAX_BLOB || len > buf.remaining() - 4) {
-                throw new IOException("Managed enumerator state length out of range: " + len);
-            }
-            byte[] blob = new byte[len];
-            buf.get(blob);
-            int crcAt = buf.position();
-            int crc = buf.getInt();
-            if (buf.hasRemaining()) {
-                throw new IOException("Trailing bytes after managed enumerator state");
-            }
-            if (crc != Crc32c.of(serialized, 0, crcAt)) {
-                throw new IOException("Managed enumerator state checksum mismatch");
-            }
+            byte[] blob = StateFrames.readBlob(buf, MAX_BLOB, "managed enumerator state");
+            StateFrames.verifySeal(serialized, buf, "managed enumerator state");
             return new ManagedEnumeratorState(
                     lane, new String(digest, StandardCharsets.US_ASCII), checkpointId, blob);
         } catch (BufferUnderflowException e) {

@@ -22,7 +22,6 @@ import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import org.apache.seatunnel.api.serialization.Serializer;
-import org.apache.seatunnel.engine.managed.source.protocol.Crc32c;
 
 /**
  * Versioned binary form of {@link ManagedSplit}, checksummed, never Java serialization.
@@ -57,12 +56,11 @@ public final class ManagedSplitSerializer implements Serializer<ManagedSplit> {
         }
         byte[] body = split.bytes();
         ByteBuffer buf = ByteBuffer.allocate(4 + 2 + 2 + 1 + 2 + id.length + 4 + body.length + 4);
-        buf.putInt(MAGIC).putShort((short) MAJOR).putShort((short) 0);
+        StateFrames.writeHeader(buf, MAGIC, MAJOR);
         buf.put((byte) split.kind().wireCode());
         buf.putShort((short) id.length).put(id);
-        buf.putInt(body.length).put(body);
-        buf.putInt(Crc32c.of(buf.array(), 0, buf.position()));
-        return buf.array();
+        StateFrames.writeBlob(buf, body);
+        return StateFrames.seal(buf);
     }
 
     /** True if {@code bytes} start with this format's magic (used to tell lanes apart). */
@@ -79,36 +77,15 @@ public final class ManagedSplitSerializer implements Serializer<ManagedSplit> {
         }
         try {
             ByteBuffer buf = ByteBuffer.wrap(serialized);
-            buf.getInt();
-            int major = buf.getShort() & 0xffff;
-            if (major != MAJOR) {
-                throw new IOException(
-                        "Unsupported managed split format major version "
-                                + major
-                                + "; this runtime reads "
-                                + MAJOR);
-            }
-            buf.getShort();
+            StateFrames.readHeader(buf, MAJOR, "managed split");
             ManagedSplit.Kind kind = ManagedSplit.Kind.fromWireCode(buf.get() & 0xff);
             if (kind == null) {
                 throw new IOException("Unknown managed split kind");
             }
             byte[] id = new byte[buf.getShort() & 0xffff];
             buf.get(id);
-            int len = buf.getInt();
-            if (len < 0 || len > MAX_BYTES || len > buf.remaining() - 4) {
-                throw new IOException("Managed split length out of range: " + len);
-            }
-            byte[] body = new byte[len];
-            buf.get(body);
-            int crcAt = buf.position();
-            int crc = buf.getInt();
-            if (buf.hasRemaining()) {
-                throw new IOException("Trailing bytes after managed split");
-            }
-            if (crc != Crc32c.of(serialized, 0, crcAt)) {
-                throw new IOException("Managed split checksum mismatch");
-            }
+            byte[] body = StateFrames.readBlob(buf, MAX_BYTES, "managed split");
+            StateFrames.verifySeal(serialized, buf, "managed split");
             return new ManagedSplit(kind, new String(id, StandardCharsets.UTF_8), body);
         } catch (BufferUnderflowException e) {
             throw new IOException("Truncated managed split", e);

@@ -1,0 +1,146 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.engine.managed.e2e;
+
+import java.io.Serializable;
+import java.util.Collections;
+import java.util.List;
+import org.apache.seatunnel.api.serialization.Serializer;
+import org.apache.seatunnel.api.source.Boundedness;
+import org.apache.seatunnel.api.source.SeaTunnelSource;
+import org.apache.seatunnel.api.source.SourceReader;
+import org.apache.seatunnel.api.source.SourceSplitEnumerator;
+import org.apache.seatunnel.api.source.SupportParallelism;
+import org.apache.seatunnel.api.source.managed.ManagedSourceCapability;
+import org.apache.seatunnel.api.source.managed.SupportManagedSource;
+import org.apache.seatunnel.api.table.catalog.CatalogTable;
+import org.apache.seatunnel.api.table.type.SeaTunnelRow;
+import org.apache.seatunnel.connectors.managed.fake.ManagedFakeEnumeratorState;
+import org.apache.seatunnel.connectors.managed.fake.ManagedFakeEnumeratorStateSerializer;
+import org.apache.seatunnel.connectors.managed.fake.ManagedFakeRows;
+import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSplit;
+import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSplitSerializer;
+
+/**
+ * Threading: immutable and {@link Serializable}; the engine ships it to every member.
+ *
+ * <p>{@code CutRace}: a streaming test connector, usable on both lanes, that forces the
+ * coordinator-first cut of ARCHITECTURE.md hazard 1. Two splits of {@code rows.per.split} numbered
+ * rows each, with the schema and payloads of {@link ManagedFakeRows} ({@code fake-<split>:<seq>}),
+ * so {@link CollectingSink} and {@link Accounting} check them. S0 is assigned at registration; S1
+ * stays pending until the enumerator snapshotted the first checkpoint N and is assigned right after
+ * it, while the reader holds its checkpoint lock (see {@link CutRaceProbe} for the handshake,
+ * {@link CutRaceEnumerator} and {@link CutRaceReader} for each side).
+ *
+ * <p>Like many real connectors, the enumerator keeps its pending splits in a plain list and the
+ * reader reads whatever it is given: a split handed out twice is read twice. That is what turns the
+ * stock path's inconsistent cut into duplicate rows.
+ */
+public final class CutRaceSource
+        implements SeaTunnelSource<SeaTunnelRow, ManagedFakeSplit, ManagedFakeEnumeratorState>,
+                SupportParallelism,
+                SupportManagedSource {
+
+    private static final long serialVersionUID = 1L;
+
+    public static final String IDENTIFIER = "CutRace";
+
+    static final int SPLIT_COUNT = 2;
+    static final int S0 = 0;
+    static final int S1 = 1;
+
+    static final ManagedSourceCapability CAPABILITY =
+            ManagedSourceCapability.builder().boundedPoll(true).wakeup(true).build();
+
+    private final Settings settings;
+
+    CutRaceSource(Settings settings) {
+        this.settings = settings;
+    }
+
+    @Override
+    public ManagedSourceCapability managedSourceCapability() {
+        return CAPABILITY;
+    }
+
+    @Override
+    public String getPluginName() {
+        return IDENTIFIER;
+    }
+
+    @Override
+    public Boundedness getBoundedness() {
+        return Boundedness.UNBOUNDED;
+    }
+
+    @Override
+    public List<CatalogTable> getProducedCatalogTables() {
+        return Collections.singletonList(ManagedFakeRows.catalogTable());
+    }
+
+    @Override
+    public SourceReader<SeaTunnelRow, ManagedFakeSplit> createReader(SourceReader.Context ctx) {
+        return new CutRaceReader(ctx, settings);
+    }
+
+    @Override
+    public Serializer<ManagedFakeSplit> getSplitSerializer() {
+        return new ManagedFakeSplitSerializer();
+    }
+
+    @Override
+    public SourceSplitEnumerator<ManagedFakeSplit, ManagedFakeEnumeratorState> createEnumerator(
+            SourceSplitEnumerator.Context<ManagedFakeSplit> ctx) {
+        return new CutRaceEnumerator(ctx, settings, null);
+    }
+
+    @Override
+    public SourceSplitEnumerator<ManagedFakeSplit, ManagedFakeEnumeratorState> restoreEnumerator(
+            SourceSplitEnumerator.Context<ManagedFakeSplit> ctx, ManagedFakeEnumeratorState state) {
+        return new CutRaceEnumerator(ctx, settings, state);
+    }
+
+    @Override
+    public Serializer<ManagedFakeEnumeratorState> getEnumeratorStateSerializer() {
+        return new ManagedFakeEnumeratorStateSerializer();
+    }
+
+    /** The connector's options; immutable. */
+    static final class Settings implements Serializable {
+        private static final long serialVersionUID = 1L;
+
+        final String runId;
+        final long rowsPerSplit;
+        final long rowIntervalMillis;
+        final long holdMillis;
+        final long assignDelayMillis;
+
+        Settings(
+                String runId,
+                long rowsPerSplit,
+                long rowIntervalMillis,
+                long holdMillis,
+                long assignDelayMillis) {
+            this.runId = runId;
+            this.rowsPerSplit = rowsPerSplit;
+            this.rowIntervalMillis = rowIntervalMillis;
+            this.holdMillis = holdMillis;
+            this.assignDelayMillis = assignDelayMillis;
+        }
+    }
+}

@@ -1,0 +1,41 @@
+package org.apache.seatunnel.engine.managed.faults;
+
+import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
+import org.apache.seatunnel.engine.managed.source.protocol.ReasonCode;
+import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
+
+/**
+ * Threading: confined to the run's thread (the {@link FaultInjector} is not thread-safe); the
+ * wrapped port is called on the same thread. Stateless otherwise.
+ *
+ * <p>Fault point 3, capacity reservation: when the schedule fires, the command is answered
+ * RETRY_LATER as if the mailbox's count were exhausted, and not admitted. Consecutive occurrences
+ * make a storm. Only coordinator commands pass here; the reader's own barriers and callbacks go to
+ * the mailbox directly, as in the Zeta host.
+ */
+public final class FaultInjectingMailbox implements MailboxPort {
+    private final MailboxPort mailbox;
+    private final FaultInjector faults;
+    private final long attemptId;
+    private final long retryAfterMillis;
+
+    public FaultInjectingMailbox(
+            MailboxPort mailbox, FaultInjector faults, long attemptId, long retryAfterMillis) {
+        this.mailbox = mailbox;
+        this.faults = faults;
+        this.attemptId = attemptId;
+        this.retryAfterMillis = retryAfterMillis;
+    }
+
+    @Override
+    public AdmissionAck offer(SourceCommandEnvelope env) {
+        FaultAction a =
+                faults.at(
+                        FaultPoint.CAPACITY_RESERVATION,
+                        env.commandKind() + " cmd=" + env.commandId() + " attempt=" + attemptId);
+        if (a == FaultAction.RETRY_LATER) {
+            return AdmissionAck.retryLater(attemptId, retryAfterMillis, ReasonCode.MAILBOX_COUNT_FULL);
+        }
+        return mailbox.offer(env);
+    }
+}

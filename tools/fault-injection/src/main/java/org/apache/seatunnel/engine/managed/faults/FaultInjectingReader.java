@@ -1,0 +1,108 @@
+package org.apache.seatunnel.engine.managed.faults;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.apache.seatunnel.api.source.Collector;
+import org.apache.seatunnel.api.source.SourceEvent;
+import org.apache.seatunnel.api.source.SourceSplit;
+import org.apache.seatunnel.api.source.managed.ManagedSourceCapability;
+import org.apache.seatunnel.api.source.managed.ManagedSourceReader;
+import org.apache.seatunnel.api.source.managed.PollContext;
+import org.apache.seatunnel.api.source.managed.PollStatus;
+
+/**
+ * Threading: as the wrapped reader — every call on the reader loop's driving thread, {@link
+ * #wakeup()} from any thread. Holds no state of its own besides the injector's counters, which
+ * belong to the run's thread.
+ *
+ * <p>A connector reader whose {@code addSplits} fails at fault point 5 (before the connector takes
+ * the splits) or 6 (after it took them, before the call returns). Everything else is passed
+ * through unchanged.
+ */
+public final class FaultInjectingReader<T, SplitT extends SourceSplit>
+        implements ManagedSourceReader<T, SplitT> {
+    private final ManagedSourceReader<T, SplitT> reader;
+    private final FaultInjector faults;
+    private final String name;
+
+    public FaultInjectingReader(
+            ManagedSourceReader<T, SplitT> reader, FaultInjector faults, String name) {
+        this.reader = reader;
+        this.faults = faults;
+        this.name = name;
+    }
+
+    @Override
+    public void addSplits(List<SplitT> splits) {
+        String where = name + " addSplits " + splits.size();
+        FaultAction before = faults.at(FaultPoint.CONNECTOR_APPLY_BEFORE_RETURN, where);
+        if (before == FaultAction.CRASH) {
+            throw new InjectedFault(FaultPoint.CONNECTOR_APPLY_BEFORE_RETURN, before, where);
+        }
+        reader.addSplits(splits);
+        FaultAction after = faults.at(FaultPoint.APPLY_COMPLETION, where);
+        if (after == FaultAction.CRASH) {
+            throw new InjectedFault(FaultPoint.APPLY_COMPLETION, after, where);
+        }
+    }
+
+    @Override
+    public ManagedSourceCapability managedSourceCapability() {
+        return reader.managedSourceCapability();
+    }
+
+    @Override
+    public CompletableFuture<Void> isAvailable() {
+        return reader.isAvailable();
+    }
+
+    @Override
+    public PollStatus pollNextManaged(Collector<T> output, PollContext context) throws Exception {
+        return reader.pollNextManaged(output, context);
+    }
+
+    @Override
+    public void wakeup() {
+        reader.wakeup();
+    }
+
+    @Override
+    public void open() throws Exception {
+        reader.open();
+    }
+
+    @Override
+    public void close() throws java.io.IOException {
+        reader.close();
+    }
+
+    @Override
+    public void pollNext(Collector<T> output) throws Exception {
+        reader.pollNext(output);
+    }
+
+    @Override
+    public List<SplitT> snapshotState(long checkpointId) throws Exception {
+        return reader.snapshotState(checkpointId);
+    }
+
+    @Override
+    public void handleNoMoreSplits() {
+        reader.handleNoMoreSplits();
+    }
+
+    @Override
+    public void handleSourceEvent(SourceEvent sourceEvent) {
+        reader.handleSourceEvent(sourceEvent);
+    }
+
+    @Override
+    public void notifyCheckpointComplete(long checkpointId) throws Exception {
+        reader.notifyCheckpointComplete(checkpointId);
+    }
+
+    @Override
+    public void notifyCheckpointAborted(long checkpointId) throws Exception {
+        reader.notifyCheckpointAborted(checkpointId);
+    }
+}

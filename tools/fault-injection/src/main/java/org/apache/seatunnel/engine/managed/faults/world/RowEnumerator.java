@@ -1,0 +1,120 @@
+package org.apache.seatunnel.engine.managed.faults.world;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.seatunnel.api.serialization.Serializer;
+import org.apache.seatunnel.api.source.SourceEvent;
+import org.apache.seatunnel.api.source.SourceSplitEnumerator;
+
+/**
+ * Threading: every callback on the coordinator loop (the loop is its only caller). Life cycle:
+ * created or restored by the loop, opened, {@code run()} once, closed.
+ *
+ * <p>A pull enumerator like most bounded connectors: a split request gets the first pending split,
+ * or no-more-splits once nothing is pending. Returned splits go back to the pending list. It
+ * remembers the last value of every split it handed out, so the engine's ownership check can
+ * position splits that are still in transit.
+ */
+public final class RowEnumerator implements SourceSplitEnumerator<RowSplit, List<RowSplit>> {
+    private final SourceSplitEnumerator.Context<RowSplit> context;
+    private final List<RowSplit> pending = new ArrayList<>();
+    private final Map<String, RowSplit> handedOut = new HashMap<>();
+
+    public RowEnumerator(SourceSplitEnumerator.Context<RowSplit> context, List<RowSplit> splits) {
+        this.context = context;
+        this.pending.addAll(splits);
+    }
+
+    @Override
+    public void open() {}
+
+    @Override
+    public void run() {}
+
+    @Override
+    public void close() {}
+
+    @Override
+    public void addSplitsBack(List<RowSplit> splits, int subtaskId) {
+        pending.addAll(splits);
+    }
+
+    @Override
+    public int currentUnassignedSplitSize() {
+        return pending.size();
+    }
+
+    @Override
+    public void handleSplitRequest(int subtaskId) {
+        if (pending.isEmpty()) {
+            context.signalNoMoreSplits(subtaskId);
+            return;
+        }
+        RowSplit s = pending.remove(0);
+        handedOut.put(s.splitId(), s);
+        context.assignSplit(subtaskId, s);
+    }
+
+    @Override
+    public void registerReader(int subtaskId) {}
+
+    @Override
+    public List<RowSplit> snapshotState(long checkpointId) {
+        return new ArrayList<>(pending);
+    }
+
+    @Override
+    public void handleSourceEvent(int subtaskId, SourceEvent sourceEvent) {}
+
+    @Override
+    public void notifyCheckpointComplete(long checkpointId) {}
+
+    /** Splits not handed out; a copy. Loop-owned: read only while the loop is quiescent. */
+    public List<RowSplit> pending() {
+        return Collections.unmodifiableList(new ArrayList<>(pending));
+    }
+
+    /** The value of {@code splitId} when this instance last handed it out, or null. */
+    public RowSplit handedOut(String splitId) {
+        return handedOut.get(splitId);
+    }
+
+    /** Enumerator state: the pending splits. Stateless. */
+    public static final class StateSer implements Serializer<List<RowSplit>> {
+        private final RowSplit.Ser splits = new RowSplit.Ser();
+
+        @Override
+        public byte[] serialize(List<RowSplit> state) throws IOException {
+            ByteArrayOutputStream bo = new ByteArrayOutputStream();
+            DataOutputStream out = new DataOutputStream(bo);
+            out.writeInt(state.size());
+            for (RowSplit s : state) {
+                byte[] b = splits.serialize(s);
+                out.writeInt(b.length);
+                out.write(b);
+            }
+            return bo.toByteArray();
+        }
+
+        @Override
+        public List<RowSplit> deserialize(byte[] bytes) throws IOException {
+            DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes));
+            int n = in.readInt();
+            List<RowSplit> out = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                byte[] b = new byte[in.readInt()];
+                in.readFully(b);
+                out.add(splits.deserialize(b));
+            }
+            return out;
+        }
+    }
+}
