@@ -47,7 +47,47 @@ public final class ManagedSourceSettings {
         installed = config;
         if (config != null) {
             LOG.info("Managed source settings installed: {}", config);
+            reportUnmatchedConnectors(config, Thread.currentThread().getContextClassLoader());
         }
+    }
+
+    /**
+     * Names in {@code allowed-connectors} that match no source factory on the classpath: reported
+     * (never failed) so an operator sees a typo at startup instead of a job silently on Lane B.
+     *
+     * @return the unmatched names, sorted
+     */
+    public static java.util.Set<String> reportUnmatchedConnectors(
+            ManagedSourceConfig config, ClassLoader loader) {
+        java.util.Set<String> known = new java.util.TreeSet<>();
+        try {
+            for (org.apache.seatunnel.api.table.factory.Factory f :
+                    org.apache.seatunnel.api.table.factory.FactoryUtil.discoverFactories(
+                            loader,
+                            org.apache.seatunnel.api.table.factory.TableSourceFactory.class)) {
+                known.add(f.factoryIdentifier());
+            }
+        } catch (RuntimeException e) {
+            LOG.warn(
+                    "Could not list source factories to check managed-source.allowed-connectors",
+                    e);
+            return java.util.Collections.emptySet();
+        }
+        java.util.Set<String> unmatched = new java.util.TreeSet<>();
+        for (String name : config.allowedConnectors()) {
+            if (!org.apache.seatunnel.engine.managed.source.lane.LaneSelector.WILDCARD.equals(name)
+                    && !known.contains(name)) {
+                unmatched.add(name);
+            }
+        }
+        if (!unmatched.isEmpty()) {
+            LOG.warn(
+                    "managed-source.allowed-connectors names no installed source connector: {}"
+                            + " (installed: {}); those entries have no effect",
+                    unmatched,
+                    known);
+        }
+        return unmatched;
     }
 
     public static ManagedSourceConfig current() {
@@ -66,6 +106,7 @@ public final class ManagedSourceSettings {
         }
         installed = c;
         LOG.info("Managed source settings loaded from {}: {}", file, c);
+        reportUnmatchedConnectors(c, Thread.currentThread().getContextClassLoader());
         return c;
     }
 

@@ -35,7 +35,9 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
 import org.apache.seatunnel.engine.managed.source.reader.WorkerMailboxBudget;
+import org.apache.seatunnel.engine.managed.source.zeta.ManagedSourceSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -82,9 +84,28 @@ public final class ManagedSourceMemberService implements ManagedService {
     private volatile ScheduledThreadPoolExecutor senderScheduler;
     private volatile CommandSender sender;
 
-    /** Called by {@link ManagedSourceServiceDescriptorProvider}; reads the configured settings. */
+    /**
+     * Called by {@link ManagedSourceServiceDescriptorProvider} when a member starts: the configured
+     * settings, with the worker budget, payload bound and retry backoffs of the operator's
+     * managed-source section. Loading that section here also reports, at startup, allowlisted
+     * connector names that match nothing; an invalid section is logged and never stops the member
+     * (jobs that use Lane A then fail at planning with the same message).
+     */
     public ManagedSourceMemberService() {
-        this(configured);
+        this(fromOperatorConfig(configured));
+    }
+
+    private static ManagedSourceRuntimeSettings fromOperatorConfig(
+            ManagedSourceRuntimeSettings base) {
+        try {
+            ManagedSourceConfig c = ManagedSourceSettings.current();
+            return base.withWorkerMailboxBytes(c.workerMailboxBytes())
+                    .withRetry(
+                            c.retryInitialMillis(), c.retryMaxMillis(), base.maxQueuedPerTarget());
+        } catch (RuntimeException e) {
+            LOG.error("Invalid managed-source settings; the member keeps the defaults", e);
+            return base;
+        }
     }
 
     ManagedSourceMemberService(ManagedSourceRuntimeSettings settings) {
