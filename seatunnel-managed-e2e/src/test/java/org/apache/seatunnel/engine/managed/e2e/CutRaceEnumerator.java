@@ -38,8 +38,8 @@ import org.apache.seatunnel.engine.managed.source.coordinator.ManagedEnumeratorC
  * Threading: Lane B (stock engine) calls it from the enumerator task thread, pool threads and
  * operation threads, and S1 is assigned from a short-lived thread of its own; Lane A calls
  * everything on the coordinator loop, S1's assignment included. {@code lock} guards the pending
- * list and the registered set on both lanes; the context is never called with {@code lock} held
- * on the assigning thread of Lane B.
+ * list and the registered set on both lanes; the context is never called with {@code lock} held on
+ * the assigning thread of Lane B.
  *
  * <p>The enumerator of {@link CutRaceSource}. Fresh: S0 goes to subtask 0 when it registers; S1
  * stays pending until the first {@code snapshotState(N)}, which waits (bounded) until the reader

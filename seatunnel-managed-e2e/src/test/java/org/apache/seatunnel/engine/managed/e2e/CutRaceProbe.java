@@ -115,6 +115,11 @@ final class CutRaceProbe {
         return cutCheckpoint.get() >= 0 && holdStarted.compareAndSet(false, true);
     }
 
+    /** The cut was requested and the reader's hold has not started yet. */
+    boolean startHoldPossible() {
+        return cutCheckpoint.get() >= 0 && !holdStarted.get();
+    }
+
     void readerHolding() {
         log("reader holds its checkpoint lock in a poll turn");
         readerHolding.countDown();
@@ -133,12 +138,17 @@ final class CutRaceProbe {
         return s1Assigned.await(millis, TimeUnit.MILLISECONDS);
     }
 
-    /** Reader: {@code addSplits} received S1; {@code afterBarrierN} whether snapshot N was taken. */
+    /**
+     * Reader: {@code addSplits} received S1; {@code afterBarrierN} whether snapshot N was taken.
+     */
     void s1ReachedReader(boolean afterBarrierN) {
         if (!afterBarrierN) {
             s1AppliedBeforeBarrierN.set(true);
         }
-        log("reader addSplits(S1), its barrier N " + (afterBarrierN ? "already" : "not yet") + " taken");
+        log(
+                "reader addSplits(S1), its barrier N "
+                        + (afterBarrierN ? "already" : "not yet")
+                        + " taken");
         s1ReachedReader.countDown();
     }
 

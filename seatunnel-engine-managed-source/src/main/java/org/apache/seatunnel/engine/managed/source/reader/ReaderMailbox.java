@@ -369,7 +369,8 @@ public final class ReaderMailbox {
 
     /** Consumer: takes the pending availability flag. */
     boolean takeAvailability() {
-        return availabilityPending.getAndSet(false);
+        // A plain read first: the common answer is "nothing", and an RMW per iteration is not free.
+        return availabilityPending.get() && availabilityPending.getAndSet(false);
     }
 
     /**

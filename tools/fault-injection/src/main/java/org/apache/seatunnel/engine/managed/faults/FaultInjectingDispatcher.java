@@ -1,3 +1,20 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
 package org.apache.seatunnel.engine.managed.faults;
 
 import java.util.HashSet;
@@ -8,8 +25,8 @@ import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope
 
 /**
  * Threading: called on the coordinator loop (as every {@link CommandDispatcher}); the answers it
- * forwards run on whatever thread the {@link Transport} delivers them. Not thread-safe: meant for
- * a single-threaded run. Life cycle: one instance per coordinator epoch; after it injects a
+ * forwards run on whatever thread the {@link Transport} delivers them. Not thread-safe: meant for a
+ * single-threaded run. Life cycle: one instance per coordinator epoch; after it injects a
  * coordinator CRASH it is dead and swallows every later dispatch, since a crashed coordinator sends
  * nothing more.
  *
@@ -26,8 +43,8 @@ public final class FaultInjectingDispatcher implements CommandDispatcher {
     private boolean dead;
 
     /**
-     * @param coordinatorCrash called once when a CRASH fires at command creation: the run must
-     *     fail the coordinator (and, on Zeta, restore the pipeline)
+     * @param coordinatorCrash called once when a CRASH fires at command creation: the run must fail
+     *     the coordinator (and, on Zeta, restore the pipeline)
      */
     public FaultInjectingDispatcher(
             Transport transport, FaultInjector faults, Runnable coordinatorCrash) {
@@ -51,7 +68,8 @@ public final class FaultInjectingDispatcher implements CommandDispatcher {
             }
             if (a == FaultAction.LOSE) {
                 transport.send(env, null, Transport.Delivery.LOST);
-                callback.onTransportFailure(new InjectedFault(FaultPoint.COMMAND_CREATION, a, where));
+                callback.onTransportFailure(
+                        new InjectedFault(FaultPoint.COMMAND_CREATION, a, where));
                 return;
             }
         }

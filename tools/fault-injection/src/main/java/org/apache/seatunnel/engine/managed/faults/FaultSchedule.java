@@ -1,3 +1,20 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
 package org.apache.seatunnel.engine.managed.faults;
 
 import java.util.ArrayList;
@@ -97,7 +114,9 @@ public final class FaultSchedule {
     /** The action for the {@code occurrence}-th (1-based) reach of {@code point}, or null. */
     public FaultAction actionAt(FaultPoint point, long occurrence) {
         for (Rule r : rules) {
-            if (r.point == point && occurrence >= r.occurrence && occurrence < r.occurrence + r.count) {
+            if (r.point == point
+                    && occurrence >= r.occurrence
+                    && occurrence < r.occurrence + r.count) {
                 return r.action;
             }
         }
@@ -147,7 +166,12 @@ public final class FaultSchedule {
             }
             if (!point.allows(action)) {
                 throw new IllegalArgumentException(
-                        "fault point " + point.number() + " " + point + " does not allow " + action);
+                        "fault point "
+                                + point.number()
+                                + " "
+                                + point
+                                + " does not allow "
+                                + action);
             }
             this.point = point;
             this.occurrence = occurrence;

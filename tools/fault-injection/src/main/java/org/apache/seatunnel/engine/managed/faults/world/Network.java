@@ -1,3 +1,20 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
 package org.apache.seatunnel.engine.managed.faults.world;
 
 import java.util.ArrayDeque;
@@ -28,9 +45,9 @@ import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope
  * {@code fifo} the network is only what the {@code CommandDispatcher} contract promises: lost sends
  * vanish and held ones arrive in any order.
  *
- * <p>Held sends, delayed answers and duplicate copies wait in the network until {@link
- * #releaseOne} or {@link #releaseAll}; they survive a restore, so stale messages still reach new
- * attempts and dead coordinators, as they do on a real cluster.
+ * <p>Held sends, delayed answers and duplicate copies wait in the network until {@link #releaseOne}
+ * or {@link #releaseAll}; they survive a restore, so stale messages still reach new attempts and
+ * dead coordinators, as they do on a real cluster.
  */
 public final class Network implements Transport {
     /** Finds the mailbox of a reader attempt; null when the attempt no longer exists. */
@@ -118,16 +135,23 @@ public final class Network implements Transport {
 
     private AdmissionAck offer(SourceCommandEnvelope env) {
         delivered++;
-        if (history.size() >= 64) {
-            history.pollFirst();
-        }
-        history.addLast(env);
         MailboxPort port = router.port(env.targetSubtask(), env.targetAttemptId());
-        if (port == null) {
-            return AdmissionAck.rejected(
-                    AdmissionStatus.STALE_TARGET, env.targetAttemptId(), ReasonCode.STALE_ATTEMPT);
+        AdmissionAck ack =
+                port == null
+                        ? AdmissionAck.rejected(
+                                AdmissionStatus.STALE_TARGET,
+                                env.targetAttemptId(),
+                                ReasonCode.STALE_ATTEMPT)
+                        : port.offer(env);
+        // A redelivery repeats what arrived: with FIFO lanes, only what was admitted, since a
+        // copy of a never-admitted send would be a first delivery out of order.
+        if (!fifo || ack.status().isAdmitted()) {
+            if (history.size() >= 64) {
+                history.pollFirst();
+            }
+            history.addLast(env);
         }
-        return port.offer(env);
+        return ack;
     }
 
     private static void answer(
@@ -152,8 +176,8 @@ public final class Network implements Transport {
     }
 
     /**
-     * Releases one held message (a held send at a lane's head, a delayed answer or copy), chosen
-     * by {@code rnd}.
+     * Releases one held message (a held send at a lane's head, a delayed answer or copy), chosen by
+     * {@code rnd}.
      *
      * @return false if nothing was held
      */
@@ -204,6 +228,33 @@ public final class Network implements Transport {
         return n;
     }
 
+    /** Lanes and their waiting sends, for failure messages. */
+    public String describe() {
+        StringBuilder sb = new StringBuilder("later=").append(later.size());
+        for (Map.Entry<Target, Lane> e : lanes.entrySet()) {
+            if (e.getValue().items.isEmpty()) {
+                continue;
+            }
+            sb.append(" lane ")
+                    .append(e.getKey().subtask)
+                    .append('/')
+                    .append(e.getKey().attempt)
+                    .append(":");
+            for (Item i : e.getValue().items) {
+                sb.append(' ')
+                        .append(i.env.commandKind())
+                        .append(" cmd=")
+                        .append(i.env.commandId())
+                        .append(" seq=")
+                        .append(i.env.senderSequence())
+                        .append(' ')
+                        .append(i.state)
+                        .append(i.redelivery ? " (copy)" : "");
+            }
+        }
+        return sb.toString();
+    }
+
     public long delivered() {
         return delivered;
     }
@@ -251,7 +302,11 @@ public final class Network implements Transport {
         Consumer<AdmissionAck> onAnswer;
         Delivery state;
 
-        Item(SourceCommandEnvelope env, Consumer<AdmissionAck> onAnswer, Delivery state, boolean r) {
+        Item(
+                SourceCommandEnvelope env,
+                Consumer<AdmissionAck> onAnswer,
+                Delivery state,
+                boolean r) {
             this.env = env;
             this.onAnswer = onAnswer;
             this.state = state;

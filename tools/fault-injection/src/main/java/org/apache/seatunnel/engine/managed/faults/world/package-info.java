@@ -6,7 +6,7 @@
  * 1), restore of the whole pipeline from the last completed checkpoint on any failure (reader
  * states back through {@code addSplitsBack} with their runtime metadata, new reader attempts), and
  * a sink that commits rows only with completed checkpoints. Faults from {@code
- * org.apache.seatunnel.engine.managed.faults} are injected at every STIP-31 point; the engine checks
- * split ownership after every restore and exactly-once of committed rows at the end.
+ * org.apache.seatunnel.engine.managed.faults} are injected at every STIP-31 point; the engine
+ * checks split ownership after every restore and exactly-once of committed rows at the end.
  */
 package org.apache.seatunnel.engine.managed.faults.world;

@@ -1,0 +1,768 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.engine.managed.faults.world;
+
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.apache.seatunnel.api.source.SourceSplitEnumerator;
+import org.apache.seatunnel.engine.managed.faults.FaultInjectingDispatcher;
+import org.apache.seatunnel.engine.managed.faults.FaultInjector;
+import org.apache.seatunnel.engine.managed.faults.InjectedFault;
+import org.apache.seatunnel.engine.managed.faults.MailboxPort;
+import org.apache.seatunnel.engine.managed.source.checkpoint.SourceRuntimeCheckpointMetadataSerializer;
+import org.apache.seatunnel.engine.managed.source.coordinator.AssignmentEntry;
+import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorConfig;
+import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorEventLoop;
+import org.apache.seatunnel.engine.managed.source.coordinator.EnumeratorFactory;
+import org.apache.seatunnel.engine.managed.source.coordinator.OfferResult;
+import org.apache.seatunnel.engine.managed.source.coordinator.ReaderInclusionReport;
+import org.apache.seatunnel.engine.managed.source.coordinator.SourceAssignmentTracker;
+import org.apache.seatunnel.engine.managed.source.coordinator.SourceAsyncWorkerPool;
+import org.apache.seatunnel.engine.managed.source.reader.LoopStatus;
+import org.apache.seatunnel.engine.managed.source.reader.WorkerMailboxBudget;
+
+/**
+ * Threading: confined to the one thread that drives it; every public method is one step of a
+ * schedule and runs the real loops inline. Life cycle: constructed running (epoch 1, readers
+ * registered); any failure restores the whole pipeline from the last completed checkpoint before
+ * the step returns; {@link #runToCompletion} ends the job.
+ *
+ * <p>A deterministic in-process engine around the real {@link CoordinatorEventLoop} and real reader
+ * loops ({@link ReaderTask}), driven the way Zeta 2.3.8 drives a Lane A source: see the package
+ * comment. Each step ends by restoring after any failure, checking that the tracker and every
+ * mailbox stay within their bounds, and (after a restore, or after every step when configured)
+ * checking split ownership: every split is finished or has exactly one owner — enumerator, a
+ * reader's connector, or the coordinator while in transit — positioned exactly where its rows in
+ * the sink's lineage stop, and no row is in the lineage twice.
+ */
+public final class MiniEngine {
+    private static final int TRACE_LIMIT = 400;
+
+    private final WorldConfig config;
+    private final Random rnd;
+    private final FaultInjector faults;
+    private final ManualTime time = new ManualTime();
+    private final Network network;
+    private final CommittingSink sink;
+    private final WorkerMailboxBudget workerBudget = new WorkerMailboxBudget(256L << 20);
+    private final SourceAsyncWorkerPool workerPool =
+            new SourceAsyncWorkerPool(new ManualExecutor(), 64, 4);
+    private final List<RowSplit> allSplits;
+    private final CheckpointDriver checkpoints;
+    private final ArrayDeque<String> trace = new ArrayDeque<>();
+    private final List<String> restoreReasons = new ArrayList<>();
+    private final List<String> unexpectedCoordinatorFailures = new ArrayList<>();
+
+    private long epoch;
+    private long nextAttempt = 1;
+    private ManualExecutor executor;
+    private FaultInjectingDispatcher dispatcher;
+    private CoordinatorEventLoop<RowSplit, List<RowSplit>> coordinator;
+    private RowEnumerator enumerator;
+    private ReaderTask[] readers;
+    private String pendingFailure;
+
+    public MiniEngine(WorldConfig config) {
+        this.config = config;
+        this.rnd = new Random(config.seed());
+        this.faults = new FaultInjector(config.schedule());
+        this.network = new Network(this::port, config.fifoTransport());
+        this.sink = new CommittingSink(config.checkpointsEnabled());
+        this.checkpoints = new CheckpointDriver(this, faults);
+        List<RowSplit> splits = new ArrayList<>();
+        for (int i = 0; i < config.splits(); i++) {
+            splits.add(new RowSplit("split-" + i, 1 + rnd.nextInt(config.maxRowsPerSplit()), 0));
+        }
+        this.allSplits = Collections.unmodifiableList(splits);
+        this.epoch = 1;
+        startEpoch(null);
+        settle();
+    }
+
+    // ------------------------------------------------------------------ steps
+
+    /** Runs the coordinator loop until it is idle. */
+    public void drain() {
+        drainCoordinator();
+        settle();
+    }
+
+    /** Runs one coordinator drain task (one bounded batch), if any. */
+    public void stepCoordinator() {
+        executor.runOne();
+        checkCoordinatorFailures();
+        settle();
+    }
+
+    /** One {@code pollNext} of reader {@code subtask}: one loop iteration. */
+    public LoopStatus stepReader(int subtask) {
+        ReaderTask t = readers[subtask];
+        LoopStatus s = t.step();
+        if (s == LoopStatus.TERMINATED) {
+            requestFailure(t.name() + " terminated: " + t.terminalSignal());
+        }
+        settle();
+        return s;
+    }
+
+    /** Releases one held message (send, answer, duplicate or apply ack); false if none. */
+    public boolean releaseHeld() {
+        boolean released = network.releaseOne(rnd);
+        settle();
+        return released;
+    }
+
+    /** An old envelope arrives again. */
+    public void redeliverOld() {
+        network.redeliverOld(rnd);
+        settle();
+    }
+
+    /** Moves time, firing the coordinator's retry timers. */
+    public void advanceTime(long millis) {
+        time.advance(millis);
+        settle();
+    }
+
+    public boolean triggerCheckpoint() {
+        boolean b = checkpoints.trigger();
+        settle();
+        return b;
+    }
+
+    public boolean deliverBarrier(int subtask) {
+        boolean b = checkpoints.barrier(subtask);
+        settle();
+        return b;
+    }
+
+    public boolean completeCheckpoint() {
+        boolean b = checkpoints.complete();
+        settle();
+        return b;
+    }
+
+    public boolean abortCheckpoint(boolean notifyCoordinator) {
+        boolean b = checkpoints.abort(notifyCoordinator);
+        settle();
+        return b;
+    }
+
+    /** Reader failover: on Zeta a reader task failure restores the pipeline. */
+    public void failReader(int subtask) {
+        requestFailure("reader " + subtask + " failed (schedule)");
+        settle();
+    }
+
+    /** Coordinator failover: the enumerator task fails; the pipeline restores. */
+    public void failCoordinator() {
+        requestFailure("coordinator epoch " + epoch + " failed (schedule)");
+        settle();
+    }
+
+    /** Triggers a checkpoint, delivers every barrier and completes it, if possible. */
+    public boolean fullCheckpoint() {
+        if (!checkpoints.trigger()) {
+            settle();
+            return false;
+        }
+        for (int s = 0; s < config.parallelism() && pendingFailure == null; s++) {
+            checkpoints.barrier(s);
+        }
+        boolean done = pendingFailure == null && checkpoints.complete();
+        settle();
+        return done;
+    }
+
+    /**
+     * Turns faults off and drives the job to its end: releases what is held, fires timers, polls
+     * every reader, checkpoints; then checks that every row was committed exactly once and the
+     * tracker was collected empty.
+     */
+    public MiniEngine runToCompletion() {
+        faults.disable();
+        for (int round = 0; round < 500; round++) {
+            network.releaseAll(rnd);
+            settle();
+            drainCoordinator();
+            settle();
+            time.advance(2000);
+            settle();
+            drainCoordinator();
+            settle();
+            for (int s = 0; s < config.parallelism(); s++) {
+                for (int i = 0; i < 256; i++) {
+                    if (stepReader(s) != LoopStatus.BUSY) {
+                        break;
+                    }
+                }
+            }
+            drain();
+            if (config.checkpointsEnabled()) {
+                if (checkpoints.inFlight()) {
+                    abortCheckpoint(true);
+                }
+                fullCheckpoint();
+                drain();
+            }
+            if (jobFinished()) {
+                checkExactlyOnce();
+                return this;
+            }
+        }
+        throw fail("the job did not finish");
+    }
+
+    // ------------------------------------------------------------------ restore
+
+    void requestFailure(String reason) {
+        if (pendingFailure == null) {
+            pendingFailure = reason;
+        }
+        trace("failure: " + reason);
+    }
+
+    boolean failurePending() {
+        return pendingFailure != null;
+    }
+
+    private void settle() {
+        for (int guard = 0; ; guard++) {
+            if (pendingFailure == null) {
+                for (ReaderTask t : readers) {
+                    if (t.terminalSignal() != null) {
+                        requestFailure(t.name() + " terminated: " + t.terminalSignal());
+                        break;
+                    }
+                }
+            }
+            if (pendingFailure == null) {
+                break;
+            }
+            if (guard > 100) {
+                throw fail("restores never settle");
+            }
+            restore();
+        }
+        checkBounds();
+        if (config.checkOwnershipEveryStep()) {
+            checkOwnership("after a step");
+        }
+    }
+
+    private void restore() {
+        String why = pendingFailure;
+        pendingFailure = null;
+        restoreReasons.add(why);
+        for (ReaderTask t : readers) {
+            t.close();
+        }
+        network.dropLanes();
+        sink.discardUncommitted();
+        checkpoints.onRestore();
+        CheckpointDriver.Completed from =
+                config.checkpointsEnabled() ? checkpoints.lastCompleted() : null;
+        epoch = config.epochPolicy() == WorldConfig.EpochPolicy.INCREMENT ? epoch + 1 : 1;
+        trace(
+                "restore #"
+                        + restoreReasons.size()
+                        + " epoch "
+                        + epoch
+                        + " from "
+                        + (from == null ? "scratch" : "checkpoint " + from.id())
+                        + " ("
+                        + why
+                        + ")");
+        startEpoch(from);
+        checkOwnership("after restore #" + restoreReasons.size() + " (" + why + ")");
+    }
+
+    /**
+     * A new coordinator epoch and new reader attempts, in Zeta's order: the enumerator host is
+     * built (restoring the coordinator blob), reader states come back through {@code addSplitsBack}
+     * before readers register, and open runs before or after them.
+     */
+    private void startEpoch(CheckpointDriver.Completed from) {
+        long e = epoch;
+        executor = new ManualExecutor();
+        dispatcher =
+                new FaultInjectingDispatcher(
+                        network,
+                        faults,
+                        () -> requestFailure("coordinator epoch " + e + " crashed (point 1)"));
+        coordinator = buildCoordinator(from == null ? null : from.blob());
+        boolean openFirst = rnd.nextBoolean();
+        if (openFirst) {
+            expect(coordinator.open(), "open");
+        }
+        if (from != null) {
+            for (ReaderState st : from.states().values()) {
+                restoreReaderState(st);
+            }
+        }
+        if (!openFirst) {
+            expect(coordinator.open(), "open");
+        }
+        if (from != null && rnd.nextBoolean()) {
+            // Zeta repeats the restored checkpoint's completion after a restore.
+            coordinator.notifyCheckpointComplete(from.id());
+        }
+        readers = new ReaderTask[config.parallelism()];
+        for (int s = 0; s < readers.length; s++) {
+            readers[s] =
+                    new ReaderTask(
+                            this,
+                            s,
+                            nextAttempt++,
+                            coordinator,
+                            config.mailboxLimits(),
+                            workerBudget,
+                            config.pollBudget(),
+                            config.rowsPerTurn(),
+                            faults,
+                            network);
+        }
+        for (ReaderTask t : readers) {
+            try {
+                t.open();
+            } catch (Exception ex) {
+                throw new IllegalStateException(t.name() + " did not open", ex);
+            }
+        }
+        drainCoordinator();
+    }
+
+    /** As {@code ManagedEnumeratorHost#addSplitsBack}: metadata first, then the splits. */
+    private void restoreReaderState(ReaderState st) {
+        List<RowSplit> splits = new ArrayList<>();
+        RowSplit.Ser ser = new RowSplit.Ser();
+        ReaderInclusionReport report;
+        try {
+            for (byte[] b : st.splits()) {
+                splits.add(ser.deserialize(b));
+            }
+            report =
+                    RuntimeMetadata.inclusion(
+                            ReaderInclusionReport.Kind.RESTORED,
+                            st.subtask(),
+                            ReaderInclusionReport.NO_ATTEMPT,
+                            new SourceRuntimeCheckpointMetadataSerializer()
+                                    .deserialize(st.metadata()));
+        } catch (IOException ex) {
+            throw new IllegalStateException("cannot read reader state " + st.subtask(), ex);
+        }
+        expect(
+                coordinator.registerReader(st.subtask(), ReaderInclusionReport.NO_ATTEMPT, report),
+                "restore reader state");
+        if (!splits.isEmpty()) {
+            expect(coordinator.addSplitsBack(splits, st.subtask()), "addSplitsBack");
+        }
+    }
+
+    private CoordinatorEventLoop<RowSplit, List<RowSplit>> buildCoordinator(byte[] blob) {
+        long e = epoch;
+        return CoordinatorEventLoop.<RowSplit, List<RowSplit>>builder()
+                .config(
+                        CoordinatorConfig.builder()
+                                .jobId(ReaderTask.JOB_ID)
+                                .sourceRuntimeId(ReaderTask.SOURCE_ID)
+                                .epoch(e)
+                                .parallelism(config.parallelism())
+                                .maxTrackerEntries(config.maxTrackerEntries())
+                                .checkpointsEnabled(config.checkpointsEnabled())
+                                .commandQueueCapacity(1024)
+                                .completionQueueCapacity(1024)
+                                .drainBatch(config.drainBatch())
+                                .build())
+                .enumeratorFactory(
+                        new EnumeratorFactory<RowSplit, List<RowSplit>>() {
+                            @Override
+                            public SourceSplitEnumerator<RowSplit, List<RowSplit>> create(
+                                    SourceSplitEnumerator.Context<RowSplit> ctx) {
+                                enumerator = new RowEnumerator(ctx, allSplits);
+                                return enumerator;
+                            }
+
+                            @Override
+                            public SourceSplitEnumerator<RowSplit, List<RowSplit>> restore(
+                                    SourceSplitEnumerator.Context<RowSplit> ctx,
+                                    List<RowSplit> state) {
+                                enumerator = new RowEnumerator(ctx, state);
+                                return enumerator;
+                            }
+                        })
+                .splitSerializer(new RowSplit.Ser())
+                .stateSerializer(new RowEnumerator.StateSer())
+                .dispatcher(dispatcher)
+                .executor(executor)
+                .timer(time)
+                .clock(time.clock())
+                .workerPool(workerPool)
+                .failureHandler(
+                        (where, cause) -> {
+                            if (InjectedFault.find(cause) == null) {
+                                unexpectedCoordinatorFailures.add(
+                                        "epoch " + e + " " + where + ": " + cause);
+                            }
+                            requestFailure("coordinator epoch " + e + " failed in " + where);
+                        })
+                .restoreFrom(blob)
+                .build();
+    }
+
+    private void expect(OfferResult r, String what) {
+        if (r != OfferResult.ENQUEUED) {
+            throw fail("coordinator did not accept " + what + ": " + r);
+        }
+    }
+
+    void drainCoordinator() {
+        executor.runAll();
+        checkCoordinatorFailures();
+    }
+
+    private void checkCoordinatorFailures() {
+        if (!unexpectedCoordinatorFailures.isEmpty()) {
+            throw fail("coordinator command failed: " + unexpectedCoordinatorFailures);
+        }
+    }
+
+    /** Inclusion reports travel fire-and-forget; the config says how many the network loses. */
+    void reportInclusion(
+            CoordinatorEventLoop<RowSplit, List<RowSplit>> to, ReaderInclusionReport report) {
+        if (faults.enabled() && rnd.nextDouble() < config.inclusionReportLoss()) {
+            trace("lost inclusion report " + report);
+            return;
+        }
+        to.reportInclusion(report);
+    }
+
+    private MailboxPort port(int subtask, long attemptId) {
+        if (readers == null || subtask < 0 || subtask >= readers.length) {
+            return null;
+        }
+        ReaderTask t = readers[subtask];
+        return t != null && t.attemptId() == attemptId ? t.port() : null;
+    }
+
+    // ------------------------------------------------------------------ checks
+
+    private void checkBounds() {
+        SourceAssignmentTracker tracker = coordinator.tracker();
+        if (tracker.inFlightCount() > config.maxTrackerEntries()) {
+            throw fail("tracker above its bound: " + tracker.inFlightCount());
+        }
+        int maxQueued =
+                config.mailboxLimits().maxCommands() + config.mailboxLimits().reservedCommands();
+        for (ReaderTask t : readers) {
+            if (t.mailbox().commandCount() > maxQueued) {
+                throw fail(t.name() + " mailbox above its bound: " + t.mailbox().commandCount());
+            }
+            if (t.loop().heldCommands() > maxQueued) {
+                throw fail(t.name() + " holds " + t.loop().heldCommands() + " commands");
+            }
+        }
+    }
+
+    /**
+     * Every split is finished (all its rows in the lineage) or has exactly one owner positioned
+     * where its rows in the lineage stop; no row is in the lineage twice and none is skipped.
+     */
+    public void checkOwnership(String when) {
+        Map<String, int[]> rows = new HashMap<>();
+        for (RowSplit s : allSplits) {
+            rows.put(s.splitId(), new int[s.length()]);
+        }
+        for (String row : sink.lineage()) {
+            int hash = row.lastIndexOf('#');
+            int[] r = rows.get(row.substring(0, hash));
+            if (r == null) {
+                throw fail("unknown row " + row + " (" + when + ")");
+            }
+            r[Integer.parseInt(row.substring(hash + 1))]++;
+        }
+        Map<String, List<String>> owners = new HashMap<>();
+        for (RowSplit s : allSplits) {
+            owners.put(s.splitId(), new ArrayList<>());
+        }
+        for (RowSplit p : enumerator.pending()) {
+            owners.get(p.splitId()).add("enumerator@" + p.position());
+        }
+        for (AssignmentEntry e : coordinator.tracker().entries()) {
+            ReaderTask t = e.targetSubtask() < readers.length ? readers[e.targetSubtask()] : null;
+            if (t != null && t.attemptId() == e.attemptId() && t.admittedOrApplied(e.splitId())) {
+                continue; // its reader attempt admitted it: counted there
+            }
+            RowSplit handed = enumerator.handedOut(e.splitId());
+            if (handed == null) {
+                throw fail(
+                        "tracker entry "
+                                + e
+                                + " belongs to no current reader attempt and was not handed out"
+                                + " in epoch "
+                                + epoch
+                                + " ("
+                                + when
+                                + ")");
+            }
+            owners.get(e.splitId()).add("in transit " + e.state() + "@" + handed.position());
+        }
+        for (ReaderTask t : readers) {
+            for (RowSplit s : t.reader().owned()) {
+                owners.get(s.splitId()).add(t.name() + "@" + s.position());
+            }
+            for (RowSplit s : t.admittedNotApplied()) {
+                owners.get(s.splitId()).add(t.name() + " mailbox@" + s.position());
+            }
+            if (!t.reader().violations().isEmpty()) {
+                throw fail(t.name() + ": " + t.reader().violations() + " (" + when + ")");
+            }
+        }
+        for (RowSplit s : allSplits) {
+            int[] r = rows.get(s.splitId());
+            int emitted = 0;
+            for (int k = 0; k < r.length; k++) {
+                if (r[k] > 1) {
+                    throw fail(
+                            "row "
+                                    + s.splitId()
+                                    + "#"
+                                    + k
+                                    + " read "
+                                    + r[k]
+                                    + " times ("
+                                    + when
+                                    + ")");
+                }
+                if (r[k] == 1) {
+                    if (k != emitted) {
+                        throw fail(
+                                "split "
+                                        + s.splitId()
+                                        + " skipped row "
+                                        + emitted
+                                        + " ("
+                                        + when
+                                        + ")");
+                    }
+                    emitted++;
+                }
+            }
+            List<String> o = owners.get(s.splitId());
+            if (emitted == s.length()) {
+                if (!o.isEmpty()) {
+                    throw fail(
+                            "finished split "
+                                    + s.splitId()
+                                    + " still owned by "
+                                    + o
+                                    + " ("
+                                    + when
+                                    + ")");
+                }
+            } else if (o.size() != 1) {
+                throw fail(
+                        "split "
+                                + s.splitId()
+                                + " has "
+                                + o.size()
+                                + " owners "
+                                + o
+                                + " ("
+                                + when
+                                + ")");
+            } else if (!o.get(0).endsWith("@" + emitted)) {
+                throw fail(
+                        "split "
+                                + s.splitId()
+                                + " resumes at "
+                                + o
+                                + " but its lineage has "
+                                + emitted
+                                + " rows ("
+                                + when
+                                + ")");
+            }
+        }
+    }
+
+    /** Every row of every split committed exactly once, nothing else committed. */
+    public void checkExactlyOnce() {
+        Map<String, Integer> committed = sink.committed();
+        int expected = 0;
+        for (RowSplit s : allSplits) {
+            for (int k = 0; k < s.length(); k++) {
+                Integer n = committed.get(s.splitId() + "#" + k);
+                if (n == null || n != 1) {
+                    throw fail("row " + s.splitId() + "#" + k + " committed " + n + " times");
+                }
+                expected++;
+            }
+        }
+        if (committed.size() != expected) {
+            throw fail("the sink committed rows of no split: " + committed.keySet());
+        }
+    }
+
+    private boolean jobFinished() {
+        if (!enumerator.pending().isEmpty() || !sink.settled() || checkpoints.inFlight()) {
+            return false;
+        }
+        for (ReaderTask t : readers) {
+            if (!t.finished()) {
+                return false;
+            }
+        }
+        return coordinator.tracker().size() == 0;
+    }
+
+    // ------------------------------------------------------------------ diagnostics
+
+    void trace(String event) {
+        if (trace.size() >= TRACE_LIMIT) {
+            trace.pollFirst();
+        }
+        trace.addLast(event);
+    }
+
+    /** An AssertionError carrying the run's configuration, faults, trace and current state. */
+    public AssertionError fail(String what) {
+        StringBuilder sb = new StringBuilder(what);
+        sb.append("\nconfig: ").append(config);
+        sb.append("\nfaults: ").append(faults);
+        sb.append("\nrestores: ").append(restoreReasons);
+        sb.append("\ntrace: ").append(trace);
+        if (coordinator != null) {
+            sb.append("\ntracker:");
+            for (AssignmentEntry e : coordinator.tracker().entries()) {
+                sb.append(' ').append(e);
+            }
+            sb.append("\nmetrics: ").append(coordinator.metrics());
+        }
+        if (enumerator != null) {
+            sb.append("\nenumerator pending: ").append(enumerator.pending());
+        }
+        if (readers != null) {
+            for (ReaderTask t : readers) {
+                sb.append('\n')
+                        .append(t.name())
+                        .append(": owned=")
+                        .append(t.reader().owned())
+                        .append(" nms=")
+                        .append(t.reader().noMoreSplits())
+                        .append(" finished=")
+                        .append(t.finished())
+                        .append(" lifecycle=")
+                        .append(t.loop().lifecycle())
+                        .append(" queued=")
+                        .append(t.mailbox().commandCount())
+                        .append(" held=")
+                        .append(t.loop().heldCommands())
+                        .append(" terminal=")
+                        .append(t.terminalSignal());
+            }
+        }
+        sb.append("\nnetwork: ").append(network.describe());
+        sb.append(" sink committed: ").append(new java.util.TreeMap<>(sink.committed()));
+        return new AssertionError(sb.toString());
+    }
+
+    // ------------------------------------------------------------------ views
+
+    public WorldConfig config() {
+        return config;
+    }
+
+    public FaultInjector faults() {
+        return faults;
+    }
+
+    public CommittingSink sink() {
+        return sink;
+    }
+
+    public Network network() {
+        return network;
+    }
+
+    public CheckpointDriver checkpoints() {
+        return checkpoints;
+    }
+
+    public ManualTime time() {
+        return time;
+    }
+
+    public CoordinatorEventLoop<RowSplit, List<RowSplit>> coordinator() {
+        return coordinator;
+    }
+
+    ReaderTask reader(int subtask) {
+        return readers[subtask];
+    }
+
+    /** The current attempt of reader {@code subtask}. */
+    public long readerAttempt(int subtask) {
+        return readers[subtask].attemptId();
+    }
+
+    /** Splits the current attempt of {@code subtask} reads. */
+    public List<RowSplit> readerOwned(int subtask) {
+        return readers[subtask].reader().owned();
+    }
+
+    /** Commands reader {@code subtask} holds back for the coordinator cut. */
+    public int readerHeldCommands(int subtask) {
+        return readers[subtask].loop().heldCommands();
+    }
+
+    public boolean readerFinished(int subtask) {
+        return readers[subtask].finished();
+    }
+
+    public List<RowSplit> enumeratorPending() {
+        return enumerator.pending();
+    }
+
+    public List<RowSplit> allSplits() {
+        return allSplits;
+    }
+
+    public long epoch() {
+        return epoch;
+    }
+
+    /** Why each restore happened, in order. */
+    public List<String> restoreReasons() {
+        return Collections.unmodifiableList(restoreReasons);
+    }
+
+    public int restores() {
+        return restoreReasons.size();
+    }
+
+    public List<String> trace() {
+        return new ArrayList<>(trace);
+    }
+}

@@ -1,0 +1,277 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.engine.managed.faults.world;
+
+import java.util.concurrent.TimeUnit;
+import org.apache.seatunnel.engine.managed.faults.FaultSchedule;
+import org.apache.seatunnel.engine.managed.source.reader.MailboxLimits;
+import org.apache.seatunnel.engine.managed.source.reader.PollBudget;
+
+/** The shape of one {@link MiniEngine} run. Immutable; built with {@link #builder()}. */
+public final class WorldConfig {
+    /** How a restored coordinator's epoch is chosen. */
+    public enum EpochPolicy {
+        /** Epoch + 1 on every restore, as STIP-31 "Coordinator failover" says. */
+        INCREMENT,
+        /** Always 1, as {@code ManagedEnumeratorHost} configures its loop today. */
+        CONSTANT
+    }
+
+    private final long seed;
+    private final int parallelism;
+    private final int splits;
+    private final int maxRowsPerSplit;
+    private final boolean checkpointsEnabled;
+    private final boolean fifoTransport;
+    private final EpochPolicy epochPolicy;
+    private final int maxTrackerEntries;
+    private final int drainBatch;
+    private final int rowsPerTurn;
+    private final MailboxLimits mailboxLimits;
+    private final PollBudget pollBudget;
+    private final double inclusionReportLoss;
+    private final FaultSchedule schedule;
+    private final boolean checkOwnershipEveryStep;
+
+    private WorldConfig(Builder b) {
+        this.seed = b.seed;
+        this.parallelism = b.parallelism;
+        this.splits = b.splits;
+        this.maxRowsPerSplit = b.maxRowsPerSplit;
+        this.checkpointsEnabled = b.checkpointsEnabled;
+        this.fifoTransport = b.fifoTransport;
+        this.epochPolicy = b.epochPolicy;
+        this.maxTrackerEntries = b.maxTrackerEntries;
+        this.drainBatch = b.drainBatch;
+        this.rowsPerTurn = b.rowsPerTurn;
+        this.mailboxLimits = b.mailboxLimits;
+        this.pollBudget = b.pollBudget;
+        this.inclusionReportLoss = b.inclusionReportLoss;
+        this.schedule = b.schedule;
+        this.checkOwnershipEveryStep = b.checkOwnershipEveryStep;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public long seed() {
+        return seed;
+    }
+
+    public int parallelism() {
+        return parallelism;
+    }
+
+    public int splits() {
+        return splits;
+    }
+
+    public int maxRowsPerSplit() {
+        return maxRowsPerSplit;
+    }
+
+    public boolean checkpointsEnabled() {
+        return checkpointsEnabled;
+    }
+
+    public boolean fifoTransport() {
+        return fifoTransport;
+    }
+
+    public EpochPolicy epochPolicy() {
+        return epochPolicy;
+    }
+
+    public int maxTrackerEntries() {
+        return maxTrackerEntries;
+    }
+
+    public int drainBatch() {
+        return drainBatch;
+    }
+
+    public int rowsPerTurn() {
+        return rowsPerTurn;
+    }
+
+    public MailboxLimits mailboxLimits() {
+        return mailboxLimits;
+    }
+
+    public PollBudget pollBudget() {
+        return pollBudget;
+    }
+
+    public double inclusionReportLoss() {
+        return inclusionReportLoss;
+    }
+
+    public FaultSchedule schedule() {
+        return schedule;
+    }
+
+    public boolean checkOwnershipEveryStep() {
+        return checkOwnershipEveryStep;
+    }
+
+    @Override
+    public String toString() {
+        return "WorldConfig{seed="
+                + seed
+                + ", p="
+                + parallelism
+                + ", splits="
+                + splits
+                + "x<="
+                + maxRowsPerSplit
+                + ", checkpoints="
+                + checkpointsEnabled
+                + ", fifo="
+                + fifoTransport
+                + ", epochs="
+                + epochPolicy
+                + ", trackerMax="
+                + maxTrackerEntries
+                + ", drainBatch="
+                + drainBatch
+                + ", rowsPerTurn="
+                + rowsPerTurn
+                + ", mailbox="
+                + mailboxLimits.maxCommands()
+                + "+"
+                + mailboxLimits.reservedCommands()
+                + ", reportLoss="
+                + inclusionReportLoss
+                + ", faults=["
+                + schedule
+                + "]}";
+    }
+
+    /** Builder; not thread-safe. Defaults: a small job with checkpoints, no faults. */
+    public static final class Builder {
+        private long seed = 1;
+        private int parallelism = 2;
+        private int splits = 4;
+        private int maxRowsPerSplit = 3;
+        private boolean checkpointsEnabled = true;
+        private boolean fifoTransport = true;
+        private EpochPolicy epochPolicy = EpochPolicy.INCREMENT;
+        private int maxTrackerEntries = 100;
+        private int drainBatch = 1024;
+        private int rowsPerTurn = 1;
+        private MailboxLimits mailboxLimits =
+                new MailboxLimits(16, 1 << 20, 8, 64 << 10, 4096, 256, 10);
+        private PollBudget pollBudget =
+                new PollBudget(
+                        64,
+                        1 << 20,
+                        TimeUnit.SECONDS.toNanos(1),
+                        TimeUnit.SECONDS.toNanos(1),
+                        TimeUnit.SECONDS.toNanos(30),
+                        TimeUnit.SECONDS.toNanos(60));
+        private double inclusionReportLoss;
+        private FaultSchedule schedule = FaultSchedule.NONE;
+        private boolean checkOwnershipEveryStep;
+
+        public Builder seed(long v) {
+            this.seed = v;
+            return this;
+        }
+
+        public Builder parallelism(int v) {
+            this.parallelism = v;
+            return this;
+        }
+
+        public Builder splits(int v) {
+            this.splits = v;
+            return this;
+        }
+
+        public Builder maxRowsPerSplit(int v) {
+            this.maxRowsPerSplit = v;
+            return this;
+        }
+
+        public Builder checkpointsEnabled(boolean v) {
+            this.checkpointsEnabled = v;
+            return this;
+        }
+
+        /** False: the raw {@code CommandDispatcher} contract, sends may overtake each other. */
+        public Builder fifoTransport(boolean v) {
+            this.fifoTransport = v;
+            return this;
+        }
+
+        public Builder epochPolicy(EpochPolicy v) {
+            this.epochPolicy = v;
+            return this;
+        }
+
+        public Builder maxTrackerEntries(int v) {
+            this.maxTrackerEntries = v;
+            return this;
+        }
+
+        /** Commands per coordinator drain task: small values interleave finer. */
+        public Builder drainBatch(int v) {
+            this.drainBatch = v;
+            return this;
+        }
+
+        public Builder rowsPerTurn(int v) {
+            this.rowsPerTurn = v;
+            return this;
+        }
+
+        public Builder mailboxLimits(MailboxLimits v) {
+            this.mailboxLimits = v;
+            return this;
+        }
+
+        public Builder pollBudget(PollBudget v) {
+            this.pollBudget = v;
+            return this;
+        }
+
+        /** Share of reader inclusion reports the transport loses (not a STIP fault point). */
+        public Builder inclusionReportLoss(double v) {
+            this.inclusionReportLoss = v;
+            return this;
+        }
+
+        public Builder schedule(FaultSchedule v) {
+            this.schedule = v;
+            return this;
+        }
+
+        public Builder checkOwnershipEveryStep(boolean v) {
+            this.checkOwnershipEveryStep = v;
+            return this;
+        }
+
+        public WorldConfig build() {
+            if (parallelism < 1 || splits < 0 || maxRowsPerSplit < 1 || rowsPerTurn < 1) {
+                throw new IllegalArgumentException("bad world shape");
+            }
+            return new WorldConfig(this);
+        }
+    }
+}
