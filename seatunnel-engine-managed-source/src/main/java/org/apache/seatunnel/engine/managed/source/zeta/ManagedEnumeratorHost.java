@@ -126,7 +126,7 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
                         CoordinatorConfig.builder()
                                 .jobId(EngineAccess.jobId(context))
                                 .sourceRuntimeId(source.sourceRuntimeId())
-                                .epoch(1)
+                                .epoch(nextEpoch(restored))
                                 .parallelism(context.currentParallelism())
                                 .maxTrackerEntries(cfg.trackerMaxEntries())
                                 .maxTrackerBytes(cfg.trackerMaxBytes())
@@ -238,6 +238,25 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
                                 callback.onAdmission(ack);
                             }
                         });
+    }
+
+    /**
+     * A restored coordinator is a new epoch (invariant 7): one past the epoch that took the
+     * checkpoint, so late results and commands of the old epoch are fenced.
+     */
+    private static long nextEpoch(ManagedEnumeratorState restored) {
+        if (restored == null) {
+            return 1;
+        }
+        try {
+            return org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorSnapshotCodec
+                            .decode(restored.coordinatorBlob())
+                            .epoch()
+                    + 1;
+        } catch (org.apache.seatunnel.engine.managed.source.coordinator.StateFormatException e) {
+            throw new IllegalStateException(
+                    "Cannot read the Lane A coordinator checkpoint: " + e.getMessage(), e);
+        }
     }
 
     /** Operation thread H: validate, enqueue, answer. */

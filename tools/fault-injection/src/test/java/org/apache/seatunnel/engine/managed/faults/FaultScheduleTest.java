@@ -1,3 +1,20 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
 package org.apache.seatunnel.engine.managed.faults;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -24,9 +41,12 @@ class FaultScheduleTest {
         FaultSchedule s =
                 FaultSchedule.of(
                         FaultSchedule.at(FaultPoint.OPERATION_SEND, 3, FaultAction.LOSE),
-                        FaultSchedule.at(FaultPoint.CAPACITY_RESERVATION, 1, 5, FaultAction.RETRY_LATER),
                         FaultSchedule.at(
-                                FaultPoint.GLOBAL_COMPLETION_BEFORE_TRACKER_GC, 2, FaultAction.CRASH));
+                                FaultPoint.CAPACITY_RESERVATION, 1, 5, FaultAction.RETRY_LATER),
+                        FaultSchedule.at(
+                                FaultPoint.GLOBAL_COMPLETION_BEFORE_TRACKER_GC,
+                                2,
+                                FaultAction.CRASH));
         assertEquals("2@3:LOSE,3@1x5:RETRY_LATER,11@2:CRASH", s.toString());
         assertEquals(s, FaultSchedule.parse(s.toString()));
     }
