@@ -199,11 +199,12 @@ public final class ManagedSourceOptions {
     public static final Option<Duration> IDLE_WAIT =
             Options.key("reader.idle-wait")
                     .durationType()
-                    .defaultValue(Duration.ofMillis(50))
+                    .defaultValue(Duration.ofSeconds(1))
                     .withDescription(
-                            "Longest wait of an idle reader host for a command or availability"
-                                    + " signal before returning to the engine; only used when task"
-                                    + " threads are not shared.");
+                            "Longest wait of an idle reader host for a command, availability or"
+                                    + " barrier signal before it returns an empty poll to the"
+                                    + " engine, which then sleeps 100 ms; a longer wait means"
+                                    + " fewer of those sleeps delay an idle reader.");
 
     private ManagedSourceOptions() {}
 

@@ -114,6 +114,15 @@ final class CoordinatorCore<SplitT extends SourceSplit, StateT> {
             enumerator.open();
         } else {
             CoordinatorSnapshotCodec.Decoded snap = CoordinatorSnapshotCodec.decode(restoreBlob);
+            if (config.epoch() <= snap.epoch()) {
+                // Fencing and restored-owner reconciliation both rely on the new epoch being
+                // later than every epoch in the checkpoint (invariant 7).
+                throw new IllegalStateException(
+                        "a coordinator restored from epoch "
+                                + snap.epoch()
+                                + " must run in a later epoch, got "
+                                + config.epoch());
+            }
             AssignmentTrackerCodec.Decoded t = AssignmentTrackerCodec.decode(snap.trackerState());
             restoredCheckpointId = snap.checkpointId();
             List<Integer> nms = new ArrayList<>();

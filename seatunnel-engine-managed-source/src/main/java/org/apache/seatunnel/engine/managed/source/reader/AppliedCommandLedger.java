@@ -29,11 +29,11 @@ import java.util.TreeSet;
  * exactly-once per attempt (invariant 6) independently of the admission dedup window, and what the
  * checkpoint metadata carries as {@code appliedSenderWatermarks} and {@code boundedSequenceGaps}.
  *
- * <p>A fresh attempt does not know where its sender's sequence resumes (Zeta hands reader state to
- * the enumerator, not back to the reader), so the first sequence seen from a sender sets the base:
- * everything below it is treated as applied. That is sound because the transport delivers first
- * deliveries to one target in FIFO order (single flight per target); redeliveries of already-seen
- * sequences are then the only thing that can arrive below the base.
+ * <p>An unknown sender starts at watermark 0: the coordinator numbers the commands of each new
+ * reader attempt from 1 (Zeta hands reader state to the enumerator, never back to a reader, so a
+ * new attempt always starts empty), and a first command that is retried behind a later one must
+ * still apply when it arrives. Taking the first sequence seen as the base would silently drop it
+ * (found by the fault-injection model with a reordering transport).
  *
  * <p>Threading: owned by the reader event loop; not thread-safe.
  */
@@ -82,7 +82,7 @@ public final class AppliedCommandLedger {
     public boolean markApplied(long sender, long sequence) {
         long[] wm = watermarks.get(sender);
         if (wm == null) {
-            wm = new long[] {sequence - 1};
+            wm = new long[] {0};
             watermarks.put(sender, wm);
         }
         if (sequence == wm[0] + 1) {
