@@ -91,13 +91,22 @@ public final class ManagedSourceSettings {
     }
 
     public static ManagedSourceConfig current() {
+        ManagedSourceConfig c = operatorConfig();
+        return c == null ? ManagedSourceConfig.defaults() : c;
+    }
+
+    /**
+     * The installed or file-loaded settings, or null when the operator gave none (so programmatic
+     * member settings keep precedence over the defaults).
+     */
+    public static ManagedSourceConfig operatorConfig() {
         ManagedSourceConfig c = installed;
         if (c != null) {
             return c;
         }
         Path file = locate();
         if (file == null) {
-            return ManagedSourceConfig.defaults();
+            return null;
         }
         try {
             c = ManagedSourceYaml.load(file);

@@ -98,7 +98,10 @@ public final class ManagedSourceMemberService implements ManagedService {
     private static ManagedSourceRuntimeSettings fromOperatorConfig(
             ManagedSourceRuntimeSettings base) {
         try {
-            ManagedSourceConfig c = ManagedSourceSettings.current();
+            ManagedSourceConfig c = ManagedSourceSettings.operatorConfig();
+            if (c == null) {
+                return base;
+            }
             return base.withWorkerMailboxBytes(c.workerMailboxBytes())
                     .withRetry(
                             c.retryInitialMillis(), c.retryMaxMillis(), base.maxQueuedPerTarget());

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Builds and runs the JMH benchmarks of tools/benchmarks. Arguments go to JMH, e.g.
+#   tools/run-jmh.sh AdmissionBenchmark.admit -t 16 -prof gc
+#   tools/run-jmh.sh LoopOverheadBenchmark
+#   tools/run-jmh.sh DrainBenchmark
+# and the split storm runner (not JMH): tools/run-jmh.sh --split-storm [rounds]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./mvnw -q -B -ntp install -DskipTests -Dspotless.check.skip -pl tools/benchmarks -am
+CP_FILE=tools/benchmarks/target/classpath.txt
+./mvnw -q -B -ntp -pl tools/benchmarks dependency:build-classpath -Dmdep.outputFile="$PWD/$CP_FILE" \
+  -Dmdep.includeScope=compile
+CP="tools/benchmarks/target/classes:$(cat "$CP_FILE")"
+if [ "${1:-}" = "--split-storm" ]; then
+  shift
+  exec java -Xmx1g -cp "$CP" org.apache.seatunnel.engine.managed.bench.SplitStormBenchmark "$@"
+fi
+exec java -cp "$CP" org.openjdk.jmh.Main "$@"

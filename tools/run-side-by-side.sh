@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Runs the same managed FakeSource job on Lane A and Lane B in one embedded Zeta 2.3.8 engine and
+# prints the comparison table (throughput, CPU per row, barrier wait and checkpoint duration with
+# slow data of 0/200/1000 ms, idle-reader latency, CPU). Not a test; run it on a quiet machine.
+# Usage: tools/run-side-by-side.sh [quick]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./mvnw -q -B -ntp install -DskipTests -Dspotless.check.skip
+./mvnw -q -B -ntp -pl seatunnel-managed-e2e test-compile -Dspotless.check.skip
+exec ./mvnw -q -B -ntp -pl seatunnel-managed-e2e exec:exec \
+  -Dexec.classpathScope=test \
+  -Dexec.executable=java \
+  "-Dexec.args=-Xmx2g --add-opens java.base/java.lang=ALL-UNNAMED -cp %classpath org.apache.seatunnel.engine.managed.e2e.bench.SideBySideRunner ${1:-}"
