@@ -68,18 +68,26 @@ import org.openjdk.jmh.infra.Blackhole;
 public class LoopOverheadBenchmark {
     static final int RECORDS_PER_TURN = 64;
 
-    ReaderEventLoop<Long, SourceSplit> loop;
+    /**
+     * What one record costs to produce: "long" is a bare counter (isolates the loop's own cost);
+     * "row" builds a small SeaTunnelRow as a FakeSource does (the relative overhead a real source
+     * sees).
+     */
+    @org.openjdk.jmh.annotations.Param({"long", "row"})
+    public String record;
+
+    ReaderEventLoop<Object, SourceSplit> loop;
     CountingReader reader;
-    Collector<Long> sink;
+    Collector<Object> sink;
     FixedContext bareContext;
     final Object lock = new Object();
 
     @Setup
     public void setUp(Blackhole bh) throws Exception {
         sink =
-                new Collector<Long>() {
+                new Collector<Object>() {
                     @Override
-                    public void collect(Long record) {
+                    public void collect(Object record) {
                         bh.consume(record);
                     }
 
@@ -88,7 +96,7 @@ public class LoopOverheadBenchmark {
                         return lock;
                     }
                 };
-        reader = new CountingReader();
+        reader = new CountingReader("row".equals(record));
         ReaderMailbox mailbox =
                 new ReaderMailbox(
                         1,
@@ -139,13 +147,23 @@ public class LoopOverheadBenchmark {
     }
 
     /** A reader that always has data: emits until told to yield. */
-    static final class CountingReader implements ManagedSourceReader<Long, SourceSplit> {
+    static final class CountingReader implements ManagedSourceReader<Object, SourceSplit> {
+        final boolean rows;
         long next;
 
+        CountingReader(boolean rows) {
+            this.rows = rows;
+        }
+
         @Override
-        public PollStatus pollNextManaged(Collector<Long> output, PollContext ctx) {
+        public PollStatus pollNextManaged(Collector<Object> output, PollContext ctx) {
             while (!ctx.shouldYield()) {
-                output.collect(next++);
+                long n = next++;
+                output.collect(
+                        rows
+                                ? new org.apache.seatunnel.api.table.type.SeaTunnelRow(
+                                        new Object[] {n, (int) (n & 7), n, "fake-" + n})
+                                : (Object) n);
             }
             return PollStatus.MORE_AVAILABLE;
         }
@@ -170,7 +188,7 @@ public class LoopOverheadBenchmark {
         public void close() {}
 
         @Override
-        public void pollNext(Collector<Long> output) {}
+        public void pollNext(Collector<Object> output) {}
 
         @Override
         public List<SourceSplit> snapshotState(long checkpointId) {
@@ -190,11 +208,11 @@ public class LoopOverheadBenchmark {
     /** The bare loop's budget: records only, counted by a thin collector. */
     static final class FixedContext implements PollContext {
         int emitted;
-        private Collector<Long> out;
-        private final Collector<Long> counting =
-                new Collector<Long>() {
+        private Collector<Object> out;
+        private final Collector<Object> counting =
+                new Collector<Object>() {
                     @Override
-                    public void collect(Long record) {
+                    public void collect(Object record) {
                         emitted++;
                         out.collect(record);
                     }
@@ -205,7 +223,7 @@ public class LoopOverheadBenchmark {
                     }
                 };
 
-        Collector<Long> wrap(Collector<Long> sink) {
+        Collector<Object> wrap(Collector<Object> sink) {
             this.out = sink;
             return counting;
         }
