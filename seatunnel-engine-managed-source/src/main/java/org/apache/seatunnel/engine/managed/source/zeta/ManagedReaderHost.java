@@ -76,6 +76,7 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
     private static final Logger LOG = LoggerFactory.getLogger(ManagedReaderHost.class);
     private static final long REGISTRATION_DEADLINE_MILLIS = 60_000;
     private static final long BARRIER_PUBLISH_WAIT_NANOS = TimeUnit.SECONDS.toNanos(1);
+    private static final int MAX_TURNS_PER_POLL = 16;
 
     private final ManagedSourceReader<T, SplitT> reader;
     private final SourceReader.Context context;
@@ -95,7 +96,6 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
     private ReaderEventLoop<T, SplitT> loop;
     private ScheduledFuture<?> watchdog;
     private volatile Thread taskThread;
-    private volatile long barriersTaken;
     private boolean endSignalled;
 
     // Handed from the loop's onCheckpoint callback to snapshotState, both on the thread holding
@@ -182,8 +182,8 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
         loop.bindOutput(output);
         Object lock = output.getCheckpointLock();
         long recordsBefore = loopMetrics.records();
-        long barriersBefore = barriersTaken;
         long deadline = System.nanoTime() + source.config().idleWaitNanos();
+        int turns = 0;
         for (; ; ) {
             LoopStatus status;
             synchronized (lock) {
@@ -205,16 +205,24 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
                 }
                 return;
             }
-            if (loopMetrics.records() != recordsBefore || barriersTaken != barriersBefore) {
-                return;
-            }
+            boolean emitted = loopMetrics.records() != recordsBefore;
             long left = deadline - System.nanoTime();
-            if (left <= 0) {
+            if (status == LoopStatus.BUSY) {
+                // Several turns per engine call spread the engine's per-call work over more rows;
+                // the lock is released between turns, so a barrier still waits one turn at most.
+                if (emitted && (++turns >= MAX_TURNS_PER_POLL || left <= 0)) {
+                    return;
+                }
+                continue;
+            }
+            // Idle. Returning without a row costs an engine sleep of 100 ms, so an idle host waits
+            // here (lock released) for a command, availability or barrier signal instead; after a
+            // barrier it only has to leave once the engine latched prepare-close, which the next
+            // iteration checks under the lock.
+            if (emitted || left <= 0) {
                 return;
             }
-            if (status == LoopStatus.IDLE) {
-                signal.await(left);
-            }
+            signal.await(left);
             if (Thread.currentThread().isInterrupted()) {
                 throw new InterruptedException("Lane A reader interrupted");
             }
@@ -245,7 +253,7 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
         }
         boolean done = loop.runControlsUntilBarrier(checkpointId, BARRIER_PUBLISH_WAIT_NANOS);
         RuntimeStats.barrierWait(System.nanoTime() - start);
-        barriersTaken++;
+        // Wake an idle task thread: if this was the engine's final barrier it must return now.
         signal.signal();
         List<ManagedSplit> state = pendingState;
         pendingState = null;
