@@ -76,7 +76,7 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
     private static final Logger LOG = LoggerFactory.getLogger(ManagedReaderHost.class);
     private static final long REGISTRATION_DEADLINE_MILLIS = 60_000;
     private static final long BARRIER_PUBLISH_WAIT_NANOS = TimeUnit.SECONDS.toNanos(1);
-    private static final int MAX_TURNS_PER_POLL = 16;
+    private static final int MAX_TURNS_PER_POLL = 4;
 
     private final ManagedSourceReader<T, SplitT> reader;
     private final SourceReader.Context context;
