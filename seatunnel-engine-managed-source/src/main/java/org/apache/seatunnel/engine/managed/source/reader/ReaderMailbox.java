@@ -58,6 +58,10 @@ public final class ReaderMailbox {
 
     private static final long EMPTY_DEDUP = Long.MIN_VALUE;
 
+    // values() clones its array on every call; admission must not allocate.
+    private static final AdmissionStatus[] STATUSES = AdmissionStatus.values();
+    private static final ReasonCode[] REASONS = ReasonCode.values();
+
     private final long jobId;
     private final long sourceRuntimeId;
     private final int subtask;
@@ -327,7 +331,7 @@ public final class ReaderMailbox {
         if (admitResult >= 0) {
             return AdmissionStatus.ACCEPTED;
         }
-        return AdmissionStatus.values()[(int) ((-admitResult - 1) >>> 16)];
+        return STATUSES[(int) ((-admitResult - 1) >>> 16)];
     }
 
     /** The reason of a negative {@link #admit} result. */
@@ -335,7 +339,7 @@ public final class ReaderMailbox {
         if (admitResult >= 0) {
             return ReasonCode.NONE;
         }
-        return ReasonCode.values()[(int) ((-admitResult - 1) & 0xffff)];
+        return REASONS[(int) ((-admitResult - 1) & 0xffff)];
     }
 
     /**
