@@ -72,6 +72,39 @@ public final class ReaderInclusionReport {
         return new Builder(kind, subtask, attemptId, checkpointId);
     }
 
+    /**
+     * Converts reader runtime metadata (a watermark plus the sequences applied above it) into this
+     * report's form (the highest applied sequence plus the unapplied ones below it). The one
+     * conversion used by the Zeta host and by the fault-injection world.
+     */
+    public static ReaderInclusionReport fromMetadata(
+            Kind kind,
+            int subtask,
+            long attemptId,
+            org.apache.seatunnel.engine.managed.source.checkpoint.SourceRuntimeCheckpointMetadata
+                    meta) {
+        Builder b = builder(kind, subtask, attemptId, meta.lastBarrierCheckpointId());
+        for (Map.Entry<Long, Long> e : meta.appliedSenderWatermarks().entrySet()) {
+            long epoch = e.getKey();
+            long wm = e.getValue();
+            java.util.List<Long> above = meta.boundedSequenceGaps().get(epoch);
+            long high = above == null || above.isEmpty() ? wm : above.get(above.size() - 1);
+            java.util.Set<Long> applied =
+                    above == null
+                            ? java.util.Collections.<Long>emptySet()
+                            : new java.util.HashSet<>(above);
+            long[] gaps = new long[(int) Math.max(0, high - wm - applied.size())];
+            int n = 0;
+            for (long s = wm + 1; s < high; s++) {
+                if (!applied.contains(s)) {
+                    gaps[n++] = s;
+                }
+            }
+            b.watermark(epoch, high, n == gaps.length ? gaps : Arrays.copyOf(gaps, n));
+        }
+        return b.build();
+    }
+
     /** A RESTORED report for an owner that keeps no state. */
     public static ReaderInclusionReport restoredEmpty(int subtask, long checkpointId) {
         return builder(Kind.RESTORED, subtask, NO_ATTEMPT, checkpointId).build();

@@ -65,4 +65,26 @@ public final class ReaderCheckpointCut {
     public long noMoreSplitsGeneration() {
         return noMoreSplitsGeneration;
     }
+
+    /**
+     * The versioned Lane A runtime metadata of this cut, as the reader checkpoints it next to its
+     * splits.
+     */
+    public org.apache.seatunnel.engine.managed.source.checkpoint.SourceRuntimeCheckpointMetadata
+            toMetadata(String capabilityDigest) {
+        return org.apache.seatunnel.engine.managed.source.checkpoint.SourceRuntimeCheckpointMetadata
+                .builder()
+                .commandProtocolVersion(
+                        org.apache.seatunnel.engine.managed.source.protocol.ProtocolVersion.MAJOR,
+                        org.apache.seatunnel.engine.managed.source.protocol.ProtocolVersion.MINOR)
+                .managedLaneVersion(1)
+                .readerAttemptLineage(java.util.Collections.singletonList(attemptId))
+                .appliedSenderWatermarks(appliedSenderWatermarks)
+                .boundedSequenceGaps(appliedAboveWatermark)
+                .noMoreSplitsGeneration(noMoreSplitsGeneration)
+                .capabilityDigest(capabilityDigest)
+                .lane(org.apache.seatunnel.engine.managed.source.lane.Lane.A)
+                .lastBarrierCheckpointId(checkpointId)
+                .build();
+    }
 }

@@ -281,7 +281,7 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
                 ReaderInclusionReport report;
                 try {
                     report =
-                            inclusion(
+                            ReaderInclusionReport.fromMetadata(
                                     ReaderInclusionReport.Kind.CHECKPOINT,
                                     subtask,
                                     attempt,
@@ -300,41 +300,6 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
         return r == OfferResult.ENQUEUED
                 ? AdmissionAck.accepted(attempt, AdmissionAck.NO_SEQUENCE)
                 : AdmissionAck.retryLater(attempt, 10, ReasonCode.MAILBOX_COUNT_FULL);
-    }
-
-    /**
-     * Converts reader metadata (watermark plus sequences applied above it) into the tracker's
-     * inclusion form (highest applied plus the unapplied sequences below it).
-     */
-    static ReaderInclusionReport inclusion(
-            ReaderInclusionReport.Kind kind,
-            int subtask,
-            long attempt,
-            SourceRuntimeCheckpointMetadata meta) {
-        ReaderInclusionReport.Builder b =
-                ReaderInclusionReport.builder(
-                        kind, subtask, attempt, meta.lastBarrierCheckpointId());
-        for (Map.Entry<Long, Long> e : meta.appliedSenderWatermarks().entrySet()) {
-            long epoch = e.getKey();
-            long wm = e.getValue();
-            List<Long> above = meta.boundedSequenceGaps().get(epoch);
-            long high = wm;
-            if (above != null && !above.isEmpty()) {
-                high = above.get(above.size() - 1);
-            }
-            List<Long> missing = new ArrayList<>();
-            for (long s = wm + 1; s < high; s++) {
-                if (!above.contains(s)) {
-                    missing.add(s);
-                }
-            }
-            long[] gaps = new long[missing.size()];
-            for (int i = 0; i < gaps.length; i++) {
-                gaps[i] = missing.get(i);
-            }
-            b.watermark(epoch, high, gaps);
-        }
-        return b.build();
     }
 
     @Override
@@ -366,7 +331,7 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
                     loop.registerReader(
                             subtaskId,
                             ReaderInclusionReport.NO_ATTEMPT,
-                            inclusion(
+                            ReaderInclusionReport.fromMetadata(
                                     ReaderInclusionReport.Kind.RESTORED,
                                     subtaskId,
                                     ReaderInclusionReport.NO_ATTEMPT,

@@ -33,13 +33,10 @@ import org.apache.seatunnel.api.source.SourceReader;
 import org.apache.seatunnel.api.source.SourceSplit;
 import org.apache.seatunnel.api.source.managed.ManagedSourceReader;
 import org.apache.seatunnel.api.table.type.SeaTunnelRow;
-import org.apache.seatunnel.engine.managed.source.checkpoint.SourceRuntimeCheckpointMetadata;
 import org.apache.seatunnel.engine.managed.source.checkpoint.SourceRuntimeCheckpointMetadataSerializer;
 import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
-import org.apache.seatunnel.engine.managed.source.lane.Lane;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
 import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
-import org.apache.seatunnel.engine.managed.source.protocol.ProtocolVersion;
 import org.apache.seatunnel.engine.managed.source.protocol.ReasonCode;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 import org.apache.seatunnel.engine.managed.source.reader.LocalCommands;
@@ -275,25 +272,13 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
         for (SplitT s : splitState) {
             out.add(ManagedSplit.connector(s.splitId(), splitSerializer.serialize(s)));
         }
-        byte[] meta = new SourceRuntimeCheckpointMetadataSerializer().serialize(metadata(cut));
+        byte[] meta =
+                new SourceRuntimeCheckpointMetadataSerializer()
+                        .serialize(cut.toMetadata(source.decision().capabilityDigest()));
         out.add(ManagedSplit.metadata(context.getIndexOfSubtask(), meta));
         pendingState = out;
         // The inclusion proof the coordinator's tracker waits for; fire-and-forget.
         send(toCoordinator(CommandKind.READER_CHECKPOINTED, meta), false);
-    }
-
-    private SourceRuntimeCheckpointMetadata metadata(ReaderCheckpointCut cut) {
-        return SourceRuntimeCheckpointMetadata.builder()
-                .commandProtocolVersion(ProtocolVersion.MAJOR, ProtocolVersion.MINOR)
-                .managedLaneVersion(1)
-                .readerAttemptLineage(Collections.singletonList(attemptId))
-                .appliedSenderWatermarks(cut.appliedSenderWatermarks())
-                .boundedSequenceGaps(cut.appliedAboveWatermark())
-                .noMoreSplitsGeneration(cut.noMoreSplitsGeneration())
-                .capabilityDigest(source.decision().capabilityDigest())
-                .lane(Lane.A)
-                .lastBarrierCheckpointId(cut.checkpointId())
-                .build();
     }
 
     @Override

@@ -17,14 +17,8 @@
 
 package org.apache.seatunnel.engine.managed.faults.world;
 
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.List;
-import java.util.Map;
 import org.apache.seatunnel.engine.managed.source.checkpoint.SourceRuntimeCheckpointMetadata;
 import org.apache.seatunnel.engine.managed.source.coordinator.ReaderInclusionReport;
-import org.apache.seatunnel.engine.managed.source.lane.Lane;
-import org.apache.seatunnel.engine.managed.source.protocol.ProtocolVersion;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderCheckpointCut;
 
 /**
@@ -39,51 +33,15 @@ public final class RuntimeMetadata {
     /** As {@code ManagedReaderHost#metadata(ReaderCheckpointCut)}. */
     public static SourceRuntimeCheckpointMetadata metadata(
             ReaderCheckpointCut cut, long attemptId, String capabilityDigest) {
-        return SourceRuntimeCheckpointMetadata.builder()
-                .commandProtocolVersion(ProtocolVersion.MAJOR, ProtocolVersion.MINOR)
-                .managedLaneVersion(1)
-                .readerAttemptLineage(Collections.singletonList(attemptId))
-                .appliedSenderWatermarks(cut.appliedSenderWatermarks())
-                .boundedSequenceGaps(cut.appliedAboveWatermark())
-                .noMoreSplitsGeneration(cut.noMoreSplitsGeneration())
-                .capabilityDigest(capabilityDigest)
-                .lane(Lane.A)
-                .lastBarrierCheckpointId(cut.checkpointId())
-                .build();
+        return cut.toMetadata(capabilityDigest);
     }
 
-    /**
-     * As {@code ManagedEnumeratorHost#inclusion}: watermark plus sequences applied above it become
-     * the highest applied sequence plus the unapplied ones below it.
-     */
+    /** The same conversion the Zeta host uses. */
     public static ReaderInclusionReport inclusion(
             ReaderInclusionReport.Kind kind,
             int subtask,
             long attempt,
             SourceRuntimeCheckpointMetadata meta) {
-        ReaderInclusionReport.Builder b =
-                ReaderInclusionReport.builder(
-                        kind, subtask, attempt, meta.lastBarrierCheckpointId());
-        for (Map.Entry<Long, Long> e : meta.appliedSenderWatermarks().entrySet()) {
-            long epoch = e.getKey();
-            long wm = e.getValue();
-            List<Long> above = meta.boundedSequenceGaps().get(epoch);
-            long high = wm;
-            if (above != null && !above.isEmpty()) {
-                high = above.get(above.size() - 1);
-            }
-            List<Long> missing = new ArrayList<>();
-            for (long s = wm + 1; s < high; s++) {
-                if (!above.contains(s)) {
-                    missing.add(s);
-                }
-            }
-            long[] gaps = new long[missing.size()];
-            for (int i = 0; i < gaps.length; i++) {
-                gaps[i] = missing.get(i);
-            }
-            b.watermark(epoch, high, gaps);
-        }
-        return b.build();
+        return ReaderInclusionReport.fromMetadata(kind, subtask, attempt, meta);
     }
 }
