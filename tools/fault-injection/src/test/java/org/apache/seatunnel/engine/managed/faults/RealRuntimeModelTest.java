@@ -39,19 +39,24 @@ import org.junit.jupiter.api.Test;
  * two places, each positioned where its rows in the sink's lineage stop, no row twice; at the end,
  * every row of every split committed exactly once and the tracker collected empty.
  *
- * <p>{@code -Dmodel.seed=S} fixes the first seed (random otherwise; always printed), {@code
- * -Dmodel.schedules=N} the number of schedules (default 2000). A failure prints the seed of the
- * failing schedule; replay it with {@code -Dmodel.seed=<that> -Dmodel.schedules=1}. {@code
- * -Dmodel.fifo=false} (a transport that reorders first deliveries) and {@code
- * -Dmodel.epochPolicy=CONSTANT} (the Zeta host's constant coordinator epoch) run the model against
- * the two open runtime defects {@link CoreBugTest} pins down; both fail within the default count.
+ * <p>{@code -Dmodel.seed=S} sets the first seed (a fixed default, or random with {@code
+ * -Dmodel.random=true}; always printed), {@code -Dmodel.schedules=N} the number of schedules
+ * (default 2000). A failure prints the seed of the failing schedule; replay it with {@code
+ * -Dmodel.seed=<that> -Dmodel.schedules=1}. {@code -Dmodel.fifo=false} (a transport that reorders
+ * first deliveries) and {@code -Dmodel.epochPolicy=CONSTANT} (the Zeta host's constant coordinator
+ * epoch) run the model against the two open runtime defects {@link CoreBugTest} pins down; both
+ * fail within the default count.
  */
 class RealRuntimeModelTest {
     private static final long GOLDEN = 0x9E3779B97F4A7C15L;
 
     @Test
     void randomSchedulesKeepEverySplitOwnedOnceAndEveryRowCommittedOnce() {
-        long base = longProperty("model.seed", new Random().nextLong());
+        // A fixed default keeps CI deterministic; -Dmodel.random=true explores new schedules.
+        long base =
+                longProperty(
+                        "model.seed",
+                        Boolean.getBoolean("model.random") ? new Random().nextLong() : 20261130L);
         int schedules = (int) longProperty("model.schedules", 2000);
         System.out.println(
                 "RealRuntimeModelTest: model.seed=" + base + " model.schedules=" + schedules);
