@@ -137,6 +137,12 @@ final class CoordinatorCore<SplitT extends SourceSplit, StateT> {
                     Math.max(t.lastCompletedCheckpoint(), snap.checkpointId()),
                     nms);
             readers.awaitOwners(tracker.inFlightOwners());
+            // Every reader subtask of the checkpoint hands its state back (the Zeta host sends a
+            // RESTORED report for each): until all have, a returned split could reach the
+            // enumerator after no-more-splits went out, so assignment and no-more-splits wait.
+            for (int s = 0; s < snap.parallelism(); s++) {
+                readers.awaitOwners(java.util.Collections.singleton(s));
+            }
             enumerator =
                     factory.restore(context, stateSerializer.deserialize(snap.enumeratorState()));
             enumerator.open();
@@ -287,7 +293,7 @@ final class CoordinatorCore<SplitT extends SourceSplit, StateT> {
         envelopes.cutTaken(checkpointId);
         metrics.increment(Counter.SNAPSHOTS);
         return CoordinatorSnapshotCodec.encode(
-                checkpointId, envelopes.epoch(), state, trackerState);
+                checkpointId, envelopes.epoch(), config.parallelism(), state, trackerState);
     }
 
     void checkpointComplete(long checkpointId) throws Exception {

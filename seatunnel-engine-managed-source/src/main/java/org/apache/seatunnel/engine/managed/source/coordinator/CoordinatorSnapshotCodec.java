@@ -26,31 +26,46 @@ import org.apache.seatunnel.engine.managed.source.protocol.Crc32c;
  * same cut, so a restore can never pair an enumerator with a tracker of another checkpoint.
  * Stateless; any thread.
  *
- * <p>Version 1, big-endian:
+ * <p>Version 2, big-endian (version 1 lacks the parallelism field and is still read):
  *
  * <pre>{@code
  * offset  size  field
  *      0     4  magic 0x53544353 ("STCS")
- *      4     2  version = 1
+ *      4     2  version = 2
  *      6     8  checkpoint id
  *     14     8  coordinator epoch that took it
- *     22     4  E = enumerator state length, E bytes (connector's state serializer)
+ *     22     4  reader parallelism when it was taken (v2 only)
+ *     26     4  E = enumerator state length, E bytes (connector's state serializer)
  *            4  T = tracker state length, T bytes ({@link AssignmentTrackerCodec})
  *      end-4  4  CRC-32C of every preceding byte
  * }</pre>
+ *
+ * <p>The parallelism tells a restored coordinator which reader subtasks will hand state back, so it
+ * can hold assignment and no-more-splits until every one of them has (rescale included).
  */
 public final class CoordinatorSnapshotCodec {
     public static final int MAGIC = 0x53544353;
-    public static final short VERSION = 1;
-    private static final int FIXED = 4 + 2 + 8 + 8 + 4 + 4 + 4;
+    public static final short VERSION = 2;
+    static final short VERSION_1 = 1;
+
+    /** Decoded parallelism of a version 1 blob, which did not record it. */
+    public static final int UNKNOWN_PARALLELISM = -1;
+
+    private static final int FIXED_V1 = 4 + 2 + 8 + 8 + 4 + 4 + 4;
+    private static final int FIXED = FIXED_V1 + 4;
 
     private CoordinatorSnapshotCodec() {}
 
     public static byte[] encode(
-            long checkpointId, long epoch, byte[] enumeratorState, byte[] trackerState) {
+            long checkpointId,
+            long epoch,
+            int parallelism,
+            byte[] enumeratorState,
+            byte[] trackerState) {
         int size = FIXED + enumeratorState.length + trackerState.length;
         ByteBuffer b = ByteBuffer.allocate(size);
         b.putInt(MAGIC).putShort(VERSION).putLong(checkpointId).putLong(epoch);
+        b.putInt(parallelism);
         b.putInt(enumeratorState.length).put(enumeratorState);
         b.putInt(trackerState.length).put(trackerState);
         b.putInt(Crc32c.of(b.array(), 0, size - 4));
@@ -58,7 +73,7 @@ public final class CoordinatorSnapshotCodec {
     }
 
     public static Decoded decode(byte[] bytes) throws StateFormatException {
-        if (bytes.length < FIXED) {
+        if (bytes.length < FIXED_V1) {
             throw new StateFormatException("coordinator state truncated: " + bytes.length);
         }
         ByteBuffer b = ByteBuffer.wrap(bytes);
@@ -66,7 +81,7 @@ public final class CoordinatorSnapshotCodec {
             throw new StateFormatException("coordinator state has a bad magic");
         }
         short version = b.getShort();
-        if (version != VERSION) {
+        if (version != VERSION && version != VERSION_1) {
             throw new StateFormatException("unsupported coordinator state version " + version);
         }
         int crc = ByteBuffer.wrap(bytes, bytes.length - 4, 4).getInt();
@@ -76,6 +91,7 @@ public final class CoordinatorSnapshotCodec {
         try {
             long checkpointId = b.getLong();
             long epoch = b.getLong();
+            int parallelism = version == VERSION_1 ? UNKNOWN_PARALLELISM : b.getInt();
             byte[] enumerator = new byte[length(b.getInt(), bytes.length)];
             b.get(enumerator);
             byte[] tracker = new byte[length(b.getInt(), bytes.length)];
@@ -83,7 +99,7 @@ public final class CoordinatorSnapshotCodec {
             if (b.position() != bytes.length - 4) {
                 throw new StateFormatException("coordinator state has trailing bytes");
             }
-            return new Decoded(checkpointId, epoch, enumerator, tracker);
+            return new Decoded(checkpointId, epoch, parallelism, enumerator, tracker);
         } catch (BufferUnderflowException e) {
             throw new StateFormatException("coordinator state truncated");
         }
@@ -100,12 +116,19 @@ public final class CoordinatorSnapshotCodec {
     public static final class Decoded {
         private final long checkpointId;
         private final long epoch;
+        private final int parallelism;
         private final byte[] enumeratorState;
         private final byte[] trackerState;
 
-        Decoded(long checkpointId, long epoch, byte[] enumeratorState, byte[] trackerState) {
+        Decoded(
+                long checkpointId,
+                long epoch,
+                int parallelism,
+                byte[] enumeratorState,
+                byte[] trackerState) {
             this.checkpointId = checkpointId;
             this.epoch = epoch;
+            this.parallelism = parallelism;
             this.enumeratorState = enumeratorState;
             this.trackerState = trackerState;
         }
@@ -116,6 +139,11 @@ public final class CoordinatorSnapshotCodec {
 
         public long epoch() {
             return epoch;
+        }
+
+        /** Reader parallelism when taken, or {@link #UNKNOWN_PARALLELISM} for version 1. */
+        public int parallelism() {
+            return parallelism;
         }
 
         public byte[] enumeratorState() {

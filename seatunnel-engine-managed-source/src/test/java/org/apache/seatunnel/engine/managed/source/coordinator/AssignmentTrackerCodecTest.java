@@ -39,6 +39,12 @@ class AssignmentTrackerCodecTest {
                     + TRACKER_V1
                     + "c1daae96";
 
+    /** Version 2 adds the reader parallelism (3 here); computed from the v1 bytes in Python. */
+    static final String SNAPSHOT_V2 =
+            "535443530002000000000000000900000000000000020000000300000001aa00000066"
+                    + TRACKER_V1
+                    + "7f5376fb";
+
     private static SourceAssignmentTracker oneEntry() {
         SourceAssignmentTracker t =
                 new SourceAssignmentTracker(10, 1 << 20, true, new CoordinatorMetrics());
@@ -57,8 +63,9 @@ class AssignmentTrackerCodecTest {
     @Test
     void snapshotBlobEncodesToTheGoldenBytes() {
         byte[] tracker = AssignmentTrackerCodec.encode(oneEntry(), 2);
-        byte[] blob = CoordinatorSnapshotCodec.encode(9, 2, new byte[] {(byte) 0xAA}, tracker);
-        assertEquals(SNAPSHOT_V1, HexFormat.of().formatHex(blob));
+        byte[] blob = CoordinatorSnapshotCodec.encode(9, 2, 3, new byte[] {(byte) 0xAA}, tracker);
+        assertEquals(SNAPSHOT_V2, HexFormat.of().formatHex(blob));
+        assertEquals(3, decode(SNAPSHOT_V2).parallelism());
     }
 
     @Test
@@ -87,7 +94,17 @@ class AssignmentTrackerCodecTest {
                 CoordinatorSnapshotCodec.decode(HexFormat.of().parseHex(SNAPSHOT_V1));
         assertEquals(9, s.checkpointId());
         assertEquals(2, s.epoch());
+        // Version 1 blobs stay readable; they did not record the parallelism.
+        assertEquals(CoordinatorSnapshotCodec.UNKNOWN_PARALLELISM, s.parallelism());
         assertArrayEquals(new byte[] {(byte) 0xAA}, s.enumeratorState());
+    }
+
+    private static CoordinatorSnapshotCodec.Decoded decode(String hex) {
+        try {
+            return CoordinatorSnapshotCodec.decode(HexFormat.of().parseHex(hex));
+        } catch (StateFormatException e) {
+            throw new AssertionError(e);
+        }
     }
 
     @Test
