@@ -126,8 +126,13 @@ final class CoordinatorCore<SplitT extends SourceSplit, StateT> {
             AssignmentTrackerCodec.Decoded t = AssignmentTrackerCodec.decode(snap.trackerState());
             restoredCheckpointId = snap.checkpointId();
             List<Integer> nms = new ArrayList<>();
+            // After a rescale the enumerator may hold splits meant for subtasks that no longer
+            // exist; a no-more-splits recorded for a surviving subtask would then strand them.
+            // Only an unchanged parallelism carries the flags over; otherwise the enumerator
+            // signals again (found by the model test, seed -5370505521254144371).
+            boolean sameParallelism = snap.parallelism() == config.parallelism();
             for (int s : t.noMoreSplits()) {
-                if (s < config.parallelism()) {
+                if (sameParallelism && s < config.parallelism()) {
                     nms.add(s);
                 }
             }

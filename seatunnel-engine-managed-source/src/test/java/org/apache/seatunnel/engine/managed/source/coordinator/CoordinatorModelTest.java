@@ -76,6 +76,22 @@ class CoordinatorModelTest {
         assertTrue(schedules == 0 || restores > 0 || schedules < 10);
     }
 
+    /**
+     * Schedules random runs once failed to finish: a rescale after which a split returned to the
+     * enumerator only after no-more-splits went out, and a restored no-more-splits that stranded a
+     * split meant for a removed subtask. Both must now finish with every record exactly once.
+     */
+    @Test
+    void formerlyFailingRescaleSchedulesFinish() {
+        for (long seed : new long[] {9085794994835023061L, -5370505521254144371L}) {
+            try {
+                runSchedule(seed);
+            } catch (Throwable t) {
+                throw new AssertionError("seed " + seed + ": " + t.getMessage(), t);
+            }
+        }
+    }
+
     static ModelWorld runSchedule(long seed) {
         Random rnd = new Random(seed);
         int parallelism = 1 + rnd.nextInt(4);
