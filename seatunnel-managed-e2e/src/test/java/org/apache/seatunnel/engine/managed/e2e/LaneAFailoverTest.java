@@ -57,30 +57,11 @@ class LaneAFailoverTest {
     }
 
     private static String job(String runId, String faultOptions) {
-        return "env {\n"
-                + "  job.mode = \"STREAMING\"\n"
-                + "  parallelism = 2\n"
-                + "  checkpoint.interval = 1000\n"
-                + "}\n"
-                + "source {\n"
-                + "  Managed {\n"
-                + "    connector = \"ManagedFake\"\n"
-                + "    job-name = \""
-                + JOB_NAME
-                + "\"\n"
-                + "    split.count = 4\n"
-                + "    bounded = false\n"
-                + "    rows.per.second = 300\n"
-                + faultOptions
-                + "  }\n"
-                + "}\n"
-                + "sink {\n"
-                + "  ManagedCollect {\n"
-                + "    run.id = \""
-                + runId
-                + "\"\n"
-                + "  }\n"
-                + "}\n";
+        return ManagedJobs.streaming(
+                JOB_NAME,
+                "    split.count = 4\n    bounded = false\n    rows.per.second = 300\n"
+                        + faultOptions,
+                runId);
     }
 
     /**

@@ -68,29 +68,10 @@ class LaneAStreamingCheckpointTest {
         RuntimeStats.reset();
         String runId = "lane-a-streaming";
         String job =
-                "env {\n"
-                        + "  job.mode = \"STREAMING\"\n"
-                        + "  parallelism = 2\n"
-                        + "  checkpoint.interval = 1000\n"
-                        + "}\n"
-                        + "source {\n"
-                        + "  Managed {\n"
-                        + "    connector = \"ManagedFake\"\n"
-                        + "    job-name = \""
-                        + JOB_NAME
-                        + "\"\n"
-                        + "    split.count = 4\n"
-                        + "    bounded = false\n"
-                        + "    rows.per.second = 200\n"
-                        + "  }\n"
-                        + "}\n"
-                        + "sink {\n"
-                        + "  ManagedCollect {\n"
-                        + "    run.id = \""
-                        + runId
-                        + "\"\n"
-                        + "  }\n"
-                        + "}\n";
+                ManagedJobs.streaming(
+                        JOB_NAME,
+                        "    split.count = 4\n    bounded = false\n    rows.per.second = 200\n",
+                        runId);
         long jobId = zeta.submit(job);
         zeta.awaitStatus(jobId, JobStatus.RUNNING, BOUND);
         long start = System.nanoTime();
