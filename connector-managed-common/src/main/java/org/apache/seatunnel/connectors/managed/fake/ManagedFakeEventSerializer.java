@@ -26,14 +26,14 @@ import org.apache.seatunnel.api.serialization.Serializer;
 import org.apache.seatunnel.api.source.SourceEvent;
 
 /**
- * The versioned binary form of ManagedFake's source events, so they never travel as Java
+ * Threading: stateless.
+ *
+ * <p>The versioned binary form of ManagedFake's source events, so they never travel as Java
  * serialization (STIP-31: events are bytes of the connector's own serializer, not persisted).
  *
  * <pre>{@code
  * version 1: u8 version=1 | UTF runId | i32 targetSubtask   (big-endian)
  * }</pre>
- *
- * <p>Threading: stateless.
  */
 public final class ManagedFakeEventSerializer implements Serializer<SourceEvent> {
     private static final long serialVersionUID = 1L;

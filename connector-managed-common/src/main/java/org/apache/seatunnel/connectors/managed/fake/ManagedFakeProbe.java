@@ -22,12 +22,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
- * Timestamps the managed FakeSource takes for the side-by-side runner, the same way on both lanes:
- * when the enumerator snapshots checkpoint N, when a reader snapshots N, when the enumerator hears
- * N completed, and how late an idle reader emitted a row after it became due. Off unless {@link
- * #enable()} was called, so jobs that do not measure pay one volatile read.
+ * Threading: any thread; lock-free collections.
  *
- * <p>Threading: any thread; lock-free collections.
+ * <p>Timestamps the managed FakeSource takes for the side-by-side runner, the same way on both
+ * lanes: when the enumerator snapshots checkpoint N, when a reader snapshots N, when the enumerator
+ * hears N completed, and how late an idle reader emitted a row after it became due. Off unless
+ * {@link #enable()} was called, so jobs that do not measure pay one volatile read.
  */
 public final class ManagedFakeProbe {
     private static volatile boolean enabled;

@@ -22,15 +22,15 @@ import java.util.concurrent.Callable;
 import java.util.function.BiConsumer;
 
 /**
- * The only way a managed enumerator runs slow or periodic work (STIP-31 "Coordinator event loop and
- * scheduler"). There is deliberately no synchronous call.
- *
- * <p>Threading: call only from the coordinator event loop (that is, from an enumerator callback).
+ * Threading: call only from the coordinator event loop (that is, from an enumerator callback).
  * Callables run on the member's shared bounded worker pool with the enumerator's context
  * classloader, which is restored afterwards; they must take immutable input and must not touch
  * enumerator state. Result handlers and scheduled tasks always run on the coordinator event loop,
  * and are dropped (and counted) when the coordinator epoch that scheduled them is no longer
  * current.
+ *
+ * <p>The only way a managed enumerator runs slow or periodic work (STIP-31 "Coordinator event loop
+ * and scheduler"). There is deliberately no synchronous call.
  */
 @Experimental
 public interface CoordinatorScheduler {

@@ -18,11 +18,11 @@
 package org.apache.seatunnel.api.source.managed;
 
 /**
- * The budget of one poll turn, handed to {@link ManagedSourceReader#pollNextManaged}.
+ * Threading: valid only on the calling thread and only for the duration of the call it was passed
+ * to; the runtime reuses the instance for the next turn. The remaining budgets shrink as the reader
+ * emits records through the collector of the same turn.
  *
- * <p>Threading: valid only on the calling thread and only for the duration of the call it was
- * passed to; the runtime reuses the instance for the next turn. The remaining budgets shrink as the
- * reader emits records through the collector of the same turn.
+ * <p>The budget of one poll turn, handed to {@link ManagedSourceReader#pollNextManaged}.
  */
 @Experimental
 public interface PollContext {

@@ -31,10 +31,10 @@ import org.apache.seatunnel.engine.managed.source.reader.MailboxLimits;
 import org.apache.seatunnel.engine.managed.source.reader.PollBudget;
 
 /**
- * The validated {@code seatunnel.engine.managed-source} section. Immutable and serializable as
- * plain values, so a deployment can carry the settings it was planned with.
+ * Threading: immutable, any thread.
  *
- * <p>Threading: immutable, any thread.
+ * <p>The validated {@code seatunnel.engine.managed-source} section. Immutable and serializable as
+ * plain values, so a deployment can carry the settings it was planned with.
  */
 public final class ManagedSourceConfig implements java.io.Serializable {
     private static final long serialVersionUID = 1L;

@@ -18,10 +18,10 @@
 package org.apache.seatunnel.engine.managed.source.coordinator;
 
 /**
- * What the loop's collaborators (scheduler, outbound commands) may ask of the loop. Package-private
- * seam so they can be tested without the whole loop.
+ * Threading: {@link #postCompletion} is thread-safe; the other methods are loop-only.
  *
- * <p>Threading: {@link #postCompletion} is thread-safe; the other methods are loop-only.
+ * <p>What the loop's collaborators (scheduler, outbound commands) may ask of the loop.
+ * Package-private seam so they can be tested without the whole loop.
  */
 interface LoopPort {
 

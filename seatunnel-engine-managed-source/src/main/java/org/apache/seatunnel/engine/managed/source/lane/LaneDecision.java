@@ -21,11 +21,11 @@ import java.io.Serializable;
 import java.util.Objects;
 
 /**
- * The lane chosen once for one deployment of one source, with what it was chosen from. Recorded in
- * the job plan (it travels inside the planned source) and in every checkpoint; a restore compares
- * against it and never re-chooses silently (invariant 12).
+ * Threading: immutable, any thread.
  *
- * <p>Threading: immutable, any thread.
+ * <p>The lane chosen once for one deployment of one source, with what it was chosen from. Recorded
+ * in the job plan (it travels inside the planned source) and in every checkpoint; a restore
+ * compares against it and never re-chooses silently (invariant 12).
  */
 public final class LaneDecision implements Serializable {
     private static final long serialVersionUID = 1L;

@@ -24,7 +24,9 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * Which sender sequences a reader attempt has applied, per sender (the coordinator epoch): a
+ * Threading: owned by the reader event loop; not thread-safe.
+ *
+ * <p>Which sender sequences a reader attempt has applied, per sender (the coordinator epoch): a
  * contiguous watermark plus a bounded set of sequences applied above it. This is what makes apply
  * exactly-once per attempt (invariant 6) independently of the admission dedup window, and what the
  * checkpoint metadata carries as {@code appliedSenderWatermarks} and {@code boundedSequenceGaps}.
@@ -34,8 +36,6 @@ import java.util.TreeSet;
  * new attempt always starts empty), and a first command that is retried behind a later one must
  * still apply when it arrives. Taking the first sequence seen as the base would silently drop it
  * (found by the fault-injection model with a reordering transport).
- *
- * <p>Threading: owned by the reader event loop; not thread-safe.
  */
 public final class AppliedCommandLedger {
     private final int maxGapsPerSender;

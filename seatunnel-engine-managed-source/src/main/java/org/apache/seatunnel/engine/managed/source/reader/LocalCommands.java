@@ -22,11 +22,11 @@ import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 
 /**
- * Builds the commands a host creates locally for its own reader (barriers, checkpoint callbacks,
+ * Threading: any thread.
+ *
+ * <p>Builds the commands a host creates locally for its own reader (barriers, checkpoint callbacks,
  * graceful close). Their command ids are negative so they never collide with coordinator ids, which
  * are positive; the checkpoint id travels as an 8-byte big-endian payload.
- *
- * <p>Threading: any thread.
  */
 public final class LocalCommands {
     private final ReaderMailbox mailbox;

@@ -23,11 +23,11 @@ import org.apache.seatunnel.api.source.managed.PollContext;
 import org.apache.seatunnel.api.table.event.SchemaChangeEvent;
 
 /**
- * The budget and the counting collector of one poll turn, reused turn after turn so a turn
- * allocates nothing.
+ * Threading: owned by the reader event loop; handed to the connector only for the duration of one
+ * {@code pollNextManaged} call on the same thread.
  *
- * <p>Threading: owned by the reader event loop; handed to the connector only for the duration of
- * one {@code pollNextManaged} call on the same thread.
+ * <p>The budget and the counting collector of one poll turn, reused turn after turn so a turn
+ * allocates nothing.
  */
 final class PollTurn<T> implements PollContext, Collector<T> {
     static final int CHECK_EVERY = 8;

@@ -34,15 +34,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The single owner of one Lane A reader attempt's checkpoint-visible state (invariant 1). It has no
- * thread of its own (invariant 14): a host calls {@link #runOnce()} from the task's thread and
+ * Threading: {@link #runOnce()}, {@link #runControls()}, {@link #start}, {@link #close()} — one
+ * driving thread at a time, mutually excluded by the host. {@link #checkTurnBudget()} and the
+ * gauges — any thread (the watchdog).
+ *
+ * <p>The single owner of one Lane A reader attempt's checkpoint-visible state (invariant 1). It has
+ * no thread of its own (invariant 14): a host calls {@link #runOnce()} from the task's thread and
  * {@link #runControls()} when the engine demands a barrier, and guarantees that never two calls
  * overlap (the Zeta host holds the engine's checkpoint lock around every call, so a barrier can
  * only fall between iterations — invariant 5).
- *
- * <p>Threading: {@link #runOnce()}, {@link #runControls()}, {@link #start}, {@link #close()} — one
- * driving thread at a time, mutually excluded by the host. {@link #checkTurnBudget()} and the
- * gauges — any thread (the watchdog).
  *
  * <p>One iteration, in order:
  *

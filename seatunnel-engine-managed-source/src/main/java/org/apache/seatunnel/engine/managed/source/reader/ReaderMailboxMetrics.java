@@ -22,9 +22,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
 
 /**
- * Admission counters of one or more mailboxes. Labels are the bounded status set only.
+ * Threading: lock-free counters; any thread.
  *
- * <p>Threading: lock-free counters; any thread.
+ * <p>Admission counters of one or more mailboxes. Labels are the bounded status set only.
  */
 public final class ReaderMailboxMetrics {
     private final AtomicLongArray byStatus = new AtomicLongArray(AdmissionStatus.values().length);

@@ -57,17 +57,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The enumerator the engine drives on Lane A. Every engine callback becomes a command of the
+ * Threading: engine callbacks on the enumerator task thread, pool threads A (snapshot, with the
+ * engine's enumerator-context monitor held) and operation threads H; all of them only enqueue,
+ * except {@link #snapshotState}, the one synchronous demand, whose wait is bounded by the
+ * coordinator's snapshot timeout and never needs the monitor the caller holds.
+ *
+ * <p>The enumerator the engine drives on Lane A. Every engine callback becomes a command of the
  * source's {@link CoordinatorEventLoop}, which alone touches the connector's enumerator and the
  * assignment tracker, and runs on the member service's coordinator executor rather than inside
  * {@link #run()} (which must return so a bounded job can end — ARCHITECTURE.md hazard 6).
  * Reader-to-coordinator commands arrive through {@link #onReaderCommand} on operation threads,
  * which only enqueue.
- *
- * <p>Threading: engine callbacks on the enumerator task thread, pool threads A (snapshot, with the
- * engine's enumerator-context monitor held) and operation threads H; all of them only enqueue,
- * except {@link #snapshotState}, the one synchronous demand, whose wait is bounded by the
- * coordinator's snapshot timeout and never needs the monitor the caller holds.
  */
 final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends Serializable>
         implements SourceSplitEnumerator<ManagedSplit, ManagedEnumeratorState>,

@@ -25,7 +25,9 @@ import org.apache.seatunnel.api.serialization.Serializer;
 import org.apache.seatunnel.engine.managed.source.lane.Lane;
 
 /**
- * Versioned binary form of {@link ManagedEnumeratorState}.
+ * Threading: stateless, any thread.
+ *
+ * <p>Versioned binary form of {@link ManagedEnumeratorState}.
  *
  * <pre>{@code
  * version 1, big-endian:
@@ -40,8 +42,6 @@ import org.apache.seatunnel.engine.managed.source.lane.Lane;
  *   .  blob
  *   .  crc32c of all above      u32
  * }</pre>
- *
- * <p>Threading: stateless, any thread.
  */
 public final class ManagedEnumeratorStateSerializer implements Serializer<ManagedEnumeratorState> {
     private static final long serialVersionUID = 1L;

@@ -56,17 +56,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The reader the engine drives on Lane A. It owns no connector state: every engine callback becomes
- * a command in the attempt's {@link ReaderMailbox} or one turn of its {@link ReaderEventLoop}, and
- * the connector only ever runs inside the loop.
- *
- * <p>Threading: {@code open}, {@code pollNext} and {@code close} run on the task thread T; {@code
+ * Threading: {@code open}, {@code pollNext} and {@code close} run on the task thread T; {@code
  * snapshotState} on an engine pool thread A that holds the checkpoint lock; {@code
  * notifyCheckpointComplete}, {@code addSplits} and {@code handleNoMoreSplits} on Hazelcast
  * operation threads H, which only offer to the mailbox. T drives the loop only while holding the
  * same checkpoint lock, so T and A never drive it at once and a barrier falls between turns. T
  * waits for work with the lock released, on the loop's signal, so an idle reader answers a new
  * command within microseconds instead of the engine's 100 ms empty-poll sleep.
+ *
+ * <p>The reader the engine drives on Lane A. It owns no connector state: every engine callback
+ * becomes a command in the attempt's {@link ReaderMailbox} or one turn of its {@link
+ * ReaderEventLoop}, and the connector only ever runs inside the loop.
  */
 final class ManagedReaderHost<T, SplitT extends SourceSplit>
         implements SourceReader<T, ManagedSplit>, ReaderLoopHost<SplitT> {

@@ -37,12 +37,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The {@code Managed} source of a job's HOCON: {@code source { Managed { connector = "ManagedFake",
- * job-name = "orders", ... } }}. It builds the named connector with the remaining options and
- * chooses the lane once, here, when the job is planned; the choice travels inside the planned
- * source and is checked again on every restore.
+ * Threading: stateless, any thread.
  *
- * <p>Threading: stateless, any thread.
+ * <p>The {@code Managed} source of a job's HOCON: {@code source { Managed { connector =
+ * "ManagedFake", job-name = "orders", ... } }}. It builds the named connector with the remaining
+ * options and chooses the lane once, here, when the job is planned; the choice travels inside the
+ * planned source and is checked again on every restore.
  */
 public final class ManagedSourceFactory implements TableSourceFactory {
     public static final String IDENTIFIER = "Managed";

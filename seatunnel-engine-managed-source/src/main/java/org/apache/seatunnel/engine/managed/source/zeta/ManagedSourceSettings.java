@@ -27,12 +27,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Where planning finds the operator's managed-source settings: an explicitly installed config
+ * Threading: any thread; the installed value is published through a volatile field.
+ *
+ * <p>Where planning finds the operator's managed-source settings: an explicitly installed config
  * (embedded engines, tests, the demo), else the {@code seatunnel.yaml} named by the system property
  * {@value #CONFIG_PROPERTY}, else {@code $SEATUNNEL_HOME/config/seatunnel.yaml}, else the defaults
  * (Lane A off). A file that exists but is invalid fails loudly at first use.
- *
- * <p>Threading: any thread; the installed value is published through a volatile field.
  */
 public final class ManagedSourceSettings {
     public static final String CONFIG_PROPERTY = "seatunnel.config";

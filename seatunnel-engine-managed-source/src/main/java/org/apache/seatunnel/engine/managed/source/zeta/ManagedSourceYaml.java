@@ -37,11 +37,11 @@ import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
 import org.apache.seatunnel.engine.managed.source.config.ManagedSourceOptions;
 
 /**
- * Reads the {@code seatunnel.engine.managed-source} section out of an operator's {@code
+ * Threading: stateless, any thread.
+ *
+ * <p>Reads the {@code seatunnel.engine.managed-source} section out of an operator's {@code
  * seatunnel.yaml}, with the YAML parser the engine itself ships (the engine's own parser only warns
  * about the section and skips it). A missing section means every default: Lane A off.
- *
- * <p>Threading: stateless, any thread.
  */
 public final class ManagedSourceYaml {
     private ManagedSourceYaml() {}

@@ -24,7 +24,9 @@ import java.nio.charset.StandardCharsets;
 import org.apache.seatunnel.api.serialization.Serializer;
 
 /**
- * Versioned binary form of {@link ManagedSplit}, checksummed, never Java serialization.
+ * Threading: stateless, any thread.
+ *
+ * <p>Versioned binary form of {@link ManagedSplit}, checksummed, never Java serialization.
  *
  * <pre>{@code
  * version 1, big-endian:
@@ -38,8 +40,6 @@ import org.apache.seatunnel.api.serialization.Serializer;
  *   .  bytes
  *   .  crc32c of all above      u32
  * }</pre>
- *
- * <p>Threading: stateless, any thread.
  */
 public final class ManagedSplitSerializer implements Serializer<ManagedSplit> {
     private static final long serialVersionUID = 1L;

@@ -27,11 +27,11 @@ import org.apache.seatunnel.engine.managed.source.reader.ReaderLoopMetrics;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
 
 /**
- * JVM-wide totals of what Lane A did, for the demo's summary and tests: live readers are read
+ * Threading: any thread.
+ *
+ * <p>JVM-wide totals of what Lane A did, for the demo's summary and tests: live readers are read
  * through their counters, closed ones are folded into totals so nothing disappears when a job ends.
  * Labels are the bounded status set only.
- *
- * <p>Threading: any thread.
  */
 public final class RuntimeStats {
     private static final Map<ReaderMailbox, ReaderLoopMetrics> LIVE = new ConcurrentHashMap<>();
