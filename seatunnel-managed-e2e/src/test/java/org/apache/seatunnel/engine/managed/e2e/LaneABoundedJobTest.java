@@ -22,12 +22,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.seatunnel.connectors.managed.fake.ManagedFakeRows;
 import org.apache.seatunnel.engine.core.job.JobResult;
 import org.apache.seatunnel.engine.core.job.JobStatus;
 import org.apache.seatunnel.engine.managed.source.zeta.RuntimeStats;
@@ -59,36 +57,11 @@ class LaneABoundedJobTest {
     }
 
     static String job(String runId) {
-        return "env {\n"
-                + "  job.mode = \"BATCH\"\n"
-                + "  parallelism = 2\n"
-                + "}\n"
-                + "source {\n"
-                + "  Managed {\n"
-                + "    connector = \"ManagedFake\"\n"
-                + "    job-name = \"lane-a-bounded\"\n"
-                + "    split.count = 5\n"
-                + "    rows.per.split = 20\n"
-                + "    bounded = true\n"
-                + "  }\n"
-                + "}\n"
-                + "sink {\n"
-                + "  ManagedCollect {\n"
-                + "    run.id = \""
-                + runId
-                + "\"\n"
-                + "  }\n"
-                + "}\n";
+        return ManagedJobs.bounded5x20("lane-a-bounded", runId);
     }
 
     private static List<String> expected() {
-        List<String> out = new ArrayList<>();
-        for (int n = 0; n < 5; n++) {
-            for (long seq = 0; seq < 20; seq++) {
-                out.add(ManagedFakeRows.payload(n, seq));
-            }
-        }
-        return out;
+        return ManagedJobs.expected5x20();
     }
 
     @Test

@@ -29,8 +29,13 @@ final class LaneASettings {
 
     /** Lane A on, for exactly these job names and the ManagedFake connector. */
     static void allow(String... jobNames) {
+        install(true, jobNames);
+    }
+
+    /** The kill switch as given, for exactly these job names and the ManagedFake connector. */
+    static void install(boolean enabled, String... jobNames) {
         Map<String, Object> cfg = new HashMap<>();
-        cfg.put("enabled", true);
+        cfg.put("enabled", enabled);
         cfg.put("allowed-jobs", Arrays.asList(jobNames));
         cfg.put("allowed-connectors", Arrays.asList("ManagedFake"));
         ManagedSourceSettings.install(ManagedSourceConfig.fromMap(cfg));

@@ -21,13 +21,11 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.seatunnel.connectors.managed.fake.ManagedFakeRows;
 import org.apache.seatunnel.engine.core.job.JobResult;
 import org.apache.seatunnel.engine.core.job.JobStatus;
 import org.junit.jupiter.api.AfterAll;
@@ -79,13 +77,7 @@ class LaneBBoundedJobTest {
     }
 
     private static List<String> expected() {
-        List<String> out = new ArrayList<>();
-        for (int n = 0; n < 5; n++) {
-            for (long seq = 0; seq < 20; seq++) {
-                out.add(ManagedFakeRows.payload(n, seq));
-            }
-        }
-        return out;
+        return ManagedJobs.expected5x20();
     }
 
     @Test

@@ -23,16 +23,10 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import org.apache.seatunnel.connectors.managed.fake.ManagedFakeRows;
 import org.apache.seatunnel.engine.core.job.JobResult;
 import org.apache.seatunnel.engine.core.job.JobStatus;
-import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
 import org.apache.seatunnel.engine.managed.source.zeta.ManagedSourceSettings;
 import org.apache.seatunnel.engine.managed.source.zeta.RuntimeStats;
 import org.junit.jupiter.api.AfterAll;
@@ -70,72 +64,22 @@ class LaneSelectionTest {
     }
 
     private static void install(boolean enabled, String allowedJob) {
-        Map<String, Object> cfg = new HashMap<>();
-        cfg.put("enabled", enabled);
-        cfg.put("allowed-jobs", Arrays.asList(allowedJob));
-        cfg.put("allowed-connectors", Arrays.asList("ManagedFake"));
-        ManagedSourceSettings.install(ManagedSourceConfig.fromMap(cfg));
+        LaneASettings.install(enabled, allowedJob);
     }
 
     private static String boundedJob(String runId) {
-        return "env {\n"
-                + "  job.mode = \"BATCH\"\n"
-                + "  parallelism = 2\n"
-                + "}\n"
-                + "source {\n"
-                + "  Managed {\n"
-                + "    connector = \"ManagedFake\"\n"
-                + "    job-name = \""
-                + JOB_NAME
-                + "\"\n"
-                + "    split.count = 5\n"
-                + "    rows.per.split = 20\n"
-                + "    bounded = true\n"
-                + "  }\n"
-                + "}\n"
-                + "sink {\n"
-                + "  ManagedCollect {\n"
-                + "    run.id = \""
-                + runId
-                + "\"\n"
-                + "  }\n"
-                + "}\n";
+        return ManagedJobs.bounded5x20(JOB_NAME, runId);
     }
 
     static String streamingJob(String jobName, String runId) {
-        return "env {\n"
-                + "  job.mode = \"STREAMING\"\n"
-                + "  parallelism = 2\n"
-                + "  checkpoint.interval = 1000\n"
-                + "}\n"
-                + "source {\n"
-                + "  Managed {\n"
-                + "    connector = \"ManagedFake\"\n"
-                + "    job-name = \""
-                + jobName
-                + "\"\n"
-                + "    split.count = 4\n"
-                + "    bounded = false\n"
-                + "    rows.per.second = 300\n"
-                + "  }\n"
-                + "}\n"
-                + "sink {\n"
-                + "  ManagedCollect {\n"
-                + "    run.id = \""
-                + runId
-                + "\"\n"
-                + "  }\n"
-                + "}\n";
+        return ManagedJobs.streaming(
+                jobName,
+                "    split.count = 4\n    bounded = false\n    rows.per.second = 300\n",
+                runId);
     }
 
     private static List<String> expectedBounded() {
-        List<String> out = new ArrayList<>();
-        for (int n = 0; n < 5; n++) {
-            for (long seq = 0; seq < 20; seq++) {
-                out.add(ManagedFakeRows.payload(n, seq));
-            }
-        }
-        return out;
+        return ManagedJobs.expected5x20();
     }
 
     private static void runBoundedOnLaneB(String runId) throws Exception {

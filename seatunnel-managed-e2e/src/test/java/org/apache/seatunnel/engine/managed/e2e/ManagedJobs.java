@@ -17,6 +17,10 @@
 
 package org.apache.seatunnel.engine.managed.e2e;
 
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.seatunnel.connectors.managed.fake.ManagedFakeRows;
+
 /** The job HOCON the end-to-end tests submit: a managed FakeSource into the collecting sink. */
 final class ManagedJobs {
     private ManagedJobs() {}
@@ -27,10 +31,39 @@ final class ManagedJobs {
      * in a newline), into {@code ManagedCollect} under {@code runId}.
      */
     static String streaming(String jobName, String sourceOptions, String runId) {
+        return managedFake(
+                "STREAMING", "  checkpoint.interval = 1000\n", jobName, sourceOptions, runId);
+    }
+
+    /** The bounded job of the acceptance list: 5 splits × 20 rows, p=2, batch mode. */
+    static String bounded5x20(String jobName, String runId) {
+        return managedFake(
+                "BATCH",
+                "",
+                jobName,
+                "    split.count = 5\n    rows.per.split = 20\n    bounded = true\n",
+                runId);
+    }
+
+    /** Every payload the 5 × 20 bounded job emits, once. */
+    static List<String> expected5x20() {
+        List<String> out = new ArrayList<>();
+        for (int n = 0; n < 5; n++) {
+            for (long seq = 0; seq < 20; seq++) {
+                out.add(ManagedFakeRows.payload(n, seq));
+            }
+        }
+        return out;
+    }
+
+    private static String managedFake(
+            String mode, String envExtra, String jobName, String sourceOptions, String runId) {
         return "env {\n"
-                + "  job.mode = \"STREAMING\"\n"
+                + "  job.mode = \""
+                + mode
+                + "\"\n"
                 + "  parallelism = 2\n"
-                + "  checkpoint.interval = 1000\n"
+                + envExtra
                 + "}\n"
                 + "source {\n"
                 + "  Managed {\n"
