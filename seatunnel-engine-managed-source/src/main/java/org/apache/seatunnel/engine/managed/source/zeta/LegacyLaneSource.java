@@ -130,12 +130,13 @@ final class LegacyLaneSource<T, SplitT extends SourceSplit, StateT extends Seria
         public V deserialize(byte[] serialized) throws IOException {
             if (ManagedSplitSerializer.looksManaged(serialized)
                     || ManagedEnumeratorStateSerializer.looksManaged(serialized)) {
-                throw new IllegalStateException(
-                        "Refusing to restore: this "
-                                + what
-                                + " was checkpointed on Lane A but this deployment was planned on"
-                                + " Lane B. Running tasks never switch lane; restore with Lane A"
-                                + " enabled and allowlisted for this job, or start fresh.");
+                throw RuntimeStats.restoreRefused(
+                        new IllegalStateException(
+                                "Refusing to restore: this "
+                                        + what
+                                        + " was checkpointed on Lane A but this deployment was planned on"
+                                        + " Lane B. Running tasks never switch lane; restore with Lane A"
+                                        + " enabled and allowlisted for this job, or start fresh."));
             }
             return delegate.deserialize(serialized);
         }

@@ -324,7 +324,8 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
             }
         }
         if (meta != null) {
-            source.decision().verifyRestore(meta.lane(), meta.capabilityDigest());
+            ManagedLaneSource.verifyRestore(
+                    source.decision(), meta.lane(), meta.capabilityDigest());
             // The engine hands reader state back before readers open: the restored owner keeps
             // nothing, its splits return here, and the tracker reconciles from the metadata.
             expectAccepted(

@@ -71,10 +71,11 @@ public final class ManagedEnumeratorStateSerializer implements Serializer<Manage
     @Override
     public ManagedEnumeratorState deserialize(byte[] serialized) throws IOException {
         if (!looksManaged(serialized)) {
-            throw new IllegalStateException(
-                    "Refusing to restore: the enumerator checkpoint was taken on Lane B but this"
-                            + " deployment was planned on Lane A. Running tasks never switch lane;"
-                            + " restore with Lane A disabled for this job, or start fresh.");
+            throw RuntimeStats.restoreRefused(
+                    new IllegalStateException(
+                            "Refusing to restore: the enumerator checkpoint was taken on Lane B but this"
+                                    + " deployment was planned on Lane A. Running tasks never switch lane;"
+                                    + " restore with Lane A disabled for this job, or start fresh."));
         }
         try {
             ByteBuffer buf = ByteBuffer.wrap(serialized);

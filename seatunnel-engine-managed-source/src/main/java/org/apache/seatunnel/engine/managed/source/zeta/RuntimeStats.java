@@ -39,6 +39,8 @@ public final class RuntimeStats {
     private static final AtomicLong[] ADMISSIONS_CLOSED = newAdmissions();
     private static final ConcurrentLinkedQueue<Long> BARRIER_NANOS = new ConcurrentLinkedQueue<>();
     private static final AtomicLong READERS_OPENED = new AtomicLong();
+    private static final AtomicLong RESTORES_REFUSED = new AtomicLong();
+    private static volatile String lastRestoreRefusal = "";
 
     /** Indexes into a counter array. */
     public enum Counter {
@@ -128,6 +130,27 @@ public final class RuntimeStats {
         return out;
     }
 
+    /**
+     * Records a restore refused for a lane or capability mismatch and returns the exception to
+     * throw. The engine may surface another error of the failing job first (its own cleanup can
+     * race), so the refusal is also counted here and logged where it happens.
+     */
+    static IllegalStateException restoreRefused(IllegalStateException e) {
+        RESTORES_REFUSED.incrementAndGet();
+        lastRestoreRefusal = e.getMessage();
+        return e;
+    }
+
+    /** Restores refused (ManagedSourceRestoresRefused). */
+    public static long restoresRefused() {
+        return RESTORES_REFUSED.get();
+    }
+
+    /** The operator-readable reason of the last refused restore, or empty. */
+    public static String lastRestoreRefusal() {
+        return lastRestoreRefusal;
+    }
+
     public static long readersOpened() {
         return READERS_OPENED.get();
     }
@@ -155,5 +178,7 @@ public final class RuntimeStats {
         }
         BARRIER_NANOS.clear();
         READERS_OPENED.set(0);
+        RESTORES_REFUSED.set(0);
+        lastRestoreRefusal = "";
     }
 }
