@@ -3,7 +3,9 @@
 #   tools/run-jmh.sh AdmissionBenchmark.admit -t 16 -prof gc
 #   tools/run-jmh.sh LoopOverheadBenchmark
 #   tools/run-jmh.sh DrainBenchmark
-# and the split storm runner (not JMH): tools/run-jmh.sh --split-storm [rounds]
+#   tools/run-jmh.sh MailboxQueueBenchmark -t 16
+# the split storm runner (not JMH): tools/run-jmh.sh --split-storm [rounds]
+# and the paired loop-overhead comparison: tools/run-jmh.sh --loop-overhead [pairs] [row|long...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./mvnw -q -B -ntp install -DskipTests -Dspotless.check.skip -pl tools/benchmarks -am
@@ -14,5 +16,9 @@ CP="tools/benchmarks/target/classes:$(cat "$CP_FILE")"
 if [ "${1:-}" = "--split-storm" ]; then
   shift
   exec java -Xmx1g -cp "$CP" org.apache.seatunnel.engine.managed.bench.SplitStormBenchmark "$@"
+fi
+if [ "${1:-}" = "--loop-overhead" ]; then
+  shift
+  exec java -cp "$CP" org.apache.seatunnel.engine.managed.bench.LoopOverheadComparison "$@"
 fi
 exec java -cp "$CP" org.openjdk.jmh.Main "$@"

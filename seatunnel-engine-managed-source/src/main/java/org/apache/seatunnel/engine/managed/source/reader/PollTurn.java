@@ -27,10 +27,32 @@ import org.apache.seatunnel.api.table.event.SchemaChangeEvent;
  * {@code pollNextManaged} call on the same thread.
  *
  * <p>The budget and the counting collector of one poll turn, reused turn after turn so a turn
- * allocates nothing.
+ * allocates nothing. A connector asks {@link #shouldYield()} once per record, so the per-record
+ * path is one increment and one compare on each side (as cheap as a bare poll loop's own record
+ * counter); everything else happens at marks:
+ *
+ * <ul>
+ *   <li><b>records and bytes</b> — the collector samples a record's size every {@value #SIZE_EVERY}
+ *       records and, assuming the records in between are alike, schedules its next mark no later
+ *       than the record that would reach the record or byte budget, so both budgets hold exactly
+ *       for uniform records;
+ *   <li><b>controls</b> — the mailbox (a waiting control or terminal signal) is looked at on the
+ *       first call and then every {@value #CONTROL_EVERY} calls, or every call when records are
+ *       slow;
+ *   <li><b>soft time</b> — the clock (a clock read costs about as much as a small record) is read
+ *       every {@code clockStride} calls after the first, a stride learned from measured turns so
+ *       that a read falls about every eighth of the soft budget. When even the whole record budget
+ *       takes far less than that, most turns read no clock at all: the record budget ends them
+ *       first. One turn in {@value #MEASURE_EVERY} is still measured so the loop notices when
+ *       records become slow.
+ * </ul>
  */
 final class PollTurn<T> implements PollContext, Collector<T> {
-    static final int CHECK_EVERY = 8;
+    static final int CONTROL_EVERY = 8;
+    static final int SIZE_EVERY = 8;
+    static final int MEASURE_EVERY = 16;
+    static final long NOT_STARTED = Long.MIN_VALUE;
+    private static final int MAX_CLOCK_STRIDE = 1 << 20;
 
     private final PollBudget budget;
     private final NanoClock clock;
@@ -38,12 +60,26 @@ final class PollTurn<T> implements PollContext, Collector<T> {
     private final ToLongFunction<T> sizer;
     private Collector<T> output;
 
+    // Per-record state: a turn's counters and the marks that divert into the slow paths.
+    private int calls;
+    private int nextCheck;
     private int emitted;
-    private long emittedBytes;
-    private long deadline;
-    private int checks;
+    private int nextMark;
     private boolean yieldLatched;
+
+    // Byte estimate: the bytes of records up to markedAt (inclusive), and the last sampled size,
+    // which stands for every record after markedAt.
+    private long markedBytes;
+    private int markedAt;
     private long sampledSize;
+
+    // Time: a turn is measured from startNanos (NOT_STARTED if it read no clock yet).
+    private long startNanos;
+    private long deadline;
+    private int callsAtStart;
+    private int nextClockCheck;
+    private int clockStride = CONTROL_EVERY;
+    private int unmeasuredTurns;
 
     PollTurn(PollBudget budget, NanoClock clock, ReaderMailbox mailbox, ToLongFunction<T> sizer) {
         this.budget = budget;
@@ -52,13 +88,52 @@ final class PollTurn<T> implements PollContext, Collector<T> {
         this.sizer = sizer;
     }
 
-    void begin(Collector<T> out, long startNanos) {
+    /**
+     * Starts a turn. It reads the clock only if records are slow enough for in-turn clock checks or
+     * it is this turn's turn to be measured; otherwise the first clock check (if any) starts its
+     * clock.
+     */
+    void begin(Collector<T> out) {
         this.output = out;
+        this.calls = 0;
+        this.nextCheck = 1;
         this.emitted = 0;
-        this.emittedBytes = 0;
-        this.deadline = startNanos + budget.softNanos();
-        this.checks = 0;
+        this.nextMark = 1;
         this.yieldLatched = false;
+        this.markedBytes = 0;
+        this.markedAt = 0;
+        this.sampledSize = 0;
+        this.nextClockCheck = 1 + clockStride;
+        if (clockStride <= budget.maxRecords() || ++unmeasuredTurns >= MEASURE_EVERY) {
+            startClock(0);
+        } else {
+            this.startNanos = NOT_STARTED;
+            this.deadline = Long.MAX_VALUE;
+        }
+    }
+
+    private long startClock(int atCall) {
+        long now = clock.nanoTime();
+        startNanos = now;
+        deadline = now + budget.softNanos();
+        callsAtStart = atCall;
+        return now;
+    }
+
+    /**
+     * Ends the turn. Returns its measured duration, or {@link #NOT_STARTED} if it read no clock,
+     * and learns the clock stride for the next turns from it.
+     */
+    long end() {
+        if (startNanos == NOT_STARTED) {
+            return NOT_STARTED;
+        }
+        long took = Math.max(0, clock.nanoTime() - startNanos);
+        unmeasuredTurns = 0;
+        long perCall = took / Math.max(1, Math.max(calls - callsAtStart, emitted));
+        long stride = (budget.softNanos() / 8) / Math.max(1, perCall);
+        clockStride = (int) Math.max(1, Math.min(MAX_CLOCK_STRIDE, stride));
+        return took;
     }
 
     int emitted() {
@@ -66,7 +141,7 @@ final class PollTurn<T> implements PollContext, Collector<T> {
     }
 
     long emittedBytes() {
-        return emittedBytes;
+        return markedBytes + (emitted - markedAt) * sampledSize;
     }
 
     @Override
@@ -76,53 +151,88 @@ final class PollTurn<T> implements PollContext, Collector<T> {
 
     @Override
     public long remainingBytes() {
-        return Math.max(0, budget.maxBytes() - emittedBytes);
+        return Math.max(0, budget.maxBytes() - emittedBytes());
     }
 
+    /** A turn that has not read its clock yet starts it here: the connector wants a deadline. */
     @Override
     public long deadlineNanos() {
+        if (startNanos == NOT_STARTED) {
+            startClock(calls);
+        }
         return deadline;
     }
 
     @Override
     public long nanoTime() {
+        if (startNanos == NOT_STARTED) {
+            return startClock(calls);
+        }
         return clock.nanoTime();
     }
 
-    /**
-     * Record and byte budgets are exact (plain counters). The clock and the mailbox (a waiting
-     * control or terminal signal) are consulted on the first call and then every {@value
-     * #CHECK_EVERY} calls: a reader asks once per record, and a clock read plus three volatile
-     * loads per record would cost more than a cheap record (see LoopOverheadBenchmark). A turn can
-     * therefore run at most {@code CHECK_EVERY - 1} records past its soft deadline or past the
-     * arrival of a control; a reader that waits in a loop keeps calling, so it still sees either
-     * within a few calls.
-     */
     @Override
     public boolean shouldYield() {
-        if (emitted >= budget.maxRecords() || emittedBytes >= budget.maxBytes()) {
+        return ++calls >= nextCheck && check();
+    }
+
+    private boolean check() {
+        if (yieldLatched) {
             return true;
         }
-        if (!yieldLatched && (checks++ & (CHECK_EVERY - 1)) == 0) {
-            yieldLatched =
-                    mailbox.hasPendingControlOrTerminal() || clock.nanoTime() - deadline >= 0;
+        if (mailbox.hasPendingControlOrTerminal()) {
+            return latchYield();
         }
-        return yieldLatched;
+        if (calls >= nextClockCheck) {
+            nextClockCheck = calls + clockStride;
+            if (startNanos == NOT_STARTED) {
+                startClock(calls);
+            } else if (clock.nanoTime() - deadline >= 0) {
+                return latchYield();
+            }
+        }
+        nextCheck = Math.min(calls + CONTROL_EVERY, nextClockCheck);
+        return false;
+    }
+
+    private boolean latchYield() {
+        yieldLatched = true;
+        nextCheck = 0;
+        return true;
+    }
+
+    @Override
+    public void collect(T record) {
+        output.collect(record);
+        if (++emitted >= nextMark) {
+            mark(record);
+        }
     }
 
     /**
-     * Counts the record and adds its estimated size: the size of every {@value #CHECK_EVERY}-th
-     * record stands for the ones after it, because sizing a row walks all its fields and records of
-     * one split are alike.
+     * Sizes the record after the engine's collector has: a SeaTunnelRow caches the size the engine
+     * computes for its own metrics, so this is a field read rather than a walk over the fields.
      */
-    @Override
-    public void collect(T record) {
-        if ((emitted & (CHECK_EVERY - 1)) == 0) {
-            sampledSize = sizer.applyAsLong(record);
+    private void mark(T record) {
+        long size = Math.max(0, sizer.applyAsLong(record));
+        markedBytes += (emitted - 1 - markedAt) * sampledSize + size;
+        markedAt = emitted;
+        sampledSize = size;
+        int maxRecords = budget.maxRecords();
+        long bytesLeft = budget.maxBytes() - markedBytes;
+        if (emitted >= maxRecords || bytesLeft <= 0) {
+            latchYield();
+            nextMark = Integer.MAX_VALUE;
+            return;
         }
-        emitted++;
-        emittedBytes += sampledSize;
-        output.collect(record);
+        int mark = Math.min(emitted + SIZE_EVERY, maxRecords);
+        if (size > 0) {
+            long toBudget = (bytesLeft + size - 1) / size;
+            if (toBudget < mark - emitted) {
+                mark = emitted + (int) toBudget;
+            }
+        }
+        nextMark = mark;
     }
 
     @Override

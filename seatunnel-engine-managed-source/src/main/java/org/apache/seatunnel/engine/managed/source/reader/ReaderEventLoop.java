@@ -36,7 +36,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Threading: {@link #runOnce()}, {@link #runControls()}, {@link #start}, {@link #close()} — one
  * driving thread at a time, mutually excluded by the host. {@link #checkTurnBudget()} and the
- * gauges — any thread (the watchdog).
+ * gauges — any thread (the watchdog; checks are serialized).
  *
  * <p>The single owner of one Lane A reader attempt's checkpoint-visible state (invariant 1). It has
  * no thread of its own (invariant 14): a host calls {@link #runOnce()} from the task's thread and
@@ -88,14 +88,18 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
     private CompletableFuture<Void> armedFuture;
     private TerminalSignal handledTerminal;
 
-    // Start of the running turn, NO_TURN outside one: written by the driving thread with ordered
-    // stores (a full volatile write per turn is measurable), read by the watchdog, which runs
-    // every ~100 ms and tolerates seeing a turn a little late. The watchdog alone writes
-    // hardWokenTurn, so a turn is woken at most once.
-    private static final long NO_TURN = Long.MIN_VALUE;
-    private final java.util.concurrent.atomic.AtomicLong turnStart =
-            new java.util.concurrent.atomic.AtomicLong(NO_TURN);
-    private volatile long hardWokenTurn = NO_TURN;
+    // Odd while a poll turn runs: bumped by the driving thread at both ends of every turn with
+    // ordered stores (a volatile write or a clock read per turn is measurable against cheap
+    // records), read by the watchdog, which times a turn from the first tick that sees it and so
+    // acts within one watchdog period of the budget.
+    private final java.util.concurrent.atomic.AtomicLong turnEpoch =
+            new java.util.concurrent.atomic.AtomicLong();
+    private long turnEpochLocal;
+    private long unmeasuredTurns;
+    // Watchdog-only (checkTurnBudget is synchronized): the turn it is timing and since when.
+    private long watchedEpoch;
+    private long watchedSince;
+    private boolean watchedWoken;
     private volatile Runnable cancellationTimeoutHook = () -> {};
 
     public ReaderEventLoop(
@@ -403,9 +407,8 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
     }
 
     private void pollTurn() {
-        long start = clock.nanoTime();
-        turn.begin(output, start);
-        turnStart.lazySet(start);
+        turn.begin(output);
+        turnEpoch.lazySet(++turnEpochLocal);
         PollStatus status;
         try {
             status = reader.pollNextManaged(turn, turn);
@@ -413,17 +416,23 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
             fail(ReasonCode.CONNECTOR_FAILURE, e);
             return;
         } finally {
-            turnStart.lazySet(NO_TURN);
+            turnEpoch.lazySet(++turnEpochLocal);
         }
-        long took = clock.nanoTime() - start;
+        long took = turn.end();
         // One driver at a time (the host's exclusion gives happens-before between drivers), so
         // ordered stores suffice where an atomic add per turn would cost more.
         metrics.pollTurns.lazySet(metrics.pollTurns.get() + 1);
         metrics.records.lazySet(metrics.records.get() + turn.emitted());
         metrics.bytes.lazySet(metrics.bytes.get() + turn.emittedBytes());
-        metrics.pollNanos.lazySet(metrics.pollNanos.get() + took);
-        if (took > budget.softNanos()) {
-            metrics.softOverruns.incrementAndGet();
+        unmeasuredTurns++;
+        if (took != PollTurn.NOT_STARTED) {
+            // A measured turn stands for the unmeasured ones since the last: their records were
+            // cheap enough that the record budget, not the clock, ended them.
+            metrics.pollNanos.lazySet(metrics.pollNanos.get() + took * unmeasuredTurns);
+            unmeasuredTurns = 0;
+            if (took > budget.softNanos()) {
+                metrics.softOverruns.incrementAndGet();
+            }
         }
         if (status == null) {
             status = PollStatus.MORE_AVAILABLE;
@@ -455,18 +464,26 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
     }
 
     /**
-     * Watchdog check, any thread: past the hard budget the reader is woken once; past the
-     * cancellation timeout the attempt is failed and the host's hook (which interrupts the task
-     * thread) runs.
+     * Watchdog check, any thread, one at a time: a turn is timed from the first check that sees it
+     * running, so with checks every 100 ms a budget is acted on at most 100 ms late. Past the hard
+     * budget the reader is woken once; past the cancellation timeout the attempt is failed and the
+     * host's hook (which interrupts the task thread) runs.
      */
-    public void checkTurnBudget() {
-        long start = turnStart.get();
-        if (start == NO_TURN) {
+    public synchronized void checkTurnBudget() {
+        long epoch = turnEpoch.get();
+        long now = clock.nanoTime();
+        if ((epoch & 1) == 0) {
             return;
         }
-        long elapsed = clock.nanoTime() - start;
-        if (elapsed >= budget.hardNanos() && hardWokenTurn != start) {
-            hardWokenTurn = start;
+        if (epoch != watchedEpoch) {
+            watchedEpoch = epoch;
+            watchedSince = now;
+            watchedWoken = false;
+            return;
+        }
+        long elapsed = now - watchedSince;
+        if (elapsed >= budget.hardNanos() && !watchedWoken) {
+            watchedWoken = true;
             metrics.hardWakeups.incrementAndGet();
             reader.wakeup();
         }

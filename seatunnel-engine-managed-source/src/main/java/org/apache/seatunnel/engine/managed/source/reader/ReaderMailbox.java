@@ -22,7 +22,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
 import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
@@ -41,11 +40,10 @@ import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope
  *
  * <p>Admission is linearized in the STIP's order: validate (protocol, target attempt, header, size)
  * → reserve command count and bytes (mailbox, then worker-wide) → allocate the mailbox sequence →
- * publish. The sequence is the claimed index of the ring, so the consumer sees commands in exactly
- * sequence order; that is why the ring is our own rather than JCTools' MPSC queue, whose offer
- * order is not exposed to callers. Capacity is released only when the loop {@link #complete
- * completes} a command, so commands the loop holds back (coordinator-cut deferral) still count
- * against the bound.
+ * publish. The sequence is the claimed slot of a {@link SequencedMpscRing}, so the consumer sees
+ * commands in exactly sequence order (see that class for why it is not JCTools' queue). Capacity is
+ * released only when the loop {@link #complete completes} a command, so commands the loop holds
+ * back (coordinator-cut deferral) still count against the bound.
  *
  * <p>Checkpoint, graceful-close, checkpoint-callback and assignment-ack controls may fall back to
  * reserved capacity whose worker bytes are taken at construction; running out of it is an invariant
@@ -72,13 +70,10 @@ public final class ReaderMailbox {
     private final LoopSignal signal;
     private final ReaderMailboxMetrics metrics;
 
-    private final AtomicReferenceArray<SourceCommandEnvelope> ring;
+    private final SequencedMpscRing<SourceCommandEnvelope> ring;
+    // Per-slot side data, written by the producer before it publishes the slot.
     private final long[] admittedNanos;
     private final boolean[] reservedPool;
-    private final int ringMask;
-    private final AtomicLong tail = new AtomicLong();
-    // Consumer-only; volatile so gauges read from other threads are fresh.
-    private volatile long head;
 
     private final AtomicInteger normalCount = new AtomicInteger();
     private final AtomicLong normalBytes = new AtomicLong();
@@ -117,11 +112,9 @@ public final class ReaderMailbox {
         this.signal = signal;
         this.metrics = metrics;
         int capacity = limits.maxCommands() + limits.reservedCommands();
-        int ringSize = Integer.highestOneBit(capacity - 1) << 1;
-        this.ring = new AtomicReferenceArray<>(ringSize);
-        this.admittedNanos = new long[ringSize];
-        this.reservedPool = new boolean[ringSize];
-        this.ringMask = ringSize - 1;
+        this.ring = new SequencedMpscRing<>(capacity);
+        this.admittedNanos = new long[ring.capacity()];
+        this.reservedPool = new boolean[ring.capacity()];
         this.dedup = new AtomicLongArray(limits.dedupWindow());
         for (int i = 0; i < limits.dedupWindow(); i++) {
             dedup.set(i, EMPTY_DEDUP);
@@ -242,12 +235,12 @@ public final class ReaderMailbox {
             return code(AdmissionStatus.DUPLICATE, ReasonCode.ALREADY_ADMITTED);
         }
 
-        long seq = tail.getAndIncrement();
-        int idx = (int) (seq & ringMask);
+        long seq = ring.claim();
+        int idx = ring.slotOf(seq);
         admittedNanos[idx] = clock.nanoTime();
         reservedPool[idx] = reserved;
         // Release store: publishes the two plain writes above to the consumer's acquire load.
-        ring.lazySet(idx, env);
+        ring.publish(seq, env);
         signal.signal();
         return seq;
     }
@@ -382,23 +375,22 @@ public final class ReaderMailbox {
      * capacity stays reserved until {@link #complete}.
      */
     public SourceCommandEnvelope poll() {
-        long h = head;
-        int idx = (int) (h & ringMask);
-        SourceCommandEnvelope env = ring.get(idx);
+        long h = ring.head();
+        SourceCommandEnvelope env = ring.poll();
         if (env == null) {
             return null;
         }
+        // The slot's side data stays put until complete() releases its capacity.
+        int idx = ring.slotOf(h);
         lastSequence = h;
         lastAdmittedNanos = admittedNanos[idx];
         lastReserved = reservedPool[idx];
-        ring.lazySet(idx, null);
-        head = h + 1;
         return env;
     }
 
     /** Consumer: true if a command with a lower sequence is claimed but not yet published. */
     boolean hasClaimedUnpublished() {
-        return tail.get() > head && ring.get((int) (head & ringMask)) == null;
+        return ring.hasClaimedUnpublished();
     }
 
     /** Consumer: sequence of the command returned by the last {@link #poll}. */
@@ -448,12 +440,12 @@ public final class ReaderMailbox {
      * yield. Any thread; approximate.
      */
     public boolean hasPendingControlOrTerminal() {
-        return tail.get() != head || terminal.get() != null;
+        return ring.hasClaimed() || terminal.get() != null;
     }
 
     /** True when a command or availability is waiting. Any thread; approximate. */
     public boolean hasPendingWork() {
-        return tail.get() != head || availabilityPending.get() || terminal.get() != null;
+        return ring.hasClaimed() || availabilityPending.get() || terminal.get() != null;
     }
 
     /** Commands admitted and not completed (normal + reserved). Any thread; approximate. */
@@ -472,12 +464,11 @@ public final class ReaderMailbox {
 
     /** Admission time of the oldest queued command, or -1. Any thread; approximate. */
     public long oldestAdmittedNanos() {
-        long h = head;
-        if (tail.get() == h) {
+        long h = ring.head();
+        if (!ring.isHeadPublished()) {
             return -1;
         }
-        int idx = (int) (h & ringMask);
-        return ring.get(idx) == null ? -1 : admittedNanos[idx];
+        return admittedNanos[ring.slotOf(h)];
     }
 
     public long attemptId() {

@@ -32,7 +32,6 @@ import org.apache.seatunnel.api.source.SourceEvent;
 import org.apache.seatunnel.api.source.SourceReader;
 import org.apache.seatunnel.api.source.SourceSplit;
 import org.apache.seatunnel.api.source.managed.ManagedSourceReader;
-import org.apache.seatunnel.api.table.type.SeaTunnelRow;
 import org.apache.seatunnel.engine.managed.source.checkpoint.SourceRuntimeCheckpointMetadataSerializer;
 import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
@@ -49,6 +48,7 @@ import org.apache.seatunnel.engine.managed.source.reader.ReaderLoopHost;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderLoopMetrics;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderMailboxMetrics;
+import org.apache.seatunnel.engine.managed.source.reader.RecordSizes;
 import org.apache.seatunnel.engine.managed.source.reader.TerminalSignal;
 import org.apache.seatunnel.engine.managed.source.zeta.transport.ManagedSourceMemberService;
 import org.apache.seatunnel.engine.server.task.flow.SourceFlowLifeCycle;
@@ -145,7 +145,7 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
                         this,
                         null,
                         cfg.pollBudget(),
-                        ManagedReaderHost::sizeOf,
+                        RecordSizes::ofRecord,
                         loopMetrics);
         loop.setCancellationTimeoutHook(
                 () -> {
@@ -169,17 +169,15 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
                 source.sourceRuntimeId());
     }
 
-    private static long sizeOf(Object record) {
-        return record instanceof SeaTunnelRow ? ((SeaTunnelRow) record).getBytesSize() : 0;
-    }
-
     @Override
     public void pollNext(Collector<T> output) throws Exception {
         taskThread = Thread.currentThread();
         loop.bindOutput(output);
         Object lock = output.getCheckpointLock();
         long recordsBefore = loopMetrics.records();
-        long deadline = System.nanoTime() + source.config().idleWaitNanos();
+        // Read lazily: a call that emits rows returns after a few turns and never needs it.
+        long deadline = 0;
+        boolean deadlineSet = false;
         int turns = 0;
         for (; ; ) {
             LoopStatus status;
@@ -203,11 +201,26 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
                 return;
             }
             boolean emitted = loopMetrics.records() != recordsBefore;
-            long left = deadline - System.nanoTime();
             if (status == LoopStatus.BUSY) {
                 // Several turns per engine call spread the engine's per-call work over more rows;
                 // the lock is released between turns, so a barrier still waits one turn at most.
-                if (emitted && (++turns >= MAX_TURNS_PER_POLL || left <= 0)) {
+                // Each turn is time-bounded, so counting them bounds the call without a clock.
+                if (emitted) {
+                    if (++turns >= MAX_TURNS_PER_POLL) {
+                        return;
+                    }
+                    continue;
+                }
+            }
+            long now = System.nanoTime();
+            if (!deadlineSet) {
+                deadline = now + source.config().idleWaitNanos();
+                deadlineSet = true;
+            }
+            long left = deadline - now;
+            if (status == LoopStatus.BUSY) {
+                // Busy without rows (applying commands): bounded by the same wait as idling.
+                if (left <= 0) {
                     return;
                 }
                 continue;

@@ -20,10 +20,18 @@ package org.apache.seatunnel.engine.managed.source.reader;
 /** A clock tests step by hand. */
 final class ManualClock implements NanoClock {
     private volatile long now = 1_000_000_000L;
+    private final java.util.concurrent.atomic.AtomicLong reads =
+            new java.util.concurrent.atomic.AtomicLong();
 
     @Override
     public long nanoTime() {
+        reads.incrementAndGet();
         return now;
+    }
+
+    /** How many times the clock was read. */
+    long reads() {
+        return reads.get();
     }
 
     void advanceMillis(long ms) {

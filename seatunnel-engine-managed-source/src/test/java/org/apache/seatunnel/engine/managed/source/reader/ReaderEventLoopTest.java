@@ -86,10 +86,77 @@ class ReaderEventLoopTest {
                     return PollStatus.MORE_AVAILABLE;
                 };
         h.loop.runOnce();
-        // The clock is read every PollTurn.CHECK_EVERY calls: at 1 ms per record the first read
-        // past the 5 ms deadline is the 9th call, so the turn stops after 8 records.
-        assertEquals(PollTurn.CHECK_EVERY, h.emitted.size());
-        assertTrue(h.emitted.size() >= 5, "never before the deadline");
+        // A first turn knows nothing of its records' cost, so it reads the clock every
+        // PollTurn.CONTROL_EVERY calls after the first: at 1 ms per record the first read past the
+        // 5 ms deadline is the 9th call, so the turn stops after 8 records.
+        assertEquals(PollTurn.CONTROL_EVERY, h.emitted.size());
+        // Having measured ~1 ms per call, the next turn reads the clock at every call and stops at
+        // the first call at or past its deadline.
+        h.emitted.clear();
+        h.loop.runOnce();
+        assertEquals(5, h.emitted.size());
+    }
+
+    @Test
+    void cheapRecordsReadNoClockExceptInOneMeasuredTurnOfSixteen() throws Exception {
+        LoopHarness h = greedy(budget(64, 1 << 20, 5));
+        // The first turn is measured (nothing is known yet); the clock here never moves, so its
+        // records cost nothing and no later turn needs an in-turn clock read.
+        h.loop.runOnce();
+        long before = h.clock.reads();
+        for (int i = 0; i < PollTurn.MEASURE_EVERY - 1; i++) {
+            h.loop.runOnce();
+        }
+        assertEquals(before, h.clock.reads(), "unmeasured turns read no clock");
+        h.loop.runOnce();
+        assertEquals(before + 2, h.clock.reads(), "the 16th turn is measured: start and end");
+        assertEquals(64L * (PollTurn.MEASURE_EVERY + 1), h.loop.metrics().records());
+    }
+
+    @Test
+    void recordsThatBecomeSlowAreTimedAgainWithinSixteenTurns() throws Exception {
+        LoopHarness h = greedy(budget(64, 1 << 20, 5));
+        h.loop.runOnce(); // learns that records are cheap
+        AtomicBoolean slow = new AtomicBoolean(true);
+        h.reader.onPoll =
+                (out, ctx) -> {
+                    while (!ctx.shouldYield()) {
+                        out.collect("r");
+                        if (slow.get()) {
+                            h.clock.advanceMillis(1);
+                        }
+                    }
+                    return PollStatus.MORE_AVAILABLE;
+                };
+        int turns = 0;
+        long overrunsBefore = h.loop.metrics().softOverruns();
+        for (; turns < PollTurn.MEASURE_EVERY; turns++) {
+            h.emitted.clear();
+            h.loop.runOnce();
+            if (h.loop.metrics().softOverruns() > overrunsBefore) {
+                break;
+            }
+        }
+        assertTrue(turns < PollTurn.MEASURE_EVERY, "a measured turn saw the slow records");
+        // From then on every turn is timed and yields at its soft deadline.
+        h.emitted.clear();
+        h.loop.runOnce();
+        assertEquals(5, h.emitted.size());
+    }
+
+    @Test
+    void askingForTheDeadlineStartsTheClockOfAnUnmeasuredTurn() throws Exception {
+        LoopHarness h = greedy(budget(64, 1 << 20, 5));
+        h.loop.runOnce(); // learns that records are cheap: the next turn is unmeasured
+        long[] seen = new long[2];
+        h.reader.onPoll =
+                (out, ctx) -> {
+                    seen[0] = ctx.deadlineNanos();
+                    seen[1] = ctx.nanoTime();
+                    return PollStatus.MORE_AVAILABLE;
+                };
+        h.loop.runOnce();
+        assertEquals(seen[1] + TimeUnit.MILLISECONDS.toNanos(5), seen[0]);
     }
 
     @Test
@@ -119,9 +186,9 @@ class ReaderEventLoopTest {
                     return PollStatus.MORE_AVAILABLE;
                 };
         h.loop.runOnce();
-        // Controls are looked for every PollTurn.CHECK_EVERY calls: the one admitted after the
+        // Controls are looked for every PollTurn.CONTROL_EVERY calls: the one admitted after the
         // 3rd record is seen at the 9th call, so the turn stops after 8 records.
-        assertEquals(PollTurn.CHECK_EVERY, h.emitted.size());
+        assertEquals(PollTurn.CONTROL_EVERY, h.emitted.size());
         h.loop.runOnce();
         assertEquals(Arrays.asList("open", "poll", "addSplits:[late]", "poll"), h.reader.trace);
     }
@@ -131,7 +198,11 @@ class ReaderEventLoopTest {
         LoopHarness h = greedy(budget(64, 1 << 20, 5));
         h.reader.onPoll =
                 (out, ctx) -> {
-                    h.clock.advanceMillis(1001);
+                    h.loop.checkTurnBudget(); // the watchdog first sees the turn
+                    h.clock.advanceMillis(999);
+                    h.loop.checkTurnBudget();
+                    assertEquals(0, h.reader.wakeups.get(), "not before the hard budget");
+                    h.clock.advanceMillis(1);
                     h.loop.checkTurnBudget();
                     h.loop.checkTurnBudget();
                     return PollStatus.MORE_AVAILABLE;
@@ -145,15 +216,36 @@ class ReaderEventLoopTest {
     }
 
     @Test
+    void eachTurnIsTimedAfreshByTheWatchdog() throws Exception {
+        LoopHarness h = greedy(budget(64, 1 << 20, 5));
+        h.reader.onPoll =
+                (out, ctx) -> {
+                    h.loop.checkTurnBudget();
+                    h.clock.advanceMillis(600);
+                    h.loop.checkTurnBudget();
+                    return PollStatus.MORE_AVAILABLE;
+                };
+        // Two 600 ms turns back to back: neither reaches the 1 s hard budget on its own.
+        h.loop.runOnce();
+        h.loop.runOnce();
+        assertEquals(0, h.reader.wakeups.get());
+        assertEquals(0, h.loop.metrics().hardWakeups());
+    }
+
+    @Test
     void notReturningWithinTheCancellationTimeoutFailsTheTask() throws Exception {
         LoopHarness h = greedy(budget(64, 1 << 20, 5));
         AtomicBoolean hook = new AtomicBoolean();
         h.loop.setCancellationTimeoutHook(() -> hook.set(true));
         h.reader.onPoll =
                 (out, ctx) -> {
+                    h.loop.checkTurnBudget();
                     h.clock.advanceMillis(1000);
                     h.loop.checkTurnBudget();
-                    h.clock.advanceMillis(29_000);
+                    h.clock.advanceMillis(28_999);
+                    h.loop.checkTurnBudget();
+                    assertEquals(null, h.loop.terminalSignal(), "not before the timeout");
+                    h.clock.advanceMillis(1);
                     h.loop.checkTurnBudget();
                     return PollStatus.MORE_AVAILABLE;
                 };

@@ -27,6 +27,7 @@ import org.apache.seatunnel.api.source.managed.ManagedSourceCapability;
 import org.apache.seatunnel.api.source.managed.ManagedSourceReader;
 import org.apache.seatunnel.api.source.managed.PollContext;
 import org.apache.seatunnel.api.source.managed.PollStatus;
+import org.apache.seatunnel.api.table.type.SeaTunnelRow;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 import org.apache.seatunnel.engine.managed.source.reader.LoopSignal;
 import org.apache.seatunnel.engine.managed.source.reader.MailboxLimits;
@@ -38,10 +39,12 @@ import org.apache.seatunnel.engine.managed.source.reader.ReaderLoopHost;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderLoopMetrics;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderMailboxMetrics;
+import org.apache.seatunnel.engine.managed.source.reader.RecordSizes;
 import org.apache.seatunnel.engine.managed.source.reader.WorkerMailboxBudget;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
@@ -49,15 +52,17 @@ import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * Per-record cost of the reader event loop against a bare poll loop: the same reader emits 64
- * records per turn into a blackhole, once through {@link ReaderEventLoop#runOnce()} (terminal
- * check, control drain, availability, budgeted turn with a counting collector, under the checkpoint
- * lock as the Zeta host runs it) and once called directly with a fixed budget. Reported per record;
- * the overhead is the ratio of the two.
+ * records per turn, once through {@link ReaderEventLoop#runOnce()} (terminal check, control drain,
+ * availability, budgeted turn with the production record sizer, under the checkpoint lock as the
+ * Zeta host runs it) and once called directly with a record-counting budget. Both emit into the
+ * same sink, which does what the engine's source collector does with a row before handing it on
+ * (sizes it) and then consumes it. Reported per record; the overhead is the ratio of the two.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -79,7 +84,7 @@ public class LoopOverheadBenchmark {
     ReaderEventLoop<Object, SourceSplit> loop;
     CountingReader reader;
     Collector<Object> sink;
-    FixedContext bareContext;
+    BareTurn bareTurn;
     final Object lock = new Object();
 
     @Setup
@@ -88,6 +93,10 @@ public class LoopOverheadBenchmark {
                 new Collector<Object>() {
                     @Override
                     public void collect(Object record) {
+                        if (record instanceof SeaTunnelRow) {
+                            // Zeta's SeaTunnelSourceCollector sizes every row for its metrics.
+                            bh.consume(((SeaTunnelRow) record).getBytesSize());
+                        }
                         bh.consume(record);
                     }
 
@@ -123,15 +132,27 @@ public class LoopOverheadBenchmark {
                         new NoHost(),
                         sink,
                         budget,
-                        r -> 8L,
+                        RecordSizes::ofRecord,
                         new ReaderLoopMetrics());
         loop.start(0);
-        bareContext = new FixedContext();
+        bareTurn = new BareTurn();
+    }
+
+    long invocations;
+
+    /** Both loops must emit exactly 64 records per invocation, or ns/record would be fiction. */
+    @TearDown(Level.Iteration)
+    public void checkRecordsPerTurn() {
+        if (reader.next != invocations * RECORDS_PER_TURN) {
+            throw new IllegalStateException(
+                    reader.next + " records in " + invocations + " turns, expected 64 per turn");
+        }
     }
 
     @Benchmark
     @OperationsPerInvocation(RECORDS_PER_TURN)
     public Object managedLoopTurn() {
+        invocations++;
         synchronized (lock) {
             return loop.runOnce();
         }
@@ -140,9 +161,10 @@ public class LoopOverheadBenchmark {
     @Benchmark
     @OperationsPerInvocation(RECORDS_PER_TURN)
     public Object barePollTurn() throws Exception {
+        invocations++;
         synchronized (lock) {
-            bareContext.emitted = 0;
-            return reader.pollNextManaged(bareContext.wrap(sink), bareContext);
+            BareTurn turn = bareTurn.begin(sink);
+            return reader.pollNextManaged(turn, turn);
         }
     }
 
@@ -161,8 +183,7 @@ public class LoopOverheadBenchmark {
                 long n = next++;
                 output.collect(
                         rows
-                                ? new org.apache.seatunnel.api.table.type.SeaTunnelRow(
-                                        new Object[] {n, (int) (n & 7), n, "fake-" + n})
+                                ? new SeaTunnelRow(new Object[] {n, (int) (n & 7), n, "fake-" + n})
                                 : (Object) n);
             }
             return PollStatus.MORE_AVAILABLE;
@@ -205,27 +226,29 @@ public class LoopOverheadBenchmark {
         public void notifyCheckpointComplete(long checkpointId) {}
     }
 
-    /** The bare loop's budget: records only, counted by a thin collector. */
-    static final class FixedContext implements PollContext {
-        int emitted;
+    /**
+     * The bare loop's turn: one object that is both the collector and the budget, counting records
+     * in a plain field and yielding at 64 — the least any poll loop with a record budget can do.
+     */
+    static final class BareTurn implements PollContext, Collector<Object> {
+        private int emitted;
         private Collector<Object> out;
-        private final Collector<Object> counting =
-                new Collector<Object>() {
-                    @Override
-                    public void collect(Object record) {
-                        emitted++;
-                        out.collect(record);
-                    }
 
-                    @Override
-                    public Object getCheckpointLock() {
-                        return out.getCheckpointLock();
-                    }
-                };
-
-        Collector<Object> wrap(Collector<Object> sink) {
+        BareTurn begin(Collector<Object> sink) {
             this.out = sink;
-            return counting;
+            this.emitted = 0;
+            return this;
+        }
+
+        @Override
+        public void collect(Object record) {
+            emitted++;
+            out.collect(record);
+        }
+
+        @Override
+        public Object getCheckpointLock() {
+            return out.getCheckpointLock();
         }
 
         @Override
