@@ -17,7 +17,7 @@
 
 package org.apache.seatunnel.engine.managed.source.reader;
 
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
@@ -32,12 +32,14 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * that never fails or retries, where a bounded queue's offer is a compare-and-set loop.
  * MailboxQueueBenchmark compares the two.
  */
-public final class SequencedMpscRing<E> {
+public final class SequencedMpscRing<E> extends RingHeadPadAfter {
+    private static final AtomicLongFieldUpdater<RingTailField> TAIL =
+            AtomicLongFieldUpdater.newUpdater(RingTailField.class, "tail");
+    private static final AtomicLongFieldUpdater<RingHeadField> HEAD =
+            AtomicLongFieldUpdater.newUpdater(RingHeadField.class, "head");
+
     private final AtomicReferenceArray<E> slots;
     private final int mask;
-    private final AtomicLong tail = new AtomicLong();
-    // Consumer-only writes; volatile so gauges read from other threads are fresh.
-    private volatile long head;
 
     /** A ring with at least {@code minCapacity} slots (rounded up to a power of two). */
     public SequencedMpscRing(int minCapacity) {
@@ -59,7 +61,7 @@ public final class SequencedMpscRing<E> {
      * the consumer waits at an unpublished sequence.
      */
     public long claim() {
-        return tail.getAndIncrement();
+        return TAIL.getAndIncrement(this);
     }
 
     /** The slot of a sequence, for callers that keep per-slot side data in their own arrays. */
@@ -92,14 +94,16 @@ public final class SequencedMpscRing<E> {
             return null;
         }
         slots.lazySet(slot, null);
-        head = h + 1;
+        // An ordered store: only this thread writes the head, and a full fence per poll would
+        // cost more than the rest of the poll.
+        HEAD.lazySet(this, h + 1);
         return element;
     }
 
     /** Consumer: true if the head sequence is claimed but not yet published. */
     public boolean hasClaimedUnpublished() {
         long h = head;
-        return tail.get() > h && slots.get(slotOf(h)) == null;
+        return tail > h && slots.get(slotOf(h)) == null;
     }
 
     /** True if the head element is published. Any thread; approximate. */
@@ -109,6 +113,34 @@ public final class SequencedMpscRing<E> {
 
     /** True if some sequence was claimed and not yet consumed. Any thread; approximate. */
     public boolean hasClaimed() {
-        return tail.get() != head;
+        return tail != head;
     }
+}
+
+// Padding: producers fetch-and-add the tail while the consumer writes the head on every poll;
+// on one cache line (or on the line holding the fields both read) each write would evict the
+// other side's copy. Superclass fields are laid out first, so the hierarchy fixes the order
+// that fields within one class would not.
+abstract class RingTailPadBefore {
+    long p00, p01, p02, p03, p04, p05, p06, p07;
+    long p08, p09, p0a, p0b, p0c, p0d, p0e, p0f;
+}
+
+abstract class RingTailField extends RingTailPadBefore {
+    volatile long tail;
+}
+
+abstract class RingTailPadAfter extends RingTailField {
+    long p10, p11, p12, p13, p14, p15, p16, p17;
+    long p18, p19, p1a, p1b, p1c, p1d, p1e, p1f;
+}
+
+abstract class RingHeadField extends RingTailPadAfter {
+    // Consumer-only writes (ordered stores); volatile so gauges on other threads read it fresh.
+    volatile long head;
+}
+
+abstract class RingHeadPadAfter extends RingHeadField {
+    long p20, p21, p22, p23, p24, p25, p26, p27;
+    long p28, p29, p2a, p2b, p2c, p2d, p2e, p2f;
 }
