@@ -203,8 +203,11 @@ final class PollTurn<T> implements PollContext, Collector<T> {
 
     @Override
     public void collect(T record) {
+        // Decided before handing the record on: the engine's collector is a call the compiler
+        // cannot see through, and only a local survives it without being reloaded.
+        boolean marked = ++emitted >= nextMark;
         output.collect(record);
-        if (++emitted >= nextMark) {
+        if (marked) {
             mark(record);
         }
     }
