@@ -128,7 +128,10 @@ final class PollTurn<T> implements PollContext, Collector<T> {
         if (startNanos == NOT_STARTED) {
             return NOT_STARTED;
         }
-        long took = Math.max(0, clock.nanoTime() - startNanos);
+        return learn(Math.max(0, clock.nanoTime() - startNanos));
+    }
+
+    private long learn(long took) {
         unmeasuredTurns = 0;
         long perCall = took / Math.max(1, Math.max(calls - callsAtStart, emitted));
         long stride = (budget.softNanos() / 8) / Math.max(1, perCall);

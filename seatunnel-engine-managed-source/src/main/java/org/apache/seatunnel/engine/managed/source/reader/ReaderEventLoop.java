@@ -406,6 +406,11 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
         }
     }
 
+    /**
+     * One bounded turn. The common outcome (records flowed, more available) stays on a short path;
+     * accounting for measured turns and the rarer outcomes live in their own methods so that the
+     * compiled hot path stays small and is not recompiled when a rare branch is first taken.
+     */
     private void pollTurn() {
         turn.begin(output);
         turnEpoch.lazySet(++turnEpochLocal);
@@ -413,11 +418,11 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
         try {
             status = reader.pollNextManaged(turn, turn);
         } catch (Throwable e) {
+            turnEpoch.lazySet(++turnEpochLocal);
             fail(ReasonCode.CONNECTOR_FAILURE, e);
             return;
-        } finally {
-            turnEpoch.lazySet(++turnEpochLocal);
         }
+        turnEpoch.lazySet(++turnEpochLocal);
         long took = turn.end();
         // One driver at a time (the host's exclusion gives happens-before between drivers), so
         // ordered stores suffice where an atomic add per turn would cost more.
@@ -426,30 +431,35 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
         metrics.bytes.lazySet(metrics.bytes.get() + turn.emittedBytes());
         unmeasuredTurns++;
         if (took != PollTurn.NOT_STARTED) {
-            // A measured turn stands for the unmeasured ones since the last: their records were
-            // cheap enough that the record budget, not the clock, ended them.
-            metrics.pollNanos.lazySet(metrics.pollNanos.get() + took * unmeasuredTurns);
-            unmeasuredTurns = 0;
-            if (took > budget.softNanos()) {
-                metrics.softOverruns.incrementAndGet();
-            }
+            countMeasuredTurn(took);
         }
-        if (status == null) {
-            status = PollStatus.MORE_AVAILABLE;
+        if (status == PollStatus.MORE_AVAILABLE || status == null) {
+            pollWanted = true;
+        } else {
+            afterQuietTurn(status);
         }
-        switch (status) {
-            case MORE_AVAILABLE:
-                pollWanted = true;
-                break;
-            case NOTHING_AVAILABLE:
-                pollWanted = false;
-                armAvailability();
-                break;
-            default:
-                pollWanted = false;
-                endOfInput = true;
-                transition(ReaderLifecycle.DRAINING);
-                host.onEndOfInput();
+    }
+
+    /**
+     * A measured turn stands for the unmeasured ones since the last: their records were cheap
+     * enough that the record budget, not the clock, ended them.
+     */
+    private void countMeasuredTurn(long took) {
+        metrics.pollNanos.lazySet(metrics.pollNanos.get() + took * unmeasuredTurns);
+        unmeasuredTurns = 0;
+        if (took > budget.softNanos()) {
+            metrics.softOverruns.incrementAndGet();
+        }
+    }
+
+    private void afterQuietTurn(PollStatus status) {
+        pollWanted = false;
+        if (status == PollStatus.NOTHING_AVAILABLE) {
+            armAvailability();
+        } else {
+            endOfInput = true;
+            transition(ReaderLifecycle.DRAINING);
+            host.onEndOfInput();
         }
     }
 
