@@ -206,18 +206,18 @@ final class PollTurn<T> implements PollContext, Collector<T> {
 
     @Override
     public void collect(T record) {
-        // Decided before handing the record on: the engine's collector is a call the compiler
-        // cannot see through, and only a local survives it without being reloaded.
-        boolean marked = ++emitted >= nextMark;
-        output.collect(record);
-        if (marked) {
+        // Marked before the record is handed on, so nothing but 'this' has to survive the call
+        // into the engine's collector, which the compiler cannot see through.
+        if (++emitted >= nextMark) {
             mark(record);
         }
+        output.collect(record);
     }
 
     /**
-     * Sizes the record after the engine's collector has: a SeaTunnelRow caches the size the engine
-     * computes for its own metrics, so this is a field read rather than a walk over the fields.
+     * Samples the record's size. A SeaTunnelRow computes its size once and caches it, and the
+     * engine's collector asks for it right after, so sampling here moves that one computation
+     * rather than adding one.
      */
     private void mark(T record) {
         long size = Math.max(0, sizer.applyAsLong(record));

@@ -24,9 +24,9 @@ public final class RecordSizes {
     private RecordSizes() {}
 
     /**
-     * The byte size of a {@link SeaTunnelRow}, 0 for anything else. A row caches its size, and the
-     * engine's source collector computes it for its own metrics before the poll turn samples it, so
-     * on the engine this is a field read, not a walk over the fields.
+     * The byte size of a {@link SeaTunnelRow}, 0 for anything else. A row computes its size once
+     * and caches it, and the engine's source collector asks every row for its size anyway, so
+     * sampling a row moves that computation rather than adding one.
      */
     public static long ofRecord(Object record) {
         return record instanceof SeaTunnelRow ? ((SeaTunnelRow) record).getBytesSize() : 0;

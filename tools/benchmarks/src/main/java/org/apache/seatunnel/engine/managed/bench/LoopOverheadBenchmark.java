@@ -76,9 +76,11 @@ public class LoopOverheadBenchmark {
     /**
      * What one record costs to produce: "long" is a bare counter (isolates the loop's own cost);
      * "row" builds a small SeaTunnelRow as a FakeSource does (the relative overhead a real source
-     * sees).
+     * sees), asking shouldYield() per record; "rowBatch" emits the same rows but asks only for the
+     * turn's remaining record budget, so it pays the loop's per-turn cost and no per-record check;
+     * "empty" emits nothing, so the score is each loop's per-turn cost spread over 64 records.
      */
-    @org.openjdk.jmh.annotations.Param({"long", "row"})
+    @org.openjdk.jmh.annotations.Param({"long", "row", "rowBatch", "empty"})
     public String record;
 
     ReaderEventLoop<Object, SourceSplit> loop;
@@ -105,7 +107,11 @@ public class LoopOverheadBenchmark {
                         return lock;
                     }
                 };
-        reader = new CountingReader("row".equals(record));
+        reader =
+                new CountingReader(
+                        record.startsWith("row"),
+                        "rowBatch".equals(record),
+                        "empty".equals(record));
         ReaderMailbox mailbox =
                 new ReaderMailbox(
                         1,
@@ -156,7 +162,7 @@ public class LoopOverheadBenchmark {
      */
     @TearDown(Level.Iteration)
     public void checkRecordsPerTurn() {
-        long expected = invocations * RECORDS_PER_TURN;
+        long expected = reader.empty ? 0 : invocations * RECORDS_PER_TURN;
         long emitted = reader.next - recordsAtIterationStart;
         if (emitted > expected || expected - emitted > expected / 1000) {
             throw new IllegalStateException(
@@ -183,25 +189,43 @@ public class LoopOverheadBenchmark {
         }
     }
 
-    /** A reader that always has data: emits until told to yield. */
+    /**
+     * A reader that always has data: emits until told to yield, or (batch) emits the turn's
+     * remaining record budget without asking per record.
+     */
     static final class CountingReader implements ManagedSourceReader<Object, SourceSplit> {
         final boolean rows;
+        final boolean batch;
+        final boolean empty;
         long next;
 
-        CountingReader(boolean rows) {
+        CountingReader(boolean rows, boolean batch, boolean empty) {
             this.rows = rows;
+            this.batch = batch;
+            this.empty = empty;
         }
 
         @Override
         public PollStatus pollNextManaged(Collector<Object> output, PollContext ctx) {
+            if (empty) {
+                return PollStatus.MORE_AVAILABLE;
+            }
+            if (batch) {
+                for (int i = ctx.remainingRecords(); i > 0; i--) {
+                    output.collect(record(next++));
+                }
+                return PollStatus.MORE_AVAILABLE;
+            }
             while (!ctx.shouldYield()) {
-                long n = next++;
-                output.collect(
-                        rows
-                                ? new SeaTunnelRow(new Object[] {n, (int) (n & 7), n, "fake-" + n})
-                                : (Object) n);
+                output.collect(record(next++));
             }
             return PollStatus.MORE_AVAILABLE;
+        }
+
+        private Object record(long n) {
+            return rows
+                    ? new SeaTunnelRow(new Object[] {n, (int) (n & 7), n, "fake-" + n})
+                    : (Object) n;
         }
 
         @Override
