@@ -19,16 +19,11 @@ package org.apache.seatunnel.engine.managed.source.zeta;
 
 import java.io.IOException;
 import java.io.Serializable;
-import java.util.List;
 import org.apache.seatunnel.api.serialization.Serializer;
-import org.apache.seatunnel.api.source.Boundedness;
 import org.apache.seatunnel.api.source.SeaTunnelSource;
 import org.apache.seatunnel.api.source.SourceReader;
 import org.apache.seatunnel.api.source.SourceSplit;
 import org.apache.seatunnel.api.source.SourceSplitEnumerator;
-import org.apache.seatunnel.api.source.SupportParallelism;
-import org.apache.seatunnel.api.table.catalog.CatalogTable;
-import org.apache.seatunnel.api.table.type.SeaTunnelDataType;
 import org.apache.seatunnel.engine.managed.source.lane.LaneDecision;
 
 /**
@@ -41,44 +36,11 @@ import org.apache.seatunnel.engine.managed.source.lane.LaneDecision;
  * handed to the connector's deserializer.
  */
 final class LegacyLaneSource<T, SplitT extends SourceSplit, StateT extends Serializable>
-        implements SeaTunnelSource<T, SplitT, StateT>, SupportParallelism {
+        extends LaneSource<T, SplitT, StateT, SplitT, StateT> {
     private static final long serialVersionUID = 1L;
 
-    private final SeaTunnelSource<T, SplitT, StateT> inner;
-    private final LaneDecision decision;
-
     LegacyLaneSource(SeaTunnelSource<T, SplitT, StateT> inner, LaneDecision decision) {
-        this.inner = inner;
-        this.decision = decision;
-    }
-
-    LaneDecision decision() {
-        return decision;
-    }
-
-    @Override
-    public String getPluginName() {
-        return inner.getPluginName();
-    }
-
-    @Override
-    public void setJobContext(org.apache.seatunnel.api.common.JobContext jobContext) {
-        inner.setJobContext(jobContext);
-    }
-
-    @Override
-    public Boundedness getBoundedness() {
-        return inner.getBoundedness();
-    }
-
-    @Override
-    public SeaTunnelDataType<T> getProducedType() {
-        return inner.getProducedType();
-    }
-
-    @Override
-    public List<CatalogTable> getProducedCatalogTables() {
-        return inner.getProducedCatalogTables();
+        super(inner, decision);
     }
 
     @Override

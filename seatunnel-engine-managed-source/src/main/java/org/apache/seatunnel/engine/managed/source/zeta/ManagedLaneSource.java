@@ -18,21 +18,15 @@
 package org.apache.seatunnel.engine.managed.source.zeta;
 
 import java.io.Serializable;
-import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
-import org.apache.seatunnel.api.common.JobContext;
 import org.apache.seatunnel.api.serialization.Serializer;
-import org.apache.seatunnel.api.source.Boundedness;
 import org.apache.seatunnel.api.source.SeaTunnelSource;
 import org.apache.seatunnel.api.source.SourceEvent;
 import org.apache.seatunnel.api.source.SourceReader;
 import org.apache.seatunnel.api.source.SourceSplit;
 import org.apache.seatunnel.api.source.SourceSplitEnumerator;
-import org.apache.seatunnel.api.source.SupportParallelism;
 import org.apache.seatunnel.api.source.managed.ManagedSourceReader;
 import org.apache.seatunnel.api.source.managed.SupportManagedSource;
-import org.apache.seatunnel.api.table.catalog.CatalogTable;
-import org.apache.seatunnel.api.table.type.SeaTunnelDataType;
 import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
 import org.apache.seatunnel.engine.managed.source.lane.LaneDecision;
 
@@ -45,11 +39,9 @@ import org.apache.seatunnel.engine.managed.source.lane.LaneDecision;
  * their members) travel with it inside the job plan.
  */
 final class ManagedLaneSource<T, SplitT extends SourceSplit, StateT extends Serializable>
-        implements SeaTunnelSource<T, ManagedSplit, ManagedEnumeratorState>, SupportParallelism {
+        extends LaneSource<T, ManagedSplit, ManagedEnumeratorState, SplitT, StateT> {
     private static final long serialVersionUID = 1L;
 
-    private final SeaTunnelSource<T, SplitT, StateT> inner;
-    private final LaneDecision decision;
     private final ManagedSourceConfig config;
     private final long sourceRuntimeId;
 
@@ -57,18 +49,9 @@ final class ManagedLaneSource<T, SplitT extends SourceSplit, StateT extends Seri
             SeaTunnelSource<T, SplitT, StateT> inner,
             LaneDecision decision,
             ManagedSourceConfig config) {
-        this.inner = inner;
-        this.decision = decision;
+        super(inner, decision);
         this.config = config;
         this.sourceRuntimeId = ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE);
-    }
-
-    SeaTunnelSource<T, SplitT, StateT> inner() {
-        return inner;
-    }
-
-    LaneDecision decision() {
-        return decision;
     }
 
     ManagedSourceConfig config() {
@@ -83,31 +66,6 @@ final class ManagedLaneSource<T, SplitT extends SourceSplit, StateT extends Seri
         return inner instanceof SupportManagedSource
                 ? ((SupportManagedSource) inner).managedSourceEventSerializer()
                 : null;
-    }
-
-    @Override
-    public String getPluginName() {
-        return inner.getPluginName();
-    }
-
-    @Override
-    public void setJobContext(JobContext jobContext) {
-        inner.setJobContext(jobContext);
-    }
-
-    @Override
-    public Boundedness getBoundedness() {
-        return inner.getBoundedness();
-    }
-
-    @Override
-    public SeaTunnelDataType<T> getProducedType() {
-        return inner.getProducedType();
-    }
-
-    @Override
-    public List<CatalogTable> getProducedCatalogTables() {
-        return inner.getProducedCatalogTables();
     }
 
     @Override
@@ -141,7 +99,7 @@ final class ManagedLaneSource<T, SplitT extends SourceSplit, StateT extends Seri
     public SourceSplitEnumerator<ManagedSplit, ManagedEnumeratorState> restoreEnumerator(
             SourceSplitEnumerator.Context<ManagedSplit> enumeratorContext,
             ManagedEnumeratorState checkpointState) {
-        verifyRestore(decision, checkpointState.lane(), checkpointState.capabilityDigest());
+        verifyRestore(decision(), checkpointState.lane(), checkpointState.capabilityDigest());
         return new ManagedEnumeratorHost<>(this, enumeratorContext, checkpointState);
     }
 
