@@ -79,7 +79,9 @@ final class PollTurn<T> implements PollContext, Collector<T> {
     private int callsAtStart;
     private int nextClockCheck;
     private int clockStride = CONTROL_EVERY;
-    private int unmeasuredTurns;
+    // Turns begun since the last measured one, and how many the last measurement stood for.
+    private int turnsSinceMeasured;
+    private int turnsMeasured;
 
     PollTurn(PollBudget budget, NanoClock clock, ReaderMailbox mailbox, ToLongFunction<T> sizer) {
         this.budget = budget;
@@ -104,7 +106,7 @@ final class PollTurn<T> implements PollContext, Collector<T> {
         this.markedAt = 0;
         this.sampledSize = 0;
         this.nextClockCheck = 1 + clockStride;
-        if (clockStride <= budget.maxRecords() || ++unmeasuredTurns >= MEASURE_EVERY) {
+        if (++turnsSinceMeasured >= MEASURE_EVERY || clockStride <= budget.maxRecords()) {
             startClock(0);
         } else {
             this.startNanos = NOT_STARTED;
@@ -132,11 +134,20 @@ final class PollTurn<T> implements PollContext, Collector<T> {
     }
 
     private long learn(long took) {
-        unmeasuredTurns = 0;
+        turnsMeasured = turnsSinceMeasured;
+        turnsSinceMeasured = 0;
         long perCall = took / Math.max(1, Math.max(calls - callsAtStart, emitted));
         long stride = (budget.softNanos() / 8) / Math.max(1, perCall);
         clockStride = (int) Math.max(1, Math.min(MAX_CLOCK_STRIDE, stride));
         return took;
+    }
+
+    /**
+     * How many turns the last measured one stands for: itself and the unmeasured turns before it,
+     * whose records were cheap enough that the record budget, not the clock, ended them.
+     */
+    int turnsMeasured() {
+        return turnsMeasured;
     }
 
     int emitted() {

@@ -95,7 +95,6 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
     private final java.util.concurrent.atomic.AtomicLong turnEpoch =
             new java.util.concurrent.atomic.AtomicLong();
     private long turnEpochLocal;
-    private long unmeasuredTurns;
     // Watchdog-only (checkTurnBudget is synchronized): the turn it is timing and since when.
     private long watchedEpoch;
     private long watchedSince;
@@ -429,7 +428,6 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
         metrics.pollTurns.lazySet(metrics.pollTurns.get() + 1);
         metrics.records.lazySet(metrics.records.get() + turn.emitted());
         metrics.bytes.lazySet(metrics.bytes.get() + turn.emittedBytes());
-        unmeasuredTurns++;
         if (took != PollTurn.NOT_STARTED) {
             countMeasuredTurn(took);
         }
@@ -440,13 +438,8 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
         }
     }
 
-    /**
-     * A measured turn stands for the unmeasured ones since the last: their records were cheap
-     * enough that the record budget, not the clock, ended them.
-     */
     private void countMeasuredTurn(long took) {
-        metrics.pollNanos.lazySet(metrics.pollNanos.get() + took * unmeasuredTurns);
-        unmeasuredTurns = 0;
+        metrics.pollNanos.lazySet(metrics.pollNanos.get() + took * turn.turnsMeasured());
         if (took > budget.softNanos()) {
             metrics.softOverruns.incrementAndGet();
         }

@@ -114,17 +114,39 @@ class ReaderEventLoopTest {
     }
 
     @Test
+    void pollNanosCountsEachMeasuredTurnForTheTurnsItStandsFor() throws Exception {
+        LoopHarness h = greedy(budget(64, 1 << 20, 5));
+        // Every turn takes 1 µs: cheap, so only the first and then one turn in 16 are measured.
+        h.reader.onPoll =
+                (out, ctx) -> {
+                    h.clock.advanceNanos(1_000);
+                    while (!ctx.shouldYield()) {
+                        out.collect("r");
+                    }
+                    return PollStatus.MORE_AVAILABLE;
+                };
+        h.loop.runOnce();
+        assertEquals(1_000, h.loop.metrics().pollNanos(), "the first turn is measured");
+        for (int i = 0; i < PollTurn.MEASURE_EVERY - 1; i++) {
+            h.loop.runOnce();
+        }
+        assertEquals(1_000, h.loop.metrics().pollNanos(), "unmeasured turns add nothing yet");
+        h.loop.runOnce();
+        assertEquals(
+                1_000 + 1_000L * PollTurn.MEASURE_EVERY,
+                h.loop.metrics().pollNanos(),
+                "the 16th turn after stands for itself and the 15 before it");
+    }
+
+    @Test
     void recordsThatBecomeSlowAreTimedAgainWithinSixteenTurns() throws Exception {
         LoopHarness h = greedy(budget(64, 1 << 20, 5));
         h.loop.runOnce(); // learns that records are cheap
-        AtomicBoolean slow = new AtomicBoolean(true);
         h.reader.onPoll =
                 (out, ctx) -> {
                     while (!ctx.shouldYield()) {
                         out.collect("r");
-                        if (slow.get()) {
-                            h.clock.advanceMillis(1);
-                        }
+                        h.clock.advanceMillis(1);
                     }
                     return PollStatus.MORE_AVAILABLE;
                 };
