@@ -53,6 +53,8 @@ final class PollTurn<T> implements PollContext, Collector<T> {
     static final int MEASURE_EVERY = 16;
     static final long NOT_STARTED = Long.MIN_VALUE;
     private static final int MAX_CLOCK_STRIDE = 1 << 20;
+    // Largest record size whose product with a window (< SIZE_EVERY) cannot overflow.
+    private static final long MAX_SAFE_SIZE = Long.MAX_VALUE / SIZE_EVERY;
 
     private final PollBudget budget;
     private final NanoClock clock;
@@ -243,9 +245,13 @@ final class PollTurn<T> implements PollContext, Collector<T> {
             return;
         }
         int mark = Math.min(emitted + SIZE_EVERY, maxRecords);
-        if (size > 0) {
+        int window = mark - emitted;
+        // The byte budget falls inside the next window iff bytesLeft <= size * (window - 1). A
+        // multiply decides that; the divide that finds the exact record (a 64-bit divide costs
+        // tens of cycles, as much as the loop's whole per-record work) runs only when it does.
+        if (size > 0 && (size > MAX_SAFE_SIZE || bytesLeft <= size * (window - 1))) {
             long toBudget = (bytesLeft + size - 1) / size;
-            if (toBudget < mark - emitted) {
+            if (toBudget < window) {
                 mark = emitted + (int) toBudget;
             }
         }
