@@ -6,6 +6,8 @@
 #   tools/run-jmh.sh MailboxQueueBenchmark -tg 1,16   (consumer first: JMH orders a group by method name)
 # the split storm runner (not JMH): tools/run-jmh.sh --split-storm [rounds]
 # and the paired loop-overhead comparison: tools/run-jmh.sh --loop-overhead [pairs] [row|long...]
+# or its interleaved form (both loops in each JVM, alternating every ~30 ms; LOOP_SIDES=bare,bare
+# in the environment is the A/A calibration): tools/run-jmh.sh --loop-overhead-interleaved [forks] [record...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./mvnw -q -B -ntp install -DskipTests -Dspotless.check.skip -pl tools/benchmarks -am
@@ -16,6 +18,10 @@ CP="tools/benchmarks/target/classes:$(cat "$CP_FILE")"
 if [ "${1:-}" = "--split-storm" ]; then
   shift
   exec java -Xmx1g -cp "$CP" org.apache.seatunnel.engine.managed.bench.SplitStormBenchmark "$@"
+fi
+if [ "${1:-}" = "--loop-overhead-interleaved" ]; then
+  shift
+  exec java ${LOOP_SIDES:+-Dloop.sides=$LOOP_SIDES} -cp "$CP" org.apache.seatunnel.engine.managed.bench.LoopOverheadInterleaved "$@"
 fi
 if [ "${1:-}" = "--loop-overhead" ]; then
   shift

@@ -112,6 +112,17 @@ public class LoopOverheadBenchmark {
                         record.startsWith("row"),
                         "rowBatch".equals(record),
                         "empty".equals(record));
+        loop = managedLoop(reader, sink);
+        bareTurn = new BareTurn();
+    }
+
+    /**
+     * The managed side: the reader behind a started {@link ReaderEventLoop} with the production
+     * defaults (mailbox limits, poll budget: 64 records, 4 MiB, 5 ms) and the production sizer.
+     */
+    static ReaderEventLoop<Object, SourceSplit> managedLoop(
+            ManagedSourceReader<Object, SourceSplit> reader, Collector<Object> sink)
+            throws Exception {
         ReaderMailbox mailbox =
                 new ReaderMailbox(
                         1,
@@ -123,15 +134,11 @@ public class LoopOverheadBenchmark {
                         NanoClock.SYSTEM,
                         new LoopSignal(),
                         new ReaderMailboxMetrics());
-        PollBudget budget =
-                new PollBudget(
-                        RECORDS_PER_TURN,
-                        Long.MAX_VALUE,
-                        TimeUnit.MILLISECONDS.toNanos(5),
-                        TimeUnit.SECONDS.toNanos(1),
-                        TimeUnit.SECONDS.toNanos(30),
-                        TimeUnit.SECONDS.toNanos(60));
-        loop =
+        PollBudget budget = PollBudget.defaults();
+        if (budget.maxRecords() != RECORDS_PER_TURN) {
+            throw new IllegalStateException("the default record budget is no longer 64");
+        }
+        ReaderEventLoop<Object, SourceSplit> loop =
                 new ReaderEventLoop<>(
                         mailbox,
                         reader,
@@ -141,7 +148,7 @@ public class LoopOverheadBenchmark {
                         RecordSizes::ofRecord,
                         new ReaderLoopMetrics());
         loop.start(0);
-        bareTurn = new BareTurn();
+        return loop;
     }
 
     long invocations;

@@ -66,9 +66,9 @@ public final class LoopOverheadComparison {
                     m = forkScores("managedLoopTurn", record);
                     b = forkScores("barePollTurn", record);
                 }
-                bare.add(median(b));
-                managed.add(median(m));
-                ratios.add(median(m) / median(b));
+                bare.add(Stats.median(b));
+                managed.add(Stats.median(m));
+                ratios.add(Stats.median(m) / Stats.median(b));
                 // Interference only ever slows an iteration down, so each fork's fastest
                 // iteration is the other view of its undisturbed speed.
                 fastestRatios.add(Collections.min(m) / Collections.min(b));
@@ -77,9 +77,9 @@ public final class LoopOverheadComparison {
                                 + " (fastest iterations %.2f / %.2f ns, ratio %.3f)%n",
                         p + 1,
                         record,
-                        median(b),
-                        median(m),
-                        median(m) / median(b),
+                        Stats.median(b),
+                        Stats.median(m),
+                        Stats.median(m) / Stats.median(b),
                         Collections.min(b),
                         Collections.min(m),
                         Collections.min(m) / Collections.min(b));
@@ -90,12 +90,12 @@ public final class LoopOverheadComparison {
                             + " fastest-iteration overhead median %+.1f%%%n",
                     record,
                     pairs,
-                    median(bare),
-                    median(managed),
-                    (median(ratios) - 1) * 100,
-                    (quantile(ratios, 0.25) - 1) * 100,
-                    (quantile(ratios, 0.75) - 1) * 100,
-                    (median(fastestRatios) - 1) * 100);
+                    Stats.median(bare),
+                    Stats.median(managed),
+                    (Stats.median(ratios) - 1) * 100,
+                    (Stats.quantile(ratios, 0.25) - 1) * 100,
+                    (Stats.quantile(ratios, 0.75) - 1) * 100,
+                    (Stats.median(fastestRatios) - 1) * 100);
         }
     }
 
@@ -124,18 +124,5 @@ public final class LoopOverheadComparison {
             throw new IllegalStateException("no results for " + method + " record=" + record);
         }
         return scores;
-    }
-
-    private static double median(List<Double> values) {
-        return quantile(values, 0.5);
-    }
-
-    private static double quantile(List<Double> values, double q) {
-        List<Double> sorted = new ArrayList<>(values);
-        Collections.sort(sorted);
-        double pos = q * (sorted.size() - 1);
-        int lo = (int) Math.floor(pos);
-        int hi = (int) Math.ceil(pos);
-        return sorted.get(lo) + (sorted.get(hi) - sorted.get(lo)) * (pos - lo);
     }
 }
