@@ -55,7 +55,7 @@ public final class LoopOverheadInterleaved {
 
     public static void main(String[] args) throws Exception {
         if (args.length > 0 && "--fork".equals(args[0])) {
-            fork(args[1]);
+            fork(args[1], Boolean.parseBoolean(args[2]));
             return;
         }
         int forks = args.length > 0 ? Integer.parseInt(args[0]) : 5;
@@ -70,7 +70,9 @@ public final class LoopOverheadInterleaved {
             List<Double> ratios = new ArrayList<>();
             List<Double> forkRatios = new ArrayList<>();
             for (int f = 1; f <= forks; f++) {
-                List<Double> mine = runFork(record);
+                // Which side is built (loaded, compiled) first alternates from fork to fork: an
+                // A/A run shows that order alone is worth about 1.5 % to the side built first.
+                List<Double> mine = runFork(record, f % 2 == 0);
                 forkRatios.add(Stats.median(mine));
                 ratios.addAll(mine);
                 System.out.printf(
@@ -105,7 +107,7 @@ public final class LoopOverheadInterleaved {
     }
 
     /** Runs one fork in a fresh JVM and returns its rounds' managed/bare ratios. */
-    private static List<Double> runFork(String record) throws Exception {
+    private static List<Double> runFork(String record, boolean secondFirst) throws Exception {
         String java =
                 System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
         ProcessBuilder pb =
@@ -118,7 +120,8 @@ public final class LoopOverheadInterleaved {
                         System.getProperty("java.class.path"),
                         LoopOverheadInterleaved.class.getName(),
                         "--fork",
-                        record);
+                        record,
+                        String.valueOf(secondFirst));
         pb.redirectErrorStream(true);
         Process p = pb.start();
         List<Double> ratios = new ArrayList<>();
@@ -144,12 +147,19 @@ public final class LoopOverheadInterleaved {
     }
 
     /** In the forked JVM: warm both sides up, then print one line per measured round. */
-    private static void fork(String record) throws Exception {
+    private static void fork(String record, boolean secondFirst) throws Exception {
         String[] sides = SIDES.split(",");
-        LongUnaryOperator bare = side(record, sides[0]);
-        LongUnaryOperator managed = side(record, sides[1]);
-        runRounds(bare, managed, 1000, WARMUP_SECONDS, false);
-        runRounds(bare, managed, turnsPerBatch(bare), MEASURE_SECONDS, true);
+        LongUnaryOperator bare;
+        LongUnaryOperator managed;
+        if (secondFirst) {
+            managed = side(record, sides[1]);
+            bare = side(record, sides[0]);
+        } else {
+            bare = side(record, sides[0]);
+            managed = side(record, sides[1]);
+        }
+        runRounds(bare, managed, 1000, WARMUP_SECONDS, secondFirst, false);
+        runRounds(bare, managed, turnsPerBatch(bare), MEASURE_SECONDS, secondFirst, true);
     }
 
     private static void runRounds(
@@ -157,13 +167,14 @@ public final class LoopOverheadInterleaved {
             LongUnaryOperator managed,
             long turns,
             int seconds,
+            boolean secondFirst,
             boolean print) {
         long records = turns * LoopOverheadBenchmark.RECORDS_PER_TURN;
         long end = System.nanoTime() + seconds * 1_000_000_000L;
         for (int round = 0; System.nanoTime() < end; round++) {
             long b;
             long m;
-            if ((round & 1) == 0) {
+            if (((round & 1) == 0) != secondFirst) {
                 b = bare.applyAsLong(turns);
                 m = managed.applyAsLong(turns);
             } else {
