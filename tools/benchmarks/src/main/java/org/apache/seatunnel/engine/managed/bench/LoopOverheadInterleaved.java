@@ -32,16 +32,18 @@ import java.util.function.LongUnaryOperator;
  * loop (each its own copy of {@link LoopOverheadSide}, loaded by its own class loader so their
  * profiles stay apart) run in alternating batches of about 30 ms, and each round's ratio compares
  * two batches that ran side by side in time, under the same heap and the same neighbours. The order
- * inside a round alternates too. Several JVMs (forks) sample how the compiler settles.
+ * inside a round alternates too. Several JVMs (forks) sample how the compiler settles; which side
+ * is built first alternates from fork to fork, so use an even number of forks.
  *
  * <pre>
  *   tools/run-jmh.sh --loop-overhead-interleaved [forks] [record...]   (record: row long rowBatch empty)
- *   LOOP_SIDES=bare,bare tools/run-jmh.sh --loop-overhead-interleaved 3 row   (A/A calibration)
+ *   LOOP_SIDES=bare,bare tools/run-jmh.sh --loop-overhead-interleaved 4 row   (A/A calibration)
  * </pre>
  *
- * <p>Prints each fork's median bare and managed ns/record and median ratio, then the median and
- * quartiles of every round's ratio across forks. Not a test: it asserts nothing about speed (it
- * only fails if a turn did not carry its 64 records).
+ * <p>Prints each fork's median overhead (managed over bare, per round) with its quartiles, then the
+ * median and quartiles of every round across forks and the median and range of the fork medians.
+ * Not a test: it asserts nothing about speed (it only fails if a turn did not carry its 64
+ * records).
  */
 public final class LoopOverheadInterleaved {
     private static final int WARMUP_SECONDS = 8;
@@ -58,7 +60,7 @@ public final class LoopOverheadInterleaved {
             fork(args[1], Boolean.parseBoolean(args[2]));
             return;
         }
-        int forks = args.length > 0 ? Integer.parseInt(args[0]) : 5;
+        int forks = args.length > 0 ? Integer.parseInt(args[0]) : 4;
         List<String> records = new ArrayList<>();
         for (int i = 1; i < args.length; i++) {
             records.add(args[i]);
