@@ -21,6 +21,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.apache.seatunnel.api.source.Collector;
 import org.apache.seatunnel.api.source.SourceEvent;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
@@ -54,6 +55,17 @@ final class LoopHarness implements ReaderLoopHost<TestSplit> {
     long nextCommandId = 1;
     long nextSenderSeq = 1;
     long epoch = 1;
+
+    /** A poll budget with the given record, byte and soft-time limits and default hard limits. */
+    static PollBudget budget(int records, long bytes, long softMs) {
+        return new PollBudget(
+                records,
+                bytes,
+                TimeUnit.MILLISECONDS.toNanos(softMs),
+                TimeUnit.SECONDS.toNanos(1),
+                TimeUnit.SECONDS.toNanos(30),
+                TimeUnit.SECONDS.toNanos(60));
+    }
 
     LoopHarness() {
         this(MailboxLimits.defaults(), PollBudget.defaults(), 256L << 20);

@@ -20,7 +20,6 @@ package org.apache.seatunnel.engine.managed.source.reader;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.SplittableRandom;
-import java.util.concurrent.TimeUnit;
 import org.apache.seatunnel.api.source.Collector;
 import org.junit.jupiter.api.Test;
 
@@ -88,27 +87,9 @@ class PollTurnBudgetTest {
     }
 
     private static int greedyTurn(int maxRecords, long maxBytes, long size) {
-        ManualClock clock = new ManualClock();
-        ReaderMailbox mailbox =
-                new ReaderMailbox(
-                        1,
-                        1,
-                        0,
-                        1,
-                        MailboxLimits.defaults(),
-                        new WorkerMailboxBudget(256L << 20),
-                        clock,
-                        new LoopSignal(),
-                        new ReaderMailboxMetrics());
-        PollBudget budget =
-                new PollBudget(
-                        maxRecords,
-                        maxBytes,
-                        TimeUnit.MILLISECONDS.toNanos(5),
-                        TimeUnit.SECONDS.toNanos(1),
-                        TimeUnit.SECONDS.toNanos(30),
-                        TimeUnit.SECONDS.toNanos(60));
-        PollTurn<Object> turn = new PollTurn<>(budget, clock, mailbox, r -> size);
+        PollBudget budget = LoopHarness.budget(maxRecords, maxBytes, 5);
+        LoopHarness h = new LoopHarness(MailboxLimits.defaults(), budget, 256L << 20);
+        PollTurn<Object> turn = new PollTurn<>(budget, h.clock, h.mailbox, r -> size);
         int[] handedOn = new int[1];
         turn.begin(
                 new Collector<Object>() {

@@ -17,6 +17,7 @@
 
 package org.apache.seatunnel.engine.managed.source.reader;
 
+import static org.apache.seatunnel.engine.managed.source.reader.LoopHarness.budget;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -46,16 +47,6 @@ class ReaderEventLoopTest {
                 };
         h.loop.start(0);
         return h;
-    }
-
-    private static PollBudget budget(int records, long bytes, long softMs) {
-        return new PollBudget(
-                records,
-                bytes,
-                TimeUnit.MILLISECONDS.toNanos(softMs),
-                TimeUnit.SECONDS.toNanos(1),
-                TimeUnit.SECONDS.toNanos(30),
-                TimeUnit.SECONDS.toNanos(60));
     }
 
     @Test
