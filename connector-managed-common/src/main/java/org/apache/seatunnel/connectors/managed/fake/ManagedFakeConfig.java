@@ -34,6 +34,7 @@ public final class ManagedFakeConfig implements Serializable {
     private final long rowsPerSecond;
     private final long slowDataMillis;
     private final boolean slowDataJitter;
+    private final boolean datesColumn;
     private final String faultId;
     private final long failOnceAtRow;
     private final String enumeratorFailOn;
@@ -61,6 +62,7 @@ public final class ManagedFakeConfig implements Serializable {
         this.rowsPerSecond = b.rowsPerSecond;
         this.slowDataMillis = b.slowDataMillis;
         this.slowDataJitter = b.slowDataJitter;
+        this.datesColumn = b.datesColumn;
         if (!b.enumeratorFailOn.isEmpty()
                 && !"snapshot".equals(b.enumeratorFailOn)
                 && !"checkpoint-complete".equals(b.enumeratorFailOn)) {
@@ -84,6 +86,7 @@ public final class ManagedFakeConfig implements Serializable {
                 .rowsPerSecond(options.get(ManagedFakeSourceOptions.ROWS_PER_SECOND))
                 .slowDataMillis(options.get(ManagedFakeSourceOptions.SLOW_DATA_MILLIS))
                 .slowDataJitter(options.get(ManagedFakeSourceOptions.SLOW_DATA_JITTER))
+                .datesColumn(options.get(ManagedFakeSourceOptions.DATES_COLUMN))
                 .faultId(options.get(ManagedFakeSourceOptions.FAULT_ID))
                 .failOnceAtRow(options.get(ManagedFakeSourceOptions.FAIL_ONCE_AT_ROW))
                 .enumeratorFailOn(options.get(ManagedFakeSourceOptions.ENUMERATOR_FAIL_ON))
@@ -121,6 +124,10 @@ public final class ManagedFakeConfig implements Serializable {
 
     public boolean slowDataJitter() {
         return slowDataJitter;
+    }
+
+    public boolean datesColumn() {
+        return datesColumn;
     }
 
     /** Empty when no fault is injected. */
@@ -163,6 +170,7 @@ public final class ManagedFakeConfig implements Serializable {
                 + slowDataMillis
                 + ", slowDataJitter="
                 + slowDataJitter
+                + (datesColumn ? ", datesColumn=true" : "")
                 + (faultId.isEmpty() ? "" : ", faultId=" + faultId)
                 + (sourceEventRunId.isEmpty() ? "" : ", sourceEventRunId=" + sourceEventRunId)
                 + '}';
@@ -176,6 +184,7 @@ public final class ManagedFakeConfig implements Serializable {
         private long rowsPerSecond = ManagedFakeSourceOptions.ROWS_PER_SECOND.defaultValue();
         private long slowDataMillis = ManagedFakeSourceOptions.SLOW_DATA_MILLIS.defaultValue();
         private boolean slowDataJitter = ManagedFakeSourceOptions.SLOW_DATA_JITTER.defaultValue();
+        private boolean datesColumn = ManagedFakeSourceOptions.DATES_COLUMN.defaultValue();
         private String faultId = ManagedFakeSourceOptions.FAULT_ID.defaultValue();
         private long failOnceAtRow = ManagedFakeSourceOptions.FAIL_ONCE_AT_ROW.defaultValue();
         private String enumeratorFailOn =
@@ -246,6 +255,11 @@ public final class ManagedFakeConfig implements Serializable {
 
         public Builder slowDataJitter(boolean v) {
             this.slowDataJitter = v;
+            return this;
+        }
+
+        public Builder datesColumn(boolean v) {
+            this.datesColumn = v;
             return this;
         }
 

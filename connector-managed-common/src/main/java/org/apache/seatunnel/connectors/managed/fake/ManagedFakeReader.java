@@ -454,7 +454,8 @@ public final class ManagedFakeReader
                 roundRobin = (roundRobin + i + 1) % n;
                 long seq = c.next++;
                 rowsEmitted++;
-                return ManagedFakeRows.row(c.splitNumber, config.splitCount(), seq, tableId);
+                return ManagedFakeRows.row(
+                        c.splitNumber, config.splitCount(), seq, tableId, config.datesColumn());
             }
         }
         return null;

@@ -17,12 +17,14 @@
 
 package org.apache.seatunnel.connectors.managed.fake;
 
+import java.time.LocalDate;
 import java.util.Collections;
 import org.apache.seatunnel.api.table.catalog.CatalogTable;
 import org.apache.seatunnel.api.table.catalog.PhysicalColumn;
 import org.apache.seatunnel.api.table.catalog.TableIdentifier;
 import org.apache.seatunnel.api.table.catalog.TablePath;
 import org.apache.seatunnel.api.table.catalog.TableSchema;
+import org.apache.seatunnel.api.table.type.ArrayType;
 import org.apache.seatunnel.api.table.type.BasicType;
 import org.apache.seatunnel.api.table.type.SeaTunnelRow;
 
@@ -41,17 +43,29 @@ public final class ManagedFakeRows {
 
     private ManagedFakeRows() {}
 
+    public static final int FIELD_DAYS = 4;
+
     /** A fresh catalog table: (id BIGINT, split INT, seq BIGINT, payload STRING). */
     public static CatalogTable catalogTable() {
-        TableSchema schema =
+        return catalogTable(false);
+    }
+
+    /** The catalog table, with the {@code days ARRAY<DATE>} column when {@code dates} is set. */
+    public static CatalogTable catalogTable(boolean dates) {
+        TableSchema.Builder builder =
                 TableSchema.builder()
                         .column(PhysicalColumn.of("id", BasicType.LONG_TYPE, 8L, false, null, ""))
                         .column(PhysicalColumn.of("split", BasicType.INT_TYPE, 4L, false, null, ""))
                         .column(PhysicalColumn.of("seq", BasicType.LONG_TYPE, 8L, false, null, ""))
                         .column(
                                 PhysicalColumn.of(
-                                        "payload", BasicType.STRING_TYPE, 64L, false, null, ""))
-                        .build();
+                                        "payload", BasicType.STRING_TYPE, 64L, false, null, ""));
+        if (dates) {
+            builder.column(
+                    PhysicalColumn.of(
+                            "days", ArrayType.LOCAL_DATE_ARRAY_TYPE, 72L, false, null, ""));
+        }
+        TableSchema schema = builder.build();
         return CatalogTable.of(
                 TableIdentifier.of("ManagedFake", TABLE_PATH),
                 schema,
@@ -70,15 +84,21 @@ public final class ManagedFakeRows {
         return seq * Math.max(1, splitCount) + splitNumber;
     }
 
-    static SeaTunnelRow row(int splitNumber, int splitCount, long seq, String tableId) {
+    /** Three days from the epoch on, a function of seq so restored readers produce them again. */
+    public static LocalDate[] days(long seq) {
+        LocalDate first = LocalDate.ofEpochDay(seq % 10_000);
+        return new LocalDate[] {first, first.plusDays(1), first.plusDays(2)};
+    }
+
+    static SeaTunnelRow row(
+            int splitNumber, int splitCount, long seq, String tableId, boolean dates) {
+        long id = rowId(splitNumber, splitCount, seq);
+        String payload = payload(splitNumber, seq);
         SeaTunnelRow row =
                 new SeaTunnelRow(
-                        new Object[] {
-                            rowId(splitNumber, splitCount, seq),
-                            splitNumber,
-                            seq,
-                            payload(splitNumber, seq)
-                        });
+                        dates
+                                ? new Object[] {id, splitNumber, seq, payload, days(seq)}
+                                : new Object[] {id, splitNumber, seq, payload});
         row.setTableId(tableId);
         return row;
     }

@@ -78,7 +78,7 @@ public final class ManagedFakeSource
 
     @Override
     public List<CatalogTable> getProducedCatalogTables() {
-        return Collections.singletonList(ManagedFakeRows.catalogTable());
+        return Collections.singletonList(ManagedFakeRows.catalogTable(config.datesColumn()));
     }
 
     @Override

@@ -47,6 +47,7 @@ public final class ManagedFakeSourceFactory implements TableSourceFactory {
                         ManagedFakeSourceOptions.ROWS_PER_SECOND,
                         ManagedFakeSourceOptions.SLOW_DATA_MILLIS,
                         ManagedFakeSourceOptions.SLOW_DATA_JITTER,
+                        ManagedFakeSourceOptions.DATES_COLUMN,
                         ManagedFakeSourceOptions.FAULT_ID,
                         ManagedFakeSourceOptions.FAIL_ONCE_AT_ROW,
                         ManagedFakeSourceOptions.ENUMERATOR_FAIL_ON,

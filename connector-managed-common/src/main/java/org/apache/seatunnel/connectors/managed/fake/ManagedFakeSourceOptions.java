@@ -64,6 +64,15 @@ public final class ManagedFakeSourceOptions {
                             "Draw each slow-data delay uniformly from [0.5x, 1.5x]"
                                     + " slow.data.millis.");
 
+    public static final Option<Boolean> DATES_COLUMN =
+            Options.key("dates.column")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "Adds a fifth column, days ARRAY<DATE>, of three dates per row: a type"
+                                    + " SeaTunnel sizes only by the row type, so rows that carry"
+                                    + " it show whether a lane sizes rows as the engine does.");
+
     public static final Option<String> FAULT_ID =
             Options.key("fault.id")
                     .stringType()

@@ -17,6 +17,7 @@
 
 package org.apache.seatunnel.engine.managed.source.reader;
 
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.ToLongFunction;
 import org.apache.seatunnel.api.source.Collector;
 import org.apache.seatunnel.api.source.managed.PollContext;
@@ -60,6 +61,7 @@ final class PollTurn<T> implements PollContext, Collector<T> {
     private final NanoClock clock;
     private final ReaderMailbox mailbox;
     private final ToLongFunction<T> sizer;
+    private final AtomicLong unsizedRecords;
     private Collector<T> output;
 
     // Per-record state: a turn's counters and the marks that divert into the slow paths.
@@ -85,11 +87,17 @@ final class PollTurn<T> implements PollContext, Collector<T> {
     private int turnsSinceMeasured;
     private int turnsMeasured;
 
-    PollTurn(PollBudget budget, NanoClock clock, ReaderMailbox mailbox, ToLongFunction<T> sizer) {
+    PollTurn(
+            PollBudget budget,
+            NanoClock clock,
+            ReaderMailbox mailbox,
+            ToLongFunction<T> sizer,
+            AtomicLong unsizedRecords) {
         this.budget = budget;
         this.clock = clock;
         this.mailbox = mailbox;
         this.sizer = sizer;
+        this.unsizedRecords = unsizedRecords;
     }
 
     /**
@@ -233,7 +241,7 @@ final class PollTurn<T> implements PollContext, Collector<T> {
      * rather than adding one.
      */
     private void mark(T record) {
-        long size = Math.max(0, sizer.applyAsLong(record));
+        long size = sizeOf(record);
         markedBytes += (emitted - 1 - markedAt) * sampledSize + size;
         markedAt = emitted;
         sampledSize = size;
@@ -256,6 +264,21 @@ final class PollTurn<T> implements PollContext, Collector<T> {
             }
         }
         nextMark = mark;
+    }
+
+    /**
+     * A record the sizer rejects counts 0 bytes and stands for the records up to the next sample.
+     * The byte budget is an estimate; sizing it must not fail a turn whose records the engine's own
+     * collector accepts (and if the collector rejects the record too, it fails the task as it would
+     * on the stock path).
+     */
+    private long sizeOf(T record) {
+        try {
+            return Math.max(0, sizer.applyAsLong(record));
+        } catch (RuntimeException e) {
+            unsizedRecords.incrementAndGet();
+            return 0;
+        }
     }
 
     @Override

@@ -117,7 +117,7 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
         this.clock = mailbox.clock();
         this.metrics = metrics;
         this.ledger = new AppliedCommandLedger(1024);
-        this.turn = new PollTurn<>(budget, clock, mailbox, recordSizer);
+        this.turn = new PollTurn<>(budget, clock, mailbox, recordSizer, metrics.unsizedRecords);
         this.availabilityCallback = (v, t) -> mailbox.signalAvailable();
         mailbox.setWakeupHook(reader::wakeup);
     }

@@ -27,6 +27,7 @@ public final class ReaderLoopMetrics {
     final AtomicLong pollTurns = new AtomicLong();
     final AtomicLong records = new AtomicLong();
     final AtomicLong bytes = new AtomicLong();
+    final AtomicLong unsizedRecords = new AtomicLong();
     final AtomicLong pollNanos = new AtomicLong();
     final AtomicLong softOverruns = new AtomicLong();
     final AtomicLong hardWakeups = new AtomicLong();
@@ -46,6 +47,11 @@ public final class ReaderLoopMetrics {
 
     public long bytes() {
         return bytes.get();
+    }
+
+    /** Sampled records the sizer rejected; each counted 0 bytes in {@link #bytes()}. */
+    public long unsizedRecords() {
+        return unsizedRecords.get();
     }
 
     public long pollNanos() {

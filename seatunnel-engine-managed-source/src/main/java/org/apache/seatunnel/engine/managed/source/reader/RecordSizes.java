@@ -17,18 +17,56 @@
 
 package org.apache.seatunnel.engine.managed.source.reader;
 
+import java.util.function.ToLongFunction;
+import org.apache.seatunnel.api.table.type.MultipleRowType;
+import org.apache.seatunnel.api.table.type.SeaTunnelDataType;
 import org.apache.seatunnel.api.table.type.SeaTunnelRow;
+import org.apache.seatunnel.api.table.type.SeaTunnelRowType;
 
-/** Stateless. How a poll turn estimates the bytes of the records it emits. */
+/**
+ * Stateless. How a poll turn estimates the bytes of the records it emits.
+ *
+ * <p>A row computes its size once and caches it, and the engine's source collector asks every row
+ * for its size for its metrics, so sampling a row moves that computation rather than adding one —
+ * provided the sample sizes the row the way the collector will. The first computation is the one
+ * cached, so a sampler that sized differently would also change what the engine reports.
+ */
 public final class RecordSizes {
     private RecordSizes() {}
 
     /**
-     * The byte size of a {@link SeaTunnelRow}, 0 for anything else. A row computes its size once
-     * and caches it, and the engine's source collector asks every row for its size anyway, so
-     * sampling a row moves that computation rather than adding one.
+     * The byte size of a {@link SeaTunnelRow} without its type, 0 for anything else. SeaTunnel
+     * picks each field's size from its class name here, which is slower than by type and rejects
+     * some values a typed size accepts (arrays of dates or decimals, for one); use {@link
+     * #forRowType} when the produced type is known.
      */
     public static long ofRecord(Object record) {
         return record instanceof SeaTunnelRow ? ((SeaTunnelRow) record).getBytesSize() : 0;
+    }
+
+    /**
+     * A sizer that sizes rows as Zeta's source collector does for a source producing {@code
+     * rowType}: by the row type, or for a multi-table source by the type of the row's table. Rows
+     * of a table the type does not name, and any row when the type is neither, are sized without a
+     * type ({@link #ofRecord}).
+     */
+    public static <T> ToLongFunction<T> forRowType(SeaTunnelDataType<?> rowType) {
+        if (rowType instanceof SeaTunnelRowType) {
+            SeaTunnelRowType type = (SeaTunnelRowType) rowType;
+            return record ->
+                    record instanceof SeaTunnelRow ? ((SeaTunnelRow) record).getBytesSize(type) : 0;
+        }
+        if (rowType instanceof MultipleRowType) {
+            MultipleRowType types = (MultipleRowType) rowType;
+            return record -> {
+                if (!(record instanceof SeaTunnelRow)) {
+                    return 0;
+                }
+                SeaTunnelRow row = (SeaTunnelRow) record;
+                SeaTunnelRowType type = types.getRowType(row.getTableId());
+                return type != null ? row.getBytesSize(type) : row.getBytesSize();
+            };
+        }
+        return RecordSizes::ofRecord;
     }
 }

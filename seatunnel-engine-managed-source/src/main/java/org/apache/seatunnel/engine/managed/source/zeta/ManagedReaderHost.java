@@ -28,10 +28,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.seatunnel.api.serialization.Serializer;
 import org.apache.seatunnel.api.source.Collector;
+import org.apache.seatunnel.api.source.SeaTunnelSource;
 import org.apache.seatunnel.api.source.SourceEvent;
 import org.apache.seatunnel.api.source.SourceReader;
 import org.apache.seatunnel.api.source.SourceSplit;
 import org.apache.seatunnel.api.source.managed.ManagedSourceReader;
+import org.apache.seatunnel.api.table.catalog.CatalogTableUtil;
+import org.apache.seatunnel.api.table.type.SeaTunnelDataType;
 import org.apache.seatunnel.engine.managed.source.checkpoint.SourceRuntimeCheckpointMetadataSerializer;
 import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
@@ -145,7 +148,7 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
                         this,
                         null,
                         cfg.pollBudget(),
-                        RecordSizes::ofRecord,
+                        RecordSizes.<T>forRowType(producedType(source.inner())),
                         loopMetrics);
         loop.setCancellationTimeoutHook(
                 () -> {
@@ -167,6 +170,28 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
                 context.getIndexOfSubtask(),
                 attemptId,
                 source.sourceRuntimeId());
+    }
+
+    /**
+     * The type Zeta's source task derives for its collector (from the produced catalog tables, or
+     * the produced type of a connector without them), so that the poll turn sizes a sampled row as
+     * the collector then does. Null, and rows sized without a type, if the connector declares
+     * neither.
+     */
+    static SeaTunnelDataType<?> producedType(SeaTunnelSource<?, ?, ?> source) {
+        try {
+            try {
+                return CatalogTableUtil.convertToDataType(source.getProducedCatalogTables());
+            } catch (UnsupportedOperationException e) {
+                return source.getProducedType();
+            }
+        } catch (RuntimeException e) {
+            LOG.warn(
+                    "Lane A sizes rows without their type: the source declares no produced type"
+                            + " ({})",
+                    e.getClass().getSimpleName());
+            return null;
+        }
     }
 
     @Override

@@ -51,7 +51,9 @@ public final class RuntimeStats {
         CUT_DEFERRALS,
         CHECKPOINTS,
         SOFT_OVERRUNS,
-        HARD_WAKEUPS
+        HARD_WAKEUPS,
+        BYTES,
+        UNSIZED_RECORDS
     }
 
     private RuntimeStats() {}
@@ -106,7 +108,9 @@ public final class RuntimeStats {
             m.cutDeferrals(),
             m.checkpoints(),
             m.softOverruns(),
-            m.hardWakeups()
+            m.hardWakeups(),
+            m.bytes(),
+            m.unsizedRecords()
         };
     }
 

@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.ToLongFunction;
 import org.apache.seatunnel.api.source.Collector;
 import org.apache.seatunnel.api.source.SourceEvent;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
@@ -72,6 +73,14 @@ final class LoopHarness implements ReaderLoopHost<TestSplit> {
     }
 
     LoopHarness(MailboxLimits limits, PollBudget pollBudget, long workerBytes) {
+        this(limits, pollBudget, workerBytes, String::length);
+    }
+
+    LoopHarness(
+            MailboxLimits limits,
+            PollBudget pollBudget,
+            long workerBytes,
+            ToLongFunction<String> sizer) {
         this.budget = new WorkerMailboxBudget(workerBytes);
         this.mailbox =
                 new ReaderMailbox(
@@ -99,13 +108,7 @@ final class LoopHarness implements ReaderLoopHost<TestSplit> {
                 };
         this.loop =
                 new ReaderEventLoop<>(
-                        mailbox,
-                        reader,
-                        this,
-                        out,
-                        pollBudget,
-                        s -> s.length(),
-                        new ReaderLoopMetrics());
+                        mailbox, reader, this, out, pollBudget, sizer, new ReaderLoopMetrics());
     }
 
     SourceCommandEnvelope.Builder coordinator(CommandKind kind, String payload) {

@@ -20,6 +20,7 @@ package org.apache.seatunnel.engine.managed.source.reader;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.seatunnel.api.source.Collector;
 import org.junit.jupiter.api.Test;
 
@@ -89,7 +90,8 @@ class PollTurnBudgetTest {
     private static int greedyTurn(int maxRecords, long maxBytes, long size) {
         PollBudget budget = LoopHarness.budget(maxRecords, maxBytes, 5);
         LoopHarness h = new LoopHarness(MailboxLimits.defaults(), budget, 256L << 20);
-        PollTurn<Object> turn = new PollTurn<>(budget, h.clock, h.mailbox, r -> size);
+        PollTurn<Object> turn =
+                new PollTurn<>(budget, h.clock, h.mailbox, r -> size, new AtomicLong());
         int[] handedOn = new int[1];
         turn.begin(
                 new Collector<Object>() {

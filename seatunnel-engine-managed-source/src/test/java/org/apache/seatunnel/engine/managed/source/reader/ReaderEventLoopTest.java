@@ -66,6 +66,37 @@ class ReaderEventLoopTest {
     }
 
     @Test
+    void aRecordTheSizerRejectsCountsNoBytesAndTheTurnGoesOn() throws Exception {
+        LoopHarness h =
+                new LoopHarness(
+                        MailboxLimits.defaults(),
+                        budget(64, 1 << 20, 5),
+                        256L << 20,
+                        s -> {
+                            if (s.startsWith("bad")) {
+                                throw new UnsupportedOperationException("Unsupported type: " + s);
+                            }
+                            return s.length();
+                        });
+        h.reader.onPoll =
+                (out, ctx) -> {
+                    // Marks sample records 1, 9, 17, ...: the 1st and the 9th are rejected.
+                    for (int i = 0; !ctx.shouldYield(); i++) {
+                        out.collect(i % 8 == 0 && i < 16 ? "bad" : "0123456789");
+                    }
+                    return PollStatus.MORE_AVAILABLE;
+                };
+        h.loop.start(0);
+        assertEquals(LoopStatus.BUSY, h.loop.runOnce());
+        assertEquals(64, h.emitted.size(), "every record reached the engine's collector");
+        assertEquals("bad", h.emitted.get(8));
+        assertEquals(2, h.loop.metrics().unsizedRecords());
+        // Records 1-16 stand for the rejected samples (0 bytes), 17-64 for a 10-byte one.
+        assertEquals(48 * 10, h.loop.metrics().bytes());
+        assertEquals(LoopStatus.BUSY, h.loop.runOnce(), "the attempt did not fail");
+    }
+
+    @Test
     void pollTurnYieldsAtTheSoftDeadline() throws Exception {
         LoopHarness h = greedy(budget(1000, 1 << 20, 5));
         h.reader.onPoll =

@@ -125,6 +125,10 @@ public final class ManagedSourceDemo {
                         : RuntimeStats.total(RuntimeStats.Counter.RECORDS) / (double) turns,
                 RuntimeStats.total(RuntimeStats.Counter.SOFT_OVERRUNS),
                 RuntimeStats.total(RuntimeStats.Counter.HARD_WAKEUPS));
+        System.out.printf(
+                "poll bytes            %,d estimated from sampled rows (rows the sizer rejected %d)%n",
+                RuntimeStats.total(RuntimeStats.Counter.BYTES),
+                RuntimeStats.total(RuntimeStats.Counter.UNSIZED_RECORDS));
         long[] waits = RuntimeStats.barrierWaitsSorted();
         if (waits.length == 0) {
             System.out.println("barrier wait          (no barrier taken)");
