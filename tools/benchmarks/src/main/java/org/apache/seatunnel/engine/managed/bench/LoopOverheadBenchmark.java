@@ -21,13 +21,20 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.ToLongFunction;
 import org.apache.seatunnel.api.source.Collector;
 import org.apache.seatunnel.api.source.SourceSplit;
 import org.apache.seatunnel.api.source.managed.ManagedSourceCapability;
 import org.apache.seatunnel.api.source.managed.ManagedSourceReader;
 import org.apache.seatunnel.api.source.managed.PollContext;
 import org.apache.seatunnel.api.source.managed.PollStatus;
+import org.apache.seatunnel.api.table.catalog.TablePath;
+import org.apache.seatunnel.api.table.type.BasicType;
+import org.apache.seatunnel.api.table.type.SeaTunnelDataType;
 import org.apache.seatunnel.api.table.type.SeaTunnelRow;
+import org.apache.seatunnel.api.table.type.SeaTunnelRowType;
+import org.apache.seatunnel.core.starter.flowcontrol.FlowControlStrategy;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 import org.apache.seatunnel.engine.managed.source.reader.LoopSignal;
 import org.apache.seatunnel.engine.managed.source.reader.MailboxLimits;
@@ -41,6 +48,8 @@ import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderMailboxMetrics;
 import org.apache.seatunnel.engine.managed.source.reader.RecordSizes;
 import org.apache.seatunnel.engine.managed.source.reader.WorkerMailboxBudget;
+import org.apache.seatunnel.engine.server.metrics.SeaTunnelMetricsContext;
+import org.apache.seatunnel.engine.server.task.SeaTunnelSourceCollector;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -78,9 +87,12 @@ public class LoopOverheadBenchmark {
      * "row" builds a small SeaTunnelRow as a FakeSource does (the relative overhead a real source
      * sees), asking shouldYield() per record; "rowBatch" emits the same rows but asks only for the
      * turn's remaining record budget, so it pays the loop's per-turn cost and no per-record check;
-     * "empty" emits nothing, so the score is each loop's per-turn cost spread over 64 records.
+     * "empty" emits nothing, so the score is each loop's per-turn cost spread over 64 records;
+     * "zeta" emits the rows of "row" (with their table) into Zeta's own source collector, the
+     * record path of a stock (Lane B) source task, with the managed loop sizing rows as the Zeta
+     * binding does.
      */
-    @org.openjdk.jmh.annotations.Param({"long", "row", "rowBatch", "empty"})
+    @org.openjdk.jmh.annotations.Param({"long", "row", "rowBatch", "empty", "zeta"})
     public String record;
 
     ReaderEventLoop<Object, SourceSplit> loop;
@@ -91,6 +103,13 @@ public class LoopOverheadBenchmark {
 
     @Setup
     public void setUp(Blackhole bh) throws Exception {
+        reader = CountingReader.forRecord(record);
+        bareTurn = new BareTurn();
+        if (reader.zeta) {
+            sink = zetaCollector(lock, bh::consume);
+            loop = managedLoop(reader, sink, RecordSizes.forRowType(ROW_TYPE));
+            return;
+        }
         sink =
                 new Collector<Object>() {
                     @Override
@@ -107,9 +126,38 @@ public class LoopOverheadBenchmark {
                         return lock;
                     }
                 };
-        reader = CountingReader.forRecord(record);
-        loop = managedLoop(reader, sink);
-        bareTurn = new BareTurn();
+        loop = managedLoop(reader, sink, RecordSizes::ofRecord);
+    }
+
+    /** The type of the rows CountingReader builds, as a source would declare it. */
+    static final SeaTunnelRowType ROW_TYPE =
+            new SeaTunnelRowType(
+                    new String[] {"id", "split", "seq", "payload"},
+                    new SeaTunnelDataType<?>[] {
+                        BasicType.LONG_TYPE,
+                        BasicType.INT_TYPE,
+                        BasicType.LONG_TYPE,
+                        BasicType.STRING_TYPE
+                    });
+
+    static final TablePath TABLE = TablePath.of("bench", "rows");
+    static final String TABLE_ID = TABLE.toString();
+
+    /**
+     * Zeta 2.3.8's source collector as a source task builds it for a one-table source with no flow
+     * control, its records handed to {@code next} instead of the next task's queue.
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    static Collector<Object> zetaCollector(Object lock, Consumer<Object> next) {
+        return new SeaTunnelSourceCollector(
+                lock,
+                Collections.singletonList(
+                        (org.apache.seatunnel.engine.server.task.flow.OneInputFlowLifeCycle)
+                                next::accept),
+                new SeaTunnelMetricsContext(),
+                FlowControlStrategy.fromMap(Collections.<String, Object>emptyMap()),
+                ROW_TYPE,
+                Collections.singletonList(TABLE));
     }
 
     /**
@@ -117,7 +165,9 @@ public class LoopOverheadBenchmark {
      * defaults (mailbox limits, poll budget: 64 records, 4 MiB, 5 ms) and the production sizer.
      */
     static ReaderEventLoop<Object, SourceSplit> managedLoop(
-            ManagedSourceReader<Object, SourceSplit> reader, Collector<Object> sink)
+            ManagedSourceReader<Object, SourceSplit> reader,
+            Collector<Object> sink,
+            ToLongFunction<Object> sizer)
             throws Exception {
         ReaderMailbox mailbox =
                 new ReaderMailbox(
@@ -141,7 +191,7 @@ public class LoopOverheadBenchmark {
                         new NoHost(),
                         sink,
                         budget,
-                        RecordSizes::ofRecord,
+                        sizer,
                         new ReaderLoopMetrics());
         loop.start(0);
         return loop;
@@ -204,18 +254,31 @@ public class LoopOverheadBenchmark {
         final boolean rows;
         final boolean batch;
         final boolean empty;
+        final boolean zeta;
         long next;
 
-        CountingReader(boolean rows, boolean batch, boolean empty) {
+        CountingReader(boolean rows, boolean batch, boolean empty, boolean zeta) {
             this.rows = rows;
             this.batch = batch;
             this.empty = empty;
+            this.zeta = zeta;
         }
 
         /** The reader for one value of the benchmark's {@code record} parameter. */
         static CountingReader forRecord(String record) {
+            boolean zeta = "zeta".equals(record);
+            if (!zeta
+                    && !"long".equals(record)
+                    && !record.startsWith("row")
+                    && !"empty".equals(record)) {
+                throw new IllegalArgumentException(
+                        "record is long, row, rowBatch, empty or zeta: " + record);
+            }
             return new CountingReader(
-                    record.startsWith("row"), "rowBatch".equals(record), "empty".equals(record));
+                    zeta || record.startsWith("row"),
+                    "rowBatch".equals(record),
+                    "empty".equals(record),
+                    zeta);
         }
 
         @Override
@@ -236,9 +299,15 @@ public class LoopOverheadBenchmark {
         }
 
         private Object record(long n) {
-            return rows
-                    ? new SeaTunnelRow(new Object[] {n, (int) (n & 7), n, "fake-" + n})
-                    : (Object) n;
+            if (!rows) {
+                return n;
+            }
+            SeaTunnelRow row = new SeaTunnelRow(new Object[] {n, (int) (n & 7), n, "fake-" + n});
+            if (zeta) {
+                // A source names each row's table; Zeta keeps per-table metrics by it.
+                row.setTableId(TABLE_ID);
+            }
+            return row;
         }
 
         @Override

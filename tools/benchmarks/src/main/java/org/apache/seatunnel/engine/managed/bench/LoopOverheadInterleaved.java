@@ -36,7 +36,7 @@ import java.util.function.LongUnaryOperator;
  * is built first alternates from fork to fork, so use an even number of forks.
  *
  * <pre>
- *   tools/run-jmh.sh --loop-overhead-interleaved [forks] [record...]   (record: row long rowBatch empty)
+ *   tools/run-jmh.sh --loop-overhead-interleaved [forks] [record...]   (record: row long rowBatch empty zeta)
  *   LOOP_SIDES=bare,bare tools/run-jmh.sh --loop-overhead-interleaved 4 row   (A/A calibration)
  * </pre>
  *

@@ -22,6 +22,7 @@ import org.apache.seatunnel.api.source.Collector;
 import org.apache.seatunnel.api.source.SourceSplit;
 import org.apache.seatunnel.api.table.type.SeaTunnelRow;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderEventLoop;
+import org.apache.seatunnel.engine.managed.source.reader.RecordSizes;
 
 /**
  * One side of {@link LoopOverheadInterleaved}: the reader of {@link LoopOverheadBenchmark} driven
@@ -48,6 +49,13 @@ public final class LoopOverheadSide implements LongUnaryOperator {
         }
         this.managed = "managed".equals(side);
         this.reader = LoopOverheadBenchmark.CountingReader.forRecord(record);
+        if (reader.zeta) {
+            this.sink = LoopOverheadBenchmark.zetaCollector(lock, r -> last = r);
+            this.loop =
+                    LoopOverheadBenchmark.managedLoop(
+                            reader, sink, RecordSizes.forRowType(LoopOverheadBenchmark.ROW_TYPE));
+            return;
+        }
         this.sink =
                 new Collector<Object>() {
                     @Override
@@ -64,7 +72,7 @@ public final class LoopOverheadSide implements LongUnaryOperator {
                         return lock;
                     }
                 };
-        this.loop = LoopOverheadBenchmark.managedLoop(reader, sink);
+        this.loop = LoopOverheadBenchmark.managedLoop(reader, sink, RecordSizes::ofRecord);
     }
 
     @Override
