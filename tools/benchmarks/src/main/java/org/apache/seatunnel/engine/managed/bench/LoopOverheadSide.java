@@ -22,7 +22,6 @@ import org.apache.seatunnel.api.source.Collector;
 import org.apache.seatunnel.api.source.SourceSplit;
 import org.apache.seatunnel.api.table.type.SeaTunnelRow;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderEventLoop;
-import org.apache.seatunnel.engine.managed.source.reader.RecordSizes;
 
 /**
  * One side of {@link LoopOverheadInterleaved}: the reader of {@link LoopOverheadBenchmark} driven
@@ -51,9 +50,7 @@ public final class LoopOverheadSide implements LongUnaryOperator {
         this.reader = LoopOverheadBenchmark.CountingReader.forRecord(record);
         if (reader.zeta) {
             this.sink = LoopOverheadBenchmark.zetaCollector(lock, r -> last = r);
-            this.loop =
-                    LoopOverheadBenchmark.managedLoop(
-                            reader, sink, RecordSizes.forRowType(LoopOverheadBenchmark.ROW_TYPE));
+            this.loop = LoopOverheadBenchmark.managedLoop(reader, sink);
             return;
         }
         this.sink =
@@ -61,8 +58,9 @@ public final class LoopOverheadSide implements LongUnaryOperator {
                     @Override
                     public void collect(Object r) {
                         if (r instanceof SeaTunnelRow) {
-                            // Zeta's SeaTunnelSourceCollector sizes every row for its metrics.
-                            sizes += ((SeaTunnelRow) r).getBytesSize();
+                            // Zeta's SeaTunnelSourceCollector sizes every row, by its type.
+                            sizes +=
+                                    ((SeaTunnelRow) r).getBytesSize(LoopOverheadBenchmark.ROW_TYPE);
                         }
                         last = r;
                     }
@@ -72,7 +70,7 @@ public final class LoopOverheadSide implements LongUnaryOperator {
                         return lock;
                     }
                 };
-        this.loop = LoopOverheadBenchmark.managedLoop(reader, sink, RecordSizes::ofRecord);
+        this.loop = LoopOverheadBenchmark.managedLoop(reader, sink);
     }
 
     @Override
