@@ -80,18 +80,46 @@ class LaneABoundedJobTest {
             assertEquals(JobStatus.FINISHED, result.getStatus(), "error: " + result.getError());
             millis[attempt] = TimeUnit.NANOSECONDS.toMillis(endedAt.get() - submittedAt);
 
-            CollectedRows rows = CollectedRows.of(runId);
-            assertEquals(
-                    CollectedRows.multiset(expected()),
-                    CollectedRows.multiset(rows.written()),
-                    "written exactly once");
-            CollectedRows.clear(runId);
-            assertEquals(2, RuntimeStats.readersOpened(), "both readers ran on Lane A");
-            assertEquals(100, RuntimeStats.total(RuntimeStats.Counter.RECORDS));
+            assertEveryRowOnceOnLaneA(runId);
             assertTrue(RuntimeStats.total(RuntimeStats.Counter.COMMANDS_APPLIED) >= 5 + 2);
         }
         System.out.printf(
                 "[LaneABoundedJobTest] bounded 5x20 p=2 submit->FINISHED: cold %d ms, warm %d ms%n",
                 millis[0], millis[1]);
+    }
+
+    /**
+     * Lane A sizes rows as Zeta's source collector does, by the source's row type. Rows with an
+     * {@code ARRAY<DATE>} column are the case in point: SeaTunnel sizes a {@code LocalDate[]} only
+     * by type, so a poll turn that sized its sampled rows without the type rejected every one of
+     * them (and, before a rejected sample counted 0 bytes, failed the job) where the stock lane
+     * runs fine.
+     */
+    @Test
+    void rowsOnlyTheRowTypeCanSizeRunOnLaneAAndAreSizedByIt() throws Exception {
+        RuntimeStats.reset();
+        String runId = "lane-a-bounded-dates";
+        String job = ManagedJobs.bounded5x20("lane-a-bounded", runId, "    dates.column = true\n");
+        CompletableFuture<JobResult> done = zeta.completion(zeta.submit(job));
+        await().atMost(BOUND).until(done::isDone);
+        JobResult result = done.get();
+        assertEquals(JobStatus.FINISHED, result.getStatus(), "error: " + result.getError());
+
+        assertEveryRowOnceOnLaneA(runId);
+        assertEquals(0, RuntimeStats.total(RuntimeStats.Counter.UNSIZED_RECORDS));
+        // Every row is at least id, split and seq (20 bytes) and three dates (72 bytes) by type.
+        long bytes = RuntimeStats.total(RuntimeStats.Counter.BYTES);
+        assertTrue(bytes >= 100 * (20 + 72), "bytes " + bytes);
+    }
+
+    private static void assertEveryRowOnceOnLaneA(String runId) {
+        CollectedRows rows = CollectedRows.of(runId);
+        assertEquals(
+                CollectedRows.multiset(expected()),
+                CollectedRows.multiset(rows.written()),
+                "written exactly once");
+        CollectedRows.clear(runId);
+        assertEquals(2, RuntimeStats.readersOpened(), "both readers ran on Lane A");
+        assertEquals(100, RuntimeStats.total(RuntimeStats.Counter.RECORDS));
     }
 }

@@ -37,11 +37,17 @@ final class ManagedJobs {
 
     /** The bounded job of the acceptance list: 5 splits × 20 rows, p=2, batch mode. */
     static String bounded5x20(String jobName, String runId) {
+        return bounded5x20(jobName, runId, "");
+    }
+
+    /** The bounded 5 × 20 job with extra source options (each line ending in a newline). */
+    static String bounded5x20(String jobName, String runId, String sourceOptions) {
         return managedFake(
                 "BATCH",
                 "",
                 jobName,
-                "    split.count = 5\n    rows.per.split = 20\n    bounded = true\n",
+                "    split.count = 5\n    rows.per.split = 20\n    bounded = true\n"
+                        + sourceOptions,
                 runId);
     }
 
