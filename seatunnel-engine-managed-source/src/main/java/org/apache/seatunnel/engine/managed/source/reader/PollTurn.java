@@ -39,7 +39,11 @@ import org.apache.seatunnel.api.table.event.SchemaChangeEvent;
  *       for uniform records;
  *   <li><b>controls</b> — the mailbox (a waiting control or terminal signal) is looked at on the
  *       first call and then every {@value #CONTROL_EVERY} calls, or every call when records are
- *       slow;
+ *       slow. When records are so cheap that {@value #CONTROL_EVERY} calls take less than 1/{@value
+ *       #CONTROL_SHARE} of the soft budget (20 µs at the default 5 ms), the stride is learned from
+ *       measured turns so that a look falls about that often instead. A control then waits up to
+ *       about that long (or to the next turn's first call), and a turn of cheap records stops
+ *       re-reading the mailbox's shared lines 8 times;
  *   <li><b>soft time</b> — the clock (a clock read costs about as much as a small record) is read
  *       every {@code clockStride} calls after the first, a stride learned from measured turns so
  *       that a read falls about every eighth of the soft budget. When even the whole record budget
@@ -50,6 +54,9 @@ import org.apache.seatunnel.api.table.event.SchemaChangeEvent;
  */
 final class PollTurn<T> implements PollContext, Collector<T> {
     static final int CONTROL_EVERY = 8;
+    // Controls are looked for at least every CONTROL_EVERY calls or every 1/CONTROL_SHARE of the
+    // soft budget, whichever comes later.
+    static final int CONTROL_SHARE = 256;
     static final int SIZE_EVERY = 8;
     static final int MEASURE_EVERY = 16;
     static final long NOT_STARTED = Long.MIN_VALUE;
@@ -83,6 +90,7 @@ final class PollTurn<T> implements PollContext, Collector<T> {
     private int callsAtStart;
     private int nextClockCheck;
     private int clockStride = CONTROL_EVERY;
+    private int controlStride = CONTROL_EVERY;
     // Turns begun since the last measured one, and how many the last measurement stood for.
     private int turnsSinceMeasured;
     private int turnsMeasured;
@@ -149,6 +157,8 @@ final class PollTurn<T> implements PollContext, Collector<T> {
         long perCall = took / Math.max(1, Math.max(calls - callsAtStart, emitted));
         long stride = (budget.softNanos() / 8) / Math.max(1, perCall);
         clockStride = (int) Math.max(1, Math.min(MAX_CLOCK_STRIDE, stride));
+        long control = (budget.softNanos() / CONTROL_SHARE) / Math.max(1, perCall);
+        controlStride = (int) Math.max(CONTROL_EVERY, Math.min(MAX_CLOCK_STRIDE, control));
         return took;
     }
 
@@ -215,7 +225,7 @@ final class PollTurn<T> implements PollContext, Collector<T> {
                 return latchYield();
             }
         }
-        nextCheck = Math.min(calls + CONTROL_EVERY, nextClockCheck);
+        nextCheck = Math.min(calls + controlStride, nextClockCheck);
         return false;
     }
 

@@ -237,6 +237,54 @@ class ReaderEventLoopTest {
         assertEquals(Arrays.asList("open", "poll", "addSplits:[late]", "poll"), h.reader.trace);
     }
 
+    /**
+     * A reader whose records take {@code nanosPerRecord} each and which, in its second turn, sees a
+     * split assignment admitted after its 3rd record. Returns how many records that turn emitted
+     * before it yielded to the control (the first turn, 64 records, is measured and sets the
+     * strides).
+     */
+    private static int recordsBeforeAControlIsSeen(long nanosPerRecord) throws Exception {
+        LoopHarness h = greedy(budget(64, 1 << 20, 5));
+        int[] turn = new int[1];
+        h.reader.onPoll =
+                (out, ctx) -> {
+                    turn[0]++;
+                    for (int i = 0; !ctx.shouldYield(); i++) {
+                        h.clock.advanceNanos(nanosPerRecord);
+                        out.collect("r");
+                        if (turn[0] == 2 && i == 2) {
+                            h.offer(h.assign("late"));
+                        }
+                    }
+                    return PollStatus.MORE_AVAILABLE;
+                };
+        h.loop.runOnce();
+        assertEquals(64, h.emitted.size());
+        h.emitted.clear();
+        h.loop.runOnce();
+        int emitted = h.emitted.size();
+        h.loop.runOnce();
+        assertEquals(
+                Arrays.asList("open", "poll", "poll", "addSplits:[late]", "poll"),
+                h.reader.trace,
+                "the control runs before the next turn");
+        return emitted;
+    }
+
+    @Test
+    void cheapRecordsLookForControlsAbout256TimesPerSoftBudget() throws Exception {
+        // 1 µs records: a look every (5 ms / 256) / 1 µs = 19 calls, not every 8.
+        assertEquals(
+                TimeUnit.MILLISECONDS.toNanos(5) / PollTurn.CONTROL_SHARE / 1_000,
+                recordsBeforeAControlIsSeen(1_000));
+    }
+
+    @Test
+    void slowerRecordsStillLookForControlsEveryEightCalls() throws Exception {
+        // 10 µs records: 8 calls already take longer than 1/256 of the soft budget.
+        assertEquals(PollTurn.CONTROL_EVERY, recordsBeforeAControlIsSeen(10_000));
+    }
+
     @Test
     void hardOverrunCallsWakeupOnce() throws Exception {
         LoopHarness h = greedy(budget(64, 1 << 20, 5));
