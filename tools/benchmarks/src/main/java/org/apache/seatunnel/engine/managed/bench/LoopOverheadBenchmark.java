@@ -17,6 +17,7 @@
 
 package org.apache.seatunnel.engine.managed.bench;
 
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -140,6 +141,8 @@ public class LoopOverheadBenchmark {
                         BasicType.LONG_TYPE,
                         BasicType.STRING_TYPE
                     });
+
+    static final List<String> RECORDS = Arrays.asList("long", "row", "rowBatch", "empty", "zeta");
 
     static final TablePath TABLE = TablePath.of("bench", "rows");
     static final String TABLE_ID = TABLE.toString();
@@ -266,14 +269,10 @@ public class LoopOverheadBenchmark {
 
         /** The reader for one value of the benchmark's {@code record} parameter. */
         static CountingReader forRecord(String record) {
-            boolean zeta = "zeta".equals(record);
-            if (!zeta
-                    && !"long".equals(record)
-                    && !record.startsWith("row")
-                    && !"empty".equals(record)) {
-                throw new IllegalArgumentException(
-                        "record is long, row, rowBatch, empty or zeta: " + record);
+            if (!RECORDS.contains(record)) {
+                throw new IllegalArgumentException("record is one of " + RECORDS + ": " + record);
             }
+            boolean zeta = "zeta".equals(record);
             return new CountingReader(
                     zeta || record.startsWith("row"),
                     "rowBatch".equals(record),
