@@ -39,11 +39,12 @@ public final class ManagedFakeRows {
     public static final int FIELD_SEQ = 2;
     public static final int FIELD_PAYLOAD = 3;
 
+    /** Present only with {@code dates.column}. */
+    public static final int FIELD_DAYS = 4;
+
     public static final TablePath TABLE_PATH = TablePath.of("managed_fake", "rows");
 
     private ManagedFakeRows() {}
-
-    public static final int FIELD_DAYS = 4;
 
     /** A fresh catalog table: (id BIGINT, split INT, seq BIGINT, payload STRING). */
     public static CatalogTable catalogTable() {
@@ -85,7 +86,7 @@ public final class ManagedFakeRows {
     }
 
     /** Three days from the epoch on, a function of seq so restored readers produce them again. */
-    public static LocalDate[] days(long seq) {
+    private static LocalDate[] days(long seq) {
         LocalDate first = LocalDate.ofEpochDay(seq % 10_000);
         return new LocalDate[] {first, first.plusDays(1), first.plusDays(2)};
     }
