@@ -1,0 +1,213 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.connectors.managed.reader;
+
+import java.io.Serializable;
+import java.time.Duration;
+import org.apache.seatunnel.api.configuration.Option;
+import org.apache.seatunnel.api.configuration.ReadonlyConfig;
+
+/**
+ * The validated values of {@link ManagedReaderOptions} for one source. Immutable and serializable
+ * (it travels inside the source to every member).
+ */
+public final class ManagedReaderConfig implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    private static final ManagedReaderConfig DEFAULTS = builder().build();
+
+    private final int fetchQueueMaxRecords;
+    private final long fetchQueueMaxBytes;
+    private final long fetchEmptyBackoffNanos;
+    private final long closeTimeoutNanos;
+    private final int legacyPollMaxRecords;
+    private final long legacyPollIdleWaitNanos;
+
+    private ManagedReaderConfig(Builder b) {
+        this.fetchQueueMaxRecords = b.fetchQueueMaxRecords;
+        this.fetchQueueMaxBytes = b.fetchQueueMaxBytes;
+        this.fetchEmptyBackoffNanos = b.fetchEmptyBackoff.toNanos();
+        this.closeTimeoutNanos = b.closeTimeout.toNanos();
+        this.legacyPollMaxRecords = b.legacyPollMaxRecords;
+        this.legacyPollIdleWaitNanos = b.legacyPollIdleWait.toNanos();
+    }
+
+    public static ManagedReaderConfig defaults() {
+        return DEFAULTS;
+    }
+
+    /**
+     * Reads and validates the options from a source's config; a value out of range fails naming the
+     * key, the value and the allowed range.
+     */
+    public static ManagedReaderConfig from(ReadonlyConfig config) {
+        return builder()
+                .fetchQueueMaxRecords(config.get(ManagedReaderOptions.FETCH_QUEUE_MAX_RECORDS))
+                .fetchQueueMaxBytes(config.get(ManagedReaderOptions.FETCH_QUEUE_MAX_BYTES))
+                .fetchEmptyBackoff(config.get(ManagedReaderOptions.FETCH_EMPTY_BACKOFF))
+                .closeTimeout(config.get(ManagedReaderOptions.CLOSE_TIMEOUT))
+                .legacyPollMaxRecords(config.get(ManagedReaderOptions.LEGACY_POLL_MAX_RECORDS))
+                .legacyPollIdleWait(config.get(ManagedReaderOptions.LEGACY_POLL_IDLE_WAIT))
+                .build();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public int fetchQueueMaxRecords() {
+        return fetchQueueMaxRecords;
+    }
+
+    public long fetchQueueMaxBytes() {
+        return fetchQueueMaxBytes;
+    }
+
+    public long fetchEmptyBackoffNanos() {
+        return fetchEmptyBackoffNanos;
+    }
+
+    public long closeTimeoutNanos() {
+        return closeTimeoutNanos;
+    }
+
+    public int legacyPollMaxRecords() {
+        return legacyPollMaxRecords;
+    }
+
+    public long legacyPollIdleWaitNanos() {
+        return legacyPollIdleWaitNanos;
+    }
+
+    @Override
+    public String toString() {
+        return "ManagedReaderConfig{fetchQueueMaxRecords="
+                + fetchQueueMaxRecords
+                + ", fetchQueueMaxBytes="
+                + fetchQueueMaxBytes
+                + ", fetchEmptyBackoffNanos="
+                + fetchEmptyBackoffNanos
+                + ", closeTimeoutNanos="
+                + closeTimeoutNanos
+                + ", legacyPollMaxRecords="
+                + legacyPollMaxRecords
+                + ", legacyPollIdleWaitNanos="
+                + legacyPollIdleWaitNanos
+                + '}';
+    }
+
+    /** Builder starting from the options' defaults; every setter checks its range. */
+    public static final class Builder {
+        private int fetchQueueMaxRecords =
+                ManagedReaderOptions.FETCH_QUEUE_MAX_RECORDS.defaultValue();
+        private long fetchQueueMaxBytes = ManagedReaderOptions.FETCH_QUEUE_MAX_BYTES.defaultValue();
+        private Duration fetchEmptyBackoff =
+                ManagedReaderOptions.FETCH_EMPTY_BACKOFF.defaultValue();
+        private Duration closeTimeout = ManagedReaderOptions.CLOSE_TIMEOUT.defaultValue();
+        private int legacyPollMaxRecords =
+                ManagedReaderOptions.LEGACY_POLL_MAX_RECORDS.defaultValue();
+        private Duration legacyPollIdleWait =
+                ManagedReaderOptions.LEGACY_POLL_IDLE_WAIT.defaultValue();
+
+        private Builder() {}
+
+        public Builder fetchQueueMaxRecords(int v) {
+            this.fetchQueueMaxRecords =
+                    (int) range(ManagedReaderOptions.FETCH_QUEUE_MAX_RECORDS, v, 1, 1 << 24);
+            return this;
+        }
+
+        public Builder fetchQueueMaxBytes(long v) {
+            this.fetchQueueMaxBytes =
+                    range(ManagedReaderOptions.FETCH_QUEUE_MAX_BYTES, v, 1024, 1L << 34);
+            return this;
+        }
+
+        public Builder fetchEmptyBackoff(Duration v) {
+            this.fetchEmptyBackoff =
+                    duration(
+                            ManagedReaderOptions.FETCH_EMPTY_BACKOFF,
+                            v,
+                            Duration.ZERO,
+                            Duration.ofSeconds(10));
+            return this;
+        }
+
+        public Builder closeTimeout(Duration v) {
+            this.closeTimeout =
+                    duration(
+                            ManagedReaderOptions.CLOSE_TIMEOUT,
+                            v,
+                            Duration.ofMillis(1),
+                            Duration.ofMinutes(10));
+            return this;
+        }
+
+        public Builder legacyPollMaxRecords(int v) {
+            this.legacyPollMaxRecords =
+                    (int) range(ManagedReaderOptions.LEGACY_POLL_MAX_RECORDS, v, 1, 1 << 20);
+            return this;
+        }
+
+        public Builder legacyPollIdleWait(Duration v) {
+            this.legacyPollIdleWait =
+                    duration(
+                            ManagedReaderOptions.LEGACY_POLL_IDLE_WAIT,
+                            v,
+                            Duration.ZERO,
+                            Duration.ofSeconds(10));
+            return this;
+        }
+
+        public ManagedReaderConfig build() {
+            return new ManagedReaderConfig(this);
+        }
+
+        private static long range(Option<?> option, long v, long min, long max) {
+            if (v < min || v > max) {
+                throw new IllegalArgumentException(
+                        "Source option '"
+                                + option.key()
+                                + "' = "
+                                + v
+                                + " is out of range ["
+                                + min
+                                + ", "
+                                + max
+                                + "]");
+            }
+            return v;
+        }
+
+        private static Duration duration(Option<?> option, Duration v, Duration min, Duration max) {
+            if (v == null || v.compareTo(min) < 0 || v.compareTo(max) > 0) {
+                throw new IllegalArgumentException(
+                        "Source option '"
+                                + option.key()
+                                + "' = "
+                                + v
+                                + " is out of range ["
+                                + min
+                                + ", "
+                                + max
+                                + "]");
+            }
+            return v;
+        }
+    }
+}

@@ -1,0 +1,120 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.connectors.managed.example.range;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.apache.seatunnel.api.serialization.Serializer;
+import org.apache.seatunnel.api.source.Boundedness;
+import org.apache.seatunnel.api.source.SeaTunnelSource;
+import org.apache.seatunnel.api.source.SourceReader;
+import org.apache.seatunnel.api.source.SourceSplitEnumerator;
+import org.apache.seatunnel.api.source.SupportParallelism;
+import org.apache.seatunnel.api.source.managed.ManagedSourceCapability;
+import org.apache.seatunnel.api.source.managed.SupportManagedSource;
+import org.apache.seatunnel.api.table.catalog.CatalogTable;
+import org.apache.seatunnel.api.table.catalog.PhysicalColumn;
+import org.apache.seatunnel.api.table.catalog.TableIdentifier;
+import org.apache.seatunnel.api.table.catalog.TableSchema;
+import org.apache.seatunnel.api.table.type.BasicType;
+import org.apache.seatunnel.api.table.type.SeaTunnelRow;
+import org.apache.seatunnel.connectors.managed.enumerator.StaticSplitEnumerator;
+import org.apache.seatunnel.connectors.managed.reader.ManagedReaderConfig;
+import org.apache.seatunnel.connectors.managed.reader.ManagedSourceReaderBase;
+import org.apache.seatunnel.connectors.managed.serialization.SplitListSerializer;
+
+/** {@code splits} ranges of {@code rows-per-split} numbers each, as rows {@code (split, n)}. */
+public final class RangeSource
+        implements SeaTunnelSource<SeaTunnelRow, RangeSplit, ArrayList<RangeSplit>>,
+                SupportParallelism,
+                SupportManagedSource {
+    private static final long serialVersionUID = 1L;
+
+    private final int splits;
+    private final long rowsPerSplit;
+    private final ManagedReaderConfig readerConfig;
+
+    RangeSource(int splits, long rowsPerSplit, ManagedReaderConfig readerConfig) {
+        this.splits = splits;
+        this.rowsPerSplit = rowsPerSplit;
+        this.readerConfig = readerConfig;
+    }
+
+    @Override
+    public String getPluginName() {
+        return RangeSourceFactory.IDENTIFIER;
+    }
+
+    @Override
+    public ManagedSourceCapability managedSourceCapability() {
+        return ManagedSourceReaderBase.CAPABILITY;
+    }
+
+    @Override
+    public Boundedness getBoundedness() {
+        return Boundedness.BOUNDED;
+    }
+
+    @Override
+    public List<CatalogTable> getProducedCatalogTables() {
+        TableSchema schema =
+                TableSchema.builder()
+                        .column(PhysicalColumn.of("split", BasicType.INT_TYPE, 4L, false, null, ""))
+                        .column(PhysicalColumn.of("n", BasicType.LONG_TYPE, 8L, false, null, ""))
+                        .build();
+        return Collections.singletonList(
+                CatalogTable.of(
+                        TableIdentifier.of(getPluginName(), "range", null, "numbers"),
+                        schema,
+                        Collections.emptyMap(),
+                        Collections.emptyList(),
+                        "numbers"));
+    }
+
+    @Override
+    public SourceReader<SeaTunnelRow, RangeSplit> createReader(SourceReader.Context context) {
+        return new RangeReader(context, readerConfig);
+    }
+
+    @Override
+    public SourceSplitEnumerator<RangeSplit, ArrayList<RangeSplit>> createEnumerator(
+            SourceSplitEnumerator.Context<RangeSplit> context) {
+        List<RangeSplit> all = new ArrayList<>();
+        for (int i = 0; i < splits; i++) {
+            all.add(new RangeSplit(i, 0, rowsPerSplit));
+        }
+        return new StaticSplitEnumerator<>(context, all, true);
+    }
+
+    @Override
+    public SourceSplitEnumerator<RangeSplit, ArrayList<RangeSplit>> restoreEnumerator(
+            SourceSplitEnumerator.Context<RangeSplit> context, ArrayList<RangeSplit> pending) {
+        return new StaticSplitEnumerator<>(context, pending, true);
+    }
+
+    @Override
+    public Serializer<RangeSplit> getSplitSerializer() {
+        return new RangeSplit.Serializer();
+    }
+
+    @Override
+    public Serializer<ArrayList<RangeSplit>> getEnumeratorStateSerializer() {
+        return new SplitListSerializer<>(new RangeSplit.Serializer());
+    }
+}
