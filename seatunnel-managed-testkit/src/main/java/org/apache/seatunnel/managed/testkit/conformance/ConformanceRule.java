@@ -1,0 +1,50 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.managed.testkit.conformance;
+
+/**
+ * The rules of the Lane A reader contract that the conformance suite checks; every failure names
+ * one. Immutable.
+ */
+public enum ConformanceRule {
+    POLL_WITHIN_BUDGET("a poll turn returns within its deadline and honours shouldYield()"),
+    NO_LOST_WAKEUP(
+            "after NOTHING_AVAILABLE, isAvailable() completes when records can be polled again"),
+    WAKEUP_THREAD_SAFE("wakeup() is idempotent, thread-safe and never blocks"),
+    SNAPSHOT_EMIT_ATOMIC(
+            "restoring any snapshot into a fresh reader yields exactly the records not yet"
+                    + " emitted when it was taken"),
+    SNAPSHOT_INCLUDES_NEW_SPLITS("a snapshot taken right after addSplits holds the added splits"),
+    ADD_SPLITS_IDEMPOTENT("adding a split the reader already has changes nothing"),
+    RESTORE_IN_FRESH_CLASS_LOADER("a snapshot restores in a fresh reader of a fresh class loader"),
+    SERIALIZERS_ROUND_TRIP(
+            "split, enumerator-state and event serializers round-trip and refuse malformed input"
+                    + " with an IOException"),
+    NO_BACKGROUND_STATE_CHANGE("no background thread changes what a snapshot holds"),
+    CLOSE_LEAVES_NO_THREAD("close() stops every thread the reader started");
+
+    private final String description;
+
+    ConformanceRule(String description) {
+        this.description = description;
+    }
+
+    public String description() {
+        return description;
+    }
+}

@@ -1,0 +1,780 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.managed.testkit.conformance;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.seatunnel.api.serialization.Serializer;
+import org.apache.seatunnel.api.source.SeaTunnelSource;
+import org.apache.seatunnel.api.source.SourceEvent;
+import org.apache.seatunnel.api.source.SourceReader;
+import org.apache.seatunnel.api.source.SourceSplit;
+import org.apache.seatunnel.api.source.SourceSplitEnumerator;
+import org.apache.seatunnel.api.source.managed.PollStatus;
+import org.apache.seatunnel.api.source.managed.SupportManagedSource;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
+
+/**
+ * The rules of the Lane A reader contract, each a method that throws a {@link ConformanceViolation}
+ * naming its rule when the target breaks it. {@link ManagedReaderConformanceSuite} runs them as
+ * JUnit tests; the kit's own tests run them on deliberately broken readers.
+ *
+ * <p>Randomized rules draw from the target's seed; every violation message ends with it, and {@code
+ * -Dconformance.seed=S} replays.
+ *
+ * <p>Threading: one test thread per instance; the expected records are computed once, lazily.
+ */
+public final class ConformanceRules<T, SplitT extends SourceSplit> {
+    private final ConformanceTarget<T, SplitT> target;
+    private List<String> expected;
+
+    public ConformanceRules(ConformanceTarget<T, SplitT> target) {
+        this.target = target;
+    }
+
+    /**
+     * Every record of the fixture data, as read by one reader with every split assigned up front
+     * and no interference: the reference the other rules compare against.
+     */
+    public List<String> expectedRecords() throws Exception {
+        if (expected == null) {
+            try (ReaderDriver<T, SplitT> d = ReaderDriver.open(target)) {
+                d.addSplits(target.splits());
+                d.noMoreSplits();
+                d.readToEnd(ConformanceRule.SNAPSHOT_EMIT_ATOMIC);
+                expected = Collections.unmodifiableList(new ArrayList<>(d.emitted()));
+            }
+            if (expected.isEmpty()) {
+                throw new AssertionError("the fixture splits hold no records; the rules need some");
+            }
+            Map<String, Integer> dup = duplicates(expected);
+            if (!dup.isEmpty()) {
+                throw new AssertionError(
+                        "record keys of the fixture data are not unique (or the reader duplicates"
+                                + " records): "
+                                + first(dup.keySet(), 5));
+            }
+        }
+        return expected;
+    }
+
+    // ------------------------------------------------------------------ POLL_WITHIN_BUDGET
+
+    /**
+     * Turns with random record limits and yield points: each turn emits at most its record limit,
+     * at most {@code recordsPerShouldYield} records after {@code shouldYield()} turned true, and
+     * returns within its deadline plus the grace.
+     */
+    public void pollReturnsWithinBudgetAndHonoursShouldYield() throws Exception {
+        ConformanceRule rule = ConformanceRule.POLL_WITHIN_BUDGET;
+        Random rnd = new Random(target.seed());
+        long soft = TimeUnit.MILLISECONDS.toNanos(20);
+        long deadline = System.nanoTime() + target.readBoundNanos();
+        try (ReaderDriver<T, SplitT> d = ReaderDriver.open(target)) {
+            d.addSplits(target.splits());
+            d.noMoreSplits();
+            for (int turn = 0; ; turn++) {
+                int max = 1 + rnd.nextInt(32);
+                int yieldAfter = 1 + rnd.nextInt(max);
+                ReaderDriver.TurnResult r = d.turn(max, yieldAfter, soft);
+                if (r.records > max) {
+                    throw violation(
+                            rule,
+                            "turn "
+                                    + turn
+                                    + " emitted "
+                                    + r.records
+                                    + " records; its limit was "
+                                    + max);
+                }
+                if (r.recordsAfterYield > target.recordsPerShouldYield()) {
+                    throw violation(
+                            rule,
+                            "turn "
+                                    + turn
+                                    + " emitted "
+                                    + r.recordsAfterYield
+                                    + " records after shouldYield() turned true (allowed "
+                                    + target.recordsPerShouldYield()
+                                    + ")");
+                }
+                if (r.tookNanos > soft + target.turnGraceNanos()) {
+                    throw violation(
+                            rule,
+                            "turn "
+                                    + turn
+                                    + " took "
+                                    + TimeUnit.NANOSECONDS.toMillis(r.tookNanos)
+                                    + " ms; its deadline was "
+                                    + TimeUnit.NANOSECONDS.toMillis(soft)
+                                    + " ms (+ "
+                                    + TimeUnit.NANOSECONDS.toMillis(target.turnGraceNanos())
+                                    + " ms grace)");
+                }
+                if (r.status == PollStatus.END_OF_INPUT) {
+                    break;
+                }
+                if (r.status == PollStatus.NOTHING_AVAILABLE) {
+                    d.awaitAvailable();
+                }
+                if (System.nanoTime() - deadline > 0) {
+                    throw violation(rule, "the fixture data was not read within the read bound");
+                }
+            }
+            assertSameRecords(rule, "records read in budgeted turns", d.emitted());
+        }
+    }
+
+    // ------------------------------------------------------------------ NO_LOST_WAKEUP
+
+    /**
+     * Splits arrive one by one at random points, with random pauses between NOTHING_AVAILABLE and
+     * {@code isAvailable()} so the reader's own threads race the call: every future that should
+     * complete does, within the availability bound, and every record arrives once.
+     */
+    public void noLostWakeupUnderAdversarialTiming() throws Exception {
+        ConformanceRule rule = ConformanceRule.NO_LOST_WAKEUP;
+        Random rnd = new Random(target.seed() ^ 0x5DEECE66DL);
+        List<SplitT> pending = new ArrayList<>(target.splits());
+        Collections.shuffle(pending, rnd);
+        long deadline = System.nanoTime() + target.readBoundNanos();
+        try (ReaderDriver<T, SplitT> d = ReaderDriver.open(target)) {
+            d.addSplits(Collections.singletonList(pending.remove(0)));
+            boolean noMore = false;
+            for (; ; ) {
+                if (!noMore && pending.isEmpty()) {
+                    d.noMoreSplits();
+                    noMore = true;
+                }
+                ReaderDriver.TurnResult r = d.turn(64, 64, TimeUnit.MILLISECONDS.toNanos(5));
+                if (r.status == PollStatus.END_OF_INPUT) {
+                    break;
+                }
+                if (r.status == PollStatus.NOTHING_AVAILABLE) {
+                    spin(rnd.nextInt(4) == 0 ? rnd.nextInt(2_000_000) : rnd.nextInt(2_000));
+                    if (!pending.isEmpty() && rnd.nextInt(3) == 0) {
+                        // A command arrives: the runtime polls again after applying it.
+                        d.addSplits(Collections.singletonList(pending.remove(0)));
+                        continue;
+                    }
+                    if (pending.isEmpty()) {
+                        d.awaitAvailable();
+                    } else if (!d.reader().isAvailable().isDone()) {
+                        d.addSplits(Collections.singletonList(pending.remove(0)));
+                    }
+                } else if (!pending.isEmpty() && rnd.nextInt(8) == 0) {
+                    d.addSplits(Collections.singletonList(pending.remove(0)));
+                }
+                if (System.nanoTime() - deadline > 0) {
+                    throw violation(rule, "the fixture data was not read within the read bound");
+                }
+            }
+            assertSameRecords(rule, "records read with splits arriving one by one", d.emitted());
+        }
+    }
+
+    // ------------------------------------------------------------------ WAKEUP_THREAD_SAFE
+
+    /**
+     * Four threads call {@code wakeup()} 2,000 times each while the reader is read to its end: no
+     * call throws or blocks past a second, the threads finish, and every record arrives once.
+     */
+    public void wakeupIsIdempotentAndThreadSafe() throws Exception {
+        ConformanceRule rule = ConformanceRule.WAKEUP_THREAD_SAFE;
+        try (ReaderDriver<T, SplitT> d = ReaderDriver.open(target)) {
+            d.addSplits(target.splits());
+            d.noMoreSplits();
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            AtomicLong slowest = new AtomicLong();
+            List<Thread> threads = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                Thread t =
+                        new Thread(
+                                () -> {
+                                    try {
+                                        for (int n = 0; n < 2000; n++) {
+                                            long s = System.nanoTime();
+                                            d.reader().wakeup();
+                                            long took = System.nanoTime() - s;
+                                            slowest.accumulateAndGet(took, Math::max);
+                                        }
+                                    } catch (Throwable e) {
+                                        failure.compareAndSet(null, e);
+                                    }
+                                },
+                                "conformance-wakeup-" + i);
+                t.setDaemon(true);
+                threads.add(t);
+                t.start();
+            }
+            d.readToEnd(rule);
+            for (Thread t : threads) {
+                t.join(TimeUnit.NANOSECONDS.toMillis(target.readBoundNanos()));
+                if (t.isAlive()) {
+                    throw violation(rule, "a thread calling wakeup() did not finish: blocked");
+                }
+            }
+            if (failure.get() != null) {
+                throw new ConformanceViolation(
+                        rule, "wakeup() threw " + failure.get() + seedNote(), failure.get());
+            }
+            if (slowest.get() > TimeUnit.SECONDS.toNanos(1)) {
+                throw violation(
+                        rule,
+                        "a wakeup() call blocked for "
+                                + TimeUnit.NANOSECONDS.toMillis(slowest.get())
+                                + " ms");
+            }
+            assertSameRecords(rule, "records read while wakeup() was called", d.emitted());
+        }
+    }
+
+    // ------------------------------------------------------------------ SNAPSHOT_EMIT_ATOMIC
+
+    /**
+     * Reads in turns of random size and snapshots between some of them; each snapshot restored into
+     * a fresh reader yields exactly the records not yet emitted when it was taken.
+     */
+    public void snapshotAndEmitAreAtomic() throws Exception {
+        ConformanceRule rule = ConformanceRule.SNAPSHOT_EMIT_ATOMIC;
+        Random rnd = new Random(target.seed() ^ 0x9E3779B97F4A7C15L);
+        List<byte[][]> snapshots = new ArrayList<>();
+        List<Integer> emittedAt = new ArrayList<>();
+        List<String> all;
+        try (ReaderDriver<T, SplitT> d = ReaderDriver.open(target)) {
+            d.addSplits(target.splits());
+            d.noMoreSplits();
+            long checkpoint = 0;
+            long deadline = System.nanoTime() + target.readBoundNanos();
+            for (; ; ) {
+                int max = 1 + rnd.nextInt(16);
+                ReaderDriver.TurnResult r = d.turn(max, max, TimeUnit.MILLISECONDS.toNanos(5));
+                if (snapshots.size() < 6 && rnd.nextInt(3) == 0) {
+                    snapshots.add(serialize(rule, d.snapshot(++checkpoint)));
+                    emittedAt.add(d.emitted().size());
+                }
+                if (r.status == PollStatus.END_OF_INPUT) {
+                    break;
+                }
+                if (r.status == PollStatus.NOTHING_AVAILABLE) {
+                    d.awaitAvailable();
+                }
+                if (System.nanoTime() - deadline > 0) {
+                    throw violation(rule, "the fixture data was not read within the read bound");
+                }
+            }
+            all = new ArrayList<>(d.emitted());
+        }
+        assertSameRecords(rule, "records read in turns with snapshots", all);
+        for (int i = 0; i < snapshots.size(); i++) {
+            List<String> restored = readFrom(rule, snapshots.get(i));
+            assertRestoredRemainder(
+                    rule,
+                    "snapshot " + (i + 1) + " (taken after " + emittedAt.get(i) + " records)",
+                    all.subList(0, emittedAt.get(i)),
+                    restored);
+        }
+    }
+
+    // ------------------------------------------------------------------
+    // SNAPSHOT_INCLUDES_NEW_SPLITS
+
+    /**
+     * Adds half the splits, runs a turn, adds the rest and snapshots at once: the snapshot holds
+     * every split just added, and restoring it yields exactly the records not yet emitted.
+     */
+    public void snapshotIncludesSplitsAddedInTheSameTurn() throws Exception {
+        ConformanceRule rule = ConformanceRule.SNAPSHOT_INCLUDES_NEW_SPLITS;
+        List<SplitT> splits = target.splits();
+        int half = splits.size() / 2;
+        List<SplitT> first = splits.subList(0, half);
+        List<SplitT> late = splits.subList(half, splits.size());
+        byte[][] snapshot;
+        List<String> emittedBefore;
+        try (ReaderDriver<T, SplitT> d = ReaderDriver.open(target)) {
+            if (!first.isEmpty()) {
+                d.addSplits(first);
+            }
+            d.turn(8, 8, TimeUnit.MILLISECONDS.toNanos(5));
+            d.addSplits(late);
+            List<SplitT> state = d.snapshot(1);
+            Set<String> ids = new HashSet<>();
+            for (SplitT s : state) {
+                ids.add(s.splitId());
+            }
+            for (SplitT s : late) {
+                if (!ids.contains(s.splitId())) {
+                    throw violation(
+                            rule,
+                            "split "
+                                    + s.splitId()
+                                    + " was added right before snapshotState but the snapshot"
+                                    + " holds only "
+                                    + first(ids, 10));
+                }
+            }
+            snapshot = serialize(rule, state);
+            emittedBefore = new ArrayList<>(d.emitted());
+        }
+        assertRestoredRemainder(
+                rule, "the snapshot after addSplits", emittedBefore, readFrom(rule, snapshot));
+    }
+
+    // ------------------------------------------------------------------ ADD_SPLITS_IDEMPOTENT
+
+    /**
+     * Adds every split twice, reads part of the data, adds the splits (as first assigned) a third
+     * time, reads to the end: every record arrives exactly once.
+     */
+    public void duplicateAddSplitsIsIdempotent() throws Exception {
+        ConformanceRule rule = ConformanceRule.ADD_SPLITS_IDEMPOTENT;
+        try (ReaderDriver<T, SplitT> d = ReaderDriver.open(target)) {
+            d.addSplits(target.splits());
+            d.addSplits(target.splits());
+            for (int i = 0; i < 3; i++) {
+                ReaderDriver.TurnResult r = d.turn(8, 8, TimeUnit.MILLISECONDS.toNanos(5));
+                if (r.status == PollStatus.NOTHING_AVAILABLE) {
+                    d.awaitAvailable();
+                }
+            }
+            d.addSplits(target.splits());
+            d.noMoreSplits();
+            d.readToEnd(rule);
+            assertSameRecords(rule, "records read with every split added three times", d.emitted());
+        }
+    }
+
+    // ------------------------------------------------------------------
+    // RESTORE_IN_FRESH_CLASS_LOADER
+
+    /**
+     * Snapshots part-way, then restores the snapshot's bytes in a reader of the source deserialized
+     * into a fresh class loader (the connector's own classes loaded anew): it yields exactly the
+     * records not yet emitted. Skipped (returns false) for targets without a source.
+     */
+    public boolean restoreInFreshClassLoader() throws Exception {
+        ConformanceRule rule = ConformanceRule.RESTORE_IN_FRESH_CLASS_LOADER;
+        SeaTunnelSource<T, SplitT, ?> source = target.source();
+        if (source == null) {
+            return false;
+        }
+        byte[][] snapshot;
+        List<String> emittedBefore;
+        try (ReaderDriver<T, SplitT> d = ReaderDriver.open(target)) {
+            d.addSplits(target.splits());
+            d.noMoreSplits();
+            int wanted = Math.max(1, expectedRecords().size() / 2);
+            while (d.emitted().size() < wanted) {
+                ReaderDriver.TurnResult r = d.turn(8, 8, TimeUnit.MILLISECONDS.toNanos(5));
+                if (r.status == PollStatus.END_OF_INPUT) {
+                    break;
+                }
+                if (r.status == PollStatus.NOTHING_AVAILABLE) {
+                    d.awaitAvailable();
+                }
+            }
+            snapshot = serialize(rule, d.snapshot(1));
+            emittedBefore = new ArrayList<>(d.emitted());
+        }
+        List<String> restored;
+        try (FreshClassLoader loader = FreshClassLoader.forClassOf(source)) {
+            SeaTunnelSource<T, SplitT, ?> fresh = loader.copy(source);
+            if (fresh.getClass().getClassLoader() != loader) {
+                throw violation(
+                        rule,
+                        "the source class "
+                                + source.getClass().getName()
+                                + " was not loaded anew (its code source could not be found)");
+            }
+            Serializer<SplitT> serializer = fresh.getSplitSerializer();
+            List<SplitT> splits = new ArrayList<>();
+            for (byte[] b : snapshot) {
+                try {
+                    splits.add(serializer.deserialize(b));
+                } catch (IOException | RuntimeException e) {
+                    throw new ConformanceViolation(
+                            rule,
+                            "the fresh class loader's split serializer refused a snapshot: " + e,
+                            e);
+                }
+            }
+            ReaderDriver.DriverContext ctx = new ReaderDriver.DriverContext();
+            SourceReader<T, SplitT> reader = fresh.createReader(ctx);
+            try (ReaderDriver<T, SplitT> d = ReaderDriver.wrap(target, reader, ctx)) {
+                d.addSplits(splits);
+                d.noMoreSplits();
+                d.readToEnd(rule);
+                restored = new ArrayList<>(d.emitted());
+            }
+        }
+        assertRestoredRemainder(
+                rule, "the snapshot restored in a fresh class loader", emittedBefore, restored);
+        return true;
+    }
+
+    // ------------------------------------------------------------------ SERIALIZERS_ROUND_TRIP
+
+    /**
+     * Split serializer (fixture splits and a mid-way snapshot), enumerator state serializer (a
+     * fresh enumerator's state) and event serializer (the target's events): serialize, deserialize
+     * and serialize again gives the same bytes; every truncation is refused with an IOException;
+     * seeded bit flips never escape as anything but an IOException.
+     */
+    public void serializersRoundTripAndRefuseMalformedInput() throws Exception {
+        ConformanceRule rule = ConformanceRule.SERIALIZERS_ROUND_TRIP;
+        Random rnd = new Random(target.seed() ^ 0xC0FFEEL);
+        List<SplitT> samples = new ArrayList<>(target.splits());
+        try (ReaderDriver<T, SplitT> d = ReaderDriver.open(target)) {
+            d.addSplits(target.splits());
+            d.turn(8, 8, TimeUnit.MILLISECONDS.toNanos(5));
+            samples.addAll(d.snapshot(1));
+        }
+        for (SplitT s : samples) {
+            SplitT back = checkRoundTrip(rule, "split", target.splitSerializer(), s, rnd);
+            if (!s.splitId().equals(back.splitId())) {
+                throw violation(
+                        rule, "split id " + s.splitId() + " came back as " + back.splitId());
+            }
+        }
+        SeaTunnelSource<T, SplitT, ?> source = target.source();
+        if (source != null) {
+            checkEnumeratorState(rule, source, rnd);
+            if (source instanceof SupportManagedSource) {
+                Serializer<SourceEvent> events =
+                        ((SupportManagedSource) source).managedSourceEventSerializer();
+                for (SourceEvent e : target.events()) {
+                    if (events == null) {
+                        throw violation(rule, "events given but the source has no serializer");
+                    }
+                    checkRoundTrip(rule, "source event", events, e, rnd);
+                }
+            }
+        }
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private void checkEnumeratorState(
+            ConformanceRule rule, SeaTunnelSource<T, SplitT, ?> source, Random rnd)
+            throws Exception {
+        RecordingEnumeratorContext<SplitT> ctx = new RecordingEnumeratorContext<>(1);
+        SourceSplitEnumerator enumerator = source.createEnumerator(ctx);
+        Object state;
+        try {
+            enumerator.open();
+            state = enumerator.snapshotState(1);
+        } finally {
+            enumerator.close();
+        }
+        if (state != null) {
+            Serializer ser = source.getEnumeratorStateSerializer();
+            checkRoundTrip(rule, "enumerator state", ser, state, rnd);
+        }
+    }
+
+    private <V> V checkRoundTrip(
+            ConformanceRule rule, String what, Serializer<V> ser, V value, Random rnd)
+            throws Exception {
+        byte[] bytes = ser.serialize(value);
+        V back;
+        try {
+            back = ser.deserialize(bytes);
+        } catch (IOException | RuntimeException e) {
+            throw new ConformanceViolation(
+                    rule,
+                    what + " could not be read back from its own bytes: " + e + seedNote(),
+                    e);
+        }
+        byte[] again = ser.serialize(back);
+        if (!Arrays.equals(bytes, again)) {
+            throw violation(rule, what + " serialized differently after a round trip");
+        }
+        for (int len = 0; len < bytes.length; len++) {
+            byte[] cut = Arrays.copyOf(bytes, len);
+            try {
+                ser.deserialize(cut);
+                throw violation(
+                        rule,
+                        what + " accepted its bytes truncated to " + len + " of " + bytes.length);
+            } catch (IOException expected) {
+                // Refused as it should be.
+            } catch (RuntimeException e) {
+                throw new ConformanceViolation(
+                        rule,
+                        what
+                                + " threw "
+                                + e.getClass().getName()
+                                + " instead of an IOException for bytes truncated to "
+                                + len
+                                + javaSerializationHint(ser)
+                                + seedNote(),
+                        e);
+            }
+        }
+        for (int i = 0; i < 64 && bytes.length > 0; i++) {
+            byte[] flipped = bytes.clone();
+            flipped[rnd.nextInt(flipped.length)] ^= (byte) (1 << rnd.nextInt(8));
+            try {
+                ser.deserialize(flipped);
+            } catch (IOException refused) {
+                // Refused, or decoded into another value: both fine for a flipped bit.
+            } catch (RuntimeException e) {
+                throw new ConformanceViolation(
+                        rule,
+                        what
+                                + " threw "
+                                + e.getClass().getName()
+                                + " instead of an IOException for a flipped bit"
+                                + seedNote(),
+                        e);
+            }
+        }
+        return back;
+    }
+
+    // ------------------------------------------------------------------ NO_BACKGROUND_STATE_CHANGE
+
+    /**
+     * Reads a few turns, then stops polling: while the reader idles, its snapshot stays what it was
+     * (its fetch threads may keep fetching, but only emitting moves the state).
+     */
+    public void noBackgroundThreadChangesSnapshotState() throws Exception {
+        ConformanceRule rule = ConformanceRule.NO_BACKGROUND_STATE_CHANGE;
+        try (ReaderDriver<T, SplitT> d = ReaderDriver.open(target)) {
+            d.addSplits(target.splits());
+            d.noMoreSplits();
+            for (int i = 0; i < 3; i++) {
+                ReaderDriver.TurnResult r = d.turn(4, 4, TimeUnit.MILLISECONDS.toNanos(5));
+                if (r.status == PollStatus.NOTHING_AVAILABLE) {
+                    d.awaitAvailable();
+                }
+            }
+            byte[][] first = serialize(rule, d.snapshot(1));
+            long[] checkpoint = {1};
+            try {
+                Awaitility.await()
+                        .during(Duration.ofMillis(300))
+                        .atMost(Duration.ofSeconds(3))
+                        .pollInterval(Duration.ofMillis(20))
+                        .until(
+                                () ->
+                                        Arrays.deepEquals(
+                                                first,
+                                                serialize(rule, d.snapshot(++checkpoint[0]))));
+            } catch (ConditionTimeoutException e) {
+                throw violation(
+                        rule,
+                        "the snapshot changed while nothing was polled (a background thread moves"
+                                + " split state)");
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ CLOSE_LEAVES_NO_THREAD
+
+    /**
+     * Opens a reader, reads a little, closes it: within the bound every thread it started has
+     * ended.
+     */
+    public void closeLeavesNoThreadBehind() throws Exception {
+        ConformanceRule rule = ConformanceRule.CLOSE_LEAVES_NO_THREAD;
+        Set<Thread> before = new HashSet<>(Thread.getAllStackTraces().keySet());
+        ReaderDriver<T, SplitT> d = ReaderDriver.open(target);
+        try {
+            d.addSplits(target.splits());
+            for (int i = 0; i < 3; i++) {
+                ReaderDriver.TurnResult r = d.turn(4, 4, TimeUnit.MILLISECONDS.toNanos(5));
+                if (r.status == PollStatus.NOTHING_AVAILABLE) {
+                    d.awaitAvailable();
+                }
+            }
+        } finally {
+            d.close();
+        }
+        try {
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(10))
+                    .pollInterval(Duration.ofMillis(10))
+                    .until(() -> newThreads(before).isEmpty());
+        } catch (ConditionTimeoutException e) {
+            throw violation(rule, "threads still alive 10 s after close(): " + newThreads(before));
+        }
+    }
+
+    private static List<String> newThreads(Set<Thread> before) {
+        List<String> names = new ArrayList<>();
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            // The common pool serves CompletableFuture callbacks of anyone; not the reader's.
+            if (t.isAlive()
+                    && !before.contains(t)
+                    && !t.getName().startsWith("ForkJoinPool.commonPool")
+                    && !t.getName().startsWith("awaitility")) {
+                names.add(t.getName());
+            }
+        }
+        return names;
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    private byte[][] serialize(ConformanceRule rule, List<SplitT> state) throws IOException {
+        byte[][] out = new byte[state.size()][];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = target.splitSerializer().serialize(state.get(i));
+        }
+        return out;
+    }
+
+    /** Restores serialized splits into a fresh reader and reads them to the end. */
+    private List<String> readFrom(ConformanceRule rule, byte[][] snapshot) throws Exception {
+        List<SplitT> splits = new ArrayList<>();
+        for (byte[] b : snapshot) {
+            splits.add(target.splitSerializer().deserialize(b));
+        }
+        try (ReaderDriver<T, SplitT> d = ReaderDriver.open(target)) {
+            if (!splits.isEmpty()) {
+                d.addSplits(splits);
+            }
+            d.noMoreSplits();
+            d.readToEnd(rule);
+            return new ArrayList<>(d.emitted());
+        }
+    }
+
+    private void assertSameRecords(ConformanceRule rule, String what, List<String> actual)
+            throws Exception {
+        compare(rule, what, expectedRecords(), actual);
+    }
+
+    private void assertRestoredRemainder(
+            ConformanceRule rule, String what, List<String> emittedBefore, List<String> restored)
+            throws Exception {
+        Map<String, Integer> want = multiset(expectedRecords());
+        for (String k : emittedBefore) {
+            want.merge(k, -1, Integer::sum);
+        }
+        want.values().removeIf(v -> v == 0);
+        List<String> expectedRest = new ArrayList<>();
+        for (Map.Entry<String, Integer> e : want.entrySet()) {
+            for (int i = 0; i < e.getValue(); i++) {
+                expectedRest.add(e.getKey());
+            }
+        }
+        compare(rule, what, expectedRest, restored);
+    }
+
+    private void compare(
+            ConformanceRule rule, String what, List<String> expectedList, List<String> actual) {
+        Map<String, Integer> want = multiset(expectedList);
+        Map<String, Integer> got = multiset(actual);
+        if (want.equals(got)) {
+            return;
+        }
+        List<String> missing = new ArrayList<>();
+        List<String> extra = new ArrayList<>();
+        Set<String> keys = new HashSet<>(want.keySet());
+        keys.addAll(got.keySet());
+        for (String k : new java.util.TreeSet<>(keys)) {
+            int w = want.getOrDefault(k, 0);
+            int g = got.getOrDefault(k, 0);
+            for (int i = g; i < w; i++) {
+                missing.add(k);
+            }
+            for (int i = w; i < g; i++) {
+                extra.add(k);
+            }
+        }
+        throw violation(
+                rule,
+                what
+                        + ": "
+                        + missing.size()
+                        + " records missing "
+                        + first(missing, 5)
+                        + ", "
+                        + extra.size()
+                        + " duplicated or unexpected "
+                        + first(extra, 5)
+                        + " (expected "
+                        + expectedList.size()
+                        + ", got "
+                        + actual.size()
+                        + ")");
+    }
+
+    private static Map<String, Integer> multiset(List<String> keys) {
+        Map<String, Integer> m = new TreeMap<>();
+        for (String k : keys) {
+            m.merge(k, 1, Integer::sum);
+        }
+        return m;
+    }
+
+    private static Map<String, Integer> duplicates(List<String> keys) {
+        Map<String, Integer> m = multiset(keys);
+        m.values().removeIf(v -> v == 1);
+        return m;
+    }
+
+    private static String first(java.util.Collection<String> items, int n) {
+        List<String> out = new ArrayList<>();
+        for (String s : items) {
+            if (out.size() == n) {
+                out.add("...");
+                break;
+            }
+            out.add(s);
+        }
+        return out.toString();
+    }
+
+    private static String javaSerializationHint(Serializer<?> ser) {
+        return ser instanceof org.apache.seatunnel.api.serialization.DefaultSerializer
+                ? " (SeaTunnel's DefaultSerializer, i.e. Java serialization, reports malformed input"
+                        + " as a RuntimeException; give checkpointed state a versioned serializer)"
+                : "";
+    }
+
+    private ConformanceViolation violation(ConformanceRule rule, String observed) {
+        return new ConformanceViolation(rule, observed + seedNote());
+    }
+
+    private String seedNote() {
+        return " [replay: -Dconformance.seed=" + target.seed() + "]";
+    }
+
+    /** Busy-waits about {@code nanos}: a pause that keeps this thread runnable. */
+    private static void spin(long nanos) {
+        long end = System.nanoTime() + nanos;
+        while (System.nanoTime() - end < 0) {
+            Thread.yield();
+        }
+    }
+}

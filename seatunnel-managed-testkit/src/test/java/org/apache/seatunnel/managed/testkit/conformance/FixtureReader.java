@@ -1,0 +1,272 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.managed.testkit.conformance;
+
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.seatunnel.api.source.Collector;
+import org.apache.seatunnel.api.source.managed.ManagedSourceCapability;
+import org.apache.seatunnel.api.source.managed.ManagedSourceReader;
+import org.apache.seatunnel.api.source.managed.PollContext;
+import org.apache.seatunnel.api.source.managed.PollStatus;
+
+/**
+ * A reader written by hand the way connectors are today (a fetch thread, a queue, an availability
+ * future), correct unless told to have one of the {@link Flaw}s the conformance rules must catch.
+ *
+ * <p>Threading: the driver calls everything on one thread except {@link #wakeup()}; the fetch
+ * thread owns {@code fetchCursors} and talks to the loop through {@code fetched} and {@code
+ * incoming}.
+ */
+final class FixtureReader implements ManagedSourceReader<String, FixtureSplit> {
+
+    /** A realistic connector bug. */
+    enum Flaw {
+        BLOCKING_POLL,
+        NEVER_SIGNALS_AVAILABILITY,
+        FETCH_THREAD_ADVANCES_POSITIONS,
+        SNAPSHOT_MISSES_NEW_SPLIT,
+        NON_IDEMPOTENT_ADD_SPLITS,
+        LEAKS_THREAD
+    }
+
+    private record Rec(int split, long i) {}
+
+    private final Set<Flaw> flaws;
+    private final ArrayBlockingQueue<Rec> fetched = new ArrayBlockingQueue<>(32);
+    private final ConcurrentLinkedQueue<FixtureSplit> incoming = new ConcurrentLinkedQueue<>();
+    private final Object signal = new Object();
+    private final CountDownLatch never = new CountDownLatch(1);
+
+    // loop-owned: the emitted position of every unfinished split, in assignment order
+    private final Map<Integer, FixtureSplit> positions = new LinkedHashMap<>();
+    private final List<FixtureSplit> pendingAdds = new ArrayList<>();
+    // written by the fetch thread when FETCH_THREAD_ADVANCES_POSITIONS
+    private final Map<Integer, FixtureSplit> fetchPositions = new ConcurrentHashMap<>();
+    private boolean noMoreSplits;
+    private boolean blocked;
+
+    // guarded by signal
+    private CompletableFuture<Void> availability;
+    private volatile boolean running = true;
+    private Thread fetchThread;
+
+    FixtureReader(Set<Flaw> flaws) {
+        this.flaws = flaws.isEmpty() ? EnumSet.noneOf(Flaw.class) : EnumSet.copyOf(flaws);
+    }
+
+    @Override
+    public ManagedSourceCapability managedSourceCapability() {
+        return ManagedSourceCapability.builder().boundedPoll(true).wakeup(true).build();
+    }
+
+    @Override
+    public void open() {
+        fetchThread = new Thread(this::fetchLoop, "fixture-fetch");
+        fetchThread.setDaemon(true);
+        fetchThread.start();
+    }
+
+    private void fetchLoop() {
+        Map<Integer, FixtureSplit> cursors = new LinkedHashMap<>();
+        try {
+            while (running) {
+                for (FixtureSplit s = incoming.poll(); s != null; s = incoming.poll()) {
+                    cursors.put(s.number(), s);
+                }
+                FixtureSplit next = cursors.values().stream().findFirst().orElse(null);
+                if (next == null) {
+                    synchronized (signal) {
+                        if (incoming.isEmpty() && running) {
+                            signal.wait(50);
+                        }
+                    }
+                    continue;
+                }
+                Rec r = new Rec(next.number(), next.next());
+                if (!fetched.offer(r, 50, TimeUnit.MILLISECONDS)) {
+                    continue;
+                }
+                FixtureSplit advanced = next.withNext(next.next() + 1);
+                if (flaws.contains(Flaw.FETCH_THREAD_ADVANCES_POSITIONS)) {
+                    fetchPositions.put(next.number(), advanced);
+                }
+                if (advanced.next() >= advanced.end()) {
+                    cursors.remove(next.number());
+                } else {
+                    cursors.put(next.number(), advanced);
+                }
+                if (!flaws.contains(Flaw.NEVER_SIGNALS_AVAILABILITY)) {
+                    completeAvailability();
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public void addSplits(List<FixtureSplit> splits) {
+        for (FixtureSplit s : splits) {
+            if (flaws.contains(Flaw.SNAPSHOT_MISSES_NEW_SPLIT)) {
+                pendingAdds.add(s);
+                continue;
+            }
+            take(s);
+        }
+    }
+
+    private void take(FixtureSplit s) {
+        boolean known = positions.containsKey(s.number());
+        if (known && !flaws.contains(Flaw.NON_IDEMPOTENT_ADD_SPLITS)) {
+            return;
+        }
+        if (!known) {
+            positions.put(s.number(), s);
+            fetchPositions.put(s.number(), s);
+        }
+        incoming.add(s);
+        synchronized (signal) {
+            signal.notifyAll();
+        }
+    }
+
+    @Override
+    public void handleNoMoreSplits() {
+        noMoreSplits = true;
+    }
+
+    @Override
+    public PollStatus pollNextManaged(Collector<String> output, PollContext ctx) throws Exception {
+        if (flaws.contains(Flaw.BLOCKING_POLL) && !blocked) {
+            blocked = true;
+            // Ignores the deadline and wakeup(), as a blocking client call would.
+            never.await(3, TimeUnit.SECONDS);
+        }
+        for (FixtureSplit s : pendingAdds) {
+            take(s);
+        }
+        pendingAdds.clear();
+        while (ctx.remainingRecords() > 0 && !ctx.shouldYield()) {
+            Rec r = fetched.poll();
+            if (r == null) {
+                break;
+            }
+            output.collect("s" + r.split() + ":" + r.i());
+            FixtureSplit p = positions.get(r.split());
+            if (p != null) {
+                FixtureSplit moved = p.withNext(r.i() + 1);
+                if (moved.next() >= moved.end()) {
+                    positions.remove(r.split());
+                    fetchPositions.remove(r.split());
+                } else {
+                    positions.put(r.split(), moved);
+                }
+            }
+        }
+        if (!fetched.isEmpty()) {
+            return PollStatus.MORE_AVAILABLE;
+        }
+        return noMoreSplits && positions.isEmpty() && pendingAdds.isEmpty()
+                ? PollStatus.END_OF_INPUT
+                : PollStatus.NOTHING_AVAILABLE;
+    }
+
+    /** Lane B is not under test here. */
+    @Override
+    public void pollNext(Collector<String> output) {
+        throw new UnsupportedOperationException("the fixture runs on Lane A only");
+    }
+
+    @Override
+    public CompletableFuture<Void> isAvailable() {
+        synchronized (signal) {
+            if (!fetched.isEmpty()) {
+                return CompletableFuture.completedFuture(null);
+            }
+            if (availability == null) {
+                availability = new CompletableFuture<>();
+            }
+            return availability;
+        }
+    }
+
+    private void completeAvailability() {
+        CompletableFuture<Void> f;
+        synchronized (signal) {
+            f = availability;
+            availability = null;
+        }
+        if (f != null) {
+            f.complete(null);
+        }
+    }
+
+    @Override
+    public void wakeup() {
+        if (!flaws.contains(Flaw.NEVER_SIGNALS_AVAILABILITY)) {
+            completeAvailability();
+        }
+    }
+
+    @Override
+    public List<FixtureSplit> snapshotState(long checkpointId) {
+        if (flaws.contains(Flaw.FETCH_THREAD_ADVANCES_POSITIONS)) {
+            List<FixtureSplit> out = new ArrayList<>();
+            for (FixtureSplit p : positions.values()) {
+                out.add(fetchPositions.getOrDefault(p.number(), p));
+            }
+            return out;
+        }
+        return new ArrayList<>(positions.values());
+    }
+
+    @Override
+    public void notifyCheckpointComplete(long checkpointId) {}
+
+    @Override
+    public void close() {
+        if (flaws.contains(Flaw.LEAKS_THREAD)) {
+            return;
+        }
+        running = false;
+        synchronized (signal) {
+            signal.notifyAll();
+        }
+        try {
+            fetchThread.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Stops a leaked fetch thread after the test (LEAKS_THREAD). */
+    void stopLeakedThread() {
+        running = false;
+    }
+}
