@@ -47,7 +47,7 @@ public final class ManagedFakeEnumeratorStateSerializer
             out.writeByte(VERSION);
             out.writeInt(state.pendingSplits().size());
             for (ManagedFakeSplit split : state.pendingSplits()) {
-                ManagedFakeSplitSerializer.write(out, split);
+                ManagedFakeSplitSerializer.writeFields(out, split);
             }
         }
         return bytes.toByteArray();
@@ -66,7 +66,7 @@ public final class ManagedFakeEnumeratorStateSerializer
             }
             List<ManagedFakeSplit> splits = new ArrayList<>(Math.min(count, 1024));
             for (int i = 0; i < count; i++) {
-                splits.add(ManagedFakeSplitSerializer.read(in));
+                splits.add(ManagedFakeSplitSerializer.readFields(in));
             }
             return new ManagedFakeEnumeratorState(splits);
         }

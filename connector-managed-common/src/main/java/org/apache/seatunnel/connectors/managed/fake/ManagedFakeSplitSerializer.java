@@ -17,12 +17,10 @@
 
 package org.apache.seatunnel.connectors.managed.fake;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import org.apache.seatunnel.api.serialization.Serializer;
+import org.apache.seatunnel.connectors.managed.serialization.VersionedSerializer;
 
 /**
  * A small versioned binary form of {@link ManagedFakeSplit}, so checkpoints do not depend on Java
@@ -32,41 +30,40 @@ import org.apache.seatunnel.api.serialization.Serializer;
  * version 1: u8 version=1 | i32 splitNumber | i64 offset   (13 bytes, big-endian)
  * }</pre>
  */
-public final class ManagedFakeSplitSerializer implements Serializer<ManagedFakeSplit> {
+public final class ManagedFakeSplitSerializer extends VersionedSerializer<ManagedFakeSplit> {
 
     private static final long serialVersionUID = 1L;
 
     static final int VERSION = 1;
 
     @Override
-    public byte[] serialize(ManagedFakeSplit split) throws IOException {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(13);
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
-            out.writeByte(VERSION);
-            write(out, split);
-        }
-        return bytes.toByteArray();
+    protected int version() {
+        return VERSION;
     }
 
     @Override
-    public ManagedFakeSplit deserialize(byte[] serialized) throws IOException {
-        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(serialized))) {
-            int version = in.readUnsignedByte();
-            if (version != VERSION) {
-                throw new IOException("unknown ManagedFakeSplit serial version " + version);
-            }
-            return read(in);
-        }
+    protected void write(DataOutputStream out, ManagedFakeSplit split) throws IOException {
+        writeFields(out, split);
     }
 
-    static void write(DataOutputStream out, ManagedFakeSplit split) throws IOException {
+    @Override
+    protected ManagedFakeSplit read(DataInputStream in, int version) throws IOException {
+        return readFields(in);
+    }
+
+    static void writeFields(DataOutputStream out, ManagedFakeSplit split) throws IOException {
         out.writeInt(split.splitNumber());
         out.writeLong(split.offset());
     }
 
-    static ManagedFakeSplit read(DataInputStream in) throws IOException {
+    /** Reads the fields; a value the split refuses is malformed input, not a crash. */
+    static ManagedFakeSplit readFields(DataInputStream in) throws IOException {
         int number = in.readInt();
         long offset = in.readLong();
-        return new ManagedFakeSplit(number, offset);
+        try {
+            return new ManagedFakeSplit(number, offset);
+        } catch (IllegalArgumentException e) {
+            throw new IOException("malformed ManagedFakeSplit: " + e.getMessage(), e);
+        }
     }
 }

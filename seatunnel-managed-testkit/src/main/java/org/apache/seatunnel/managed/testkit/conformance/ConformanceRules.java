@@ -581,7 +581,7 @@ public final class ConformanceRules<T, SplitT extends SourceSplit> {
             try {
                 Awaitility.await()
                         .during(Duration.ofMillis(300))
-                        .atMost(Duration.ofSeconds(3))
+                        .atMost(Duration.ofSeconds(1))
                         .pollInterval(Duration.ofMillis(20))
                         .until(
                                 () ->
@@ -620,11 +620,16 @@ public final class ConformanceRules<T, SplitT extends SourceSplit> {
         }
         try {
             Awaitility.await()
-                    .atMost(Duration.ofSeconds(10))
+                    .atMost(target.closeBound())
                     .pollInterval(Duration.ofMillis(10))
                     .until(() -> newThreads(before).isEmpty());
         } catch (ConditionTimeoutException e) {
-            throw violation(rule, "threads still alive 10 s after close(): " + newThreads(before));
+            throw violation(
+                    rule,
+                    "threads still alive "
+                            + target.closeBound().toMillis()
+                            + " ms after close(): "
+                            + newThreads(before));
         }
     }
 

@@ -47,6 +47,7 @@ public final class ConformanceTarget<T, SplitT extends SourceSplit> {
     private final Duration turnGrace;
     private final Duration availabilityBound;
     private final Duration readBound;
+    private final Duration closeBound;
 
     private ConformanceTarget(Builder<T, SplitT> b) {
         this.source = b.source;
@@ -60,6 +61,7 @@ public final class ConformanceTarget<T, SplitT extends SourceSplit> {
         this.turnGrace = b.turnGrace;
         this.availabilityBound = b.availabilityBound;
         this.readBound = b.readBound;
+        this.closeBound = b.closeBound;
     }
 
     /** A target built from the connector's source (readers, serializers, enumerator). */
@@ -142,6 +144,10 @@ public final class ConformanceTarget<T, SplitT extends SourceSplit> {
         return readBound.toNanos();
     }
 
+    Duration closeBound() {
+        return closeBound;
+    }
+
     /** Builder; see the setters for defaults. */
     public static final class Builder<T, SplitT extends SourceSplit> {
         private SeaTunnelSource<T, SplitT, ?> source;
@@ -155,6 +161,7 @@ public final class ConformanceTarget<T, SplitT extends SourceSplit> {
         private Duration turnGrace = Duration.ofSeconds(1);
         private Duration availabilityBound = Duration.ofSeconds(5);
         private Duration readBound = Duration.ofSeconds(60);
+        private Duration closeBound = Duration.ofSeconds(10);
 
         private Builder() {}
 
@@ -206,6 +213,12 @@ public final class ConformanceTarget<T, SplitT extends SourceSplit> {
         /** How long reading the fixture data to its end may take (default 60 s). */
         public Builder<T, SplitT> readBound(Duration d) {
             this.readBound = d;
+            return this;
+        }
+
+        /** How long the reader's threads may take to end after close() (default 10 s). */
+        public Builder<T, SplitT> closeBound(Duration d) {
+            this.closeBound = d;
             return this;
         }
 

@@ -48,6 +48,7 @@ class ConformanceRulesTest {
                         .availabilityBound(Duration.ofMillis(500))
                         .turnGrace(Duration.ofMillis(300))
                         .readBound(Duration.ofSeconds(30))
+                        .closeBound(Duration.ofSeconds(1))
                         .build());
     }
 
