@@ -34,6 +34,7 @@ final class ReaderBaseMetrics {
     static final String FETCH_QUEUE_RECORDS = "ManagedSourceFetchQueueRecords";
     static final String FETCH_QUEUE_BYTES = "ManagedSourceFetchQueueBytes";
     static final String FETCH_QUEUE_FULL_WAITS = "ManagedSourceFetchQueueFullWaits";
+    static final String FETCH_QUEUE_PEAK_RECORDS = "ManagedSourceFetchQueuePeakRecords";
     static final String ASSIGNED_SPLITS = "ManagedSourceReaderSplitsAssigned";
     static final String FINISHED_SPLITS = "ManagedSourceReaderSplitsFinished";
     static final String DUPLICATE_SPLITS = "ManagedSourceReaderSplitsDuplicate";
@@ -51,6 +52,9 @@ final class ReaderBaseMetrics {
             metrics.counter(FETCH_QUEUE_BYTES, new Gauge(FETCH_QUEUE_BYTES, queue::bytes));
             metrics.counter(
                     FETCH_QUEUE_FULL_WAITS, new Gauge(FETCH_QUEUE_FULL_WAITS, queue::fullWaits));
+            metrics.counter(
+                    FETCH_QUEUE_PEAK_RECORDS,
+                    new Gauge(FETCH_QUEUE_PEAK_RECORDS, queue::peakRecords));
         }
     }
 
