@@ -70,7 +70,10 @@ public final class RunResult {
         return runId;
     }
 
-    /** The lane the job ran on, checked against the runtime's counters. */
+    /**
+     * The lane the run asked for; {@link LaneAHarness} fails a run whose job ran on the other lane,
+     * so a returned result ran on this one.
+     */
     public Lane lane() {
         return lane;
     }
@@ -121,7 +124,7 @@ public final class RunResult {
     public String toString() {
         return "RunResult{job "
                 + jobId
-                + " on Lane "
+                + " for Lane "
                 + lane
                 + ", "
                 + status
@@ -129,6 +132,8 @@ public final class RunResult {
                 + committed.size()
                 + ", written "
                 + written.size()
+                + ", Lane A readers "
+                + laneAReadersOpened
                 + ", "
                 + elapsed.toMillis()
                 + " ms}";
