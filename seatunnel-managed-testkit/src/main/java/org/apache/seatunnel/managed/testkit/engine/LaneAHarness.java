@@ -122,22 +122,27 @@ public final class LaneAHarness implements AutoCloseable {
         long t0 = System.nanoTime();
         long jobId = zeta.submit(job.toHocon(runId));
         LOG.info("Job {} ({}) submitted for Lane {} as run {}", jobId, job.name(), lane, runId);
-        JobResult result = awaitEnd(jobId);
-        Duration elapsed = Duration.ofNanos(System.nanoTime() - t0);
-        long laneAReaders = RuntimeStats.readersOpened() - readersBefore;
-        CollectedRows rows = CollectedRows.of(runId);
-        RunResult run =
-                new RunResult(
-                        jobId,
-                        runId,
-                        lane,
-                        result.getStatus(),
-                        result.getError(),
-                        rows.written(),
-                        rows.committed(),
-                        laneAReaders,
-                        elapsed);
-        CollectedRows.clear(runId);
+        RunResult run;
+        try {
+            JobResult result = awaitEnd(jobId);
+            Duration elapsed = Duration.ofNanos(System.nanoTime() - t0);
+            long laneAReaders = RuntimeStats.readersOpened() - readersBefore;
+            CollectedRows rows = CollectedRows.of(runId);
+            run =
+                    new RunResult(
+                            jobId,
+                            runId,
+                            lane,
+                            result.getStatus(),
+                            result.getError(),
+                            rows.written(),
+                            rows.committed(),
+                            laneAReaders,
+                            elapsed);
+        } finally {
+            CollectedRows.clear(runId);
+        }
+        long laneAReaders = run.laneAReadersOpened();
         LOG.info("Job {} ended: {}", jobId, run);
         if (lane == Lane.A && laneAReaders == 0) {
             throw new AssertionError(
