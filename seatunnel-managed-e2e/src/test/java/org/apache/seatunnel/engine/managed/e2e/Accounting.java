@@ -23,10 +23,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.apache.seatunnel.managed.testkit.engine.RowAccounting;
 
 /**
  * Exact accounting of ManagedFake payloads ({@code fake-<split>:<seq>}) at the sink: no duplicate,
- * and per split no gap.
+ * and per split no gap (the ManagedFake-specific part; the generic part is the testkit's {@link
+ * RowAccounting}).
  *
  * <p>Threading: stateless.
  */
@@ -39,7 +41,7 @@ final class Accounting {
      */
     static Map<Integer, Long> assertContiguousExactlyOnce(List<String> payloads, int splitCount) {
         Map<Integer, TreeSet<Long>> bySplit = new TreeMap<>();
-        for (Map.Entry<String, Integer> e : CollectedRows.multiset(payloads).entrySet()) {
+        for (Map.Entry<String, Integer> e : RowAccounting.multiset(payloads).entrySet()) {
             assertEquals(1, e.getValue(), "delivered more than once: " + e.getKey());
             String[] parts = e.getKey().substring("fake-".length()).split(":");
             bySplit.computeIfAbsent(Integer.parseInt(parts[0]), k -> new TreeSet<>())

@@ -35,6 +35,8 @@ import org.apache.seatunnel.engine.core.job.JobStatus;
 import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
 import org.apache.seatunnel.engine.managed.source.zeta.ManagedSourceSettings;
 import org.apache.seatunnel.engine.managed.source.zeta.RuntimeStats;
+import org.apache.seatunnel.managed.testkit.engine.CollectedRows;
+import org.apache.seatunnel.managed.testkit.engine.EmbeddedZeta;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -29,6 +29,8 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.apache.seatunnel.engine.core.job.JobStatus;
+import org.apache.seatunnel.managed.testkit.engine.CollectedRows;
+import org.apache.seatunnel.managed.testkit.engine.EmbeddedZeta;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -26,9 +26,13 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSource;
 import org.apache.seatunnel.engine.core.job.JobResult;
 import org.apache.seatunnel.engine.core.job.JobStatus;
 import org.apache.seatunnel.engine.managed.source.zeta.RuntimeStats;
+import org.apache.seatunnel.managed.testkit.engine.CollectedRows;
+import org.apache.seatunnel.managed.testkit.engine.EmbeddedZeta;
+import org.apache.seatunnel.managed.testkit.engine.LaneASettings;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -44,7 +48,7 @@ class LaneABoundedJobTest {
 
     @BeforeAll
     static void startEngine() {
-        LaneASettings.allow("lane-a-bounded");
+        LaneASettings.enable(List.of("lane-a-bounded"), List.of(ManagedFakeSource.IDENTIFIER));
         zeta = EmbeddedZeta.builder("lane-a-bounded", 47210).start();
     }
 

@@ -22,12 +22,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.apache.seatunnel.connectors.managed.fake.ManagedFakeFaults;
+import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSource;
 import org.apache.seatunnel.engine.core.job.JobResult;
 import org.apache.seatunnel.engine.core.job.JobStatus;
 import org.apache.seatunnel.engine.managed.source.zeta.RuntimeStats;
+import org.apache.seatunnel.managed.testkit.engine.CollectedRows;
+import org.apache.seatunnel.managed.testkit.engine.EmbeddedZeta;
+import org.apache.seatunnel.managed.testkit.engine.LaneASettings;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -45,7 +50,7 @@ class LaneASavepointTest {
 
     @BeforeAll
     static void startEngine() {
-        LaneASettings.allow(JOB_NAME);
+        LaneASettings.enable(List.of(JOB_NAME), List.of(ManagedFakeSource.IDENTIFIER));
         zeta = EmbeddedZeta.builder("lane-a-savepoint", 47330).start();
     }
 

@@ -34,6 +34,9 @@ import org.apache.seatunnel.engine.managed.source.zeta.ManagedEnumeratorState;
 import org.apache.seatunnel.engine.managed.source.zeta.ManagedSplit;
 import org.apache.seatunnel.engine.managed.source.zeta.RuntimeStats;
 import org.apache.seatunnel.engine.server.checkpoint.CompletedCheckpoint;
+import org.apache.seatunnel.managed.testkit.engine.CollectedRows;
+import org.apache.seatunnel.managed.testkit.engine.EmbeddedZeta;
+import org.apache.seatunnel.managed.testkit.engine.LaneASettings;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -51,7 +54,7 @@ class LaneAStreamingCheckpointTest {
 
     @BeforeAll
     static void startEngine() {
-        LaneASettings.allow(JOB_NAME);
+        LaneASettings.enable(List.of(JOB_NAME), List.of(ManagedFakeSource.IDENTIFIER));
         zeta = EmbeddedZeta.builder("lane-a-streaming", 47310).start();
     }
 

@@ -25,6 +25,8 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import org.apache.seatunnel.engine.core.job.JobStatus;
+import org.apache.seatunnel.managed.testkit.engine.CollectedRows;
+import org.apache.seatunnel.managed.testkit.engine.EmbeddedZeta;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -24,10 +24,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSource;
 import org.apache.seatunnel.engine.core.job.JobResult;
 import org.apache.seatunnel.engine.core.job.JobStatus;
 import org.apache.seatunnel.engine.managed.source.zeta.ManagedSourceSettings;
 import org.apache.seatunnel.engine.managed.source.zeta.RuntimeStats;
+import org.apache.seatunnel.managed.testkit.engine.CollectedRows;
+import org.apache.seatunnel.managed.testkit.engine.EmbeddedZeta;
+import org.apache.seatunnel.managed.testkit.engine.LaneASettings;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -63,7 +67,7 @@ class LaneSelectionTest {
     }
 
     private static void install(boolean enabled, String allowedJob) {
-        LaneASettings.install(enabled, allowedJob);
+        LaneASettings.install(enabled, List.of(allowedJob), List.of(ManagedFakeSource.IDENTIFIER));
     }
 
     private static String boundedJob(String runId) {

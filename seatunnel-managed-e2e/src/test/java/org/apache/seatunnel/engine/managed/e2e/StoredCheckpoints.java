@@ -34,6 +34,7 @@ import org.apache.seatunnel.engine.server.checkpoint.ActionSubtaskState;
 import org.apache.seatunnel.engine.server.checkpoint.CheckpointCoordinator;
 import org.apache.seatunnel.engine.server.checkpoint.CompletedCheckpoint;
 import org.apache.seatunnel.engine.server.master.JobMaster;
+import org.apache.seatunnel.managed.testkit.engine.EmbeddedZeta;
 
 /**
  * Reads what the engine really stored for a Lane A source: the latest {@link CompletedCheckpoint}

@@ -19,5 +19,16 @@
  * Running a connector on a real, embedded SeaTunnel Zeta 2.3.8 engine with Lane A enabled, from a
  * connector author's own test: the engine, the managed-source settings, an exactly-once committing
  * sink for any row type and row accounting.
+ *
+ * <p>Start with {@link org.apache.seatunnel.managed.testkit.engine.LaneAHarness} and {@link
+ * org.apache.seatunnel.managed.testkit.engine.ManagedJob}: a bounded job on Lane A or Lane B in a
+ * few lines. The parts it is made of are public for tests that need more (streaming, savepoints,
+ * cancel): {@link org.apache.seatunnel.managed.testkit.engine.EmbeddedZeta}, {@link
+ * org.apache.seatunnel.managed.testkit.engine.LaneASettings}, the {@code TestkitCollect} sink
+ * ({@link org.apache.seatunnel.managed.testkit.engine.CollectingSink}) filling {@link
+ * org.apache.seatunnel.managed.testkit.engine.CollectedRows} with {@link
+ * org.apache.seatunnel.managed.testkit.engine.RowKeys}, and {@link
+ * org.apache.seatunnel.managed.testkit.engine.RowAccounting}. The jar's {@code log4j2.xml} shows
+ * the runtime's INFO lines in test output; see the connector guide for overriding it.
  */
 package org.apache.seatunnel.managed.testkit.engine;

@@ -31,10 +31,10 @@ import org.apache.seatunnel.connectors.managed.fake.ManagedFakeProbe;
 import org.apache.seatunnel.engine.core.job.JobResult;
 import org.apache.seatunnel.engine.core.job.JobStatus;
 import org.apache.seatunnel.engine.managed.e2e.CountingSink;
-import org.apache.seatunnel.engine.managed.e2e.EmbeddedZeta;
 import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
 import org.apache.seatunnel.engine.managed.source.zeta.ManagedSourceSettings;
 import org.apache.seatunnel.engine.managed.source.zeta.RuntimeStats;
+import org.apache.seatunnel.managed.testkit.engine.EmbeddedZeta;
 
 /**
  * Runs the same managed FakeSource job on Lane A and Lane B in one embedded Zeta 2.3.8 engine in

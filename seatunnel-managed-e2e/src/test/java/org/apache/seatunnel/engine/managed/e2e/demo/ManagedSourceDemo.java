@@ -26,13 +26,13 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.seatunnel.engine.core.job.JobResult;
 import org.apache.seatunnel.engine.core.job.JobStatus;
-import org.apache.seatunnel.engine.managed.e2e.CollectedRows;
-import org.apache.seatunnel.engine.managed.e2e.EmbeddedZeta;
 import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
 import org.apache.seatunnel.engine.managed.source.zeta.ManagedSourceSettings;
 import org.apache.seatunnel.engine.managed.source.zeta.ManagedSourceYaml;
 import org.apache.seatunnel.engine.managed.source.zeta.RuntimeStats;
+import org.apache.seatunnel.managed.testkit.engine.CollectedRows;
+import org.apache.seatunnel.managed.testkit.engine.EmbeddedZeta;
 
 /**
  * The README's main command: starts a real SeaTunnel Zeta 2.3.8 member in this JVM on loopback,

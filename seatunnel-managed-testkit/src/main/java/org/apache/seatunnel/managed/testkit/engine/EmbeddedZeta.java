@@ -15,7 +15,7 @@
  * limitations under the License.
  */
 
-package org.apache.seatunnel.engine.managed.e2e;
+package org.apache.seatunnel.managed.testkit.engine;
 
 import static org.awaitility.Awaitility.await;
 
@@ -71,17 +71,20 @@ import org.apache.seatunnel.engine.server.checkpoint.CheckpointCoordinator;
 import org.apache.seatunnel.engine.server.master.JobMaster;
 
 /**
- * Threading: build, {@link #start()} and {@link #close()} on the test thread; {@code submit},
- * status, savepoint and cancel may be called from any thread once started (they delegate to the
- * master's thread-safe {@link CoordinatorService}).
+ * One or more real SeaTunnel Zeta 2.3.8 members in this JVM, on loopback only, with in-process job
+ * submission. Meant for {@code @BeforeAll}/{@code @AfterAll} or try-with-resources (it is {@link
+ * AutoCloseable}).
  *
- * <p>One or more real SeaTunnel Zeta 2.3.8 members in this JVM, on loopback only, with in-process
- * job submission. Meant for {@code @BeforeAll}/{@code @AfterAll} (it is {@link AutoCloseable}).
+ * <p>Threading: build, {@link Builder#start()} and {@link #close()} on the test thread; {@code
+ * submit}, status, savepoint and cancel may be called from any thread once started (they delegate
+ * to the master's thread-safe {@link CoordinatorService}).
  *
  * <p>Each instance gets its own Hazelcast cluster name and port range (give every test class a
  * distinct base port), TCP-IP join over {@code 127.0.0.1:port} with multicast and auto-detection
  * off, REST and phone-home off, and a fresh local-file checkpoint folder. {@code SEATUNNEL_HOME} is
- * one temp folder per JVM, because SeaTunnel caches it in a static the first time it is read.
+ * one temp folder per JVM, because SeaTunnel caches it in a static the first time it is read;
+ * without {@code connectors/plugin-mapping.properties} there, connectors load from the test
+ * classpath (found through {@code META-INF/services}).
  */
 public final class EmbeddedZeta implements AutoCloseable {
 

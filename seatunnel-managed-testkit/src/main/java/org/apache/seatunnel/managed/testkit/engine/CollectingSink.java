@@ -15,7 +15,7 @@
  * limitations under the License.
  */
 
-package org.apache.seatunnel.engine.managed.e2e;
+package org.apache.seatunnel.managed.testkit.engine;
 
 import java.io.IOException;
 import java.io.Serializable;
@@ -29,27 +29,51 @@ import org.apache.seatunnel.api.sink.SeaTunnelSink;
 import org.apache.seatunnel.api.sink.SinkCommitter;
 import org.apache.seatunnel.api.sink.SinkWriter;
 import org.apache.seatunnel.api.table.type.SeaTunnelRow;
-import org.apache.seatunnel.connectors.managed.fake.ManagedFakeRows;
 
 /**
- * A test sink ({@code ManagedCollect}) that records the payload of every row into {@link
- * CollectedRows} under its {@code run.id}: on {@code write} (at-least-once view) and, through a
- * committer, once the checkpoint that covered the row completed (the transactional view that
- * exactly-once after a restore is judged by).
+ * An exactly-once test sink ({@value #IDENTIFIER}) for rows of any type: it records a stable string
+ * key per row ({@link RowKeys}) into {@link CollectedRows} under its {@code run.id}, on {@code
+ * write} (the at-least-once view, replays after a restore included) and, through a committer, once
+ * the checkpoint that covered the row completed (the transactional view that exactly-once is judged
+ * by).
  *
  * <p>Threading: immutable and serializable; the engine ships it to every member of this JVM.
+ *
+ * <p>The committer is a plain {@link SinkCommitter}: Zeta keeps its commit info in memory and
+ * commits it when the checkpoint completes. That is exactly-once for every failure a test provokes
+ * on the engine's tasks (reader or enumerator failures, cancel, savepoint and restore), but not for
+ * the death of a member between storing a checkpoint and notifying it (the batch of that interval
+ * is then lost); tests that kill members need a sink with an aggregated committer.
  */
 public final class CollectingSink
         implements SeaTunnelSink<SeaTunnelRow, Void, CollectingSink.Batch, Void> {
 
     private static final long serialVersionUID = 1L;
 
-    public static final String IDENTIFIER = "ManagedCollect";
+    public static final String IDENTIFIER = "TestkitCollect";
+
+    /** {@link #keyField} for "the whole row is the key". */
+    public static final int WHOLE_ROW = -1;
 
     private final String runId;
+    private final int keyField;
 
-    CollectingSink(String runId) {
+    /**
+     * @param runId the {@link CollectedRows} entry this sink fills
+     * @param keyField the index of the field whose value is a row's key ({@link RowKeys#fieldKey}),
+     *     or {@link #WHOLE_ROW} for {@link RowKeys#of(SeaTunnelRow)}
+     */
+    public CollectingSink(String runId, int keyField) {
+        if (keyField < WHOLE_ROW) {
+            throw new IllegalArgumentException("keyField must be >= 0 or WHOLE_ROW: " + keyField);
+        }
         this.runId = runId;
+        this.keyField = keyField;
+    }
+
+    /** The key this sink records for {@code row}. */
+    public String keyOf(SeaTunnelRow row) {
+        return keyField == WHOLE_ROW ? RowKeys.of(row) : RowKeys.fieldKey(row.getField(keyField));
     }
 
     @Override
@@ -60,7 +84,7 @@ public final class CollectingSink
     @Override
     public SinkWriter<SeaTunnelRow, Batch, Void> createWriter(SinkWriter.Context context) {
         CollectedRows.of(runId).recordWriterCreated();
-        return new Writer(runId);
+        return new Writer(this);
     }
 
     @Override
@@ -73,33 +97,37 @@ public final class CollectingSink
         return Optional.of(new DefaultSerializer<>());
     }
 
-    /** The payloads written between two barriers. */
+    /** The keys of the rows written between two barriers. */
     public static final class Batch implements Serializable {
         private static final long serialVersionUID = 1L;
-        final ArrayList<String> payloads;
+        final ArrayList<String> keys;
 
-        Batch(List<String> payloads) {
-            this.payloads = new ArrayList<>(payloads);
+        Batch(List<String> keys) {
+            this.keys = new ArrayList<>(keys);
         }
     }
 
     /**
-     * Threading: {@code write} on the sink task's thread; {@code prepareCommit} on the same task
+     * Records each row's key as written and collects the keys of the current checkpoint interval.
+     *
+     * <p>Threading: {@code write} on the sink task's thread; {@code prepareCommit} on the same task
      * thread when a barrier passes. No other thread touches {@code pending}.
      */
     private static final class Writer implements SinkWriter<SeaTunnelRow, Batch, Void> {
+        private final CollectingSink sink;
         private final CollectedRows rows;
         private final List<String> pending = new ArrayList<>();
 
-        Writer(String runId) {
-            this.rows = CollectedRows.of(runId);
+        Writer(CollectingSink sink) {
+            this.sink = sink;
+            this.rows = CollectedRows.of(sink.runId);
         }
 
         @Override
         public void write(SeaTunnelRow element) {
-            String payload = (String) element.getField(ManagedFakeRows.FIELD_PAYLOAD);
-            rows.recordWritten(payload);
-            pending.add(payload);
+            String key = sink.keyOf(element);
+            rows.recordWritten(key);
+            pending.add(key);
         }
 
         @Override
@@ -117,7 +145,9 @@ public final class CollectingSink
     }
 
     /**
-     * Threading: the engine calls {@code commit} from {@code notifyCheckpointComplete}, on a
+     * Records the keys of a completed checkpoint's batches as committed.
+     *
+     * <p>Threading: the engine calls {@code commit} from {@code notifyCheckpointComplete}, on a
      * Hazelcast operation thread; {@link CollectedRows} is concurrent.
      */
     private static final class Committer implements SinkCommitter<Batch> {
@@ -131,7 +161,7 @@ public final class CollectingSink
         @Override
         public List<Batch> commit(List<Batch> commitInfos) throws IOException {
             for (Batch batch : commitInfos) {
-                CollectedRows.of(runId).recordCommitted(batch.payloads);
+                CollectedRows.of(runId).recordCommitted(batch.keys);
             }
             return Collections.emptyList();
         }

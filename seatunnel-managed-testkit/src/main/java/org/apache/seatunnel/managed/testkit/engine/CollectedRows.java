@@ -15,22 +15,22 @@
  * limitations under the License.
  */
 
-package org.apache.seatunnel.engine.managed.e2e;
+package org.apache.seatunnel.managed.testkit.engine;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Threading: sink writers append from engine task threads and committers from Hazelcast operation
- * threads while a test thread reads; all collections are concurrent, reads are snapshots.
- *
- * <p>The static registry that {@link CollectingSink} writes into, keyed by the sink's {@code
+ * The JVM-wide registry that {@link CollectingSink} writes row keys into, by the sink's {@code
  * run.id}, so a test in the same JVM as the embedded engine can read what a job delivered.
+ *
+ * <p>Threading: sink writers append from engine task threads and committers from Hazelcast
+ * operation threads while a test thread reads; all collections are concurrent, reads are snapshots.
+ * Entries live until {@link #clear(String)}.
  */
 public final class CollectedRows {
 
@@ -48,17 +48,17 @@ public final class CollectedRows {
         return RUNS.computeIfAbsent(runId, k -> new CollectedRows());
     }
 
-    /** Forgets a run, so a long test JVM does not keep every payload. */
+    /** Forgets a run, so a long test JVM does not keep every key. */
     public static void clear(String runId) {
         RUNS.remove(runId);
     }
 
-    void recordWritten(String payload) {
-        written.add(payload);
+    void recordWritten(String key) {
+        written.add(key);
     }
 
-    void recordCommitted(List<String> payloads) {
-        committed.addAll(payloads);
+    void recordCommitted(List<String> keys) {
+        committed.addAll(keys);
         commitCalls.incrementAndGet();
     }
 
@@ -66,12 +66,12 @@ public final class CollectedRows {
         writersCreated.incrementAndGet();
     }
 
-    /** Every payload any writer attempt received, replays after a restore included. */
+    /** Every row key any writer attempt received, replays after a restore included. */
     public List<String> written() {
         return new ArrayList<>(written);
     }
 
-    /** Payloads whose checkpoint completed (committed through the sink committer). */
+    /** Keys of the rows whose checkpoint completed (committed through the sink committer). */
     public List<String> committed() {
         return new ArrayList<>(committed);
     }
@@ -88,12 +88,8 @@ public final class CollectedRows {
         return writersCreated.get();
     }
 
-    /** Payload → how often it was seen; exactly-once means every count is 1. */
-    public static Map<String, Integer> multiset(List<String> payloads) {
-        Map<String, Integer> counts = new TreeMap<>();
-        for (String p : payloads) {
-            counts.merge(p, 1, Integer::sum);
-        }
-        return counts;
+    /** Key → how often it was seen, sorted; see {@link RowAccounting#multiset}. */
+    public static Map<String, Integer> multiset(List<String> keys) {
+        return RowAccounting.multiset(keys);
     }
 }

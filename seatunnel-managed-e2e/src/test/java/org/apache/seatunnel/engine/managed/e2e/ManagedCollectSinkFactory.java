@@ -17,42 +17,41 @@
 
 package org.apache.seatunnel.engine.managed.e2e;
 
-import org.apache.seatunnel.api.configuration.Option;
-import org.apache.seatunnel.api.configuration.Options;
 import org.apache.seatunnel.api.configuration.util.OptionRule;
 import org.apache.seatunnel.api.table.connector.TableSink;
 import org.apache.seatunnel.api.table.factory.TableSinkFactory;
 import org.apache.seatunnel.api.table.factory.TableSinkFactoryContext;
 import org.apache.seatunnel.api.table.type.SeaTunnelRow;
+import org.apache.seatunnel.connectors.managed.fake.ManagedFakeRows;
+import org.apache.seatunnel.managed.testkit.engine.CollectingSink;
+import org.apache.seatunnel.managed.testkit.engine.CollectingSinkFactory;
 
 /**
- * Creates {@link CollectingSink} from {@code ManagedCollect { run.id = "..." }}; registered in
- * {@code META-INF/services/org.apache.seatunnel.api.table.factory.Factory} of the test classpath.
- * Stateless.
+ * {@code ManagedCollect { run.id = "..." }}: the testkit's {@link CollectingSink} keyed by the
+ * ManagedFake payload ({@code fake-<split>:<seq>}), the key {@link Accounting}'s per-split
+ * contiguity check parses; the end-to-end jobs and {@code config/managed-demo.conf} name it.
+ *
+ * <p>Threading: stateless, any thread.
  */
-public final class CollectingSinkFactory
+public final class ManagedCollectSinkFactory
         implements TableSinkFactory<SeaTunnelRow, Void, CollectingSink.Batch, Void> {
 
-    public static final Option<String> RUN_ID =
-            Options.key("run.id")
-                    .stringType()
-                    .noDefaultValue()
-                    .withDescription("Key of the CollectedRows registry entry this sink fills.");
+    public static final String IDENTIFIER = "ManagedCollect";
 
     @Override
     public String factoryIdentifier() {
-        return CollectingSink.IDENTIFIER;
+        return IDENTIFIER;
     }
 
     @Override
     public OptionRule optionRule() {
-        return OptionRule.builder().required(RUN_ID).build();
+        return OptionRule.builder().required(CollectingSinkFactory.RUN_ID).build();
     }
 
     @Override
     public TableSink<SeaTunnelRow, Void, CollectingSink.Batch, Void> createSink(
             TableSinkFactoryContext context) {
-        String runId = context.getOptions().get(RUN_ID);
-        return () -> new CollectingSink(runId);
+        String runId = context.getOptions().get(CollectingSinkFactory.RUN_ID);
+        return () -> new CollectingSink(runId, ManagedFakeRows.FIELD_PAYLOAD);
     }
 }
