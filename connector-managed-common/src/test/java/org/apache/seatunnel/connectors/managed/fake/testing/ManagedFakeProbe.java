@@ -1,0 +1,112 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.connectors.managed.fake.testing;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/**
+ * Threading: any thread; lock-free collections.
+ *
+ * <p>Timestamps the managed FakeSource takes for the side-by-side runner, the same way on both
+ * lanes: when the enumerator snapshots checkpoint N, when a reader snapshots N, when the enumerator
+ * hears N completed, and how late an idle reader emitted a row after it became due. Off unless
+ * {@link #enable()} was called, so jobs that do not measure pay one volatile read.
+ */
+public final class ManagedFakeProbe {
+    private static volatile boolean enabled;
+    private static final Map<Long, Long> ENUMERATOR_SNAPSHOT = new ConcurrentHashMap<>();
+    private static final Map<Long, Long> COMPLETE = new ConcurrentHashMap<>();
+    private static final ConcurrentLinkedQueue<Long> BARRIER_WAIT = new ConcurrentLinkedQueue<>();
+    private static final ConcurrentLinkedQueue<Long> EMIT_DELAY = new ConcurrentLinkedQueue<>();
+    private static final int MAX_SAMPLES = 200_000;
+
+    private ManagedFakeProbe() {}
+
+    public static void enable() {
+        reset();
+        enabled = true;
+    }
+
+    public static void disable() {
+        enabled = false;
+    }
+
+    public static void reset() {
+        ENUMERATOR_SNAPSHOT.clear();
+        COMPLETE.clear();
+        BARRIER_WAIT.clear();
+        EMIT_DELAY.clear();
+    }
+
+    public static void enumeratorSnapshot(long checkpointId) {
+        if (enabled) {
+            ENUMERATOR_SNAPSHOT.putIfAbsent(checkpointId, System.nanoTime());
+        }
+    }
+
+    public static void readerSnapshot(long checkpointId) {
+        if (enabled) {
+            Long start = ENUMERATOR_SNAPSHOT.get(checkpointId);
+            if (start != null && BARRIER_WAIT.size() < MAX_SAMPLES) {
+                BARRIER_WAIT.add(System.nanoTime() - start);
+            }
+        }
+    }
+
+    public static void checkpointComplete(long checkpointId) {
+        if (enabled) {
+            COMPLETE.putIfAbsent(checkpointId, System.nanoTime());
+        }
+    }
+
+    /** A row that was due at {@code dueNanos} (rate limit) is emitted now. */
+    public static void rowEmitted(long dueNanos) {
+        if (enabled && EMIT_DELAY.size() < MAX_SAMPLES) {
+            EMIT_DELAY.add(Math.max(0, System.nanoTime() - dueNanos));
+        }
+    }
+
+    /** Enumerator snapshot of N → a reader's snapshot of N, in nanoseconds, sorted. */
+    public static long[] barrierWaits() {
+        return sorted(BARRIER_WAIT);
+    }
+
+    /** Enumerator snapshot of N → N completed at the enumerator, in nanoseconds, sorted. */
+    public static long[] checkpointDurations() {
+        long[] out =
+                COMPLETE.entrySet().stream()
+                        .filter(e -> ENUMERATOR_SNAPSHOT.containsKey(e.getKey()))
+                        .mapToLong(e -> e.getValue() - ENUMERATOR_SNAPSHOT.get(e.getKey()))
+                        .toArray();
+        java.util.Arrays.sort(out);
+        return out;
+    }
+
+    /** Row due → row emitted, in nanoseconds, sorted. */
+    public static long[] emitDelays() {
+        return sorted(EMIT_DELAY);
+    }
+
+    private static long[] sorted(ConcurrentLinkedQueue<Long> q) {
+        long[] a = q.stream().mapToLong(Long::longValue).toArray();
+        java.util.Arrays.sort(a);
+        return a;
+    }
+}
