@@ -129,14 +129,14 @@ public class StaticSplitEnumerator<SplitT extends SourceSplit>
     }
 
     @Override
-    public ArrayList<SplitT> snapshotState(long checkpointId) {
+    public ArrayList<SplitT> snapshotState(long checkpointId) throws Exception {
         synchronized (lock) {
             return new ArrayList<>(pending.values());
         }
     }
 
     @Override
-    public void notifyCheckpointComplete(long checkpointId) {}
+    public void notifyCheckpointComplete(long checkpointId) throws Exception {}
 
     /** Under lock. Removes the splits first and puts them back if the delivery fails. */
     private void assignPendingTo(int subtaskId) {

@@ -19,6 +19,8 @@ package org.apache.seatunnel.connectors.managed.fake;
 
 import java.io.Serializable;
 import org.apache.seatunnel.api.configuration.ReadonlyConfig;
+import org.apache.seatunnel.connectors.managed.reader.ManagedReaderConfig;
+import org.apache.seatunnel.connectors.managed.reader.ManagedReaderOptions;
 
 /**
  * The resolved, validated settings of one {@code ManagedFake} source. Immutable; travels inside the
@@ -26,7 +28,7 @@ import org.apache.seatunnel.api.configuration.ReadonlyConfig;
  */
 public final class ManagedFakeConfig implements Serializable {
 
-    private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 2L;
 
     private final int splitCount;
     private final long rowsPerSplit;
@@ -35,50 +37,39 @@ public final class ManagedFakeConfig implements Serializable {
     private final long slowDataMillis;
     private final boolean slowDataJitter;
     private final boolean datesColumn;
-    private final String faultId;
-    private final long failOnceAtRow;
-    private final String enumeratorFailOn;
-    private final long enumeratorFailAtCheckpoint;
-    private final long holdSnapshotAtCheckpoint;
     private final String sourceEventRunId;
+    private final ManagedReaderConfig readerConfig;
 
     private ManagedFakeConfig(Builder b) {
-        if (b.splitCount < 0) {
-            throw new IllegalArgumentException("split.count must be >= 0: " + b.splitCount);
-        }
-        if (b.rowsPerSplit < 0) {
-            throw new IllegalArgumentException("rows.per.split must be >= 0: " + b.rowsPerSplit);
-        }
-        if (b.rowsPerSecond < 0) {
-            throw new IllegalArgumentException("rows.per.second must be >= 0: " + b.rowsPerSecond);
-        }
-        if (b.slowDataMillis < 0) {
-            throw new IllegalArgumentException(
-                    "slow.data.millis must be >= 0: " + b.slowDataMillis);
-        }
-        this.splitCount = b.splitCount;
-        this.rowsPerSplit = b.rowsPerSplit;
+        this.splitCount = (int) atLeast(ManagedFakeSourceOptions.SPLIT_COUNT.key(), b.splitCount);
+        this.rowsPerSplit = atLeast(ManagedFakeSourceOptions.ROWS_PER_SPLIT.key(), b.rowsPerSplit);
+        this.rowsPerSecond =
+                atLeast(ManagedFakeSourceOptions.ROWS_PER_SECOND.key(), b.rowsPerSecond);
+        this.slowDataMillis =
+                atLeast(ManagedFakeSourceOptions.SLOW_DATA_MILLIS.key(), b.slowDataMillis);
         this.bounded = b.bounded;
-        this.rowsPerSecond = b.rowsPerSecond;
-        this.slowDataMillis = b.slowDataMillis;
         this.slowDataJitter = b.slowDataJitter;
         this.datesColumn = b.datesColumn;
-        if (!b.enumeratorFailOn.isEmpty()
-                && !"snapshot".equals(b.enumeratorFailOn)
-                && !"checkpoint-complete".equals(b.enumeratorFailOn)) {
-            throw new IllegalArgumentException(
-                    "enumerator.fail.on must be 'snapshot' or 'checkpoint-complete': "
-                            + b.enumeratorFailOn);
-        }
-        this.faultId = b.faultId;
-        this.failOnceAtRow = b.failOnceAtRow;
-        this.enumeratorFailOn = b.enumeratorFailOn;
-        this.enumeratorFailAtCheckpoint = b.enumeratorFailAtCheckpoint;
-        this.holdSnapshotAtCheckpoint = b.holdSnapshotAtCheckpoint;
         this.sourceEventRunId = b.sourceEventRunId;
+        this.readerConfig = b.readerConfig;
     }
 
+    private static long atLeast(String key, long v) {
+        if (v < 0) {
+            throw new IllegalArgumentException(key + " must be >= 0: " + v);
+        }
+        return v;
+    }
+
+    /**
+     * Reads the options. Lane B polls default to one chunk per call, today's reader shape, unless
+     * {@code reader.legacy-poll.max-records} says otherwise.
+     */
     public static ManagedFakeConfig of(ReadonlyConfig options) {
+        ManagedReaderConfig reader = ManagedReaderConfig.from(options);
+        if (!options.getOptional(ManagedReaderOptions.LEGACY_POLL_MAX_RECORDS).isPresent()) {
+            reader = reader.toBuilder().legacyPollMaxRecords(ManagedFakeReader.CHUNK_ROWS).build();
+        }
         return builder()
                 .splitCount(options.get(ManagedFakeSourceOptions.SPLIT_COUNT))
                 .rowsPerSplit(options.get(ManagedFakeSourceOptions.ROWS_PER_SPLIT))
@@ -87,14 +78,8 @@ public final class ManagedFakeConfig implements Serializable {
                 .slowDataMillis(options.get(ManagedFakeSourceOptions.SLOW_DATA_MILLIS))
                 .slowDataJitter(options.get(ManagedFakeSourceOptions.SLOW_DATA_JITTER))
                 .datesColumn(options.get(ManagedFakeSourceOptions.DATES_COLUMN))
-                .faultId(options.get(ManagedFakeSourceOptions.FAULT_ID))
-                .failOnceAtRow(options.get(ManagedFakeSourceOptions.FAIL_ONCE_AT_ROW))
-                .enumeratorFailOn(options.get(ManagedFakeSourceOptions.ENUMERATOR_FAIL_ON))
-                .enumeratorFailAtCheckpoint(
-                        options.get(ManagedFakeSourceOptions.ENUMERATOR_FAIL_AT_CHECKPOINT))
-                .holdSnapshotAtCheckpoint(
-                        options.get(ManagedFakeSourceOptions.HOLD_SNAPSHOT_AT_CHECKPOINT))
                 .sourceEventRunId(options.get(ManagedFakeSourceOptions.SOURCE_EVENT_RUN_ID))
+                .readerConfig(reader)
                 .build();
     }
 
@@ -130,30 +115,14 @@ public final class ManagedFakeConfig implements Serializable {
         return datesColumn;
     }
 
-    /** Empty when no fault is injected. */
-    public String faultId() {
-        return faultId;
-    }
-
-    public long failOnceAtRow() {
-        return failOnceAtRow;
-    }
-
-    public String enumeratorFailOn() {
-        return enumeratorFailOn;
-    }
-
-    public long enumeratorFailAtCheckpoint() {
-        return enumeratorFailAtCheckpoint;
-    }
-
-    public long holdSnapshotAtCheckpoint() {
-        return holdSnapshotAtCheckpoint;
-    }
-
     /** Empty when the enumerator sends no source events. */
     public String sourceEventRunId() {
         return sourceEventRunId;
+    }
+
+    /** The reader base's bounds (fetch queue, close timeout, Lane B poll). */
+    public ManagedReaderConfig readerConfig() {
+        return readerConfig;
     }
 
     @Override
@@ -171,7 +140,6 @@ public final class ManagedFakeConfig implements Serializable {
                 + ", slowDataJitter="
                 + slowDataJitter
                 + (datesColumn ? ", datesColumn=true" : "")
-                + (faultId.isEmpty() ? "" : ", faultId=" + faultId)
                 + (sourceEventRunId.isEmpty() ? "" : ", sourceEventRunId=" + sourceEventRunId)
                 + '}';
     }
@@ -185,43 +153,14 @@ public final class ManagedFakeConfig implements Serializable {
         private long slowDataMillis = ManagedFakeSourceOptions.SLOW_DATA_MILLIS.defaultValue();
         private boolean slowDataJitter = ManagedFakeSourceOptions.SLOW_DATA_JITTER.defaultValue();
         private boolean datesColumn = ManagedFakeSourceOptions.DATES_COLUMN.defaultValue();
-        private String faultId = ManagedFakeSourceOptions.FAULT_ID.defaultValue();
-        private long failOnceAtRow = ManagedFakeSourceOptions.FAIL_ONCE_AT_ROW.defaultValue();
-        private String enumeratorFailOn =
-                ManagedFakeSourceOptions.ENUMERATOR_FAIL_ON.defaultValue();
-        private long enumeratorFailAtCheckpoint =
-                ManagedFakeSourceOptions.ENUMERATOR_FAIL_AT_CHECKPOINT.defaultValue();
-        private long holdSnapshotAtCheckpoint =
-                ManagedFakeSourceOptions.HOLD_SNAPSHOT_AT_CHECKPOINT.defaultValue();
         private String sourceEventRunId =
                 ManagedFakeSourceOptions.SOURCE_EVENT_RUN_ID.defaultValue();
+        private ManagedReaderConfig readerConfig =
+                ManagedReaderConfig.builder()
+                        .legacyPollMaxRecords(ManagedFakeReader.CHUNK_ROWS)
+                        .build();
 
         private Builder() {}
-
-        public Builder faultId(String v) {
-            this.faultId = v == null ? "" : v;
-            return this;
-        }
-
-        public Builder failOnceAtRow(long v) {
-            this.failOnceAtRow = v;
-            return this;
-        }
-
-        public Builder enumeratorFailOn(String v) {
-            this.enumeratorFailOn = v == null ? "" : v;
-            return this;
-        }
-
-        public Builder enumeratorFailAtCheckpoint(long v) {
-            this.enumeratorFailAtCheckpoint = v;
-            return this;
-        }
-
-        public Builder holdSnapshotAtCheckpoint(long v) {
-            this.holdSnapshotAtCheckpoint = v;
-            return this;
-        }
 
         public Builder sourceEventRunId(String v) {
             this.sourceEventRunId = v == null ? "" : v;
@@ -260,6 +199,11 @@ public final class ManagedFakeConfig implements Serializable {
 
         public Builder datesColumn(boolean v) {
             this.datesColumn = v;
+            return this;
+        }
+
+        public Builder readerConfig(ManagedReaderConfig v) {
+            this.readerConfig = v;
             return this;
         }
 

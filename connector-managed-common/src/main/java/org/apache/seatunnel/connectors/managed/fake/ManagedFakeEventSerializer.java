@@ -17,56 +17,42 @@
 
 package org.apache.seatunnel.connectors.managed.fake;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import org.apache.seatunnel.api.serialization.Serializer;
 import org.apache.seatunnel.api.source.SourceEvent;
+import org.apache.seatunnel.connectors.managed.serialization.VersionedSerializer;
 
 /**
- * Threading: stateless.
- *
- * <p>The versioned binary form of ManagedFake's source events, so they never travel as Java
+ * The versioned binary form of ManagedFake's source events, so they never travel as Java
  * serialization (STIP-31: events are bytes of the connector's own serializer, not persisted).
  *
  * <pre>{@code
  * version 1: u8 version=1 | UTF runId | i32 targetSubtask   (big-endian)
  * }</pre>
+ *
+ * <p>Threading: stateless.
  */
-public final class ManagedFakeEventSerializer implements Serializer<SourceEvent> {
+public final class ManagedFakeEventSerializer extends VersionedSerializer<SourceEvent> {
     private static final long serialVersionUID = 1L;
 
-    static final int VERSION = 1;
-
     @Override
-    public byte[] serialize(SourceEvent event) throws IOException {
-        if (!(event instanceof ManagedFakeEvent)) {
-            throw new IOException("not a ManagedFake event: " + event);
-        }
-        ManagedFakeEvent e = (ManagedFakeEvent) event;
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
-            out.writeByte(VERSION);
-            out.writeUTF(e.runId());
-            out.writeInt(e.targetSubtask());
-        }
-        return bytes.toByteArray();
+    protected int version() {
+        return 1;
     }
 
     @Override
-    public SourceEvent deserialize(byte[] serialized) throws IOException {
-        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(serialized))) {
-            int version = in.readUnsignedByte();
-            if (version != VERSION) {
-                throw new IOException("unknown ManagedFakeEvent serial version " + version);
-            }
-            ManagedFakeEvent e = new ManagedFakeEvent(in.readUTF(), in.readInt());
-            if (in.available() > 0) {
-                throw new IOException("trailing bytes after a ManagedFakeEvent");
-            }
-            return e;
+    protected void write(DataOutputStream out, SourceEvent event) throws IOException {
+        if (!(event instanceof ManagedFakeEvent)) {
+            throw new IOException("not a ManagedFake event: " + event.getClass().getName());
         }
+        ManagedFakeEvent e = (ManagedFakeEvent) event;
+        out.writeUTF(e.runId());
+        out.writeInt(e.targetSubtask());
+    }
+
+    @Override
+    protected SourceEvent read(DataInputStream in, int version) throws IOException {
+        return new ManagedFakeEvent(in.readUTF(), in.readInt());
     }
 }

@@ -17,6 +17,7 @@
 
 package org.apache.seatunnel.connectors.managed.fake;
 
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import org.apache.seatunnel.api.serialization.Serializer;
@@ -30,6 +31,7 @@ import org.apache.seatunnel.api.source.managed.ManagedSourceCapability;
 import org.apache.seatunnel.api.source.managed.SupportManagedSource;
 import org.apache.seatunnel.api.table.catalog.CatalogTable;
 import org.apache.seatunnel.api.table.type.SeaTunnelRow;
+import org.apache.seatunnel.connectors.managed.serialization.SplitListSerializer;
 
 /**
  * The managed FakeSource: {@code split.count} splits of {@code rows.per.split} rows (endless when
@@ -37,7 +39,7 @@ import org.apache.seatunnel.api.table.type.SeaTunnelRow;
  * java.io.Serializable}: the engine ships it to every member.
  */
 public final class ManagedFakeSource
-        implements SeaTunnelSource<SeaTunnelRow, ManagedFakeSplit, ManagedFakeEnumeratorState>,
+        implements SeaTunnelSource<SeaTunnelRow, ManagedFakeSplit, ArrayList<ManagedFakeSplit>>,
                 SupportParallelism,
                 SupportManagedSource {
 
@@ -46,9 +48,16 @@ public final class ManagedFakeSource
     public static final String IDENTIFIER = "ManagedFake";
 
     private final ManagedFakeConfig config;
+    private final ManagedFakeHooks hooks;
 
     public ManagedFakeSource(ManagedFakeConfig config) {
+        this(config, ManagedFakeHooks.NONE);
+    }
+
+    /** A source whose readers and enumerator report to {@code hooks} (tests, benchmarks). */
+    public ManagedFakeSource(ManagedFakeConfig config, ManagedFakeHooks hooks) {
         this.config = config;
+        this.hooks = hooks;
     }
 
     public ManagedFakeConfig config() {
@@ -84,7 +93,7 @@ public final class ManagedFakeSource
     @Override
     public SourceReader<SeaTunnelRow, ManagedFakeSplit> createReader(
             SourceReader.Context readerContext) {
-        return new ManagedFakeReader(readerContext, config);
+        return new ManagedFakeReader(readerContext, config, hooks);
     }
 
     @Override
@@ -93,20 +102,21 @@ public final class ManagedFakeSource
     }
 
     @Override
-    public SourceSplitEnumerator<ManagedFakeSplit, ManagedFakeEnumeratorState> createEnumerator(
+    public SourceSplitEnumerator<ManagedFakeSplit, ArrayList<ManagedFakeSplit>> createEnumerator(
             SourceSplitEnumerator.Context<ManagedFakeSplit> enumeratorContext) {
-        return new ManagedFakeEnumerator(enumeratorContext, config);
+        return new ManagedFakeEnumerator(
+                enumeratorContext, config, hooks, ManagedFakeEnumerator.initialSplits(config));
     }
 
     @Override
-    public SourceSplitEnumerator<ManagedFakeSplit, ManagedFakeEnumeratorState> restoreEnumerator(
+    public SourceSplitEnumerator<ManagedFakeSplit, ArrayList<ManagedFakeSplit>> restoreEnumerator(
             SourceSplitEnumerator.Context<ManagedFakeSplit> enumeratorContext,
-            ManagedFakeEnumeratorState checkpointState) {
-        return new ManagedFakeEnumerator(enumeratorContext, config, checkpointState);
+            ArrayList<ManagedFakeSplit> pending) {
+        return new ManagedFakeEnumerator(enumeratorContext, config, hooks, pending);
     }
 
     @Override
-    public Serializer<ManagedFakeEnumeratorState> getEnumeratorStateSerializer() {
-        return new ManagedFakeEnumeratorStateSerializer();
+    public Serializer<ArrayList<ManagedFakeSplit>> getEnumeratorStateSerializer() {
+        return new SplitListSerializer<>(new ManagedFakeSplitSerializer());
     }
 }

@@ -24,6 +24,7 @@ import org.apache.seatunnel.api.source.SourceSplit;
 import org.apache.seatunnel.api.table.connector.TableSource;
 import org.apache.seatunnel.api.table.factory.TableSourceFactory;
 import org.apache.seatunnel.api.table.factory.TableSourceFactoryContext;
+import org.apache.seatunnel.connectors.managed.reader.ManagedReaderOptions;
 
 /**
  * Creates {@link ManagedFakeSource} from a job config block {@code ManagedFake { ... }}. Found by
@@ -48,12 +49,8 @@ public final class ManagedFakeSourceFactory implements TableSourceFactory {
                         ManagedFakeSourceOptions.SLOW_DATA_MILLIS,
                         ManagedFakeSourceOptions.SLOW_DATA_JITTER,
                         ManagedFakeSourceOptions.DATES_COLUMN,
-                        ManagedFakeSourceOptions.FAULT_ID,
-                        ManagedFakeSourceOptions.FAIL_ONCE_AT_ROW,
-                        ManagedFakeSourceOptions.ENUMERATOR_FAIL_ON,
-                        ManagedFakeSourceOptions.ENUMERATOR_FAIL_AT_CHECKPOINT,
-                        ManagedFakeSourceOptions.HOLD_SNAPSHOT_AT_CHECKPOINT,
                         ManagedFakeSourceOptions.SOURCE_EVENT_RUN_ID)
+                .optional(ManagedReaderOptions.ALL)
                 .build();
     }
 

@@ -73,56 +73,14 @@ public final class ManagedFakeSourceOptions {
                                     + " SeaTunnel sizes only by the row type, so rows that carry"
                                     + " it show whether a lane sizes rows as the engine does.");
 
-    public static final Option<String> FAULT_ID =
-            Options.key("fault.id")
-                    .stringType()
-                    .defaultValue("")
-                    .withDescription(
-                            "Test fault injection: the JVM-wide key of this job's once-only faults,"
-                                    + " so a restored attempt does not fail again. Empty = the"
-                                    + " fault options below are off.");
-
-    public static final Option<Long> FAIL_ONCE_AT_ROW =
-            Options.key("fail.once.at.row")
-                    .longType()
-                    .defaultValue(-1L)
-                    .withDescription(
-                            "Test fault injection: a reader throws from its poll instead of"
-                                    + " emitting its N-th row (counted per reader attempt), once"
-                                    + " per fault.id in this JVM; -1 = never.");
-
-    public static final Option<String> ENUMERATOR_FAIL_ON =
-            Options.key("enumerator.fail.on")
-                    .stringType()
-                    .defaultValue("")
-                    .withDescription(
-                            "Test fault injection: 'snapshot' or 'checkpoint-complete' makes the"
-                                    + " enumerator throw once per fault.id from that callback for"
-                                    + " checkpoint enumerator.fail.at.checkpoint or later.");
-
-    public static final Option<Long> ENUMERATOR_FAIL_AT_CHECKPOINT =
-            Options.key("enumerator.fail.at.checkpoint")
-                    .longType()
-                    .defaultValue(2L)
-                    .withDescription("See enumerator.fail.on.");
-
-    public static final Option<Long> HOLD_SNAPSHOT_AT_CHECKPOINT =
-            Options.key("enumerator.hold.snapshot.at.checkpoint")
-                    .longType()
-                    .defaultValue(-1L)
-                    .withDescription(
-                            "Test fault injection: the enumerator's snapshot of this checkpoint"
-                                    + " waits (bounded) until a test releases fault.id through"
-                                    + " ManagedFakeFaults, once per fault.id; -1 = never.");
-
     public static final Option<String> SOURCE_EVENT_RUN_ID =
             Options.key("source.event.run.id")
                     .stringType()
                     .defaultValue("")
                     .withDescription(
-                            "When set, the enumerator sends one source event to each reader after"
-                                    + " it registers, and the reader records its receipt in"
-                                    + " ManagedFakeFaults under this id.");
+                            "When set, the enumerator sends one source event carrying this id to"
+                                    + " each reader after it registers (the stock engine drops"
+                                    + " it; Lane A delivers it).");
 
     private ManagedFakeSourceOptions() {}
 }

@@ -70,6 +70,17 @@ public final class ManagedReaderConfig implements Serializable {
         return new Builder();
     }
 
+    /** A builder starting from these values. */
+    public Builder toBuilder() {
+        return builder()
+                .fetchQueueMaxRecords(fetchQueueMaxRecords)
+                .fetchQueueMaxBytes(fetchQueueMaxBytes)
+                .fetchEmptyBackoff(java.time.Duration.ofNanos(fetchEmptyBackoffNanos))
+                .closeTimeout(java.time.Duration.ofNanos(closeTimeoutNanos))
+                .legacyPollMaxRecords(legacyPollMaxRecords)
+                .legacyPollIdleWait(java.time.Duration.ofNanos(legacyPollIdleWaitNanos));
+    }
+
     public int fetchQueueMaxRecords() {
         return fetchQueueMaxRecords;
     }

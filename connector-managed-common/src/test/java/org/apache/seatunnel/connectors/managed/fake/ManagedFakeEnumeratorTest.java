@@ -31,6 +31,7 @@ import org.apache.seatunnel.api.common.metrics.MetricsContext;
 import org.apache.seatunnel.api.event.EventListener;
 import org.apache.seatunnel.api.source.SourceEvent;
 import org.apache.seatunnel.api.source.SourceSplitEnumerator;
+import org.apache.seatunnel.connectors.managed.serialization.SplitListSerializer;
 import org.junit.jupiter.api.Test;
 
 class ManagedFakeEnumeratorTest {
@@ -85,9 +86,9 @@ class ManagedFakeEnumeratorTest {
     void assignsSplitNToSubtaskNModParallelismOnRegistration() throws Exception {
         RecordingContext ctx = new RecordingContext(2);
         ManagedFakeEnumerator enumerator =
-                new ManagedFakeEnumerator(ctx, ManagedFakeConfig.builder().splitCount(5).build());
+                fresh(ctx, ManagedFakeConfig.builder().splitCount(5).build());
 
-        assertEquals(5, enumerator.snapshotState(1).pendingSplits().size());
+        assertEquals(5, enumerator.snapshotState(1).size());
         ctx.registered.add(1);
         enumerator.registerReader(1);
 
@@ -100,14 +101,14 @@ class ManagedFakeEnumeratorTest {
                         new ManagedFakeSplit(0, 0),
                         new ManagedFakeSplit(2, 0),
                         new ManagedFakeSplit(4, 0)),
-                enumerator.snapshotState(2).pendingSplits(),
+                enumerator.snapshotState(2),
                 "splits of the unregistered reader stay pending in the state");
 
         ctx.registered.add(0);
         enumerator.registerReader(0);
         enumerator.run();
         assertEquals(3, ctx.assigned.get(0).size());
-        assertTrue(enumerator.snapshotState(3).pendingSplits().isEmpty());
+        assertTrue(enumerator.snapshotState(3).isEmpty());
     }
 
     @Test
@@ -118,7 +119,8 @@ class ManagedFakeEnumeratorTest {
                 new ManagedFakeEnumerator(
                         ctx,
                         config,
-                        new ManagedFakeEnumeratorState(Arrays.asList(new ManagedFakeSplit(2, 0))));
+                        ManagedFakeHooks.NONE,
+                        Arrays.asList(new ManagedFakeSplit(2, 0)));
 
         enumerator.addSplitsBack(Arrays.asList(new ManagedFakeSplit(0, 7)), 0);
         assertTrue(ctx.assigned.isEmpty(), "nothing is sent to an unregistered reader");
@@ -127,21 +129,44 @@ class ManagedFakeEnumeratorTest {
         enumerator.registerReader(0);
 
         assertEquals(
-                Arrays.asList(new ManagedFakeSplit(0, 7), new ManagedFakeSplit(2, 0)),
-                ctx.assigned.get(0));
+                new HashSet<>(
+                        Arrays.asList(new ManagedFakeSplit(0, 7), new ManagedFakeSplit(2, 0))),
+                new HashSet<>(ctx.assigned.get(0)));
         assertTrue(ctx.noMoreSplits.isEmpty(), "unbounded: readers are never told no more");
     }
 
     @Test
-    void serializersRoundTrip() throws Exception {
+    void serializersRoundTripAndKeepTheirGoldenBytes() throws Exception {
         ManagedFakeSplitSerializer splits = new ManagedFakeSplitSerializer();
         ManagedFakeSplit split = new ManagedFakeSplit(3, 1234567890123L);
         assertEquals(split, splits.deserialize(splits.serialize(split)));
+        // Version 1: u8 1 | i32 splitNumber | i64 offset (unchanged since the first release).
+        assertEquals(
+                "01" + "00000003" + "0000011f71fb04cb",
+                java.util.HexFormat.of().formatHex(splits.serialize(split)));
 
-        ManagedFakeEnumeratorStateSerializer states = new ManagedFakeEnumeratorStateSerializer();
-        ManagedFakeEnumeratorState state =
-                new ManagedFakeEnumeratorState(
+        SplitListSerializer<ManagedFakeSplit> states = new SplitListSerializer<>(splits);
+        ArrayList<ManagedFakeSplit> state =
+                new ArrayList<>(
                         Arrays.asList(new ManagedFakeSplit(0, 1), new ManagedFakeSplit(9, 2)));
         assertEquals(state, states.deserialize(states.serialize(state)));
+        // Version 1: u8 1 | i32 count | (i32 length | split bytes) per split.
+        assertEquals(
+                "01"
+                        + "00000002"
+                        + "0000000d"
+                        + "01"
+                        + "00000000"
+                        + "0000000000000001"
+                        + "0000000d"
+                        + "01"
+                        + "00000009"
+                        + "0000000000000002",
+                java.util.HexFormat.of().formatHex(states.serialize(state)));
+    }
+
+    private static ManagedFakeEnumerator fresh(RecordingContext ctx, ManagedFakeConfig config) {
+        return new ManagedFakeEnumerator(
+                ctx, config, ManagedFakeHooks.NONE, ManagedFakeEnumerator.initialSplits(config));
     }
 }

@@ -15,7 +15,7 @@
  * limitations under the License.
  */
 
-package org.apache.seatunnel.connectors.managed.fake;
+package org.apache.seatunnel.connectors.managed.fake.testing;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -55,13 +55,13 @@ public final class ManagedFakeProbe {
         EMIT_DELAY.clear();
     }
 
-    static void enumeratorSnapshot(long checkpointId) {
+    public static void enumeratorSnapshot(long checkpointId) {
         if (enabled) {
             ENUMERATOR_SNAPSHOT.putIfAbsent(checkpointId, System.nanoTime());
         }
     }
 
-    static void readerSnapshot(long checkpointId) {
+    public static void readerSnapshot(long checkpointId) {
         if (enabled) {
             Long start = ENUMERATOR_SNAPSHOT.get(checkpointId);
             if (start != null && BARRIER_WAIT.size() < MAX_SAMPLES) {
@@ -70,14 +70,14 @@ public final class ManagedFakeProbe {
         }
     }
 
-    static void checkpointComplete(long checkpointId) {
+    public static void checkpointComplete(long checkpointId) {
         if (enabled) {
             COMPLETE.putIfAbsent(checkpointId, System.nanoTime());
         }
     }
 
     /** A row that was due at {@code dueNanos} (rate limit) is emitted now. */
-    static void rowEmitted(long dueNanos) {
+    public static void rowEmitted(long dueNanos) {
         if (enabled && EMIT_DELAY.size() < MAX_SAMPLES) {
             EMIT_DELAY.add(Math.max(0, System.nanoTime() - dueNanos));
         }

@@ -15,7 +15,7 @@
  * limitations under the License.
  */
 
-package org.apache.seatunnel.connectors.managed.fake;
+package org.apache.seatunnel.connectors.managed.fake.testing;
 
 import java.util.Map;
 import java.util.TreeMap;
@@ -43,7 +43,7 @@ public final class ManagedFakeFaults {
     private ManagedFakeFaults() {}
 
     /** True exactly once per key in this JVM. */
-    static boolean fireOnce(String key) {
+    public static boolean fireOnce(String key) {
         return FIRED.putIfAbsent(key, Boolean.TRUE) == null;
     }
 
@@ -56,7 +56,7 @@ public final class ManagedFakeFaults {
      * Blocks the caller until {@link #release} for {@code faultId}, at most {@link
      * #MAX_HOLD_MILLIS}; only the first call per id holds.
      */
-    static void holdOnce(String faultId) throws InterruptedException {
+    public static void holdOnce(String faultId) throws InterruptedException {
         CountDownLatch latch = new CountDownLatch(1);
         if (HOLDS.putIfAbsent(faultId, latch) != null) {
             return;
@@ -77,7 +77,7 @@ public final class ManagedFakeFaults {
         }
     }
 
-    static void recordEvent(String runId, int receivingSubtask) {
+    public static void recordEvent(String runId, int receivingSubtask) {
         EVENTS.computeIfAbsent(runId, k -> new ConcurrentHashMap<>())
                 .merge(receivingSubtask, 1, Integer::sum);
     }
