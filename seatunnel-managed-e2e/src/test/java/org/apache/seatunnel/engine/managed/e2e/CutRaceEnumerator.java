@@ -30,7 +30,6 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.apache.seatunnel.api.source.SourceSplitEnumerator;
 import org.apache.seatunnel.api.source.managed.AsyncTaskKey;
 import org.apache.seatunnel.api.source.managed.Cancellable;
-import org.apache.seatunnel.connectors.managed.fake.ManagedFakeEnumeratorState;
 import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSplit;
 import org.apache.seatunnel.engine.managed.source.coordinator.ManagedEnumeratorContext;
 
@@ -51,7 +50,7 @@ import org.apache.seatunnel.engine.managed.source.coordinator.ManagedEnumeratorC
  * (restored state plus splits handed back) goes out as soon as the reader is registered.
  */
 final class CutRaceEnumerator
-        implements SourceSplitEnumerator<ManagedFakeSplit, ManagedFakeEnumeratorState> {
+        implements SourceSplitEnumerator<ManagedFakeSplit, ArrayList<ManagedFakeSplit>> {
 
     private static final long READER_HOLD_WAIT_MILLIS = 5_000;
     private static final int SUBTASK = 0;
@@ -74,7 +73,7 @@ final class CutRaceEnumerator
     CutRaceEnumerator(
             Context<ManagedFakeSplit> context,
             CutRaceSource.Settings settings,
-            ManagedFakeEnumeratorState restored) {
+            ArrayList<ManagedFakeSplit> restored) {
         this.context = context;
         this.settings = settings;
         this.probe = CutRaceProbe.of(settings.runId);
@@ -84,9 +83,9 @@ final class CutRaceEnumerator
             pending.add(new ManagedFakeSplit(CutRaceSource.S1, 0));
             holdS1 = true;
         } else {
-            pending.addAll(restored.pendingSplits());
+            pending.addAll(restored);
             List<String> ids = new ArrayList<>();
-            for (ManagedFakeSplit s : restored.pendingSplits()) {
+            for (ManagedFakeSplit s : restored) {
                 ids.add(s.toString());
             }
             probe.enumeratorRestored(ids);
@@ -139,7 +138,7 @@ final class CutRaceEnumerator
     }
 
     @Override
-    public ManagedFakeEnumeratorState snapshotState(long checkpointId) throws Exception {
+    public ArrayList<ManagedFakeSplit> snapshotState(long checkpointId) throws Exception {
         boolean cut;
         synchronized (lock) {
             cut = holdS1 && !firstSnapshotTaken;
@@ -151,12 +150,12 @@ final class CutRaceEnumerator
                 probe.log("reader did not hold its lock within " + READER_HOLD_WAIT_MILLIS + " ms");
             }
         }
-        ManagedFakeEnumeratorState state;
+        ArrayList<ManagedFakeSplit> state;
         synchronized (lock) {
-            state = new ManagedFakeEnumeratorState(pending);
+            state = new ArrayList<>(pending);
         }
         if (cut) {
-            probe.log("enumerator snapshot " + checkpointId + " = " + state.pendingSplits());
+            probe.log("enumerator snapshot " + checkpointId + " = " + state);
             assignS1Later();
         }
         return state;

@@ -17,6 +17,8 @@
 
 package org.apache.seatunnel.engine.managed.e2e;
 
+import java.util.ArrayList;
+
 import java.io.Serializable;
 import java.util.Collections;
 import java.util.List;
@@ -30,8 +32,7 @@ import org.apache.seatunnel.api.source.managed.ManagedSourceCapability;
 import org.apache.seatunnel.api.source.managed.SupportManagedSource;
 import org.apache.seatunnel.api.table.catalog.CatalogTable;
 import org.apache.seatunnel.api.table.type.SeaTunnelRow;
-import org.apache.seatunnel.connectors.managed.fake.ManagedFakeEnumeratorState;
-import org.apache.seatunnel.connectors.managed.fake.ManagedFakeEnumeratorStateSerializer;
+import org.apache.seatunnel.connectors.managed.serialization.SplitListSerializer;
 import org.apache.seatunnel.connectors.managed.fake.ManagedFakeRows;
 import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSplit;
 import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSplitSerializer;
@@ -52,7 +53,7 @@ import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSplitSerializer;
  * stock path's inconsistent cut into duplicate rows.
  */
 public final class CutRaceSource
-        implements SeaTunnelSource<SeaTunnelRow, ManagedFakeSplit, ManagedFakeEnumeratorState>,
+        implements SeaTunnelSource<SeaTunnelRow, ManagedFakeSplit, ArrayList<ManagedFakeSplit>>,
                 SupportParallelism,
                 SupportManagedSource {
 
@@ -104,20 +105,20 @@ public final class CutRaceSource
     }
 
     @Override
-    public SourceSplitEnumerator<ManagedFakeSplit, ManagedFakeEnumeratorState> createEnumerator(
+    public SourceSplitEnumerator<ManagedFakeSplit, ArrayList<ManagedFakeSplit>> createEnumerator(
             SourceSplitEnumerator.Context<ManagedFakeSplit> ctx) {
         return new CutRaceEnumerator(ctx, settings, null);
     }
 
     @Override
-    public SourceSplitEnumerator<ManagedFakeSplit, ManagedFakeEnumeratorState> restoreEnumerator(
-            SourceSplitEnumerator.Context<ManagedFakeSplit> ctx, ManagedFakeEnumeratorState state) {
+    public SourceSplitEnumerator<ManagedFakeSplit, ArrayList<ManagedFakeSplit>> restoreEnumerator(
+            SourceSplitEnumerator.Context<ManagedFakeSplit> ctx, ArrayList<ManagedFakeSplit> state) {
         return new CutRaceEnumerator(ctx, settings, state);
     }
 
     @Override
-    public Serializer<ManagedFakeEnumeratorState> getEnumeratorStateSerializer() {
-        return new ManagedFakeEnumeratorStateSerializer();
+    public Serializer<ArrayList<ManagedFakeSplit>> getEnumeratorStateSerializer() {
+        return new SplitListSerializer<>(new ManagedFakeSplitSerializer());
     }
 
     /** The connector's options; immutable. */

@@ -24,7 +24,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.apache.seatunnel.connectors.managed.fake.ManagedFakeFaults;
+import org.apache.seatunnel.connectors.managed.fake.testing.ManagedFakeFaults;
+import org.apache.seatunnel.connectors.managed.fake.testing.ManagedFakeTestingSourceFactory;
 import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSource;
 import org.apache.seatunnel.engine.core.job.JobStatus;
 import org.apache.seatunnel.engine.managed.source.zeta.RuntimeStats;
@@ -49,7 +50,9 @@ class LaneAFailoverTest {
 
     @BeforeAll
     static void startEngine() {
-        LaneASettings.enable(List.of(JOB_NAME), List.of(ManagedFakeSource.IDENTIFIER));
+        LaneASettings.enable(
+                List.of(JOB_NAME),
+                List.of(ManagedFakeSource.IDENTIFIER, ManagedFakeTestingSourceFactory.IDENTIFIER));
         zeta = EmbeddedZeta.builder("lane-a-failover", 47340).start();
     }
 
@@ -62,7 +65,7 @@ class LaneAFailoverTest {
     }
 
     private static String job(String runId, String faultOptions) {
-        return ManagedJobs.streaming(
+        return ManagedJobs.streamingTesting(
                 JOB_NAME,
                 "    split.count = 4\n    bounded = false\n    rows.per.second = 300\n"
                         + faultOptions,

@@ -25,7 +25,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import org.apache.seatunnel.connectors.managed.fake.ManagedFakeFaults;
+import org.apache.seatunnel.connectors.managed.fake.testing.ManagedFakeFaults;
+import org.apache.seatunnel.connectors.managed.fake.testing.ManagedFakeTestingSourceFactory;
 import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSource;
 import org.apache.seatunnel.engine.core.job.JobResult;
 import org.apache.seatunnel.engine.core.job.JobStatus;
@@ -50,7 +51,9 @@ class LaneASavepointTest {
 
     @BeforeAll
     static void startEngine() {
-        LaneASettings.enable(List.of(JOB_NAME), List.of(ManagedFakeSource.IDENTIFIER));
+        LaneASettings.enable(
+                List.of(JOB_NAME),
+                List.of(ManagedFakeSource.IDENTIFIER, ManagedFakeTestingSourceFactory.IDENTIFIER));
         zeta = EmbeddedZeta.builder("lane-a-savepoint", 47330).start();
     }
 
@@ -63,7 +66,7 @@ class LaneASavepointTest {
     }
 
     private static String job(String runId, String extra) {
-        return ManagedJobs.streaming(
+        return ManagedJobs.streamingTesting(
                 JOB_NAME,
                 "    split.count = 4\n    bounded = false\n    rows.per.second = 300\n" + extra,
                 runId);

@@ -26,7 +26,9 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
-import org.apache.seatunnel.connectors.managed.fake.ManagedFakeFaults;
+import org.apache.seatunnel.connectors.managed.fake.testing.ManagedFakeFaults;
+import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSource;
+import org.apache.seatunnel.connectors.managed.fake.testing.ManagedFakeTestingSourceFactory;
 import org.apache.seatunnel.engine.core.job.JobStatus;
 import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
 import org.apache.seatunnel.engine.managed.source.zeta.ManagedSourceSettings;
@@ -71,7 +73,10 @@ class LaneASourceEventTest {
         Map<String, Object> cfg = new HashMap<>();
         cfg.put("enabled", enabled);
         cfg.put("allowed-jobs", Arrays.asList(JOB_NAME));
-        cfg.put("allowed-connectors", Arrays.asList("ManagedFake"));
+        cfg.put(
+                "allowed-connectors",
+                Arrays.asList(
+                        ManagedFakeSource.IDENTIFIER, ManagedFakeTestingSourceFactory.IDENTIFIER));
         ManagedSourceSettings.install(ManagedSourceConfig.fromMap(cfg));
     }
 
@@ -83,7 +88,7 @@ class LaneASourceEventTest {
                 + "}\n"
                 + "source {\n"
                 + "  Managed {\n"
-                + "    connector = \"ManagedFake\"\n"
+                + "    connector = \"ManagedFakeTesting\"\n"
                 + "    job-name = \""
                 + JOB_NAME
                 + "\"\n"

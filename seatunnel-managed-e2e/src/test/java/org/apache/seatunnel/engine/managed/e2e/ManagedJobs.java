@@ -20,6 +20,7 @@ package org.apache.seatunnel.engine.managed.e2e;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.seatunnel.connectors.managed.fake.ManagedFakeRows;
+import org.apache.seatunnel.connectors.managed.fake.testing.ManagedFakeTestingSourceFactory;
 
 /** The job HOCON the end-to-end tests submit: a managed FakeSource into the collecting sink. */
 final class ManagedJobs {
@@ -32,7 +33,26 @@ final class ManagedJobs {
      */
     static String streaming(String jobName, String sourceOptions, String runId) {
         return managedFake(
-                "STREAMING", "  checkpoint.interval = 1000\n", jobName, sourceOptions, runId);
+                "ManagedFake",
+                "STREAMING",
+                "  checkpoint.interval = 1000\n",
+                jobName,
+                sourceOptions,
+                runId);
+    }
+
+    /**
+     * The streaming job on {@code ManagedFakeTesting} (the test-jar's ManagedFake with fault
+     * injection and probes), for sources options such as {@code fault.id}.
+     */
+    static String streamingTesting(String jobName, String sourceOptions, String runId) {
+        return managedFake(
+                ManagedFakeTestingSourceFactory.IDENTIFIER,
+                "STREAMING",
+                "  checkpoint.interval = 1000\n",
+                jobName,
+                sourceOptions,
+                runId);
     }
 
     /** The bounded job of the acceptance list: 5 splits × 20 rows, p=2, batch mode. */
@@ -43,6 +63,7 @@ final class ManagedJobs {
     /** The bounded 5 × 20 job with extra source options (each line ending in a newline). */
     static String bounded5x20(String jobName, String runId, String sourceOptions) {
         return managedFake(
+                "ManagedFake",
                 "BATCH",
                 "",
                 jobName,
@@ -63,7 +84,12 @@ final class ManagedJobs {
     }
 
     private static String managedFake(
-            String mode, String envExtra, String jobName, String sourceOptions, String runId) {
+            String connector,
+            String mode,
+            String envExtra,
+            String jobName,
+            String sourceOptions,
+            String runId) {
         return "env {\n"
                 + "  job.mode = \""
                 + mode
@@ -73,7 +99,9 @@ final class ManagedJobs {
                 + "}\n"
                 + "source {\n"
                 + "  Managed {\n"
-                + "    connector = \"ManagedFake\"\n"
+                + "    connector = \""
+                + connector
+                + "\"\n"
                 + "    job-name = \""
                 + jobName
                 + "\"\n"

@@ -17,6 +17,8 @@
 
 package org.apache.seatunnel.engine.managed.e2e;
 
+import java.util.ArrayList;
+
 import com.hazelcast.spi.impl.NodeEngineImpl;
 import java.io.IOException;
 import java.util.List;
@@ -30,7 +32,6 @@ import org.apache.seatunnel.api.source.SourceSplitEnumerator;
 import org.apache.seatunnel.api.source.SupportParallelism;
 import org.apache.seatunnel.api.table.catalog.CatalogTable;
 import org.apache.seatunnel.api.table.type.SeaTunnelRow;
-import org.apache.seatunnel.connectors.managed.fake.ManagedFakeEnumeratorState;
 import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSource;
 import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSplit;
 
@@ -43,7 +44,7 @@ import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSplit;
  * through {@link EngineInternals}. Lane B only (the wrapper is a plain {@link SourceReader}).
  */
 public final class ProbeSource
-        implements SeaTunnelSource<SeaTunnelRow, ManagedFakeSplit, ManagedFakeEnumeratorState>,
+        implements SeaTunnelSource<SeaTunnelRow, ManagedFakeSplit, ArrayList<ManagedFakeSplit>>,
                 SupportParallelism {
 
     private static final long serialVersionUID = 1L;
@@ -79,7 +80,7 @@ public final class ProbeSource
     }
 
     @Override
-    public Serializer<ManagedFakeEnumeratorState> getEnumeratorStateSerializer() {
+    public Serializer<ArrayList<ManagedFakeSplit>> getEnumeratorStateSerializer() {
         return delegate.getEnumeratorStateSerializer();
     }
 
@@ -99,7 +100,7 @@ public final class ProbeSource
     }
 
     @Override
-    public SourceSplitEnumerator<ManagedFakeSplit, ManagedFakeEnumeratorState> createEnumerator(
+    public SourceSplitEnumerator<ManagedFakeSplit, ArrayList<ManagedFakeSplit>> createEnumerator(
             SourceSplitEnumerator.Context<ManagedFakeSplit> ctx) throws Exception {
         Probe probe = Probe.of(runId);
         probe.called("Source.createEnumerator");
@@ -108,8 +109,8 @@ public final class ProbeSource
     }
 
     @Override
-    public SourceSplitEnumerator<ManagedFakeSplit, ManagedFakeEnumeratorState> restoreEnumerator(
-            SourceSplitEnumerator.Context<ManagedFakeSplit> ctx, ManagedFakeEnumeratorState state)
+    public SourceSplitEnumerator<ManagedFakeSplit, ArrayList<ManagedFakeSplit>> restoreEnumerator(
+            SourceSplitEnumerator.Context<ManagedFakeSplit> ctx, ArrayList<ManagedFakeSplit> state)
             throws Exception {
         Probe probe = Probe.of(runId);
         probe.called("Source.restoreEnumerator");
@@ -196,12 +197,12 @@ public final class ProbeSource
 
     /** Forwards to the real enumerator and records threads; see the class comment. */
     private static final class ProbeEnumerator
-            implements SourceSplitEnumerator<ManagedFakeSplit, ManagedFakeEnumeratorState> {
-        private final SourceSplitEnumerator<ManagedFakeSplit, ManagedFakeEnumeratorState> e;
+            implements SourceSplitEnumerator<ManagedFakeSplit, ArrayList<ManagedFakeSplit>> {
+        private final SourceSplitEnumerator<ManagedFakeSplit, ArrayList<ManagedFakeSplit>> e;
         private final Probe probe;
 
         ProbeEnumerator(
-                SourceSplitEnumerator<ManagedFakeSplit, ManagedFakeEnumeratorState> e,
+                SourceSplitEnumerator<ManagedFakeSplit, ArrayList<ManagedFakeSplit>> e,
                 Probe probe) {
             this.e = e;
             this.probe = probe;
@@ -249,7 +250,7 @@ public final class ProbeSource
         }
 
         @Override
-        public ManagedFakeEnumeratorState snapshotState(long checkpointId) throws Exception {
+        public ArrayList<ManagedFakeSplit> snapshotState(long checkpointId) throws Exception {
             probe.called("Enumerator.snapshotState");
             return e.snapshotState(checkpointId);
         }

@@ -27,7 +27,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.apache.seatunnel.connectors.managed.fake.ManagedFakeProbe;
+import org.apache.seatunnel.connectors.managed.fake.testing.ManagedFakeProbe;
+import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSource;
+import org.apache.seatunnel.connectors.managed.fake.testing.ManagedFakeTestingSourceFactory;
 import org.apache.seatunnel.engine.core.job.JobResult;
 import org.apache.seatunnel.engine.core.job.JobStatus;
 import org.apache.seatunnel.engine.managed.e2e.CountingSink;
@@ -62,7 +64,10 @@ public final class SideBySideRunner {
         Map<String, Object> cfg = new HashMap<>();
         cfg.put("enabled", true);
         cfg.put("allowed-jobs", Arrays.asList("side-a"));
-        cfg.put("allowed-connectors", Arrays.asList("ManagedFake"));
+        cfg.put(
+                "allowed-connectors",
+                Arrays.asList(
+                        ManagedFakeSource.IDENTIFIER, ManagedFakeTestingSourceFactory.IDENTIFIER));
         ManagedSourceSettings.install(ManagedSourceConfig.fromMap(cfg));
         try (EmbeddedZeta zeta =
                 EmbeddedZeta.builder("side-by-side-" + ProcessHandle.current().pid(), 48400)
@@ -143,7 +148,7 @@ public final class SideBySideRunner {
         return "env {\n  job.mode = \""
                 + mode
                 + "\"\n  parallelism = 1\n  checkpoint.interval = 1000\n}\n"
-                + "source {\n  Managed {\n    connector = \"ManagedFake\"\n    job-name = \""
+                + "source {\n  Managed {\n    connector = \"ManagedFakeTesting\"\n    job-name = \""
                 + (laneA ? "side-a" : "side-b")
                 + "\"\n"
                 + sourceExtra
