@@ -18,6 +18,9 @@
 package org.apache.seatunnel.api.source.managed;
 
 import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -27,26 +30,43 @@ import java.security.NoSuchAlgorithmException;
  * than a boolean. Immutable.
  *
  * <p>The {@link #digest()} is recorded in the job plan and in every checkpoint; a restore whose
- * installed connector reports a different digest fails before execution. It is computed from a
- * canonical big-endian encoding of the descriptor version and every field, so it is the same in
- * every JVM and release until a field changes. Fields are only ever appended, under a new
- * descriptor version.
+ * installed connector reports a different digest fails before execution, unless the recorded
+ * digest is one of {@link #restorableDigests()} (a tested migration from an older descriptor
+ * version). It is computed from a canonical big-endian encoding of the descriptor version and every
+ * field, so it is the same in every JVM and release until a field changes.
+ *
+ * <p>The promises, each checked where Lane A relies on it:
+ *
+ * <ul>
+ *   <li>{@link #boundedPoll()}: {@code pollNextManaged} honours the turn's budget and deadline
+ *       (the runtime's poll turns, watchdog and conformance rule POLL_WITHIN_BUDGET);
+ *   <li>{@link #wakeup()}: {@code wakeup()} ends a wait inside a turn promptly and is thread-safe
+ *       (the runtime calls it on cancel, failure and hard budget overruns).
+ * </ul>
+ *
+ * Both are required for Lane A. Descriptor version 1 also had {@code attemptFencing}, {@code
+ * sourceEvents} and {@code asyncEnumerator}; the runtime never read them (attempt fencing is always
+ * on, events are delivered whenever the source has an event serializer, every enumerator may use
+ * the scheduler), so version 2 removed them.
  *
  * <pre>{@code
- * canonical form, descriptor version 1 (14 bytes), SHA-256 truncated to 16 bytes, lower-case hex:
+ * canonical form (14 bytes), SHA-256 truncated to 16 bytes, lower-case hex:
  *   0  "MSC1"                    4 bytes ASCII
- *   4  descriptorVersion         u16
+ *   4  descriptorVersion         u16   2 (1 in restorable digests)
  *   6  protocolMajor             u16
  *   8  protocolMinor             u16
- *  10  flags                     u8   bit0 boundedPoll, bit1 wakeup, bit2 attemptFencing,
- *                                     bit3 sourceEvents, bit4 asyncEnumerator
+ *  10  flags                     u8    bit0 boundedPoll, bit1 wakeup; bits 2-7 zero
+ *                                      (version 1: bits 2-4 were the removed flags)
  *  11  reserved                  3 bytes, zero
  * }</pre>
  */
 @Experimental
 public final class ManagedSourceCapability {
 
-    public static final int DESCRIPTOR_VERSION = 1;
+    public static final int DESCRIPTOR_VERSION = 2;
+
+    /** The descriptor version whose digests restore through the version 1 to 2 migration. */
+    static final int MIGRATED_DESCRIPTOR_VERSION = 1;
 
     /** The runtime command protocol this SPI release speaks. */
     public static final int CURRENT_PROTOCOL_MAJOR = 1;
@@ -55,9 +75,6 @@ public final class ManagedSourceCapability {
 
     private static final int FLAG_BOUNDED_POLL = 1;
     private static final int FLAG_WAKEUP = 1 << 1;
-    private static final int FLAG_ATTEMPT_FENCING = 1 << 2;
-    private static final int FLAG_SOURCE_EVENTS = 1 << 3;
-    private static final int FLAG_ASYNC_ENUMERATOR = 1 << 4;
 
     private final int descriptorVersion;
     private final int protocolMajor;
@@ -98,21 +115,22 @@ public final class ManagedSourceCapability {
         return (flags & FLAG_WAKEUP) != 0;
     }
 
-    public boolean attemptFencing() {
-        return (flags & FLAG_ATTEMPT_FENCING) != 0;
-    }
-
-    public boolean sourceEvents() {
-        return (flags & FLAG_SOURCE_EVENTS) != 0;
-    }
-
-    public boolean asyncEnumerator() {
-        return (flags & FLAG_ASYNC_ENUMERATOR) != 0;
-    }
-
     /** 32 lower-case hex characters; stable across JVMs and releases for equal descriptors. */
     public String digest() {
         return digest;
+    }
+
+    /**
+     * The digests a checkpoint may have recorded for this capability and still restore: this
+     * digest and the descriptor version 1 digest of the same promises (version 2 only removed
+     * flags nothing read, so a reader of either version behaves the same).
+     */
+    public List<String> restorableDigests() {
+        return Collections.unmodifiableList(
+                Arrays.asList(
+                        digest,
+                        computeDigest(
+                                MIGRATED_DESCRIPTOR_VERSION, protocolMajor, protocolMinor, flags)));
     }
 
     /**
@@ -190,12 +208,6 @@ public final class ManagedSourceCapability {
                 + boundedPoll()
                 + ", wakeup="
                 + wakeup()
-                + ", attemptFencing="
-                + attemptFencing()
-                + ", sourceEvents="
-                + sourceEvents()
-                + ", asyncEnumerator="
-                + asyncEnumerator()
                 + ", digest="
                 + digest
                 + '}';
@@ -225,18 +237,6 @@ public final class ManagedSourceCapability {
 
         public Builder wakeup(boolean on) {
             return flag(FLAG_WAKEUP, on);
-        }
-
-        public Builder attemptFencing(boolean on) {
-            return flag(FLAG_ATTEMPT_FENCING, on);
-        }
-
-        public Builder sourceEvents(boolean on) {
-            return flag(FLAG_SOURCE_EVENTS, on);
-        }
-
-        public Builder asyncEnumerator(boolean on) {
-            return flag(FLAG_ASYNC_ENUMERATOR, on);
         }
 
         private Builder flag(int bit, boolean on) {

@@ -18,21 +18,17 @@
 package org.apache.seatunnel.api.source.managed;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class ManagedSourceCapabilityTest {
 
     private static ManagedSourceCapability full() {
-        return ManagedSourceCapability.builder()
-                .boundedPoll(true)
-                .wakeup(true)
-                .attemptFencing(true)
-                .sourceEvents(true)
-                .asyncEnumerator(true)
-                .build();
+        return ManagedSourceCapability.builder().boundedPoll(true).wakeup(true).build();
     }
 
     @Test
@@ -40,9 +36,18 @@ class ManagedSourceCapabilityTest {
         // Golden values computed independently (Python hashlib over the documented canonical
         // form). A change here means every recorded checkpoint digest changes; that needs
         // a new descriptor version and a migration, never an edit of these strings.
-        assertEquals(ManagedSourceCapability.computeDigest(1, 1, 0, 0x1f), full().digest());
-        assertEquals(GOLDEN_FULL, full().digest());
-        assertEquals(GOLDEN_EMPTY, ManagedSourceCapability.builder().build().digest());
+        assertEquals(ManagedSourceCapability.computeDigest(2, 1, 0, 0x03), full().digest());
+        assertEquals(GOLDEN_FULL_V2, full().digest());
+        assertEquals(GOLDEN_EMPTY_V2, ManagedSourceCapability.builder().build().digest());
+    }
+
+    @Test
+    void aVersionOneDigestOfTheSamePromisesStillRestores() {
+        // The digest every Lane A checkpoint recorded before descriptor version 2.
+        assertEquals(List.of(GOLDEN_FULL_V2, GOLDEN_FULL_V1), full().restorableDigests());
+        assertFalse(
+                full().restorableDigests().contains(GOLDEN_V1_ALL_FLAGS),
+                "a version 1 descriptor that declared the removed flags is another capability");
     }
 
     @Test
@@ -54,9 +59,6 @@ class ManagedSourceCapabilityTest {
                 ManagedSourceCapability.builder()
                         .boundedPoll(true)
                         .wakeup(true)
-                        .attemptFencing(true)
-                        .sourceEvents(true)
-                        .asyncEnumerator(true)
                         .protocolVersion(1, 1)
                         .build()
                         .digest());
@@ -78,6 +80,8 @@ class ManagedSourceCapabilityTest {
         assertTrue(reason.contains("wakeup"), reason);
     }
 
-    static final String GOLDEN_FULL = "61d572e27d0a9bdc68135e15d3ae7d94";
-    static final String GOLDEN_EMPTY = "545f9ebc63303783b44b3582e7f11ee1";
+    static final String GOLDEN_FULL_V2 = "7e9cc6565bff194478b824bd6df31ccf";
+    static final String GOLDEN_EMPTY_V2 = "f3c4e14e761dcf0379e1b7fca3c08bda";
+    static final String GOLDEN_FULL_V1 = "e40c328b76e310ea63d9df82b45d208c";
+    static final String GOLDEN_V1_ALL_FLAGS = "61d572e27d0a9bdc68135e15d3ae7d94";
 }

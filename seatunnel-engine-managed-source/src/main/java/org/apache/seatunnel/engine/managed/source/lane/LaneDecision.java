@@ -18,6 +18,9 @@
 package org.apache.seatunnel.engine.managed.source.lane;
 
 import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -28,10 +31,11 @@ import java.util.Objects;
  * compares against it and never re-chooses silently (invariant 12).
  */
 public final class LaneDecision implements Serializable {
-    private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 2L;
 
     private final Lane lane;
     private final String capabilityDigest;
+    private final List<String> restorableDigests;
     private final int protocolMajor;
     private final int protocolMinor;
     private final String reason;
@@ -42,8 +46,29 @@ public final class LaneDecision implements Serializable {
             int protocolMajor,
             int protocolMinor,
             String reason) {
+        this(
+                lane,
+                capabilityDigest,
+                Collections.singletonList(capabilityDigest == null ? "" : capabilityDigest),
+                protocolMajor,
+                protocolMinor,
+                reason);
+    }
+
+    /**
+     * @param restorableDigests the digests a checkpoint of this deployment's capability may have
+     *     recorded (the current one and those of tested descriptor migrations)
+     */
+    public LaneDecision(
+            Lane lane,
+            String capabilityDigest,
+            List<String> restorableDigests,
+            int protocolMajor,
+            int protocolMinor,
+            String reason) {
         this.lane = Objects.requireNonNull(lane, "lane");
         this.capabilityDigest = capabilityDigest == null ? "" : capabilityDigest;
+        this.restorableDigests = Collections.unmodifiableList(new ArrayList<>(restorableDigests));
         this.protocolMajor = protocolMajor;
         this.protocolMinor = protocolMinor;
         this.reason = Objects.requireNonNull(reason, "reason");
@@ -92,7 +117,7 @@ public final class LaneDecision implements Serializable {
                             + lane
                             + ".");
         }
-        if (lane == Lane.A && !capabilityDigest.equals(recordedDigest)) {
+        if (lane == Lane.A && !restorableDigests.contains(recordedDigest)) {
             throw new IllegalStateException(
                     "Refusing to restore: the checkpoint's capability digest "
                             + recordedDigest

@@ -71,6 +71,7 @@ public final class LaneSelector {
         return new LaneDecision(
                 Lane.A,
                 capability.digest(),
+                capability.restorableDigests(),
                 ProtocolVersion.MAJOR,
                 ProtocolVersion.MINOR,
                 "enabled, job and connector allowlisted, capability eligible");

@@ -112,4 +112,16 @@ class LaneSelectorTest {
                         IllegalStateException.class, () -> a.verifyRestore(Lane.A, "deadbeef"));
         assertTrue(digest.getMessage().contains("deadbeef"), digest.getMessage());
     }
+
+    @Test
+    void aCheckpointWithTheDescriptorVersionOneDigestOfTheSamePromisesRestores() {
+        LaneDecision a =
+                LaneSelector.decide(config(true, "LANE_B"), "orders", "ManagedFake", CAPABLE);
+        // What a Lane A checkpoint recorded for bounded poll + wakeup before descriptor v2.
+        a.verifyRestore(Lane.A, "e40c328b76e310ea63d9df82b45d208c");
+        assertThrows(
+                IllegalStateException.class,
+                () -> a.verifyRestore(Lane.A, "61d572e27d0a9bdc68135e15d3ae7d94"),
+                "a v1 digest of other promises is refused");
+    }
 }
