@@ -69,7 +69,7 @@ final class CoordinatorCore<SplitT extends SourceSplit, StateT> {
     private final CoordinatorSchedulerImpl scheduler;
     private final byte[] restoreBlob;
     private OutboundCommands outbound;
-    private ManagedEnumeratorContext<SplitT> context;
+    private CoordinatorEnumeratorContext<SplitT> context;
 
     private SourceSplitEnumerator<SplitT, StateT> enumerator;
     private long lastNotifiedComplete = AssignmentEntry.NONE;
@@ -100,7 +100,7 @@ final class CoordinatorCore<SplitT extends SourceSplit, StateT> {
         this.restoreBlob = restoreBlob;
     }
 
-    void bind(OutboundCommands outbound, ManagedEnumeratorContext<SplitT> context) {
+    void bind(OutboundCommands outbound, CoordinatorEnumeratorContext<SplitT> context) {
         this.outbound = outbound;
         this.context = context;
     }
@@ -332,6 +332,11 @@ final class CoordinatorCore<SplitT extends SourceSplit, StateT> {
 
     Set<Integer> registeredReaders() {
         return readers.registered();
+    }
+
+    /** Any thread: the registrations as of the last one the loop applied. */
+    Set<Integer> registeredReadersSnapshot() {
+        return readers.registeredSnapshot();
     }
 
     CoordinatorSchedulerImpl scheduler() {

@@ -76,7 +76,7 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
     private final CoordinatorFailureHandler failureHandler;
     private final CoordinatorCore<SplitT, StateT> core;
     private final CoordinatorSchedulerImpl scheduler;
-    private final ManagedEnumeratorContext<SplitT> context;
+    private final CoordinatorEnumeratorContext<SplitT> context;
 
     /** Loop-owned: commands that arrived before open, replayed in order once open succeeded. */
     private final ArrayDeque<Command> beforeOpen = new ArrayDeque<>();
@@ -141,7 +141,7 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
                         config,
                         metrics);
         this.context =
-                new ManagedEnumeratorContext<>(
+                new CoordinatorEnumeratorContext<>(
                         core, this, config.parallelism(), b.metricsContext, b.eventListener);
         core.bind(outbound, context);
     }
@@ -282,7 +282,7 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
     }
 
     /** The context given to the enumerator. */
-    public ManagedEnumeratorContext<SplitT> context() {
+    public CoordinatorEnumeratorContext<SplitT> context() {
         return context;
     }
 
@@ -294,6 +294,7 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
         return core.tracker();
     }
 
+    @Override
     public boolean isOwnerThread() {
         return owner == Thread.currentThread();
     }
@@ -308,6 +309,15 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
         }
         scheduleDrain();
         return true;
+    }
+
+    @Override
+    public OfferResult offerEnumeratorCall(Action action) {
+        OfferResult r = offer(new Command(CoordinatorCommandType.ENUMERATOR_CALL, action));
+        if (r == OfferResult.ENQUEUED) {
+            metrics.increment(Counter.ENUMERATOR_CALLS_MARSHALLED);
+        }
+        return r;
     }
 
     @Override

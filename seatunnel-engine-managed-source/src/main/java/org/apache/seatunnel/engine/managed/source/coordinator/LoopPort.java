@@ -18,10 +18,11 @@
 package org.apache.seatunnel.engine.managed.source.coordinator;
 
 /**
- * Threading: {@link #postCompletion} is thread-safe; the other methods are loop-only.
+ * What the loop's collaborators (scheduler, outbound commands, enumerator context) may ask of the
+ * loop. Package-private seam so they can be tested without the whole loop.
  *
- * <p>What the loop's collaborators (scheduler, outbound commands) may ask of the loop.
- * Package-private seam so they can be tested without the whole loop.
+ * <p>Threading: {@link #postCompletion}, {@link #offerEnumeratorCall} and {@link #isOwnerThread}
+ * are thread-safe; the other methods are loop-only.
  */
 interface LoopPort {
 
@@ -35,6 +36,16 @@ interface LoopPort {
      * blocks; returns false (and counts) when the bounded completion queue is full.
      */
     boolean postCompletion(CoordinatorCommandType type, Action action);
+
+    /**
+     * Offers an enumerator context call made off the loop to the bounded command queue, behind
+     * everything offered before it; never blocks. Counts {@code
+     * ManagedSourceEnumeratorCallsMarshalled} when enqueued.
+     */
+    OfferResult offerEnumeratorCall(Action action);
+
+    /** True when the calling thread is the one draining the loop right now. */
+    boolean isOwnerThread();
 
     /** Throws IllegalStateException naming {@code what} unless called on the loop. */
     void checkOwnerThread(String what);
