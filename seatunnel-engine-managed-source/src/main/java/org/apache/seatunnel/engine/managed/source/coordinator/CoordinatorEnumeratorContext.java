@@ -33,14 +33,17 @@ import org.apache.seatunnel.api.source.managed.ManagedEnumeratorContext;
  * threads other than the coordinator loop are marshalled onto the loop.
  *
  * <p>Threading: on the coordinator loop (inside an enumerator callback or a scheduler result
- * handler) every method acts at once. From any other thread, {@code assignSplit}, {@code
- * signalNoMoreSplits} and {@code sendEventToSourceReader} validate the subtask, copy their
- * arguments and offer one command to the loop's bounded command queue (the path engine callbacks
- * take), counted as {@code ManagedSourceEnumeratorCallsMarshalled}; the MPSC queue keeps the order
- * in which one thread made its calls. A refused offer (queue full, loop closed) throws {@link
- * RejectedExecutionException} with the reason and nothing is recorded. {@code registeredReaders}
- * returns the loop's live view on the loop and an immutable snapshot elsewhere. {@link
- * #scheduler()} may be fetched anywhere; the scheduler's own methods check for the loop.
+ * handler) every method acts at once, after any call the enumerator's own threads made before it.
+ * From any other thread, {@code assignSplit}, {@code signalNoMoreSplits} and {@code
+ * sendEventToSourceReader} validate the subtask, copy their arguments and offer the call to the
+ * loop's bounded {@link EnumeratorCallQueue} (the command queue's capacity), counted as {@code
+ * ManagedSourceEnumeratorCallsMarshalled}; never blocking. A refused offer (queue full, loop
+ * closed) throws {@link RejectedExecutionException} with the reason and nothing is recorded. Queued
+ * calls take effect in the order they were made: on the loop's next pass, before any direct call on
+ * the loop, and before the tracker half of a checkpoint is taken when they were made before the
+ * enumerator's snapshot returned. {@code registeredReaders} returns the loop's live view on the
+ * loop and an immutable snapshot elsewhere. {@link #scheduler()} may be fetched anywhere; the
+ * scheduler's own methods check for the loop.
  *
  * <p>{@code assignSplit} adds tracker entries that the loop dispatches after the command returns,
  * {@code signalNoMoreSplits} marks a subtask, {@code sendEventToSourceReader} queues an ephemeral
@@ -81,6 +84,7 @@ public final class CoordinatorEnumeratorContext<SplitT extends SourceSplit>
     @Override
     public void assignSplit(int subtaskIndex, List<SplitT> splits) {
         if (loop.isOwnerThread()) {
+            applyEarlierCalls();
             core.assign(subtaskIndex, splits);
             return;
         }
@@ -93,6 +97,7 @@ public final class CoordinatorEnumeratorContext<SplitT extends SourceSplit>
     @Override
     public void signalNoMoreSplits(int subtask) {
         if (loop.isOwnerThread()) {
+            applyEarlierCalls();
             core.signalNoMoreSplits(subtask);
             return;
         }
@@ -103,6 +108,7 @@ public final class CoordinatorEnumeratorContext<SplitT extends SourceSplit>
     @Override
     public void sendEventToSourceReader(int subtaskId, SourceEvent event) {
         if (loop.isOwnerThread()) {
+            applyEarlierCalls();
             core.sendEvent(subtaskId, event);
             return;
         }
@@ -131,6 +137,15 @@ public final class CoordinatorEnumeratorContext<SplitT extends SourceSplit>
     /** Nothing to release: the coordinator closes its scheduler itself. */
     @Override
     public void close() {}
+
+    /**
+     * Loop: calls the enumerator's own threads made before this one take effect first, as they
+     * would on the stock engine, where every call acts at once (e.g. an assignment marshalled from
+     * a thread, then no-more-splits for that subtask from a callback).
+     */
+    private void applyEarlierCalls() {
+        loop.applyEnumeratorCallsBefore(loop.enumeratorCallTicket());
+    }
 
     private void marshal(String what, LoopPort.Action action) {
         OfferResult r = loop.offerEnumeratorCall(action);

@@ -69,6 +69,7 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
     private final CoordinatorMetrics metrics;
     private final MpscArrayQueue<Command> commands;
     private final MpscArrayQueue<Command> completions;
+    private final EnumeratorCallQueue enumeratorCalls;
     private final Executor executor;
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
     private final Runnable drainTask = this::drain;
@@ -92,6 +93,7 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
         this.metrics = b.metrics == null ? new CoordinatorMetrics() : b.metrics;
         this.commands = new MpscArrayQueue<>(config.commandQueueCapacity());
         this.completions = new MpscArrayQueue<>(config.completionQueueCapacity());
+        this.enumeratorCalls = new EnumeratorCallQueue(config.commandQueueCapacity());
         this.executor = Objects.requireNonNull(b.executor, "executor");
         this.enumeratorClassLoader =
                 b.classLoader != null ? b.classLoader : getClass().getClassLoader();
@@ -143,7 +145,7 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
         this.context =
                 new CoordinatorEnumeratorContext<>(
                         core, this, config.parallelism(), b.metricsContext, b.eventListener);
-        core.bind(outbound, context);
+        core.bind(outbound, context, this);
     }
 
     public static <S extends SourceSplit, T> Builder<S, T> builder() {
@@ -313,11 +315,43 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
 
     @Override
     public OfferResult offerEnumeratorCall(Action action) {
-        OfferResult r = offer(new Command(CoordinatorCommandType.ENUMERATOR_CALL, action));
-        if (r == OfferResult.ENQUEUED) {
-            metrics.increment(Counter.ENUMERATOR_CALLS_MARSHALLED);
+        if (state == LoopState.CLOSED) {
+            metrics.increment(Counter.COMMANDS_AFTER_CLOSE);
+            return OfferResult.CLOSED;
         }
-        return r;
+        if (!enumeratorCalls.offer(action)) {
+            metrics.increment(Counter.QUEUE_FULL);
+            return OfferResult.QUEUE_FULL;
+        }
+        metrics.increment(Counter.ENUMERATOR_CALLS_MARSHALLED);
+        scheduleDrain();
+        return OfferResult.ENQUEUED;
+    }
+
+    @Override
+    public long enumeratorCallTicket() {
+        return enumeratorCalls.nextTicket();
+    }
+
+    @Override
+    public void applyEnumeratorCallsBefore(long ticket) {
+        Action call;
+        while ((call = enumeratorCalls.pollBefore(ticket)) != null) {
+            applyEnumeratorCall(call);
+        }
+    }
+
+    private void applyEnumeratorCall(Action call) {
+        if (state == LoopState.FAILED || state == LoopState.CLOSED) {
+            metrics.increment(Counter.COMMANDS_AFTER_CLOSE);
+            return;
+        }
+        try {
+            call.run();
+            metrics.increment(Counter.COMMANDS_APPLIED);
+        } catch (Throwable e) {
+            reportFailure(CoordinatorCommandType.ENUMERATOR_CALL.name(), e);
+        }
     }
 
     @Override
@@ -395,7 +429,17 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
                     runCommand(command);
                     budget--;
                 }
-                if (completion == null && command == null) {
+                // Calls of the enumerator's own threads wait for open: the enumerator made them.
+                Action call =
+                        budget > 0 && state != LoopState.CREATED
+                                ? enumeratorCalls.pollBefore(Long.MAX_VALUE)
+                                : null;
+                if (call != null) {
+                    applyEnumeratorCall(call);
+                    afterCommand();
+                    budget--;
+                }
+                if (completion == null && command == null && call == null) {
                     break;
                 }
             }
@@ -404,7 +448,9 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
             owner = null;
             drainScheduled.set(false);
         }
-        if (!commands.isEmpty() || !completions.isEmpty()) {
+        if (!commands.isEmpty()
+                || !completions.isEmpty()
+                || (state != LoopState.CREATED && !enumeratorCalls.isEmpty())) {
             scheduleDrain();
         }
     }

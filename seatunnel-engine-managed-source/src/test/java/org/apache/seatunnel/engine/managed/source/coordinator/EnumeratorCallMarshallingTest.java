@@ -24,6 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.seatunnel.api.source.SourceEvent;
@@ -160,19 +161,20 @@ class EnumeratorCallMarshallingTest {
         onOwnThread(
                 () -> {
                     f.loop.context().assignSplit(0, List.of(TestSplit.of("a")));
+                    f.loop.context().assignSplit(0, List.of(TestSplit.of("b")));
                     full.set(
                             assertThrows(
                                     RejectedExecutionException.class,
                                     () ->
                                             f.loop.context()
-                                                    .assignSplit(0, List.of(TestSplit.of("b")))));
+                                                    .assignSplit(0, List.of(TestSplit.of("c")))));
                 });
         assertTrue(full.get().getMessage().contains("full"), full.get().getMessage());
         assertTrue(full.get().getMessage().contains("assignSplit"));
-        assertEquals(1, f.count(Counter.ENUMERATOR_CALLS_MARSHALLED), "the refused call is not");
+        assertEquals(2, f.count(Counter.ENUMERATOR_CALLS_MARSHALLED), "the refused call is not");
         assertEquals(1, f.count(Counter.QUEUE_FULL));
         f.drain();
-        assertEquals(1, f.loop.tracker().entries().size(), "only the admitted call took effect");
+        assertEquals(2, f.loop.tracker().entries().size(), "only the admitted calls took effect");
 
         f.loop.close();
         f.drain();
@@ -213,5 +215,42 @@ class EnumeratorCallMarshallingTest {
         f.loop.registerReader(1, 1);
         f.drain();
         assertEquals(Set.of(0, 2), after.get(), "a snapshot, not a live view");
+    }
+
+    @Test
+    void aDirectCallOnTheLoopTakesEffectAfterCallsAThreadMadeBeforeIt() throws Exception {
+        LoopFixture f = open(1);
+        f.loop.registerReader(0, 1);
+        f.drain();
+        // The enumerator's thread assigns; then a callback on the loop signals no-more-splits for
+        // the same subtask. As on the stock engine, the assignment must come first: otherwise it
+        // would void the no-more-splits and the reader would never finish.
+        onOwnThread(() -> f.enumerator.context.assignSplit(0, TestSplit.of("own")));
+        f.enumerator.onCallback =
+                name -> {
+                    if (name.startsWith("handleSourceEvent")) {
+                        f.enumerator.context.signalNoMoreSplits(0);
+                    }
+                };
+        f.loop.handleSourceEvent(0, 1, EVENT);
+        f.drain();
+        assertEquals(List.of("own"), assignedSplitIds(f));
+        f.dispatcher.acceptAll();
+        f.drain();
+        assertEquals(1, f.dispatcher.of(CommandKind.NO_MORE_SPLITS).size());
+        assertTrue(f.failures.isEmpty(), f.failureCauses.toString());
+    }
+
+    @Test
+    void aCallMadeBeforeTheEnumeratorSnapshotReturnedIsInTheSameCut() throws Exception {
+        LoopFixture f = open(1);
+        // A thread of the enumerator hands split "own" out (the enumerator no longer holds it);
+        // the checkpoint's snapshot command is already ahead of that call on the loop.
+        CompletableFuture<byte[]> snap = f.loop.snapshot(1);
+        onOwnThread(() -> f.enumerator.context.assignSplit(0, TestSplit.of("own")));
+        f.drain();
+        CoordinatorSnapshotCodec.Decoded cut = CoordinatorSnapshotCodec.decode(snap.get());
+        AssignmentTrackerCodec.Decoded tracker = AssignmentTrackerCodec.decode(cut.trackerState());
+        assertEquals(1, tracker.entries().size(), "the split is in the tracker half of the cut");
     }
 }
