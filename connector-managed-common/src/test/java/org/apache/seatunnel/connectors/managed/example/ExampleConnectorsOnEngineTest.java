@@ -15,15 +15,14 @@
  * limitations under the License.
  */
 
-
 package org.apache.seatunnel.connectors.managed.example;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.seatunnel.engine.managed.source.lane.Lane;
 import org.apache.seatunnel.managed.testkit.engine.LaneAHarness;
 import org.apache.seatunnel.managed.testkit.engine.ManagedJob;
 import org.apache.seatunnel.managed.testkit.engine.RowKeys;
-import org.apache.seatunnel.engine.managed.source.lane.Lane;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -22,15 +22,30 @@ import java.util.concurrent.Callable;
 import java.util.function.BiConsumer;
 
 /**
- * Threading: call only from the coordinator event loop (that is, from an enumerator callback).
- * Callables run on the member's shared bounded worker pool with the enumerator's context
- * classloader, which is restored afterwards; they must take immutable input and must not touch
- * enumerator state. Result handlers and scheduled tasks always run on the coordinator event loop,
- * and are dropped (and counted) when the coordinator epoch that scheduled them is no longer
- * current.
+ * The only way a managed enumerator runs slow or delayed work (STIP-31 "Coordinator event loop and
+ * scheduler"); an enumerator gets one from {@link ManagedEnumeratorContext#scheduler()}. There is
+ * deliberately no synchronous call.
  *
- * <p>The only way a managed enumerator runs slow or periodic work (STIP-31 "Coordinator event loop
- * and scheduler"). There is deliberately no synchronous call.
+ * <p>Threading, Lane A: call only from the coordinator event loop (that is, from an enumerator
+ * callback or a result handler). Callables run on the member's shared bounded worker pool with the
+ * enumerator's context classloader, which is restored afterwards; they must take immutable input
+ * and must not touch enumerator state. Result handlers and scheduled tasks always run on the
+ * coordinator event loop, and are dropped (and counted) when the coordinator epoch that scheduled
+ * them is no longer current.
+ *
+ * <p>Threading, Lane B (stock engine): callable from any thread. Callables, result handlers and
+ * scheduled tasks all run on the context's one scheduler thread, one at a time, never on an engine
+ * thread: the enumerator synchronises against its engine callbacks as it does today. A callable
+ * that outlives its timeout cannot be interrupted by a second thread; its handler then receives a
+ * {@link java.util.concurrent.TimeoutException} instead of the result. There is no coordinator to
+ * fail: {@code FAIL_COORDINATOR} failures go to the handler as well and are logged, and a task or
+ * handler that throws is logged (a repeating schedule whose task throws is cancelled).
+ *
+ * <p>Keys, on both lanes: at most one schedule per key is pending; scheduling a key whose schedule
+ * is pending coalesces into it (the new task replaces the old one, the next run time stays), and
+ * using a key of a pending schedule of the other kind (one-shot or repeating) throws {@link
+ * IllegalStateException}. Asynchronous calls have their own keys, governed by {@link
+ * AsyncTaskOptions.OverlapPolicy}.
  */
 @Experimental
 public interface CoordinatorScheduler {
@@ -51,4 +66,11 @@ public interface CoordinatorScheduler {
      * while one is pending coalesces into the pending one.
      */
     Cancellable scheduleInCoordinatorThread(AsyncTaskKey key, Duration delay, Runnable task);
+
+    /**
+     * Runs {@code task} once on the coordinator loop after {@code delay}, unless cancelled first.
+     * The key is free again as soon as the task starts, so the task may schedule its own key anew.
+     * {@link Cancellable#cancel()} returns false once the task has started.
+     */
+    Cancellable scheduleOnceInCoordinatorThread(AsyncTaskKey key, Duration delay, Runnable task);
 }

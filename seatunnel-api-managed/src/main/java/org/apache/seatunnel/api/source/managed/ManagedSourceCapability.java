@@ -18,28 +18,28 @@
 package org.apache.seatunnel.api.source.managed;
 
 import java.nio.ByteBuffer;
-import java.util.Arrays;
-import java.util.Collections;
-import java.util.List;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
 
 /**
  * What a {@link ManagedSourceReader} promises the Lane A runtime, as a versioned descriptor rather
  * than a boolean. Immutable.
  *
  * <p>The {@link #digest()} is recorded in the job plan and in every checkpoint; a restore whose
- * installed connector reports a different digest fails before execution, unless the recorded
- * digest is one of {@link #restorableDigests()} (a tested migration from an older descriptor
- * version). It is computed from a canonical big-endian encoding of the descriptor version and every
- * field, so it is the same in every JVM and release until a field changes.
+ * installed connector reports a different digest fails before execution, unless the recorded digest
+ * is one of {@link #restorableDigests()} (a tested migration from an older descriptor version). It
+ * is computed from a canonical big-endian encoding of the descriptor version and every field, so it
+ * is the same in every JVM and release until a field changes.
  *
  * <p>The promises, each checked where Lane A relies on it:
  *
  * <ul>
- *   <li>{@link #boundedPoll()}: {@code pollNextManaged} honours the turn's budget and deadline
- *       (the runtime's poll turns, watchdog and conformance rule POLL_WITHIN_BUDGET);
+ *   <li>{@link #boundedPoll()}: {@code pollNextManaged} honours the turn's budget and deadline (the
+ *       runtime's poll turns, watchdog and conformance rule POLL_WITHIN_BUDGET);
  *   <li>{@link #wakeup()}: {@code wakeup()} ends a wait inside a turn promptly and is thread-safe
  *       (the runtime calls it on cancel, failure and hard budget overruns).
  * </ul>
@@ -121,9 +121,9 @@ public final class ManagedSourceCapability {
     }
 
     /**
-     * The digests a checkpoint may have recorded for this capability and still restore: this
-     * digest and the descriptor version 1 digest of the same promises (version 2 only removed
-     * flags nothing read, so a reader of either version behaves the same).
+     * The digests a checkpoint may have recorded for this capability and still restore: this digest
+     * and the descriptor version 1 digest of the same promises (version 2 only removed flags
+     * nothing read, so a reader of either version behaves the same).
      */
     public List<String> restorableDigests() {
         return Collections.unmodifiableList(

@@ -17,7 +17,10 @@
 /**
  * The additive SPI of STIP-31 for connector authors: a {@link
  * org.apache.seatunnel.api.source.managed.ManagedSourceReader} runs on Lane A, where the engine
- * owns every checkpoint-visible state transition. Everything here is {@link
- * org.apache.seatunnel.api.source.managed.Experimental} until it has survived one release cycle.
+ * owns every checkpoint-visible state transition. An enumerator reaches the {@link
+ * org.apache.seatunnel.api.source.managed.CoordinatorScheduler} through {@link
+ * org.apache.seatunnel.api.source.managed.ManagedEnumeratorContext#of}, on either lane. Everything
+ * here is {@link org.apache.seatunnel.api.source.managed.Experimental} until it has survived one
+ * release cycle.
  */
 package org.apache.seatunnel.api.source.managed;

@@ -24,30 +24,26 @@ import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 import org.apache.seatunnel.api.source.SourceSplitEnumerator;
 import org.apache.seatunnel.api.source.managed.AsyncTaskKey;
-import org.apache.seatunnel.api.source.managed.Cancellable;
+import org.apache.seatunnel.api.source.managed.ManagedEnumeratorContext;
 import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSplit;
-import org.apache.seatunnel.engine.managed.source.coordinator.ManagedEnumeratorContext;
 
 /**
  * Threading: Lane B (stock engine) calls it from the enumerator task thread, pool threads and
- * operation threads, and S1 is assigned from a short-lived thread of its own; Lane A calls
- * everything on the coordinator loop, S1's assignment included. {@code lock} guards the pending
- * list and the registered set on both lanes; the context is never called with {@code lock} held on
- * the assigning thread of Lane B.
+ * operation threads, and S1 is assigned on the context's scheduler thread; Lane A calls everything
+ * on the coordinator loop, S1's assignment included. {@code lock} guards the pending list and the
+ * registered set on both lanes.
  *
  * <p>The enumerator of {@link CutRaceSource}. Fresh: S0 goes to subtask 0 when it registers; S1
  * stays pending until the first {@code snapshotState(N)}, which waits (bounded) until the reader
  * holds its checkpoint lock, returns a state with S1 pending, and then assigns S1 about {@code
- * assign.delay.millis} later: on Lane B from a short-lived thread that first takes the engine's
- * {@code enumeratorContext} monitor (so it runs right after the engine's snapshot-and-fan-out
- * block, as the design reproduction describes), on Lane A through {@link
- * ManagedEnumeratorContext#scheduler()} on the coordinator loop. Restored: everything pending
- * (restored state plus splits handed back) goes out as soon as the reader is registered.
+ * assign.delay.millis} later, through a one-shot of {@link ManagedEnumeratorContext#scheduler()}
+ * (the same code on both lanes) that first takes the monitor of the context the engine handed in:
+ * on Lane B that is the engine's {@code enumeratorContext}, so the assignment runs right after the
+ * engine's snapshot-and-fan-out block, as the design reproduction describes; on Lane A nothing else
+ * holds it. Restored: everything pending (restored state plus splits handed back) goes out as soon
+ * as the reader is registered.
  */
 final class CutRaceEnumerator
         implements SourceSplitEnumerator<ManagedFakeSplit, ArrayList<ManagedFakeSplit>> {
@@ -55,10 +51,12 @@ final class CutRaceEnumerator
     private static final long READER_HOLD_WAIT_MILLIS = 5_000;
     private static final int SUBTASK = 0;
 
+    private static final AsyncTaskKey ASSIGN_S1 = AsyncTaskKey.of("cut-race-assign-s1");
+
     private final Context<ManagedFakeSplit> context;
+    private final ManagedEnumeratorContext<ManagedFakeSplit> managed;
     private final CutRaceSource.Settings settings;
     private final CutRaceProbe probe;
-    private final boolean laneA;
 
     private final Object lock = new Object();
     // guarded by lock; a plain list, like many connectors: no merge by split id
@@ -77,7 +75,7 @@ final class CutRaceEnumerator
         this.context = context;
         this.settings = settings;
         this.probe = CutRaceProbe.of(settings.runId);
-        this.laneA = context instanceof ManagedEnumeratorContext;
+        this.managed = ManagedEnumeratorContext.of(context);
         if (restored == null) {
             pending.add(new ManagedFakeSplit(CutRaceSource.S0, 0));
             pending.add(new ManagedFakeSplit(CutRaceSource.S1, 0));
@@ -105,7 +103,9 @@ final class CutRaceEnumerator
     }
 
     @Override
-    public void close() {}
+    public void close() {
+        managed.close();
+    }
 
     @Override
     public void addSplitsBack(List<ManagedFakeSplit> splits, int subtaskId) {
@@ -163,56 +163,27 @@ final class CutRaceEnumerator
 
     /** After the snapshot returned: S1 goes out "right after" the coordinator's cut. */
     private void assignS1Later() {
-        if (laneA) {
-            AtomicReference<Cancellable> handle = new AtomicReference<>();
-            AtomicBoolean done = new AtomicBoolean();
-            handle.set(
-                    ((ManagedEnumeratorContext<ManagedFakeSplit>) context)
-                            .scheduler()
-                            .scheduleInCoordinatorThread(
-                                    AsyncTaskKey.of("cut-race-assign-s1"),
-                                    Duration.ofMillis(settings.assignDelayMillis),
-                                    () -> {
-                                        // The scheduler repeats at a fixed delay: run once.
-                                        if (done.compareAndSet(false, true)) {
-                                            releaseS1("Lane A, coordinator loop");
-                                        }
-                                        Cancellable c = handle.get();
-                                        if (c != null) {
-                                            c.cancel();
-                                        }
-                                    }));
-            return;
-        }
-        Thread t =
-                new Thread(
+        managed.scheduler()
+                .scheduleOnceInCoordinatorThread(
+                        ASSIGN_S1,
+                        Duration.ofMillis(settings.assignDelayMillis),
                         () -> {
-                            try {
-                                TimeUnit.MILLISECONDS.sleep(settings.assignDelayMillis);
-                                // The engine snapshots and fans the barrier out inside this
-                                // monitor; taking it puts the assignment right after that block.
-                                synchronized (context) {
-                                    releaseS1("Lane B, after the engine's enumeratorContext block");
-                                }
-                            } catch (InterruptedException e) {
-                                Thread.currentThread().interrupt();
-                            } catch (RuntimeException e) {
-                                probe.log("assigning S1 failed: " + e);
+                            // Lane B: the engine snapshots and fans the barrier out inside this
+                            // monitor; taking it puts the assignment right after that block.
+                            synchronized (context) {
+                                releaseS1(Thread.currentThread().getName());
                             }
-                        },
-                        "cut-race-assign-s1");
-        t.setDaemon(true);
-        t.start();
+                        });
     }
 
-    private void releaseS1(String lane) {
+    private void releaseS1(String thread) {
         synchronized (lock) {
             holdS1 = false;
             if (registered.contains(SUBTASK)) {
                 assignPending();
             }
         }
-        probe.s1Assigned(lane);
+        probe.s1Assigned(thread);
     }
 
     @Override

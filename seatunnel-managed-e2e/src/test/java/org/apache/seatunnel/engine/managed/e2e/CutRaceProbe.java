@@ -129,8 +129,8 @@ final class CutRaceProbe {
         return readerHolding.await(millis, TimeUnit.MILLISECONDS);
     }
 
-    void s1Assigned(String lane) {
-        log("enumerator assigned S1 after its snapshot (" + lane + ")");
+    void s1Assigned(String thread) {
+        log("enumerator assigned S1 after its snapshot (on " + thread + ")");
         s1Assigned.countDown();
     }
 

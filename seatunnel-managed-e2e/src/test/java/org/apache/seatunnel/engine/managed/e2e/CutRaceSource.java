@@ -17,9 +17,8 @@
 
 package org.apache.seatunnel.engine.managed.e2e;
 
-import java.util.ArrayList;
-
 import java.io.Serializable;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import org.apache.seatunnel.api.serialization.Serializer;
@@ -32,10 +31,10 @@ import org.apache.seatunnel.api.source.managed.ManagedSourceCapability;
 import org.apache.seatunnel.api.source.managed.SupportManagedSource;
 import org.apache.seatunnel.api.table.catalog.CatalogTable;
 import org.apache.seatunnel.api.table.type.SeaTunnelRow;
-import org.apache.seatunnel.connectors.managed.serialization.SplitListSerializer;
 import org.apache.seatunnel.connectors.managed.fake.ManagedFakeRows;
 import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSplit;
 import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSplitSerializer;
+import org.apache.seatunnel.connectors.managed.serialization.SplitListSerializer;
 
 /**
  * Threading: immutable and {@link Serializable}; the engine ships it to every member.
@@ -112,7 +111,8 @@ public final class CutRaceSource
 
     @Override
     public SourceSplitEnumerator<ManagedFakeSplit, ArrayList<ManagedFakeSplit>> restoreEnumerator(
-            SourceSplitEnumerator.Context<ManagedFakeSplit> ctx, ArrayList<ManagedFakeSplit> state) {
+            SourceSplitEnumerator.Context<ManagedFakeSplit> ctx,
+            ArrayList<ManagedFakeSplit> state) {
         return new CutRaceEnumerator(ctx, settings, state);
     }
 

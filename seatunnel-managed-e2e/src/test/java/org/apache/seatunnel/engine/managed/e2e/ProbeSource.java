@@ -17,10 +17,9 @@
 
 package org.apache.seatunnel.engine.managed.e2e;
 
-import java.util.ArrayList;
-
 import com.hazelcast.spi.impl.NodeEngineImpl;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.seatunnel.api.serialization.Serializer;
 import org.apache.seatunnel.api.source.Boundedness;

@@ -15,7 +15,6 @@
  * limitations under the License.
  */
 
-
 package org.apache.seatunnel.connectors.managed.example.common;
 
 import java.io.Serializable;

@@ -15,7 +15,6 @@
  * limitations under the License.
  */
 
-
 package org.apache.seatunnel.connectors.managed.fake.testing;
 
 import org.apache.seatunnel.api.configuration.Option;

@@ -15,7 +15,6 @@
  * limitations under the License.
  */
 
-
 package org.apache.seatunnel.connectors.managed.fake.testing;
 
 import java.io.Serializable;
@@ -47,8 +46,10 @@ public final class ManagedFakeTestingSourceFactory implements TableSourceFactory
     public OptionRule optionRule() {
         return OptionRule.builder()
                 .optional(
-                        new ManagedFakeSourceFactory().optionRule().getOptionalOptions().toArray(
-                                new org.apache.seatunnel.api.configuration.Option<?>[0]))
+                        new ManagedFakeSourceFactory()
+                                .optionRule()
+                                .getOptionalOptions()
+                                .toArray(new org.apache.seatunnel.api.configuration.Option<?>[0]))
                 .optional(
                         ManagedFakeTestingOptions.FAULT_ID,
                         ManagedFakeTestingOptions.FAIL_ONCE_AT_ROW,

@@ -37,5 +37,7 @@ public enum CoordinatorCommandType {
     REDISPATCH,
     ASYNC_RESULT,
     ASYNC_TIMEOUT,
-    SCHEDULER_TICK
+    SCHEDULER_TICK,
+    /** An enumerator context call made off the loop, marshalled onto it. */
+    ENUMERATOR_CALL
 }

@@ -69,7 +69,8 @@ final class CoordinatorCore<SplitT extends SourceSplit, StateT> {
     private final CoordinatorSchedulerImpl scheduler;
     private final byte[] restoreBlob;
     private OutboundCommands outbound;
-    private ManagedEnumeratorContext<SplitT> context;
+    private LoopPort loop;
+    private CoordinatorEnumeratorContext<SplitT> context;
 
     private SourceSplitEnumerator<SplitT, StateT> enumerator;
     private long lastNotifiedComplete = AssignmentEntry.NONE;
@@ -100,9 +101,13 @@ final class CoordinatorCore<SplitT extends SourceSplit, StateT> {
         this.restoreBlob = restoreBlob;
     }
 
-    void bind(OutboundCommands outbound, ManagedEnumeratorContext<SplitT> context) {
+    void bind(
+            OutboundCommands outbound,
+            CoordinatorEnumeratorContext<SplitT> context,
+            LoopPort loop) {
         this.outbound = outbound;
         this.context = context;
+        this.loop = loop;
     }
 
     // ------------------------------------------------------------------ life cycle
@@ -293,7 +298,12 @@ final class CoordinatorCore<SplitT extends SourceSplit, StateT> {
 
     /** Enumerator and tracker in one cut; every later command carries this cut id. */
     byte[] snapshot(long checkpointId) throws Exception {
-        byte[] state = stateSerializer.serialize(enumerator.snapshotState(checkpointId));
+        StateT snapshot = enumerator.snapshotState(checkpointId);
+        // Calls the enumerator's own threads made before its snapshot returned may already show
+        // in that snapshot (a split it no longer holds): they belong to this cut, or the split
+        // would be in neither half of it. Read the ticket first, so later calls stay out.
+        loop.applyEnumeratorCallsBefore(loop.enumeratorCallTicket());
+        byte[] state = stateSerializer.serialize(snapshot);
         byte[] trackerState = AssignmentTrackerCodec.encode(tracker, envelopes.epoch());
         envelopes.cutTaken(checkpointId);
         metrics.increment(Counter.SNAPSHOTS);
@@ -332,6 +342,11 @@ final class CoordinatorCore<SplitT extends SourceSplit, StateT> {
 
     Set<Integer> registeredReaders() {
         return readers.registered();
+    }
+
+    /** Any thread: the registrations as of the last one the loop applied. */
+    Set<Integer> registeredReadersSnapshot() {
+        return readers.registeredSnapshot();
     }
 
     CoordinatorSchedulerImpl scheduler() {

@@ -69,6 +69,7 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
     private final CoordinatorMetrics metrics;
     private final MpscArrayQueue<Command> commands;
     private final MpscArrayQueue<Command> completions;
+    private final EnumeratorCallQueue enumeratorCalls;
     private final Executor executor;
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
     private final Runnable drainTask = this::drain;
@@ -76,7 +77,7 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
     private final CoordinatorFailureHandler failureHandler;
     private final CoordinatorCore<SplitT, StateT> core;
     private final CoordinatorSchedulerImpl scheduler;
-    private final ManagedEnumeratorContext<SplitT> context;
+    private final CoordinatorEnumeratorContext<SplitT> context;
 
     /** Loop-owned: commands that arrived before open, replayed in order once open succeeded. */
     private final ArrayDeque<Command> beforeOpen = new ArrayDeque<>();
@@ -92,6 +93,7 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
         this.metrics = b.metrics == null ? new CoordinatorMetrics() : b.metrics;
         this.commands = new MpscArrayQueue<>(config.commandQueueCapacity());
         this.completions = new MpscArrayQueue<>(config.completionQueueCapacity());
+        this.enumeratorCalls = new EnumeratorCallQueue(config.commandQueueCapacity());
         this.executor = Objects.requireNonNull(b.executor, "executor");
         this.enumeratorClassLoader =
                 b.classLoader != null ? b.classLoader : getClass().getClassLoader();
@@ -141,9 +143,9 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
                         config,
                         metrics);
         this.context =
-                new ManagedEnumeratorContext<>(
+                new CoordinatorEnumeratorContext<>(
                         core, this, config.parallelism(), b.metricsContext, b.eventListener);
-        core.bind(outbound, context);
+        core.bind(outbound, context, this);
     }
 
     public static <S extends SourceSplit, T> Builder<S, T> builder() {
@@ -282,7 +284,7 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
     }
 
     /** The context given to the enumerator. */
-    public ManagedEnumeratorContext<SplitT> context() {
+    public CoordinatorEnumeratorContext<SplitT> context() {
         return context;
     }
 
@@ -294,6 +296,7 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
         return core.tracker();
     }
 
+    @Override
     public boolean isOwnerThread() {
         return owner == Thread.currentThread();
     }
@@ -308,6 +311,47 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
         }
         scheduleDrain();
         return true;
+    }
+
+    @Override
+    public OfferResult offerEnumeratorCall(Action action) {
+        if (state == LoopState.CLOSED) {
+            metrics.increment(Counter.COMMANDS_AFTER_CLOSE);
+            return OfferResult.CLOSED;
+        }
+        if (!enumeratorCalls.offer(action)) {
+            metrics.increment(Counter.QUEUE_FULL);
+            return OfferResult.QUEUE_FULL;
+        }
+        metrics.increment(Counter.ENUMERATOR_CALLS_MARSHALLED);
+        scheduleDrain();
+        return OfferResult.ENQUEUED;
+    }
+
+    @Override
+    public long enumeratorCallTicket() {
+        return enumeratorCalls.nextTicket();
+    }
+
+    @Override
+    public void applyEnumeratorCallsBefore(long ticket) {
+        Action call;
+        while ((call = enumeratorCalls.pollBefore(ticket)) != null) {
+            applyEnumeratorCall(call);
+        }
+    }
+
+    private void applyEnumeratorCall(Action call) {
+        if (state == LoopState.FAILED || state == LoopState.CLOSED) {
+            metrics.increment(Counter.COMMANDS_AFTER_CLOSE);
+            return;
+        }
+        try {
+            call.run();
+            metrics.increment(Counter.COMMANDS_APPLIED);
+        } catch (Throwable e) {
+            reportFailure(CoordinatorCommandType.ENUMERATOR_CALL.name(), e);
+        }
     }
 
     @Override
@@ -385,7 +429,17 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
                     runCommand(command);
                     budget--;
                 }
-                if (completion == null && command == null) {
+                // Calls of the enumerator's own threads wait for open: the enumerator made them.
+                Action call =
+                        budget > 0 && state != LoopState.CREATED
+                                ? enumeratorCalls.pollBefore(Long.MAX_VALUE)
+                                : null;
+                if (call != null) {
+                    applyEnumeratorCall(call);
+                    afterCommand();
+                    budget--;
+                }
+                if (completion == null && command == null && call == null) {
                     break;
                 }
             }
@@ -394,7 +448,9 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
             owner = null;
             drainScheduled.set(false);
         }
-        if (!commands.isEmpty() || !completions.isEmpty()) {
+        if (!commands.isEmpty()
+                || !completions.isEmpty()
+                || (state != LoopState.CREATED && !enumeratorCalls.isEmpty())) {
             scheduleDrain();
         }
     }

@@ -68,7 +68,9 @@ public final class CoordinatorMetrics {
         SPLIT_REQUESTS_AFTER_NO_MORE_SPLITS("SplitRequestsAfterNoMoreSplits"),
         CUT_RELEASES_SENT("CoordinatorCutReleasesSent"),
         SOURCE_EVENTS_SENT("SourceEventsSent"),
-        SOURCE_EVENTS_DROPPED("SourceEventsDropped");
+        SOURCE_EVENTS_DROPPED("SourceEventsDropped"),
+        /** Enumerator context calls made off the loop and marshalled onto it. */
+        ENUMERATOR_CALLS_MARSHALLED("ManagedSourceEnumeratorCallsMarshalled");
 
         private final String metricName;
 

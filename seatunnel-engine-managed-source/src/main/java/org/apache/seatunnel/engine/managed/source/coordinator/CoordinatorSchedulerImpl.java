@@ -27,7 +27,7 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 import org.apache.seatunnel.api.source.managed.AsyncTaskKey;
 import org.apache.seatunnel.api.source.managed.AsyncTaskOptions;
@@ -36,17 +36,21 @@ import org.apache.seatunnel.api.source.managed.CoordinatorScheduler;
 import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorMetrics.Counter;
 
 /**
- * Threading: {@link #callAsync} and {@link #scheduleInCoordinatorThread} only on the owning
- * coordinator loop (checked); all bookkeeping is loop-owned. Workers and timers reach it only
- * through {@link LoopPort#postCompletion}. One instance per coordinator epoch: closing it (close or
- * failover) fences every result that arrives later, which is then dropped and counted as {@code
- * CoordinatorStaleResults}.
+ * Threading: {@link #callAsync}, {@link #scheduleInCoordinatorThread} and {@link
+ * #scheduleOnceInCoordinatorThread} only on the owning coordinator loop (checked); all bookkeeping
+ * is loop-owned. Workers and timers reach it only through {@link LoopPort#postCompletion}. One
+ * instance per coordinator epoch: closing it (close or failover) fences every result that arrives
+ * later, which is then dropped and counted as {@code CoordinatorStaleResults}.
  *
  * <p>Overlap per key: {@code COALESCE_ONE} keeps one submission waiting behind the active one; a
  * newer submission replaces the waiting one (its input is fresher; the replaced one is cancelled
  * and counted as {@code CoordinatorAsyncCoalesced}). {@code REJECT} refuses it. Timeouts interrupt
  * the worker when {@link AsyncTaskOptions#cancelOnClose()} allows; a result that arrives after a
  * timeout or cancellation is dropped and counted as {@code CoordinatorCancelledResults}.
+ *
+ * <p>Schedules: one per key, repeating (fixed delay) or one-shot; a timer only posts a {@code
+ * SCHEDULER_TICK} completion, and the task runs when the loop applies it, so a tick that arrives
+ * after this epoch closed is dropped and counted as stale like a late async result.
  */
 public final class CoordinatorSchedulerImpl implements CoordinatorScheduler {
 
@@ -116,18 +120,39 @@ public final class CoordinatorSchedulerImpl implements CoordinatorScheduler {
     public Cancellable scheduleInCoordinatorThread(
             AsyncTaskKey key, Duration delay, Runnable task) {
         loop.checkOwnerThread("scheduleInCoordinatorThread");
+        return schedule(key, delay, task, true);
+    }
+
+    @Override
+    public Cancellable scheduleOnceInCoordinatorThread(
+            AsyncTaskKey key, Duration delay, Runnable task) {
+        loop.checkOwnerThread("scheduleOnceInCoordinatorThread");
+        return schedule(key, delay, task, false);
+    }
+
+    private Cancellable schedule(
+            AsyncTaskKey key, Duration delay, Runnable task, boolean repeating) {
         Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(delay, "delay");
         Objects.requireNonNull(task, "task");
         if (delay.isNegative()) {
             throw new IllegalArgumentException("delay must not be negative: " + delay);
         }
         ScheduledTick existing = ticks.get(key);
-        if (existing != null && !existing.isCancelled()) {
+        if (existing != null && existing.isPending()) {
+            if (existing.repeating != repeating) {
+                throw new IllegalStateException(
+                        "key "
+                                + key
+                                + " is pending as a "
+                                + (existing.repeating ? "repeating" : "one-shot")
+                                + " schedule");
+            }
             existing.task = task;
             metrics.increment(Counter.TICKS_COALESCED);
             return existing;
         }
-        ScheduledTick tick = new ScheduledTick(key, delay, task);
+        ScheduledTick tick = new ScheduledTick(key, delay, task, repeating);
         ticks.put(key, tick);
         if (closed) {
             tick.cancel();
@@ -281,8 +306,12 @@ public final class CoordinatorSchedulerImpl implements CoordinatorScheduler {
             metrics.increment(Counter.STALE_RESULTS);
             return;
         }
-        if (tick.isCancelled()) {
+        boolean runs = tick.repeating ? tick.isPending() : tick.markFired();
+        if (!tick.repeating || !runs) {
+            // A one-shot frees its key before it runs, so its task may schedule the key anew.
             ticks.remove(tick.key, tick);
+        }
+        if (!runs) {
             return;
         }
         metrics.increment(Counter.TICKS);
@@ -291,8 +320,11 @@ public final class CoordinatorSchedulerImpl implements CoordinatorScheduler {
         } catch (Throwable t) {
             loop.reportFailure("scheduled task " + tick.key, t);
         }
+        if (!tick.repeating) {
+            return;
+        }
         // Fixed delay: the next run is armed only after this one returned, so runs never overlap.
-        if (!tick.isCancelled() && !closed) {
+        if (tick.isPending() && !closed) {
             arm(tick);
         } else {
             ticks.remove(tick.key, tick);
@@ -300,25 +332,40 @@ public final class CoordinatorSchedulerImpl implements CoordinatorScheduler {
     }
 
     /**
-     * Threading: {@link #cancel} from any thread; {@code task} is replaced on the loop (coalescing)
-     * and read on the loop.
+     * One repeating or one-shot schedule. Threading: {@link #cancel} from any thread; {@code task}
+     * is replaced on the loop (coalescing) and read on the loop.
      */
     static final class ScheduledTick implements Cancellable {
+        private static final int PENDING = 0;
+        private static final int CANCELLED = 1;
+        private static final int FIRED = 2;
+
         final AsyncTaskKey key;
         final Duration delay;
+        final boolean repeating;
         volatile Runnable task;
         volatile Cancellable timerHandle;
-        private final AtomicBoolean cancelled = new AtomicBoolean();
+        private final AtomicInteger state = new AtomicInteger(PENDING);
 
-        ScheduledTick(AsyncTaskKey key, Duration delay, Runnable task) {
+        ScheduledTick(AsyncTaskKey key, Duration delay, Runnable task, boolean repeating) {
             this.key = key;
             this.delay = delay;
             this.task = task;
+            this.repeating = repeating;
+        }
+
+        boolean isPending() {
+            return state.get() == PENDING;
+        }
+
+        /** One-shot only: claims its single run; false when it was cancelled first. */
+        boolean markFired() {
+            return state.compareAndSet(PENDING, FIRED);
         }
 
         @Override
         public boolean cancel() {
-            if (!cancelled.compareAndSet(false, true)) {
+            if (!state.compareAndSet(PENDING, CANCELLED)) {
                 return false;
             }
             Cancellable h = timerHandle;
@@ -330,7 +377,7 @@ public final class CoordinatorSchedulerImpl implements CoordinatorScheduler {
 
         @Override
         public boolean isCancelled() {
-            return cancelled.get();
+            return state.get() == CANCELLED;
         }
     }
 }

@@ -18,10 +18,12 @@
 package org.apache.seatunnel.engine.managed.source.coordinator;
 
 /**
- * Threading: {@link #postCompletion} is thread-safe; the other methods are loop-only.
+ * What the loop's collaborators (scheduler, outbound commands, enumerator context) may ask of the
+ * loop. Package-private seam so they can be tested without the whole loop.
  *
- * <p>What the loop's collaborators (scheduler, outbound commands) may ask of the loop.
- * Package-private seam so they can be tested without the whole loop.
+ * <p>Threading: {@link #postCompletion}, {@link #offerEnumeratorCall}, {@link
+ * #enumeratorCallTicket} and {@link #isOwnerThread} are thread-safe; the other methods are
+ * loop-only.
  */
 interface LoopPort {
 
@@ -35,6 +37,26 @@ interface LoopPort {
      * blocks; returns false (and counts) when the bounded completion queue is full.
      */
     boolean postCompletion(CoordinatorCommandType type, Action action);
+
+    /**
+     * Offers an enumerator context call made off the loop to the loop's bounded queue of such calls
+     * (its capacity is the command queue's), behind every call made before it; never blocks. Counts
+     * {@code ManagedSourceEnumeratorCallsMarshalled} when enqueued, {@code CoordinatorQueueFull} or
+     * {@code CoordinatorCommandsAfterClose} when refused.
+     */
+    OfferResult offerEnumeratorCall(Action action);
+
+    /** Any thread: every enumerator call offered before this returns has a smaller ticket. */
+    long enumeratorCallTicket();
+
+    /**
+     * Loop only: applies, in order, the queued enumerator calls whose ticket is below {@code
+     * ticket}; each failure goes to the failure handler.
+     */
+    void applyEnumeratorCallsBefore(long ticket);
+
+    /** True when the calling thread is the one draining the loop right now. */
+    boolean isOwnerThread();
 
     /** Throws IllegalStateException naming {@code what} unless called on the loop. */
     void checkOwnerThread(String what);

@@ -26,7 +26,8 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * Threading: loop-owned, not thread-safe.
+ * Threading: loop-owned, not thread-safe, except {@link #registeredSnapshot()}, which any thread
+ * may call.
  *
  * <p>The current attempt of every registered reader subtask, the restored owners still to be
  * reconciled after a coordinator restore (assignment is held until none is left), and which attempt
@@ -35,6 +36,8 @@ import java.util.TreeSet;
 final class ReaderRegistry {
     private final TreeMap<Integer, Long> attempts = new TreeMap<>();
     private final Set<Integer> registeredView = Collections.unmodifiableSet(attempts.keySet());
+    // written by the loop on each registration (rare), read by enumerator threads off the loop
+    private volatile Set<Integer> registeredSnapshot = Collections.emptySet();
     private final TreeSet<Integer> awaitingOwners = new TreeSet<>();
     private final Map<Integer, Long> noMoreSplitsSentTo = new HashMap<>();
 
@@ -48,12 +51,19 @@ final class ReaderRegistry {
     }
 
     void register(int subtask, long attempt) {
-        attempts.put(subtask, attempt);
+        if (attempts.put(subtask, attempt) == null) {
+            registeredSnapshot = Collections.unmodifiableSet(new TreeSet<>(attempts.keySet()));
+        }
     }
 
     /** A live, read-only view (what the enumerator context's {@code registeredReaders} returns). */
     Set<Integer> registered() {
         return registeredView;
+    }
+
+    /** Any thread: an immutable copy as of the last registration the loop applied. */
+    Set<Integer> registeredSnapshot() {
+        return registeredSnapshot;
     }
 
     void awaitOwners(Collection<Integer> owners) {

@@ -94,13 +94,17 @@ class CoordinatorEventLoopTest {
     }
 
     @Test
-    void contextRefusesCallsFromOtherThreads() {
+    void schedulerRefusesCallsFromOtherThreads() {
         LoopFixture f = open(1, 1);
         IllegalStateException e =
                 assertThrows(
                         IllegalStateException.class,
-                        () -> f.enumerator.context.assignSplit(0, TestSplit.of("x")));
-        assertTrue(e.getMessage().contains("assignSplit"));
+                        () ->
+                                f.loop.context()
+                                        .scheduler()
+                                        .scheduleInCoordinatorThread(
+                                                TestEnumerator.DISCOVER, Duration.ZERO, () -> {}));
+        assertTrue(e.getMessage().contains("scheduleInCoordinatorThread"));
         assertThrows(IllegalStateException.class, () -> f.loop.scheduler());
     }
 

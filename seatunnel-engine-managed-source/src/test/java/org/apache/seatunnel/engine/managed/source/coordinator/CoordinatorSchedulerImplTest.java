@@ -20,6 +20,7 @@ package org.apache.seatunnel.engine.managed.source.coordinator;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
@@ -27,6 +28,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
@@ -39,7 +41,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The scheduler through a real loop, with manual worker executor and timer: stale epochs, timeouts,
- * cancellation, classloader, bounds, overlap policies and fixed-delay ticks.
+ * cancellation, classloader, bounds, overlap policies, fixed-delay ticks and one-shots.
  */
 class CoordinatorSchedulerImplTest {
     private static final AsyncTaskKey K = AsyncTaskKey.of("k");
@@ -342,5 +344,142 @@ class CoordinatorSchedulerImplTest {
         f.timer.advance(Duration.ofSeconds(1));
         f.drain();
         assertEquals(2, runs.size());
+    }
+
+    @Test
+    void oneShotRunsOnceOnTheLoopAfterItsDelay() {
+        fixture();
+        List<Long> runs = new ArrayList<>();
+        List<Boolean> onLoop = new ArrayList<>();
+        AtomicReference<Cancellable> handle = new AtomicReference<>();
+        onLoop(
+                s ->
+                        handle.set(
+                                s.scheduleOnceInCoordinatorThread(
+                                        K,
+                                        Duration.ofMillis(100),
+                                        () -> {
+                                            runs.add(f.timer.nowMillis());
+                                            onLoop.add(f.loop.isOwnerThread());
+                                        })));
+        f.timer.advance(Duration.ofMillis(99));
+        f.drain();
+        assertTrue(runs.isEmpty(), "not before its delay");
+        f.timer.advance(Duration.ofMillis(1));
+        assertTrue(runs.isEmpty(), "the timer only posts; the loop has not drained");
+        f.drain();
+        assertEquals(List.of(100L), runs);
+        assertEquals(List.of(true), onLoop);
+        assertEquals(0, f.timer.pending(), "never re-armed");
+        f.timer.advance(Duration.ofSeconds(10));
+        f.drain();
+        assertEquals(1, runs.size(), "once");
+        assertFalse(handle.get().cancel(), "a one-shot that ran can no longer be cancelled");
+        assertFalse(handle.get().isCancelled());
+        assertEquals(1, f.count(Counter.TICKS));
+    }
+
+    @Test
+    void oneShotCancelledBeforeItFiresNeverRuns() {
+        fixture();
+        List<String> runs = new ArrayList<>();
+        AtomicReference<Cancellable> handle = new AtomicReference<>();
+        onLoop(
+                s ->
+                        handle.set(
+                                s.scheduleOnceInCoordinatorThread(
+                                        K, Duration.ofMillis(100), () -> runs.add("x"))));
+        assertTrue(handle.get().cancel());
+        assertFalse(handle.get().cancel(), "idempotent");
+        assertTrue(handle.get().isCancelled());
+        assertEquals(0, f.timer.pending(), "the timer handle was cancelled too");
+        f.timer.advance(Duration.ofSeconds(1));
+        f.drain();
+        assertTrue(runs.isEmpty());
+        // Cancelled after the timer posted, before the loop ran it: still never runs.
+        onLoop(
+                s ->
+                        handle.set(
+                                s.scheduleOnceInCoordinatorThread(
+                                        K, Duration.ofMillis(100), () -> runs.add("y"))));
+        f.timer.advance(Duration.ofMillis(100));
+        assertTrue(handle.get().cancel());
+        f.drain();
+        assertTrue(runs.isEmpty());
+        assertEquals(0, f.count(Counter.TICKS));
+    }
+
+    @Test
+    void oneShotOfAClosedEpochIsDroppedAndCountedAsStale() {
+        fixture();
+        List<String> runs = new ArrayList<>();
+        onLoop(
+                s ->
+                        s.scheduleOnceInCoordinatorThread(
+                                K, Duration.ofMillis(100), () -> runs.add("x")));
+        // Coordinator failover: the epoch closes while its timer thread already holds the due
+        // action, so cancelling the timer handle comes too late and the tick still arrives.
+        f.loop.close();
+        f.drain();
+        f.timer.advanceRacingCancel(Duration.ofMillis(100));
+        f.drain();
+        assertTrue(runs.isEmpty());
+        assertEquals(1, f.count(Counter.STALE_RESULTS));
+    }
+
+    @Test
+    void oneShotKeyIsFreeWhenItRunsAndCoalescesWhilePending() {
+        fixture();
+        List<String> runs = new ArrayList<>();
+        AtomicReference<Cancellable> first = new AtomicReference<>();
+        AtomicReference<Cancellable> second = new AtomicReference<>();
+        onLoop(
+                s -> {
+                    first.set(
+                            s.scheduleOnceInCoordinatorThread(
+                                    K, Duration.ofMillis(100), () -> runs.add("replaced")));
+                    second.set(
+                            s.scheduleOnceInCoordinatorThread(
+                                    K,
+                                    Duration.ofMillis(500),
+                                    () -> {
+                                        runs.add("a@" + f.timer.nowMillis());
+                                        // Its key is free again: schedule a follow-up.
+                                        f.loop.scheduler()
+                                                .scheduleOnceInCoordinatorThread(
+                                                        K,
+                                                        Duration.ofMillis(50),
+                                                        () -> runs.add("b@" + f.timer.nowMillis()));
+                                    }));
+                });
+        assertSame(first.get(), second.get(), "coalesced into the pending one-shot");
+        assertEquals(1, f.count(Counter.TICKS_COALESCED));
+        f.timer.advance(Duration.ofMillis(100));
+        f.drain();
+        f.timer.advance(Duration.ofMillis(50));
+        f.drain();
+        assertEquals(List.of("a@100", "b@150"), runs, "the pending deadline stays");
+        AtomicBoolean refused = new AtomicBoolean();
+        onLoop(
+                s -> {
+                    s.scheduleOnceInCoordinatorThread(K, Duration.ofMillis(10), () -> {});
+                    try {
+                        s.scheduleInCoordinatorThread(K, Duration.ofMillis(10), () -> {});
+                    } catch (IllegalStateException e) {
+                        refused.set(true);
+                    }
+                });
+        assertTrue(refused.get(), "a pending one-shot key cannot become a repeating schedule");
+    }
+
+    @Test
+    void oneShotIsLoopOnly() {
+        fixture();
+        CoordinatorScheduler s = f.loop.context().scheduler();
+        IllegalStateException e =
+                assertThrows(
+                        IllegalStateException.class,
+                        () -> s.scheduleOnceInCoordinatorThread(K, Duration.ZERO, () -> {}));
+        assertTrue(e.getMessage().contains("scheduleOnceInCoordinatorThread"));
     }
 }

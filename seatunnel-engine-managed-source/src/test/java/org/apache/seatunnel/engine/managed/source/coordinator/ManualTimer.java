@@ -44,11 +44,23 @@ final class ManualTimer implements DelayScheduler {
 
     /** Moves time forward, firing due actions in due order. */
     void advance(Duration d) {
+        advance(d, false);
+    }
+
+    /**
+     * Moves time forward and fires due actions even if they were cancelled: a real timer thread
+     * that had already taken an action when the cancel came still runs it.
+     */
+    void advanceRacingCancel(Duration d) {
+        advance(d, true);
+    }
+
+    private void advance(Duration d, boolean evenIfCancelled) {
         long target = nowMillis + d.toMillis();
         while (!queue.isEmpty() && queue.peek().due <= target) {
             Timed t = queue.poll();
             nowMillis = Math.max(nowMillis, t.due);
-            if (!t.cancelled) {
+            if (!t.cancelled || evenIfCancelled) {
                 t.cancelled = true;
                 t.action.run();
             }

@@ -34,6 +34,7 @@ import org.apache.seatunnel.api.source.SourceSplitEnumerator;
 import org.apache.seatunnel.api.source.managed.AsyncTaskKey;
 import org.apache.seatunnel.api.source.managed.AsyncTaskOptions;
 import org.apache.seatunnel.api.source.managed.CoordinatorScheduler;
+import org.apache.seatunnel.api.source.managed.ManagedEnumeratorContext;
 
 /**
  * A simple, well-behaved enumerator used by the unit, hazard and model tests: pending splits are
@@ -89,8 +90,7 @@ final class TestEnumerator implements SourceSplitEnumerator<TestSplit, TestEnume
     }
 
     private void discover() {
-        CoordinatorScheduler scheduler =
-                ((ManagedEnumeratorContext<TestSplit>) context).scheduler();
+        CoordinatorScheduler scheduler = ManagedEnumeratorContext.of(context).scheduler();
         List<TestSplit> input = toDiscover; // immutable input
         scheduler.callAsync(
                 DISCOVER,
