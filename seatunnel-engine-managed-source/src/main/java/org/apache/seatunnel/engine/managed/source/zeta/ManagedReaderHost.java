@@ -47,6 +47,7 @@ import org.apache.seatunnel.engine.managed.source.reader.LoopStatus;
 import org.apache.seatunnel.engine.managed.source.reader.NanoClock;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderCheckpointCut;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderEventLoop;
+import org.apache.seatunnel.engine.managed.source.reader.ReaderIdentity;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderLoopHost;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderLoopMetrics;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
@@ -92,6 +93,7 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
     private Address coordinatorAddress;
     private long attemptId;
     private ReaderMailbox mailbox;
+    private ReaderIdentity identity;
     private LocalCommands local;
     private ReaderEventLoop<T, SplitT> loop;
     private ScheduledFuture<?> watchdog;
@@ -141,9 +143,16 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
                         signal,
                         new ReaderMailboxMetrics());
         local = new LocalCommands(mailbox);
+        identity =
+                new ReaderIdentity(
+                        source.inner().getPluginName(),
+                        mailbox.jobId(),
+                        source.jobName(),
+                        context.getIndexOfSubtask());
         loop =
                 new ReaderEventLoop<>(
                         mailbox,
+                        identity,
                         reader,
                         this,
                         null,
@@ -257,23 +266,44 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
             if (emitted || left <= 0) {
                 return;
             }
-            signal.await(left);
+            // The loop polls an idle reader by itself after reader.idle-wait, in case its
+            // availability future never completes: wake up for that too.
+            signal.await(Math.min(left, loop.nanosUntilIdlePoll()));
             if (Thread.currentThread().isInterrupted()) {
                 throw new InterruptedException("Lane A reader interrupted");
             }
         }
     }
 
-    private void rethrowTerminal() {
+    /**
+     * Ends the engine's call after the attempt terminated. A failure is thrown with a text that
+     * names the connector, the job, the subtask and the reason code: the engine reports the first
+     * error it sees as the job's error. A cancel (the engine interrupted the task) is thrown as the
+     * interrupt it is, which the engine does not count as a task failure while it cancels.
+     */
+    private void rethrowTerminal() throws InterruptedException {
         TerminalSignal t = loop.terminalSignal();
-        if (t != null && t.kind() == TerminalSignal.Kind.FATAL) {
-            throw new IllegalStateException(
-                    "Lane A reader subtask "
-                            + context.getIndexOfSubtask()
-                            + " failed: "
-                            + t.reason(),
-                    t.cause());
+        if (t == null) {
+            return;
         }
+        if (t.kind() == TerminalSignal.Kind.FATAL) {
+            throw failure(t, "");
+        }
+        if (Thread.interrupted()) {
+            throw new InterruptedException("Lane A reader of " + identity + " cancelled");
+        }
+    }
+
+    private IllegalStateException failure(TerminalSignal t, String suffix) {
+        return new IllegalStateException(
+                "Lane A reader of "
+                        + identity
+                        + " (attempt "
+                        + attemptId
+                        + ") failed: "
+                        + t.reason()
+                        + suffix,
+                t.cause());
     }
 
     @Override
@@ -283,6 +313,13 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
         pendingFailure = null;
         AdmissionAck ack = mailbox.offer(local.barrier(checkpointId));
         if (!ack.status().isAdmitted()) {
+            // A barrier refused because the attempt already failed reports that failure: the
+            // engine may see this checkpoint error before the task's own and report it as the
+            // job's error.
+            TerminalSignal t = loop.terminalSignal();
+            if (t != null && t.kind() == TerminalSignal.Kind.FATAL) {
+                throw failure(t, "; checkpoint " + checkpointId + " not taken");
+            }
             throw new IllegalStateException(
                     "Checkpoint " + checkpointId + " barrier was not admitted: " + ack);
         }
@@ -292,6 +329,10 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
         signal.signal();
         List<ManagedSplit> state = pendingState;
         pendingState = null;
+        TerminalSignal terminal = loop.terminalSignal();
+        if (state == null && terminal != null && terminal.kind() == TerminalSignal.Kind.FATAL) {
+            throw failure(terminal, "; checkpoint " + checkpointId + " not taken");
+        }
         if (!done || state == null) {
             throw new IllegalStateException(
                     "Lane A reader subtask "
