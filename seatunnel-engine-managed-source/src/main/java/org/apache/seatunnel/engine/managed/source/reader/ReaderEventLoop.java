@@ -543,7 +543,9 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
                         + " A turn should return soon after PollContext.shouldYield() is true.",
                 identity,
                 mailbox.attemptId(),
-                TimeUnit.NANOSECONDS.toMillis(took),
+                // Tenths of a millisecond: a turn just past a budget of whole milliseconds would
+                // otherwise read as taking exactly the budget.
+                (took / 100_000) / 10.0,
                 TimeUnit.NANOSECONDS.toMillis(budget.softNanos()),
                 softOverrunsUnreported);
         softOverrunReported = true;

@@ -239,7 +239,7 @@ class ReaderLoopSafetyNetTest {
         assertTrue(
                 warnings.get(0).contains("connector TestConnector")
                         && warnings.get(0).contains("subtask " + LoopHarness.SUBTASK)
-                        && warnings.get(0).contains("took 10 ms")
+                        && warnings.get(0).contains("took 10.0 ms")
                         && warnings.get(0).contains("(5 ms)"),
                 warnings.get(0));
 
