@@ -22,6 +22,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -87,6 +88,8 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
     private final LoopSignal signal = new LoopSignal();
     private final ReaderLoopMetrics loopMetrics = new ReaderLoopMetrics();
     private final AtomicLong outboundIds = new AtomicLong();
+    // Counted down when the engine closes this reader: its task has ended.
+    private final CountDownLatch closed = new CountDownLatch(1);
 
     private SourceFlowLifeCycle<?, ?> lifecycle;
     private ManagedSourceMemberService service;
@@ -294,6 +297,44 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
         }
     }
 
+    /**
+     * The error of a barrier that reached a failed attempt, thrown once the engine has closed this
+     * reader. Zeta reports the first error it sees as the job's, and a checkpoint error reaching
+     * the master first also cancels this task's group, which then ends CANCELED and the task's own
+     * failure is dropped: the job would report a checkpoint error instead of the cause. The task
+     * thread closes the reader right after it reported the failure to its group, so the barrier
+     * waits for that, at most {@code poll.cancellation-timeout}. The engine interrupts this thread
+     * as soon as the task failed, which is too early: the wait outlasts interrupts and restores the
+     * flag afterwards. The error names the same cause in any case.
+     */
+    private IllegalStateException failedBarrier(TerminalSignal t, long checkpointId) {
+        long deadline = System.nanoTime() + source.config().pollBudget().cancellationNanos();
+        boolean interrupted = false;
+        try {
+            for (; ; ) {
+                long left = deadline - System.nanoTime();
+                try {
+                    if (closed.await(left, TimeUnit.NANOSECONDS)) {
+                        break;
+                    }
+                    LOG.warn(
+                            "Lane A reader of {}: checkpoint {} reached the failed attempt and the"
+                                    + " reader was not closed within poll.cancellation-timeout",
+                            identity,
+                            checkpointId);
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        return failure(t, "; checkpoint " + checkpointId + " not taken");
+    }
+
     private IllegalStateException failure(TerminalSignal t, String suffix) {
         return new IllegalStateException(
                 "Lane A reader of "
@@ -318,7 +359,7 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
             // job's error.
             TerminalSignal t = loop.terminalSignal();
             if (t != null && t.kind() == TerminalSignal.Kind.FATAL) {
-                throw failure(t, "; checkpoint " + checkpointId + " not taken");
+                throw failedBarrier(t, checkpointId);
             }
             throw new IllegalStateException(
                     "Checkpoint " + checkpointId + " barrier was not admitted: " + ack);
@@ -331,7 +372,7 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
         pendingState = null;
         TerminalSignal terminal = loop.terminalSignal();
         if (state == null && terminal != null && terminal.kind() == TerminalSignal.Kind.FATAL) {
-            throw failure(terminal, "; checkpoint " + checkpointId + " not taken");
+            throw failedBarrier(terminal, checkpointId);
         }
         if (!done || state == null) {
             throw new IllegalStateException(
@@ -482,6 +523,7 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
 
     @Override
     public void close() throws IOException {
+        closed.countDown();
         if (loop == null) {
             reader.close();
             return;
