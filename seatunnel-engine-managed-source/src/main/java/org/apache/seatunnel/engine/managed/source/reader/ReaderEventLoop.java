@@ -24,7 +24,6 @@ import java.util.ArrayDeque;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.ToLongFunction;
 import org.apache.seatunnel.api.source.Collector;
@@ -38,9 +37,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Threading: {@link #runOnce()}, {@link #runControls()}, {@link #start}, {@link #close()} — one
- * driving thread at a time, mutually excluded by the host. {@link #checkTurnBudget()} and the
- * gauges — any thread (the watchdog; checks are serialized).
+ * Threading: {@link #runOnce()}, {@link #runControls()}, {@link #nanosUntilIdlePoll()}, {@link
+ * #start}, {@link #close()} — one driving thread at a time, mutually excluded by the host. {@link
+ * #checkTurnBudget()} and the gauges — any thread (the watchdog; checks are serialized).
  *
  * <p>The single owner of one Lane A reader attempt's checkpoint-visible state (invariant 1). It has
  * no thread of its own (invariant 14): a host calls {@link #runOnce()} from the task's thread and
@@ -80,7 +79,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
     private static final Logger LOG = LoggerFactory.getLogger(ReaderEventLoop.class);
-    static final long SOFT_OVERRUN_REPORT_NANOS = TimeUnit.MINUTES.toNanos(1);
     private static final int MAX_CAUSE_DEPTH = 16;
 
     private final ReaderMailbox mailbox;
@@ -91,6 +89,7 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
     private final PollBudget budget;
     private final NanoClock clock;
     private final ReaderLoopMetrics metrics;
+    private final ReaderContractReports reports;
     private final AppliedCommandLedger ledger;
     private final PollTurn<T> turn;
     private final ArrayDeque<Held> held = new ArrayDeque<>();
@@ -113,11 +112,6 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
     private long quietSinceNanos;
     // A split, no-more-splits or source event applied since the last NOTHING_AVAILABLE turn.
     private boolean dataCommandSinceQuiet;
-    private boolean availabilityWarned;
-    private boolean recordBudgetWarned;
-    private boolean softOverrunReported;
-    private long softOverrunReportedAt;
-    private long softOverrunsUnreported;
 
     // Odd while a poll turn runs: bumped by the driving thread at both ends of every turn with
     // ordered stores (a volatile write or a clock read per turn is measurable against cheap
@@ -169,6 +163,7 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
         this.budget = budget;
         this.clock = mailbox.clock();
         this.metrics = metrics;
+        this.reports = new ReaderContractReports(identity, mailbox.attemptId(), budget, metrics);
         this.ledger = new AppliedCommandLedger(1024);
         this.turn = new PollTurn<>(budget, clock, mailbox, recordSizer, metrics.unsizedRecords);
         this.availabilityCallback = (v, t) -> mailbox.signalAvailable();
@@ -510,7 +505,7 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
             countMeasuredTurn(took);
         }
         if (turn.emitted() > budget.maxRecords()) {
-            recordBudgetOverrun();
+            reports.recordBudgetOverrun(turn.emitted());
         }
         if (afterQuiet) {
             checkAvailabilitySignalled();
@@ -525,48 +520,8 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
     private void countMeasuredTurn(long took) {
         metrics.pollNanos.lazySet(metrics.pollNanos.get() + took * turn.turnsMeasured());
         if (took > budget.softNanos()) {
-            softOverrun(took);
+            reports.softOverrun(took, clock.nanoTime());
         }
-    }
-
-    /** Counted every time; logged at most once per {@link #SOFT_OVERRUN_REPORT_NANOS}. */
-    private void softOverrun(long took) {
-        metrics.softOverruns.incrementAndGet();
-        softOverrunsUnreported++;
-        long now = clock.nanoTime();
-        if (softOverrunReported && now - softOverrunReportedAt < SOFT_OVERRUN_REPORT_NANOS) {
-            return;
-        }
-        LOG.warn(
-                "Lane A reader of {} (attempt {}): a poll turn took {} ms, past"
-                        + " poll.soft-duration ({} ms); {} such turn(s) since the last report."
-                        + " A turn should return soon after PollContext.shouldYield() is true.",
-                identity,
-                mailbox.attemptId(),
-                // Tenths of a millisecond: a turn just past a budget of whole milliseconds would
-                // otherwise read as taking exactly the budget.
-                (took / 100_000) / 10.0,
-                TimeUnit.NANOSECONDS.toMillis(budget.softNanos()),
-                softOverrunsUnreported);
-        softOverrunReported = true;
-        softOverrunReportedAt = now;
-        softOverrunsUnreported = 0;
-    }
-
-    private void recordBudgetOverrun() {
-        metrics.recordBudgetOverruns.incrementAndGet();
-        if (recordBudgetWarned) {
-            return;
-        }
-        recordBudgetWarned = true;
-        LOG.warn(
-                "Lane A reader of {} (attempt {}) emitted {} records in one poll turn, past its"
-                        + " budget of {} (PollContext.remainingRecords()); reported once per"
-                        + " attempt, counted in ManagedSourcePollRecordBudgetOverruns",
-                identity,
-                mailbox.attemptId(),
-                turn.emitted(),
-                budget.maxRecords());
     }
 
     /**
@@ -577,24 +532,9 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
      */
     private void checkAvailabilitySignalled() {
         CompletableFuture<Void> f = armedFuture;
-        if (turn.emitted() == 0 || dataCommandSinceQuiet || f == null || f.isDone()) {
-            return;
+        if (turn.emitted() > 0 && !dataCommandSinceQuiet && f != null && !f.isDone()) {
+            reports.availabilityNotSignalled();
         }
-        metrics.availabilityNotSignalled.incrementAndGet();
-        if (availabilityWarned) {
-            return;
-        }
-        availabilityWarned = true;
-        LOG.warn(
-                "Lane A reader of {} (attempt {}): availability not signalled. A poll turn"
-                        + " produced records after NOTHING_AVAILABLE while the future from"
-                        + " isAvailable() was still incomplete; the runtime polls such a reader"
-                        + " only after commands and every reader.idle-wait ({} ms). Complete the"
-                        + " future when data arrives. Reported once per attempt, counted in"
-                        + " ManagedSourceAvailabilityNotSignalled",
-                identity,
-                mailbox.attemptId(),
-                TimeUnit.NANOSECONDS.toMillis(budget.idlePollNanos()));
     }
 
     private void afterQuietTurn(PollStatus status) {
@@ -651,22 +591,8 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
                 && mailbox.terminate(
                         TerminalSignal.fatal(
                                 ReasonCode.POLL_CANCELLATION_TIMEOUT,
-                                new IllegalStateException(
-                                        "a poll turn of "
-                                                + identity
-                                                + " did not return within"
-                                                + " poll.cancellation-timeout ("
-                                                + TimeUnit.NANOSECONDS.toMillis(
-                                                        budget.cancellationNanos())
-                                                + " ms)")))) {
-            LOG.error(
-                    "Lane A reader of {} (attempt {}): a poll turn ran {} ms, past"
-                            + " poll.cancellation-timeout ({} ms); failing the attempt with"
-                            + " POLL_CANCELLATION_TIMEOUT and interrupting its thread",
-                    identity,
-                    mailbox.attemptId(),
-                    TimeUnit.NANOSECONDS.toMillis(elapsed),
-                    TimeUnit.NANOSECONDS.toMillis(budget.cancellationNanos()));
+                                reports.cancellationTimeoutCause()))) {
+            reports.cancellationTimeout(elapsed);
             cancellationTimeoutHook.run();
         }
     }
