@@ -23,8 +23,13 @@ public enum PollStatus {
     /** More records can be produced right now; the loop schedules another turn. */
     MORE_AVAILABLE,
     /**
-     * Nothing can be produced without waiting. The loop stops polling until the future returned by
-     * {@link ManagedSourceReader#isAvailable()} completes or a command arrives.
+     * Nothing can be produced without waiting. The loop polls again as soon as the future returned
+     * by {@link ManagedSourceReader#isAvailable()} completes, after every command it applies
+     * (splits, no-more-splits, source events, checkpoint barriers and notifications), and otherwise
+     * at the latest after the runtime's idle wait ({@code reader.idle-wait}, 1 s by default),
+     * whether or not the future completed. Completing the future when data arrives is still the
+     * reader's duty: a reader whose data is only found by those re-polls is slowed down to them,
+     * and the runtime reports it ("availability not signalled").
      */
     NOTHING_AVAILABLE,
     /** Every assigned split is finished and no more splits will come; the reader is done. */

@@ -283,7 +283,8 @@ public final class ManagedSourceConfig implements java.io.Serializable {
                 pollSoftNanos,
                 pollHardNanos,
                 pollCancelNanos,
-                cutHoldNanos);
+                cutHoldNanos,
+                idleWaitNanos);
     }
 
     public boolean enabled() {

@@ -204,7 +204,10 @@ public final class ManagedSourceOptions {
                             "Longest wait of an idle reader host for a command, availability or"
                                     + " barrier signal before it returns an empty poll to the"
                                     + " engine, which then sleeps 100 ms; a longer wait means"
-                                    + " fewer of those sleeps delay an idle reader.");
+                                    + " fewer of those sleeps delay an idle reader. Also the"
+                                    + " longest time a reader that reported NOTHING_AVAILABLE goes"
+                                    + " without a poll turn if its availability future never"
+                                    + " completes.");
 
     private ManagedSourceOptions() {}
 

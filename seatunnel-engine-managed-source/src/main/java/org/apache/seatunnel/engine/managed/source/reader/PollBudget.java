@@ -27,7 +27,9 @@ public final class PollBudget {
     private final long hardNanos;
     private final long cancellationNanos;
     private final long cutHoldNanos;
+    private final long idlePollNanos;
 
+    /** With {@code reader.idle-wait}'s default (1 s) as the idle re-poll period. */
     public PollBudget(
             int maxRecords,
             long maxBytes,
@@ -35,6 +37,28 @@ public final class PollBudget {
             long hardNanos,
             long cancellationNanos,
             long cutHoldNanos) {
+        this(
+                maxRecords,
+                maxBytes,
+                softNanos,
+                hardNanos,
+                cancellationNanos,
+                cutHoldNanos,
+                TimeUnit.SECONDS.toNanos(1));
+    }
+
+    /**
+     * @param idlePollNanos {@code reader.idle-wait}: after {@code NOTHING_AVAILABLE} the loop polls
+     *     again at least this often even if the reader's availability future never completes
+     */
+    public PollBudget(
+            int maxRecords,
+            long maxBytes,
+            long softNanos,
+            long hardNanos,
+            long cancellationNanos,
+            long cutHoldNanos,
+            long idlePollNanos) {
         if (maxRecords <= 0) {
             throw new IllegalArgumentException(
                     "poll.max-records-per-turn must be positive, was " + maxRecords);
@@ -51,12 +75,16 @@ public final class PollBudget {
         if (cutHoldNanos <= 0) {
             throw new IllegalArgumentException("reader.cut-hold-timeout must be positive");
         }
+        if (idlePollNanos <= 0) {
+            throw new IllegalArgumentException("reader.idle-wait must be positive");
+        }
         this.maxRecords = maxRecords;
         this.maxBytes = maxBytes;
         this.softNanos = softNanos;
         this.hardNanos = hardNanos;
         this.cancellationNanos = cancellationNanos;
         this.cutHoldNanos = cutHoldNanos;
+        this.idlePollNanos = idlePollNanos;
     }
 
     /** STIP-31's initial production defaults. */
@@ -92,5 +120,10 @@ public final class PollBudget {
 
     public long cutHoldNanos() {
         return cutHoldNanos;
+    }
+
+    /** Longest time a reader that reported {@code NOTHING_AVAILABLE} goes without a poll turn. */
+    public long idlePollNanos() {
+        return idlePollNanos;
     }
 }

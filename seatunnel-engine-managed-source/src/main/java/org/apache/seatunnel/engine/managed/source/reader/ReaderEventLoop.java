@@ -17,6 +17,9 @@
 
 package org.apache.seatunnel.engine.managed.source.reader;
 
+import java.io.InterruptedIOException;
+import java.net.SocketTimeoutException;
+import java.nio.channels.ClosedByInterruptException;
 import java.util.ArrayDeque;
 import java.util.Iterator;
 import java.util.List;
@@ -34,9 +37,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Threading: {@link #runOnce()}, {@link #runControls()}, {@link #start}, {@link #close()} — one
- * driving thread at a time, mutually excluded by the host. {@link #checkTurnBudget()} and the
- * gauges — any thread (the watchdog; checks are serialized).
+ * Threading: {@link #runOnce()}, {@link #runControls()}, {@link #nanosUntilIdlePoll()}, {@link
+ * #start}, {@link #close()} — one driving thread at a time, mutually excluded by the host. {@link
+ * #checkTurnBudget()} and the gauges — any thread (the watchdog; checks are serialized).
  *
  * <p>The single owner of one Lane A reader attempt's checkpoint-visible state (invariant 1). It has
  * no thread of its own (invariant 14): a host calls {@link #runOnce()} from the task's thread and
@@ -56,6 +59,19 @@ import org.slf4j.LoggerFactory;
  *   <li>observability is passive counters read by others.
  * </ol>
  *
+ * <p>After a turn reports {@code NOTHING_AVAILABLE} the loop polls again when the reader's
+ * availability future completes, after every applied command, and at the latest {@code
+ * reader.idle-wait} later, so a reader whose future never completes is slow, not stalled. A turn
+ * that then produces records although the future is still incomplete (and no split, no-more-splits
+ * or source event came in between, which may make data available without it) is counted and
+ * reported once per attempt. Soft-budget overruns are reported at most once a minute, emitting past
+ * the record budget once per attempt; warnings name the reader by its {@link ReaderIdentity}.
+ *
+ * <p>Failure policy: a connector exception fails the attempt with {@code CONNECTOR_FAILURE}, except
+ * an interrupt (the engine interrupts task threads when it cancels or restarts a pipeline), which
+ * ends it as a cancel and keeps the thread's interrupt flag; a failure signalled first (such as the
+ * watchdog's {@code POLL_CANCELLATION_TIMEOUT}) is never replaced.
+ *
  * <p>At a barrier every command admitted before it and not held by the cut rule is applied first,
  * then the reader and the runtime cut are snapshotted, and only then does the host register,
  * acknowledge and forward (invariant 4). Coordinator commands are applied at most once per attempt
@@ -63,14 +79,17 @@ import org.slf4j.LoggerFactory;
  */
 public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
     private static final Logger LOG = LoggerFactory.getLogger(ReaderEventLoop.class);
+    private static final int MAX_CAUSE_DEPTH = 16;
 
     private final ReaderMailbox mailbox;
+    private final ReaderIdentity identity;
     private final ManagedSourceReader<T, SplitT> reader;
     private final ReaderLoopHost<SplitT> host;
     private Collector<T> output;
     private final PollBudget budget;
     private final NanoClock clock;
     private final ReaderLoopMetrics metrics;
+    private final ReaderContractReports reports;
     private final AppliedCommandLedger ledger;
     private final PollTurn<T> turn;
     private final ArrayDeque<Held> held = new ArrayDeque<>();
@@ -88,6 +107,12 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
     private CompletableFuture<Void> armedFuture;
     private TerminalSignal handledTerminal;
 
+    // Driving thread only. Set by a NOTHING_AVAILABLE turn, cleared by the next turn.
+    private boolean awaitingAvailability;
+    private long quietSinceNanos;
+    // A split, no-more-splits or source event applied since the last NOTHING_AVAILABLE turn.
+    private boolean dataCommandSinceQuiet;
+
     // Odd while a poll turn runs: bumped by the driving thread at both ends of every turn with
     // ordered stores (a volatile write or a clock read per turn is measurable against cheap
     // records), read by the watchdog, which times a turn from the first tick that sees it and so
@@ -101,6 +126,7 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
     private boolean watchedWoken;
     private volatile Runnable cancellationTimeoutHook = () -> {};
 
+    /** A loop whose reader is named only by job id and subtask (test drivers, benchmarks). */
     public ReaderEventLoop(
             ReaderMailbox mailbox,
             ManagedSourceReader<T, SplitT> reader,
@@ -109,13 +135,35 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
             PollBudget budget,
             ToLongFunction<T> recordSizer,
             ReaderLoopMetrics metrics) {
+        this(
+                mailbox,
+                ReaderIdentity.unnamed(mailbox.jobId(), mailbox.subtask()),
+                reader,
+                host,
+                output,
+                budget,
+                recordSizer,
+                metrics);
+    }
+
+    public ReaderEventLoop(
+            ReaderMailbox mailbox,
+            ReaderIdentity identity,
+            ManagedSourceReader<T, SplitT> reader,
+            ReaderLoopHost<SplitT> host,
+            Collector<T> output,
+            PollBudget budget,
+            ToLongFunction<T> recordSizer,
+            ReaderLoopMetrics metrics) {
         this.mailbox = mailbox;
+        this.identity = identity;
         this.reader = reader;
         this.host = host;
         this.output = output;
         this.budget = budget;
         this.clock = mailbox.clock();
         this.metrics = metrics;
+        this.reports = new ReaderContractReports(identity, mailbox.attemptId(), budget, metrics);
         this.ledger = new AppliedCommandLedger(1024);
         this.turn = new PollTurn<>(budget, clock, mailbox, recordSizer, metrics.unsizedRecords);
         this.availabilityCallback = (v, t) -> mailbox.signalAvailable();
@@ -157,6 +205,11 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
         }
         if (mailbox.takeAvailability()) {
             pollWanted = true;
+        } else if (awaitingAvailability
+                && !pollWanted
+                && clock.nanoTime() - quietSinceNanos >= budget.idlePollNanos()) {
+            // The future may never complete (a reader bug): poll anyway, at reader.idle-wait.
+            pollWanted = true;
         }
         if (lifecycle == ReaderLifecycle.RUNNING && pollWanted) {
             pollTurn();
@@ -169,6 +222,18 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
             return LoopStatus.FINISHED;
         }
         return mailbox.hasPendingWork() ? LoopStatus.BUSY : LoopStatus.IDLE;
+    }
+
+    /**
+     * Nanoseconds until the loop polls an idle reader again although nothing signalled it ({@code
+     * reader.idle-wait} after its last {@code NOTHING_AVAILABLE}), 0 if due, {@code Long.MAX_VALUE}
+     * if no such poll is pending. A host that waits for a signal waits at most this long.
+     */
+    public long nanosUntilIdlePoll() {
+        if (!awaitingAvailability || lifecycle != ReaderLifecycle.RUNNING) {
+            return Long.MAX_VALUE;
+        }
+        return Math.max(0, quietSinceNanos + budget.idlePollNanos() - clock.nanoTime());
     }
 
     /**
@@ -248,7 +313,7 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
             state = reader.snapshotState(checkpointId);
         } catch (Throwable e) {
             host.onCheckpointFailed(checkpointId, e);
-            fail(ReasonCode.CONNECTOR_FAILURE, e);
+            failConnector(e);
             return;
         }
         ReaderCheckpointCut cut =
@@ -266,6 +331,8 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
         }
         metrics.checkpoints.incrementAndGet();
         lastBarrier = Math.max(lastBarrier, checkpointId);
+        // A barrier is a command too: an idle reader is polled after it.
+        pollWanted = true;
         releaseHeld(releasedCut());
     }
 
@@ -350,10 +417,13 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
             if (ledgered) {
                 recordApplied(env);
             }
+            // Every applied command earns an idle reader a poll: a reader that never completes
+            // its availability future still makes progress at the pace of its commands.
+            pollWanted = true;
             metrics.commandsApplied.incrementAndGet();
             metrics.queueWaitNanos.addAndGet(clock.nanoTime() - admittedNanos);
         } catch (Throwable e) {
-            fail(ReasonCode.CONNECTOR_FAILURE, e);
+            failConnector(e);
         } finally {
             mailbox.complete(env, reserved);
         }
@@ -386,6 +456,7 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
     }
 
     private void applyCoordinatorCommand(SourceCommandEnvelope env) throws Exception {
+        dataCommandSinceQuiet = true;
         switch (env.commandKind()) {
             case SPLIT_ASSIGNMENT:
                 reader.addSplits(host.decodeSplits(env));
@@ -411,6 +482,8 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
      * compiled hot path stays small and is not recompiled when a rare branch is first taken.
      */
     private void pollTurn() {
+        boolean afterQuiet = awaitingAvailability;
+        awaitingAvailability = false;
         turn.begin(output);
         turnEpoch.lazySet(++turnEpochLocal);
         PollStatus status;
@@ -418,7 +491,7 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
             status = reader.pollNextManaged(turn, turn);
         } catch (Throwable e) {
             turnEpoch.lazySet(++turnEpochLocal);
-            fail(ReasonCode.CONNECTOR_FAILURE, e);
+            failConnector(e);
             return;
         }
         turnEpoch.lazySet(++turnEpochLocal);
@@ -431,6 +504,12 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
         if (took != PollTurn.NOT_STARTED) {
             countMeasuredTurn(took);
         }
+        if (turn.emitted() > budget.maxRecords()) {
+            reports.recordBudgetOverrun(turn.emitted());
+        }
+        if (afterQuiet) {
+            checkAvailabilitySignalled();
+        }
         if (status == PollStatus.MORE_AVAILABLE || status == null) {
             pollWanted = true;
         } else {
@@ -441,7 +520,20 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
     private void countMeasuredTurn(long took) {
         metrics.pollNanos.lazySet(metrics.pollNanos.get() + took * turn.turnsMeasured());
         if (took > budget.softNanos()) {
-            metrics.softOverruns.incrementAndGet();
+            reports.softOverrun(took, clock.nanoTime());
+        }
+    }
+
+    /**
+     * A turn after NOTHING_AVAILABLE produced records although the availability future is still
+     * incomplete and no command that may bring data came in between: the reader would have stalled
+     * without the loop's own re-polls. Checked after the turn so a future completed while it ran (a
+     * fetch thread racing with the poll) is not reported.
+     */
+    private void checkAvailabilitySignalled() {
+        CompletableFuture<Void> f = armedFuture;
+        if (turn.emitted() > 0 && !dataCommandSinceQuiet && f != null && !f.isDone()) {
+            reports.availabilityNotSignalled();
         }
     }
 
@@ -460,7 +552,12 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
         CompletableFuture<Void> f = reader.isAvailable();
         if (f == null || f.isDone()) {
             pollWanted = true;
-        } else if (f != armedFuture) {
+            return;
+        }
+        awaitingAvailability = true;
+        quietSinceNanos = clock.nanoTime();
+        dataCommandSinceQuiet = false;
+        if (f != armedFuture) {
             armedFuture = f;
             f.whenComplete(availabilityCallback);
         }
@@ -494,15 +591,45 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
                 && mailbox.terminate(
                         TerminalSignal.fatal(
                                 ReasonCode.POLL_CANCELLATION_TIMEOUT,
-                                new IllegalStateException(
-                                        "poll turn did not return within"
-                                                + " poll.cancellation-timeout")))) {
+                                reports.cancellationTimeoutCause()))) {
+            reports.cancellationTimeout(elapsed);
             cancellationTimeoutHook.run();
         }
     }
 
     private void fail(ReasonCode reason, Throwable cause) {
         mailbox.terminate(TerminalSignal.fatal(reason, cause));
+    }
+
+    /**
+     * A connector call threw. An interrupt is the engine cancelling or restarting the task (or the
+     * watchdog, whose fatal signal is already set and wins): the attempt ends as a cancel and the
+     * thread stays interrupted for the engine to see. Anything else is a connector failure.
+     */
+    private void failConnector(Throwable e) {
+        if (isInterrupt(e)) {
+            Thread.currentThread().interrupt();
+            mailbox.terminate(TerminalSignal.cancel());
+        } else {
+            fail(ReasonCode.CONNECTOR_FAILURE, e);
+        }
+    }
+
+    static boolean isInterrupt(Throwable e) {
+        if (Thread.currentThread().isInterrupted()) {
+            return true;
+        }
+        Throwable t = e;
+        for (int depth = 0; t != null && depth < MAX_CAUSE_DEPTH; depth++) {
+            if (t instanceof InterruptedException
+                    || t instanceof ClosedByInterruptException
+                    || (t instanceof InterruptedIOException
+                            && !(t instanceof SocketTimeoutException))) {
+                return true;
+            }
+            t = t.getCause();
+        }
+        return false;
     }
 
     private LoopStatus handleTerminal() {
@@ -516,11 +643,7 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
             if (lifecycle.canTransitionTo(next)) {
                 transition(next);
             }
-            LOG.info(
-                    "Reader attempt {} (subtask {}) terminated: {}",
-                    mailbox.attemptId(),
-                    mailbox.subtask(),
-                    t);
+            LOG.info("Reader attempt {} of {} terminated: {}", mailbox.attemptId(), identity, t);
         }
         return LoopStatus.TERMINATED;
     }
@@ -583,6 +706,10 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
 
     public ReaderMailbox mailbox() {
         return mailbox;
+    }
+
+    public ReaderIdentity identity() {
+        return identity;
     }
 
     private static final class Held {

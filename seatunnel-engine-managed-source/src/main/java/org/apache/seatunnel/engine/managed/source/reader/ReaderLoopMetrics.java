@@ -36,6 +36,8 @@ public final class ReaderLoopMetrics {
     final AtomicLong cutDeferrals = new AtomicLong();
     final AtomicLong checkpoints = new AtomicLong();
     final AtomicLong queueWaitNanos = new AtomicLong();
+    final AtomicLong availabilityNotSignalled = new AtomicLong();
+    final AtomicLong recordBudgetOverruns = new AtomicLong();
 
     public long pollTurns() {
         return pollTurns.get();
@@ -80,6 +82,24 @@ public final class ReaderLoopMetrics {
 
     public long checkpoints() {
         return checkpoints.get();
+    }
+
+    /**
+     * Poll turns that produced records after {@code NOTHING_AVAILABLE} while the reader's
+     * availability future was still incomplete and no split, no-more-splits or source event came in
+     * between: the reader's data arrived without the signal it owes the loop
+     * (ManagedSourceAvailabilityNotSignalled).
+     */
+    public long availabilityNotSignalled() {
+        return availabilityNotSignalled.get();
+    }
+
+    /**
+     * Poll turns that emitted more records than the turn's record budget ({@code
+     * remainingRecords()} at the start), ManagedSourcePollRecordBudgetOverruns.
+     */
+    public long recordBudgetOverruns() {
+        return recordBudgetOverruns.get();
     }
 
     /** Sum of admission→apply waits of applied commands. */

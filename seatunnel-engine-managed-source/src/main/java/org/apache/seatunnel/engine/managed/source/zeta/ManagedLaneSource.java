@@ -44,14 +44,22 @@ final class ManagedLaneSource<T, SplitT extends SourceSplit, StateT extends Seri
 
     private final ManagedSourceConfig config;
     private final long sourceRuntimeId;
+    private final String jobName;
 
     ManagedLaneSource(
             SeaTunnelSource<T, SplitT, StateT> inner,
             LaneDecision decision,
-            ManagedSourceConfig config) {
+            ManagedSourceConfig config,
+            String jobName) {
         super(inner, decision);
         this.config = config;
         this.sourceRuntimeId = ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE);
+        this.jobName = jobName == null ? "" : jobName;
+    }
+
+    /** The job name the lane was chosen for ({@code job-name}), for operators' log searches. */
+    String jobName() {
+        return jobName;
     }
 
     ManagedSourceConfig config() {

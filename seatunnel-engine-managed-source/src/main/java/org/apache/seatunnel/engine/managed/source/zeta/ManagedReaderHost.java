@@ -22,6 +22,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -47,6 +48,7 @@ import org.apache.seatunnel.engine.managed.source.reader.LoopStatus;
 import org.apache.seatunnel.engine.managed.source.reader.NanoClock;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderCheckpointCut;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderEventLoop;
+import org.apache.seatunnel.engine.managed.source.reader.ReaderIdentity;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderLoopHost;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderLoopMetrics;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
@@ -86,12 +88,15 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
     private final LoopSignal signal = new LoopSignal();
     private final ReaderLoopMetrics loopMetrics = new ReaderLoopMetrics();
     private final AtomicLong outboundIds = new AtomicLong();
+    // Counted down when the engine closes this reader: its task has ended.
+    private final CountDownLatch closed = new CountDownLatch(1);
 
     private SourceFlowLifeCycle<?, ?> lifecycle;
     private ManagedSourceMemberService service;
     private Address coordinatorAddress;
     private long attemptId;
     private ReaderMailbox mailbox;
+    private ReaderIdentity identity;
     private LocalCommands local;
     private ReaderEventLoop<T, SplitT> loop;
     private ScheduledFuture<?> watchdog;
@@ -141,9 +146,16 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
                         signal,
                         new ReaderMailboxMetrics());
         local = new LocalCommands(mailbox);
+        identity =
+                new ReaderIdentity(
+                        source.inner().getPluginName(),
+                        mailbox.jobId(),
+                        source.jobName(),
+                        context.getIndexOfSubtask());
         loop =
                 new ReaderEventLoop<>(
                         mailbox,
+                        identity,
                         reader,
                         this,
                         null,
@@ -257,23 +269,82 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
             if (emitted || left <= 0) {
                 return;
             }
-            signal.await(left);
+            // The loop polls an idle reader by itself after reader.idle-wait, in case its
+            // availability future never completes: wake up for that too.
+            signal.await(Math.min(left, loop.nanosUntilIdlePoll()));
             if (Thread.currentThread().isInterrupted()) {
                 throw new InterruptedException("Lane A reader interrupted");
             }
         }
     }
 
-    private void rethrowTerminal() {
+    /**
+     * Ends the engine's call after the attempt terminated. A failure is thrown with a text that
+     * names the connector, the job, the subtask and the reason code: the engine reports the first
+     * error it sees as the job's error. A cancel (the engine interrupted the task) is thrown as the
+     * interrupt it is, which the engine does not count as a task failure while it cancels.
+     */
+    private void rethrowTerminal() throws InterruptedException {
         TerminalSignal t = loop.terminalSignal();
-        if (t != null && t.kind() == TerminalSignal.Kind.FATAL) {
-            throw new IllegalStateException(
-                    "Lane A reader subtask "
-                            + context.getIndexOfSubtask()
-                            + " failed: "
-                            + t.reason(),
-                    t.cause());
+        if (t == null) {
+            return;
         }
+        if (t.kind() == TerminalSignal.Kind.FATAL) {
+            throw failure(t, "");
+        }
+        if (Thread.interrupted()) {
+            throw new InterruptedException("Lane A reader of " + identity + " cancelled");
+        }
+    }
+
+    /**
+     * The error of a barrier that reached a failed attempt, thrown once the engine has closed this
+     * reader. Zeta reports the first error it sees as the job's, and a checkpoint error reaching
+     * the master first also cancels this task's group, which then ends CANCELED and the task's own
+     * failure is dropped: the job would report a checkpoint error instead of the cause. The task
+     * thread closes the reader right after it reported the failure to its group, so the barrier
+     * waits for that, at most {@code poll.cancellation-timeout}. The engine interrupts this thread
+     * as soon as the task failed, which is too early: the wait outlasts interrupts and restores the
+     * flag afterwards. The error names the same cause in any case.
+     */
+    private IllegalStateException failedBarrier(TerminalSignal t, long checkpointId) {
+        long deadline = System.nanoTime() + source.config().pollBudget().cancellationNanos();
+        boolean interrupted = false;
+        try {
+            for (; ; ) {
+                long left = deadline - System.nanoTime();
+                try {
+                    if (closed.await(left, TimeUnit.NANOSECONDS)) {
+                        break;
+                    }
+                    LOG.warn(
+                            "Lane A reader of {}: checkpoint {} reached the failed attempt and the"
+                                    + " reader was not closed within poll.cancellation-timeout",
+                            identity,
+                            checkpointId);
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        return failure(t, "; checkpoint " + checkpointId + " not taken");
+    }
+
+    private IllegalStateException failure(TerminalSignal t, String suffix) {
+        return new IllegalStateException(
+                "Lane A reader of "
+                        + identity
+                        + " (attempt "
+                        + attemptId
+                        + ") failed: "
+                        + t.reason()
+                        + suffix,
+                t.cause());
     }
 
     @Override
@@ -283,6 +354,13 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
         pendingFailure = null;
         AdmissionAck ack = mailbox.offer(local.barrier(checkpointId));
         if (!ack.status().isAdmitted()) {
+            // A barrier refused because the attempt already failed reports that failure: the
+            // engine may see this checkpoint error before the task's own and report it as the
+            // job's error.
+            TerminalSignal t = loop.terminalSignal();
+            if (t != null && t.kind() == TerminalSignal.Kind.FATAL) {
+                throw failedBarrier(t, checkpointId);
+            }
             throw new IllegalStateException(
                     "Checkpoint " + checkpointId + " barrier was not admitted: " + ack);
         }
@@ -292,6 +370,10 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
         signal.signal();
         List<ManagedSplit> state = pendingState;
         pendingState = null;
+        TerminalSignal terminal = loop.terminalSignal();
+        if (state == null && terminal != null && terminal.kind() == TerminalSignal.Kind.FATAL) {
+            throw failedBarrier(terminal, checkpointId);
+        }
         if (!done || state == null) {
             throw new IllegalStateException(
                     "Lane A reader subtask "
@@ -441,6 +523,7 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
 
     @Override
     public void close() throws IOException {
+        closed.countDown();
         if (loop == null) {
             reader.close();
             return;

@@ -104,7 +104,7 @@ public final class ManagedSourceFactory implements TableSourceFactory {
                     LaneSelector.decide(ManagedSourceSettings.current(), job, connector, cap);
             LOG.info("Source {} of job {} planned on {}", connector, job, decision);
             if (decision.lane() == Lane.A) {
-                return new ManagedLaneSource(src, decision, ManagedSourceSettings.current());
+                return new ManagedLaneSource(src, decision, ManagedSourceSettings.current(), job);
             }
             return src instanceof SupportParallelism ? new LegacyLaneSource(src, decision) : src;
         };

@@ -53,7 +53,9 @@ public final class RuntimeStats {
         SOFT_OVERRUNS,
         HARD_WAKEUPS,
         BYTES,
-        UNSIZED_RECORDS
+        UNSIZED_RECORDS,
+        AVAILABILITY_NOT_SIGNALLED,
+        RECORD_BUDGET_OVERRUNS
     }
 
     private RuntimeStats() {}
@@ -110,7 +112,9 @@ public final class RuntimeStats {
             m.softOverruns(),
             m.hardWakeups(),
             m.bytes(),
-            m.unsizedRecords()
+            m.unsizedRecords(),
+            m.availabilityNotSignalled(),
+            m.recordBudgetOverruns()
         };
     }
 

@@ -38,6 +38,8 @@ final class LoopHarness implements ReaderLoopHost<TestSplit> {
     static final long SOURCE = 3;
     static final int SUBTASK = 1;
     static final long ATTEMPT = 11;
+    static final ReaderIdentity IDENTITY =
+            new ReaderIdentity("TestConnector", JOB, "test-job", SUBTASK);
 
     final ManualClock clock = new ManualClock();
     final LoopSignal signal = new LoopSignal();
@@ -108,7 +110,14 @@ final class LoopHarness implements ReaderLoopHost<TestSplit> {
                 };
         this.loop =
                 new ReaderEventLoop<>(
-                        mailbox, reader, this, out, pollBudget, sizer, new ReaderLoopMetrics());
+                        mailbox,
+                        IDENTITY,
+                        reader,
+                        this,
+                        out,
+                        pollBudget,
+                        sizer,
+                        new ReaderLoopMetrics());
     }
 
     SourceCommandEnvelope.Builder coordinator(CommandKind kind, String payload) {

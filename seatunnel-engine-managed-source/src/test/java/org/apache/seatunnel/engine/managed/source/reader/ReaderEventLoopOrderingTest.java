@@ -35,8 +35,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Every adjacent pair of reader-side events, injected either together (both pending when the loop
  * runs) or one after the other, checked against a small reference model of STIP-31's ordering:
- * ordered controls in FIFO, at most one poll turn after them, the strict cut at barriers, and
- * terminal preemption.
+ * ordered controls in FIFO, at most one poll turn after them (an idle reader is polled after every
+ * applied command), the strict cut at barriers, and terminal preemption.
  */
 class ReaderEventLoopOrderingTest {
 
@@ -97,12 +97,15 @@ class ReaderEventLoopOrderingTest {
                 case BARRIER:
                     trace.add("snapshot:" + n + owned);
                     checkpoints++;
+                    // Every applied command earns an idle reader a poll (NOTHING_AVAILABLE).
+                    pollWanted = true;
                     break;
                 case CHECKPOINT_COMPLETE:
                     if (n > lastComplete) {
                         lastComplete = n;
                         trace.add("complete:" + n);
                     }
+                    pollWanted = true;
                     break;
                 case CLOSE:
                     draining = true;

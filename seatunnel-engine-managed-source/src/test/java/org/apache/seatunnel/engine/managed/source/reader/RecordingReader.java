@@ -37,6 +37,9 @@ final class RecordingReader implements ManagedSourceReader<String, TestSplit> {
     boolean failOnEvent;
     CompletableFuture<Void> available = new CompletableFuture<>();
 
+    /** Thrown by the next poll turns when set (checked exceptions included). */
+    Exception pollFailure;
+
     /** What a poll turn does; default: emit nothing, report NOTHING_AVAILABLE. */
     BiFunction<Collector<String>, PollContext, PollStatus> onPoll =
             (out, ctx) -> PollStatus.NOTHING_AVAILABLE;
@@ -52,8 +55,12 @@ final class RecordingReader implements ManagedSourceReader<String, TestSplit> {
     }
 
     @Override
-    public PollStatus pollNextManaged(Collector<String> output, PollContext context) {
+    public PollStatus pollNextManaged(Collector<String> output, PollContext context)
+            throws Exception {
         trace.add("poll");
+        if (pollFailure != null) {
+            throw pollFailure;
+        }
         return onPoll.apply(output, context);
     }
 

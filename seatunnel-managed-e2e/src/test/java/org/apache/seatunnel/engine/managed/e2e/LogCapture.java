@@ -1,0 +1,97 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.engine.managed.e2e;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Collectors;
+import org.apache.logging.log4j.Level;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.core.LogEvent;
+import org.apache.logging.log4j.core.LoggerContext;
+import org.apache.logging.log4j.core.appender.AbstractAppender;
+import org.apache.logging.log4j.core.config.Configuration;
+import org.apache.logging.log4j.core.config.LoggerConfig;
+import org.apache.logging.log4j.core.config.Property;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Captures, in memory, what the runtime logs at INFO and above under one logger name, through the
+ * SLF4J binding of the test class path (Log4j 2, which SeaTunnel's engine brings). Without a log
+ * configuration Log4j 2 keeps only ERROR, so the capture installs its own logger config for the
+ * name, not additive, and takes it away on close.
+ *
+ * <p>Threading: events arrive on any thread; {@link #lines()} may be read from any thread.
+ */
+final class LogCapture extends AbstractAppender implements AutoCloseable {
+    private final List<String> lines = new CopyOnWriteArrayList<>();
+    private final String loggerName;
+    private final LoggerContext context;
+
+    private LogCapture(String loggerName, LoggerContext context) {
+        super("capture-" + loggerName, null, null, true, Property.EMPTY_ARRAY);
+        this.loggerName = loggerName;
+        this.context = context;
+    }
+
+    static LogCapture attach(String loggerName) {
+        String binding = LoggerFactory.getILoggerFactory().getClass().getName();
+        if (!binding.startsWith("org.apache.logging.slf4j")) {
+            throw new IllegalStateException("expected the Log4j 2 SLF4J binding, found " + binding);
+        }
+        LoggerContext ctx = (LoggerContext) LogManager.getContext(false);
+        LogCapture capture = new LogCapture(loggerName, ctx);
+        capture.start();
+        Configuration cfg = ctx.getConfiguration();
+        LoggerConfig lc = new LoggerConfig(loggerName, Level.INFO, false);
+        lc.addAppender(capture, Level.INFO, null);
+        cfg.addLogger(loggerName, lc);
+        ctx.updateLoggers();
+        return capture;
+    }
+
+    @Override
+    public void append(LogEvent event) {
+        String line = event.getLevel() + " " + event.getMessage().getFormattedMessage();
+        lines.add(line);
+        if (event.getLevel().isMoreSpecificThan(Level.WARN)) {
+            // Not additive: show warnings in the test output, which otherwise keeps only ERROR.
+            System.out.println("[captured] " + line);
+        }
+    }
+
+    /** Every captured line as {@code LEVEL message}. */
+    List<String> lines() {
+        return new ArrayList<>(lines);
+    }
+
+    /** Captured lines at {@code level} that contain {@code text}. */
+    List<String> matching(Level level, String text) {
+        return lines.stream()
+                .filter(l -> l.startsWith(level + " ") && l.contains(text))
+                .collect(Collectors.toList());
+    }
+
+    @Override
+    public void close() {
+        context.getConfiguration().removeLogger(loggerName);
+        context.updateLoggers();
+        stop();
+    }
+}
