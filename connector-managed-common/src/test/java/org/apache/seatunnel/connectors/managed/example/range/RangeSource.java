@@ -29,11 +29,11 @@ import org.apache.seatunnel.api.source.SupportParallelism;
 import org.apache.seatunnel.api.source.managed.ManagedSourceCapability;
 import org.apache.seatunnel.api.source.managed.SupportManagedSource;
 import org.apache.seatunnel.api.table.catalog.CatalogTable;
-import org.apache.seatunnel.api.table.catalog.PhysicalColumn;
-import org.apache.seatunnel.api.table.catalog.TableIdentifier;
-import org.apache.seatunnel.api.table.catalog.TableSchema;
+import org.apache.seatunnel.api.table.catalog.CatalogTableUtil;
 import org.apache.seatunnel.api.table.type.BasicType;
+import org.apache.seatunnel.api.table.type.SeaTunnelDataType;
 import org.apache.seatunnel.api.table.type.SeaTunnelRow;
+import org.apache.seatunnel.api.table.type.SeaTunnelRowType;
 import org.apache.seatunnel.connectors.managed.enumerator.StaticSplitEnumerator;
 import org.apache.seatunnel.connectors.managed.reader.ManagedReaderConfig;
 import org.apache.seatunnel.connectors.managed.reader.ManagedSourceReaderBase;
@@ -73,18 +73,10 @@ public final class RangeSource
 
     @Override
     public List<CatalogTable> getProducedCatalogTables() {
-        TableSchema schema =
-                TableSchema.builder()
-                        .column(PhysicalColumn.of("split", BasicType.INT_TYPE, 4L, false, null, ""))
-                        .column(PhysicalColumn.of("n", BasicType.LONG_TYPE, 8L, false, null, ""))
-                        .build();
+        String[] names = {"split", "n"};
+        SeaTunnelDataType<?>[] types = {BasicType.INT_TYPE, BasicType.LONG_TYPE};
         return Collections.singletonList(
-                CatalogTable.of(
-                        TableIdentifier.of(getPluginName(), "range", null, "numbers"),
-                        schema,
-                        Collections.emptyMap(),
-                        Collections.emptyList(),
-                        "numbers"));
+                CatalogTableUtil.getCatalogTable("range", new SeaTunnelRowType(names, types)));
     }
 
     @Override

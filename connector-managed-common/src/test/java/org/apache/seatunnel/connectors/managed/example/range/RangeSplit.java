@@ -42,19 +42,6 @@ public final class RangeSplit implements SourceSplit {
         return "range-" + number;
     }
 
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof RangeSplit
-                && ((RangeSplit) o).number == number
-                && ((RangeSplit) o).next == next
-                && ((RangeSplit) o).end == end;
-    }
-
-    @Override
-    public int hashCode() {
-        return 31 * number + Long.hashCode(next);
-    }
-
     /** Version 1: i32 number | i64 next | i64 end. */
     static final class Serializer extends VersionedSerializer<RangeSplit> {
         private static final long serialVersionUID = 1L;
