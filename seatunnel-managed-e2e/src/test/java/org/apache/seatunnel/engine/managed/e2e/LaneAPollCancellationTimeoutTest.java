@@ -32,6 +32,7 @@ import java.util.stream.Collectors;
 import org.apache.seatunnel.engine.core.job.JobResult;
 import org.apache.seatunnel.engine.core.job.JobStatus;
 import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
+import org.apache.seatunnel.engine.managed.source.reader.LogCapture;
 import org.apache.seatunnel.engine.managed.source.zeta.ManagedSourceSettings;
 import org.apache.seatunnel.engine.managed.source.zeta.RuntimeStats;
 import org.apache.seatunnel.managed.testkit.engine.CollectedRows;

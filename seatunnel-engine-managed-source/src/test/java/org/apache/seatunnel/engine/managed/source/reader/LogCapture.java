@@ -39,7 +39,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Threading: events arrive on any thread; {@link #lines()} may be read from any thread.
  */
-final class LogCapture extends AbstractAppender implements AutoCloseable {
+public final class LogCapture extends AbstractAppender implements AutoCloseable {
     private final List<String> lines = new CopyOnWriteArrayList<>();
     private final String loggerName;
     private final LoggerContext context;
@@ -50,7 +50,7 @@ final class LogCapture extends AbstractAppender implements AutoCloseable {
         this.context = context;
     }
 
-    static LogCapture attach(String loggerName) {
+    public static LogCapture attach(String loggerName) {
         String binding = LoggerFactory.getILoggerFactory().getClass().getName();
         if (!binding.startsWith("org.apache.logging.slf4j")) {
             throw new IllegalStateException("expected the Log4j 2 SLF4J binding, found " + binding);
@@ -68,16 +68,21 @@ final class LogCapture extends AbstractAppender implements AutoCloseable {
 
     @Override
     public void append(LogEvent event) {
-        lines.add(event.getLevel() + " " + event.getMessage().getFormattedMessage());
+        String line = event.getLevel() + " " + event.getMessage().getFormattedMessage();
+        lines.add(line);
+        if (event.getLevel().isMoreSpecificThan(Level.WARN)) {
+            // Not additive: show warnings in the test output, which otherwise keeps only ERROR.
+            System.out.println("[captured] " + line);
+        }
     }
 
     /** Every captured line as {@code LEVEL message}. */
-    List<String> lines() {
+    public List<String> lines() {
         return new ArrayList<>(lines);
     }
 
     /** Captured lines at {@code level} that contain {@code text}. */
-    List<String> matching(Level level, String text) {
+    public List<String> matching(Level level, String text) {
         return lines.stream()
                 .filter(l -> l.startsWith(level + " ") && l.contains(text))
                 .collect(Collectors.toList());
