@@ -105,9 +105,15 @@ final class ManagedFakeSplitReader
         if (config.rowsPerSecond() > 0) {
             allowed = (int) Math.min(allowed, tokensAt(now));
             if (allowed == 0) {
+                // Wait for the next token and emit it in this fetch: returning empty would add the
+                // fetcher's empty-fetch backoff to every paced row's latency.
                 long refill = (long) Math.ceil((1.0 - tokens) * 1e9 / config.rowsPerSecond());
                 pacer.await(Math.max(1, refill));
-                return batch.build();
+                now = pacer.nanoTime();
+                allowed = (int) Math.min(CHUNK_ROWS, tokensAt(now));
+                if (allowed == 0) {
+                    return batch.build();
+                }
             }
         }
         for (int i = 0; i < allowed && !cursors.isEmpty(); i++) {
