@@ -22,6 +22,9 @@ package org.apache.seatunnel.managed.testkit.conformance;
  * one. Immutable.
  */
 public enum ConformanceRule {
+    READS_FIXTURE_TO_END(
+            "a reader given every fixture split and no-more-splits reaches END_OF_INPUT with each"
+                    + " record once"),
     POLL_WITHIN_BUDGET("a poll turn returns within its deadline and honours shouldYield()"),
     NO_LOST_WAKEUP(
             "after NOTHING_AVAILABLE, isAvailable() completes when records can be polled again"),

@@ -69,15 +69,18 @@ public final class ConformanceRules<T, SplitT extends SourceSplit> {
             try (ReaderDriver<T, SplitT> d = ReaderDriver.open(target)) {
                 d.addSplits(target.splits());
                 d.noMoreSplits();
-                d.readToEnd(ConformanceRule.SNAPSHOT_EMIT_ATOMIC);
+                d.readToEnd(ConformanceRule.READS_FIXTURE_TO_END);
                 expected = Collections.unmodifiableList(new ArrayList<>(d.emitted()));
             }
             if (expected.isEmpty()) {
-                throw new AssertionError("the fixture splits hold no records; the rules need some");
+                throw violation(
+                        ConformanceRule.READS_FIXTURE_TO_END,
+                        "the fixture splits hold no records; the rules need some");
             }
             Map<String, Integer> dup = duplicates(expected);
             if (!dup.isEmpty()) {
-                throw new AssertionError(
+                throw violation(
+                        ConformanceRule.READS_FIXTURE_TO_END,
                         "record keys of the fixture data are not unique (or the reader duplicates"
                                 + " records): "
                                 + first(dup.keySet(), 5));
@@ -578,17 +581,24 @@ public final class ConformanceRules<T, SplitT extends SourceSplit> {
             }
             byte[][] first = serialize(rule, d.snapshot(1));
             long[] checkpoint = {1};
+            // The whole window counts: a change at any point of it is a violation, even one that
+            // stops later (a fetch thread that advanced positions until its queue was full).
+            boolean changed;
             try {
                 Awaitility.await()
-                        .during(Duration.ofMillis(300))
-                        .atMost(Duration.ofSeconds(1))
-                        .pollInterval(Duration.ofMillis(20))
+                        .atMost(target.idleObservation())
+                        .pollDelay(Duration.ZERO)
+                        .pollInterval(Duration.ofMillis(10))
                         .until(
                                 () ->
-                                        Arrays.deepEquals(
+                                        !Arrays.deepEquals(
                                                 first,
                                                 serialize(rule, d.snapshot(++checkpoint[0]))));
-            } catch (ConditionTimeoutException e) {
+                changed = true;
+            } catch (ConditionTimeoutException stable) {
+                changed = false;
+            }
+            if (changed) {
                 throw violation(
                         rule,
                         "the snapshot changed while nothing was polled (a background thread moves"

@@ -48,6 +48,7 @@ public final class ConformanceTarget<T, SplitT extends SourceSplit> {
     private final Duration availabilityBound;
     private final Duration readBound;
     private final Duration closeBound;
+    private final Duration idleObservation;
 
     private ConformanceTarget(Builder<T, SplitT> b) {
         this.source = b.source;
@@ -62,6 +63,7 @@ public final class ConformanceTarget<T, SplitT extends SourceSplit> {
         this.availabilityBound = b.availabilityBound;
         this.readBound = b.readBound;
         this.closeBound = b.closeBound;
+        this.idleObservation = b.idleObservation;
     }
 
     /** A target built from the connector's source (readers, serializers, enumerator). */
@@ -148,6 +150,10 @@ public final class ConformanceTarget<T, SplitT extends SourceSplit> {
         return closeBound;
     }
 
+    Duration idleObservation() {
+        return idleObservation;
+    }
+
     /** Builder; see the setters for defaults. */
     public static final class Builder<T, SplitT extends SourceSplit> {
         private SeaTunnelSource<T, SplitT, ?> source;
@@ -162,6 +168,7 @@ public final class ConformanceTarget<T, SplitT extends SourceSplit> {
         private Duration availabilityBound = Duration.ofSeconds(5);
         private Duration readBound = Duration.ofSeconds(60);
         private Duration closeBound = Duration.ofSeconds(10);
+        private Duration idleObservation = Duration.ofMillis(300);
 
         private Builder() {}
 
@@ -219,6 +226,12 @@ public final class ConformanceTarget<T, SplitT extends SourceSplit> {
         /** How long the reader's threads may take to end after close() (default 10 s). */
         public Builder<T, SplitT> closeBound(Duration d) {
             this.closeBound = d;
+            return this;
+        }
+
+        /** How long the idle snapshot is watched for background changes (default 300 ms). */
+        public Builder<T, SplitT> idleObservation(Duration d) {
+            this.idleObservation = d;
             return this;
         }
 

@@ -71,6 +71,11 @@ public abstract class ManagedReaderConformanceSuite<T, SplitT extends SourceSpli
     }
 
     @Test
+    void readsTheFixtureToItsEnd() throws Exception {
+        rules.expectedRecords();
+    }
+
+    @Test
     void pollReturnsWithinBudgetAndHonoursShouldYield() throws Exception {
         rules.pollReturnsWithinBudgetAndHonoursShouldYield();
     }

@@ -100,7 +100,7 @@ class ConformanceRulesTest {
         assertViolates(
                 ConformanceRule.NO_BACKGROUND_STATE_CHANGE,
                 () ->
-                        rules(FixtureReader.Flaw.FETCH_THREAD_ADVANCES_POSITIONS)
+                        rules(FixtureReader.Flaw.SLOW_FETCH_THREAD_ADVANCES_POSITIONS)
                                 .noBackgroundThreadChangesSnapshotState());
     }
 

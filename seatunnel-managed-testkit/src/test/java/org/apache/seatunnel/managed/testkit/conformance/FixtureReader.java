@@ -50,6 +50,11 @@ final class FixtureReader implements ManagedSourceReader<String, FixtureSplit> {
         BLOCKING_POLL,
         NEVER_SIGNALS_AVAILABILITY,
         FETCH_THREAD_ADVANCES_POSITIONS,
+        /**
+         * As above, with a fetch thread that paces itself (one record per 2 ms, as a consumer with
+         * a trickle of data), so it is still advancing while the loop idles.
+         */
+        SLOW_FETCH_THREAD_ADVANCES_POSITIONS,
         SNAPSHOT_MISSES_NEW_SPLIT,
         NON_IDEMPOTENT_ADD_SPLITS,
         LEAKS_THREAD
@@ -58,7 +63,7 @@ final class FixtureReader implements ManagedSourceReader<String, FixtureSplit> {
     private record Rec(int split, long i) {}
 
     private final Set<Flaw> flaws;
-    private final ArrayBlockingQueue<Rec> fetched = new ArrayBlockingQueue<>(32);
+    private final ArrayBlockingQueue<Rec> fetched;
     private final ConcurrentLinkedQueue<FixtureSplit> incoming = new ConcurrentLinkedQueue<>();
     private final Object signal = new Object();
     private final CountDownLatch never = new CountDownLatch(1);
@@ -78,6 +83,9 @@ final class FixtureReader implements ManagedSourceReader<String, FixtureSplit> {
 
     FixtureReader(Set<Flaw> flaws) {
         this.flaws = flaws.isEmpty() ? EnumSet.noneOf(Flaw.class) : EnumSet.copyOf(flaws);
+        this.fetched =
+                new ArrayBlockingQueue<>(
+                        this.flaws.contains(Flaw.SLOW_FETCH_THREAD_ADVANCES_POSITIONS) ? 4096 : 32);
     }
 
     @Override
@@ -113,8 +121,14 @@ final class FixtureReader implements ManagedSourceReader<String, FixtureSplit> {
                     continue;
                 }
                 FixtureSplit advanced = next.withNext(next.next() + 1);
-                if (flaws.contains(Flaw.FETCH_THREAD_ADVANCES_POSITIONS)) {
+                if (flaws.contains(Flaw.FETCH_THREAD_ADVANCES_POSITIONS)
+                        || flaws.contains(Flaw.SLOW_FETCH_THREAD_ADVANCES_POSITIONS)) {
                     fetchPositions.put(next.number(), advanced);
+                }
+                if (flaws.contains(Flaw.SLOW_FETCH_THREAD_ADVANCES_POSITIONS)) {
+                    synchronized (signal) {
+                        signal.wait(5);
+                    }
                 }
                 if (advanced.next() >= advanced.end()) {
                     cursors.remove(next.number());
@@ -236,7 +250,8 @@ final class FixtureReader implements ManagedSourceReader<String, FixtureSplit> {
 
     @Override
     public List<FixtureSplit> snapshotState(long checkpointId) {
-        if (flaws.contains(Flaw.FETCH_THREAD_ADVANCES_POSITIONS)) {
+        if (flaws.contains(Flaw.FETCH_THREAD_ADVANCES_POSITIONS)
+                || flaws.contains(Flaw.SLOW_FETCH_THREAD_ADVANCES_POSITIONS)) {
             List<FixtureSplit> out = new ArrayList<>();
             for (FixtureSplit p : positions.values()) {
                 out.add(fetchPositions.getOrDefault(p.number(), p));
