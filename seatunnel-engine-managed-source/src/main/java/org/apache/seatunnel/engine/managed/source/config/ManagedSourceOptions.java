@@ -113,7 +113,7 @@ public final class ManagedSourceOptions {
                     .defaultValue(4096)
                     .withDescription(
                             "Recently admitted command ids remembered per mailbox to answer"
-                                    + " DUPLICATE; rounded up to a power of two. Exact"
+                                    + " DUPLICATE; a power of two. Exact"
                                     + " once-per-attempt apply does not depend on it.");
 
     public static final Option<Integer> POLL_MAX_RECORDS =

@@ -86,10 +86,11 @@ public final class ManagedSourceMemberService implements ManagedService {
 
     /**
      * Called by {@link ManagedSourceServiceDescriptorProvider} when a member starts: the configured
-     * settings, with the worker budget, payload bound and retry backoffs of the operator's
-     * managed-source section. Loading that section here also reports, at startup, allowlisted
-     * connector names that match nothing; an invalid section is logged and never stops the member
-     * (jobs that use Lane A then fail at planning with the same message).
+     * settings, with the worker budget, payload bound ({@code command.max-payload-bytes}, also the
+     * transport's) and retry backoffs of the operator's managed-source section. Loading that
+     * section here also reports, at startup, allowlisted connector names that match nothing; an
+     * invalid section is logged and never stops the member (jobs that use Lane A then fail at
+     * planning with the same message).
      */
     public ManagedSourceMemberService() {
         this(fromOperatorConfig(configured));
@@ -103,10 +104,16 @@ public final class ManagedSourceMemberService implements ManagedService {
                 return base;
             }
             return base.withWorkerMailboxBytes(c.workerMailboxBytes())
+                    .withMaxPayloadBytes(c.maxPayloadBytes())
                     .withRetry(
                             c.retryInitialMillis(), c.retryMaxMillis(), base.maxQueuedPerTarget());
         } catch (RuntimeException e) {
-            LOG.error("Invalid managed-source settings; the member keeps the defaults", e);
+            // The message names the key, the value and the allowed range; a stack trace adds
+            // nothing an operator needs.
+            LOG.error(
+                    "Invalid managed-source settings; the member keeps the defaults and jobs"
+                            + " that use Lane A fail at planning: {}",
+                    e.getMessage());
             return base;
         }
     }

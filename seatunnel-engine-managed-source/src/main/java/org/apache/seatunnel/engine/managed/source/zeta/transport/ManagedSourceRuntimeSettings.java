@@ -17,8 +17,7 @@
 
 package org.apache.seatunnel.engine.managed.source.zeta.transport;
 
-import java.util.concurrent.TimeUnit;
-import org.apache.seatunnel.api.configuration.ReadonlyConfig;
+import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
 import org.apache.seatunnel.engine.managed.source.config.ManagedSourceOptions;
 
 /**
@@ -95,18 +94,17 @@ public final class ManagedSourceRuntimeSettings {
         return DEFAULTS;
     }
 
-    /** Reads the transport-related options of the managed-source section; the rest are defaults. */
-    public static ManagedSourceRuntimeSettings of(ReadonlyConfig config) {
-        return new ManagedSourceRuntimeSettings(
-                config.get(ManagedSourceOptions.WORKER_MAILBOX_MAX_BYTES),
-                config.get(ManagedSourceOptions.MAX_COMMAND_PAYLOAD_BYTES),
-                TimeUnit.NANOSECONDS.toMillis(
-                        config.get(ManagedSourceOptions.RETRY_INITIAL_BACKOFF).toNanos()),
-                TimeUnit.NANOSECONDS.toMillis(
-                        config.get(ManagedSourceOptions.RETRY_MAX_BACKOFF).toNanos()),
-                DEFAULTS.maxQueuedPerTarget,
-                DEFAULTS.coordinatorThreads,
-                DEFAULTS.coordinatorQueueCapacity);
+    /**
+     * The transport-related options of a validated managed-source section (ranges checked at load);
+     * the rest are defaults.
+     */
+    public static ManagedSourceRuntimeSettings of(ManagedSourceConfig config) {
+        return DEFAULTS.withWorkerMailboxBytes(config.workerMailboxBytes())
+                .withMaxPayloadBytes(config.maxPayloadBytes())
+                .withRetry(
+                        config.retryInitialMillis(),
+                        config.retryMaxMillis(),
+                        DEFAULTS.maxQueuedPerTarget);
     }
 
     /** A copy with another worker budget; tests use it to make overload reachable. */
@@ -114,6 +112,18 @@ public final class ManagedSourceRuntimeSettings {
         return new ManagedSourceRuntimeSettings(
                 bytes,
                 maxPayloadBytes,
+                retryInitialBackoffMillis,
+                retryMaxBackoffMillis,
+                maxQueuedPerTarget,
+                coordinatorThreads,
+                coordinatorQueueCapacity);
+    }
+
+    /** A copy with another {@code command.max-payload-bytes}. */
+    public ManagedSourceRuntimeSettings withMaxPayloadBytes(int bytes) {
+        return new ManagedSourceRuntimeSettings(
+                workerMailboxBytes,
+                bytes,
                 retryInitialBackoffMillis,
                 retryMaxBackoffMillis,
                 maxQueuedPerTarget,
