@@ -64,6 +64,7 @@ public final class ManagedSourceConfig implements java.io.Serializable {
     private final long cutHoldNanos;
     private final long idleWaitNanos;
     private final long admissionBudgetNanos;
+    private final long closeTimeoutNanos;
 
     private ManagedSourceConfig(ReadonlyConfig c, Map<String, Object> raw) {
         this.enabled = get(c, ManagedSourceOptions.ENABLED);
@@ -92,6 +93,7 @@ public final class ManagedSourceConfig implements java.io.Serializable {
         this.trackerMaxBytes = ranged(raw, ManagedSourceOptions.TRACKER_MAX_BYTES);
         this.cutHoldNanos = ranged(raw, ManagedSourceOptions.CUT_HOLD_TIMEOUT);
         this.idleWaitNanos = ranged(raw, ManagedSourceOptions.IDLE_WAIT);
+        this.closeTimeoutNanos = ranged(raw, ManagedSourceOptions.COORDINATOR_CLOSE_TIMEOUT);
         if (retryMaxMillis < retryInitialMillis) {
             throw invalid(
                     ManagedSourceOptions.RETRY_MAX_BACKOFF,
@@ -299,6 +301,11 @@ public final class ManagedSourceConfig implements java.io.Serializable {
 
     public long idleWaitNanos() {
         return idleWaitNanos;
+    }
+
+    /** {@code coordinator.close-timeout}. */
+    public long closeTimeoutNanos() {
+        return closeTimeoutNanos;
     }
 
     public long admissionBudgetNanos() {

@@ -417,11 +417,44 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
         loop.notifyCheckpointAborted(checkpointId);
     }
 
+    /**
+     * Closes the coordinator and waits, at most {@code coordinator.close-timeout}, until the loop
+     * has run the connector's enumerator {@code close()}: the engine goes on (and may stop the
+     * member's loop threads) once this returns. Idempotent: a coordinator the member already closed
+     * at shutdown is not closed again.
+     */
     @Override
     public void close() throws IOException {
+        try {
+            closeAndWait(TimeUnit.MILLISECONDS.toNanos(service.settings().closeTimeoutMillis()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("interrupted while closing the coordinator");
+        }
+    }
+
+    @Override
+    public boolean closeForMemberShutdown(long timeoutNanos) throws InterruptedException {
+        return closeAndWait(timeoutNanos);
+    }
+
+    private boolean closeAndWait(long timeoutNanos) throws InterruptedException {
         closing = true;
-        loop.close();
-        service.targets().unregisterCoordinator(source.sourceRuntimeId(), this);
+        try {
+            // CLOSED when another caller closed it first: nothing to add.
+            loop.close();
+            boolean closed = loop.awaitClosed(timeoutNanos);
+            if (!closed) {
+                LOG.warn(
+                        "Lane A coordinator of source runtime {} did not close within"
+                                + " coordinator.close-timeout ({} ms)",
+                        source.sourceRuntimeId(),
+                        TimeUnit.NANOSECONDS.toMillis(timeoutNanos));
+            }
+            return closed;
+        } finally {
+            service.targets().unregisterCoordinator(source.sourceRuntimeId(), this);
+        }
     }
 
     private void expectAccepted(OfferResult r, String what) {

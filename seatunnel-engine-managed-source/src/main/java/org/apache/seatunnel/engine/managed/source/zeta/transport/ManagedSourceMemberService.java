@@ -105,6 +105,7 @@ public final class ManagedSourceMemberService implements ManagedService {
             }
             return base.withWorkerMailboxBytes(c.workerMailboxBytes())
                     .withMaxPayloadBytes(c.maxPayloadBytes())
+                    .withCloseTimeoutMillis(c.closeTimeoutNanos() / 1_000_000L)
                     .withRetry(
                             c.retryInitialMillis(), c.retryMaxMillis(), base.maxQueuedPerTarget());
         } catch (RuntimeException e) {
@@ -241,6 +242,10 @@ public final class ManagedSourceMemberService implements ManagedService {
 
     @Override
     public void shutdown(boolean terminate) {
+        // Close every coordinator of this member on its own loop while the loop threads still
+        // run: Hazelcast may stop this service before the engine closes its enumerator tasks, and
+        // a connector's enumerator close() must still run, once.
+        closeCoordinators();
         // Stop the sender thread first so no callback runs while pending sends are failed.
         shutdownNow(senderScheduler);
         CommandSender s = sender;
@@ -253,6 +258,28 @@ public final class ManagedSourceMemberService implements ManagedService {
                 "Managed source member service stopped ({} readers, {} coordinators registered)",
                 targets.readerCount(),
                 targets.coordinatorCount());
+    }
+
+    private void closeCoordinators() {
+        if (coordinatorExecutor == null) {
+            return;
+        }
+        long deadline = System.nanoTime() + settings.closeTimeoutMillis() * 1_000_000L;
+        for (CoordinatorEndpoint endpoint : targets.coordinatorEndpoints()) {
+            try {
+                if (!endpoint.closeForMemberShutdown(Math.max(0, deadline - System.nanoTime()))) {
+                    LOG.warn(
+                            "A Lane A coordinator did not close within coordinator.close-timeout"
+                                    + " ({} ms) while the member shut down",
+                            settings.closeTimeoutMillis());
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (RuntimeException e) {
+                LOG.warn("Closing a Lane A coordinator at member shutdown failed", e);
+            }
+        }
     }
 
     private static void shutdownNow(ExecutorService e) {

@@ -95,6 +95,11 @@ public final class TransportTargets {
         return coordinators.get(sourceRuntimeId);
     }
 
+    /** The registered coordinator endpoints, a snapshot. */
+    public java.util.List<CoordinatorEndpoint> coordinatorEndpoints() {
+        return new java.util.ArrayList<>(coordinators.values());
+    }
+
     /** Registered reader mailboxes; approximate under concurrent change. */
     public int readerCount() {
         return readers.size();
