@@ -359,7 +359,10 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
         }
         if (meta != null) {
             ManagedLaneSource.verifyRestore(
-                    source.decision(), meta.lane(), meta.capabilityDigest());
+                    EngineAccess.jobId(context),
+                    source.decision(),
+                    meta.lane(),
+                    meta.capabilityDigest());
             // The engine hands reader state back before readers open: the restored owner keeps
             // nothing, its splits return here, and the tracker reconciles from the metadata.
             expectAccepted(

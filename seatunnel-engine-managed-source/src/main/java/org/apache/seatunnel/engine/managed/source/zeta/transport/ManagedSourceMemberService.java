@@ -353,6 +353,39 @@ public final class ManagedSourceMemberService implements ManagedService {
         return requireStarted(watchdog);
     }
 
+    /**
+     * Fails {@code jobId} on its master with {@code reason} as the job's error and no pipeline
+     * restarts ({@link FailJobOperation}); waits for a remote master at most {@code
+     * coordinator.close-timeout}.
+     *
+     * @return true if the master knew the job
+     */
+    public boolean failJob(long jobId, String reason) throws InterruptedException {
+        NodeEngine ne = requireStarted(nodeEngine);
+        org.apache.seatunnel.engine.server.SeaTunnelServer server =
+                ne.getServiceOrNull(
+                        org.apache.seatunnel.engine.server.SeaTunnelServer.SERVICE_NAME);
+        if (FailJobOperation.failLocally(server, jobId, reason)) {
+            return true;
+        }
+        Address master = ne.getMasterAddress();
+        if (master == null || master.equals(ne.getThisAddress())) {
+            return false;
+        }
+        try {
+            Object found =
+                    ne.getOperationService()
+                            .invokeOnTarget(
+                                    SERVICE_NAME, new FailJobOperation(jobId, reason), master)
+                            .get(settings.closeTimeoutMillis(), TimeUnit.MILLISECONDS);
+            return Boolean.TRUE.equals(found);
+        } catch (java.util.concurrent.ExecutionException
+                | java.util.concurrent.TimeoutException e) {
+            LOG.warn("Could not fail job {} on its master {}: {}", jobId, master, e.toString());
+            return false;
+        }
+    }
+
     /** This member's address, the {@code from} of commands it sends. */
     public Address thisAddress() {
         return requireStarted(nodeEngine).getThisAddress();
