@@ -114,7 +114,7 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
                         EngineAccess.jobId(context),
                         epoch,
                         context.currentParallelism(),
-                        task::getTaskMemberAddressByIndex);
+                        subtask -> deployedMember(task, subtask));
         this.loop = buildLoop();
         service.targets().registerCoordinator(source.sourceRuntimeId(), this);
     }
@@ -249,6 +249,18 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
                                 callback.onAdmission(ack);
                             }
                         });
+    }
+
+    /**
+     * The member the engine recorded for a reader subtask, or null before the reader's own
+     * registration with the enumerator task reached it. (The engine's by-index lookup throws until
+     * then: it looks up a null location in a concurrent map.) The engine records the member before
+     * the index, so a known index always has its member.
+     */
+    private static Address deployedMember(SourceSplitEnumeratorTask<?> task, int subtask) {
+        return task.getTaskMemberLocationByIndex(subtask) == null
+                ? null
+                : task.getTaskMemberAddressByIndex(subtask);
     }
 
     /**

@@ -100,6 +100,20 @@ public final class TransportTargets {
         return new java.util.ArrayList<>(coordinators.values());
     }
 
+    /** The source runtime ids with a registered coordinator, a snapshot. */
+    public java.util.List<Long> coordinatorSources() {
+        return new java.util.ArrayList<>(coordinators.keySet());
+    }
+
+    /** The registered reader mailboxes, a snapshot. */
+    public java.util.List<ReaderMailbox> readerMailboxes() {
+        java.util.List<ReaderMailbox> out = new java.util.ArrayList<>();
+        for (ReaderFence f : readers.values()) {
+            out.add(f.mailbox());
+        }
+        return out;
+    }
+
     /** Registered reader mailboxes; approximate under concurrent change. */
     public int readerCount() {
         return readers.size();
