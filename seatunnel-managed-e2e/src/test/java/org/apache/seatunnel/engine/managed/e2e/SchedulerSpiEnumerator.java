@@ -158,6 +158,7 @@ final class SchedulerSpiEnumerator
 
     @Override
     public void close() {
+        probe.enumeratorCloses.incrementAndGet();
         context.close();
     }
 

@@ -38,6 +38,8 @@ final class SchedulerSpiProbe {
     final AtomicReference<String> ownThreadAssigned = new AtomicReference<>();
     final AtomicReference<Throwable> ownThreadFailure = new AtomicReference<>();
     final List<String> noMoreSplitsSignalled = new CopyOnWriteArrayList<>();
+    final java.util.concurrent.atomic.AtomicInteger enumeratorCloses =
+            new java.util.concurrent.atomic.AtomicInteger();
 
     static SchedulerSpiProbe of(String runId) {
         return RUNS.computeIfAbsent(runId, k -> new SchedulerSpiProbe());

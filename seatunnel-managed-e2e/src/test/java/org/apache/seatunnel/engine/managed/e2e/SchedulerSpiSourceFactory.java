@@ -54,7 +54,8 @@ public final class SchedulerSpiSourceFactory implements TableSourceFactory {
                 .optional(
                         ManagedFakeSourceOptions.SPLIT_COUNT,
                         ManagedFakeSourceOptions.ROWS_PER_SPLIT,
-                        ManagedFakeSourceOptions.BOUNDED)
+                        ManagedFakeSourceOptions.BOUNDED,
+                        ManagedFakeSourceOptions.ROWS_PER_SECOND)
                 .build();
     }
 

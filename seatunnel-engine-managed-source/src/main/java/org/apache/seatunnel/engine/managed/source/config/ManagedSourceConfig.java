@@ -17,7 +17,6 @@
 
 package org.apache.seatunnel.engine.managed.source.config;
 
-import java.time.Duration;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -65,39 +64,61 @@ public final class ManagedSourceConfig implements java.io.Serializable {
     private final long cutHoldNanos;
     private final long idleWaitNanos;
     private final long admissionBudgetNanos;
+    private final long closeTimeoutNanos;
 
     private ManagedSourceConfig(ReadonlyConfig c, Map<String, Object> raw) {
         this.enabled = get(c, ManagedSourceOptions.ENABLED);
         this.allowedJobs = names(get(c, ManagedSourceOptions.ALLOWED_JOBS));
         this.allowedConnectors = names(get(c, ManagedSourceOptions.ALLOWED_CONNECTORS));
         this.fallback = get(c, ManagedSourceOptions.INELIGIBLE_FALLBACK);
-        this.mailboxMaxCommands = positive(c, ManagedSourceOptions.MAILBOX_MAX_COMMANDS);
-        this.mailboxMaxBytes = positiveLong(c, ManagedSourceOptions.MAILBOX_MAX_BYTES);
-        this.reservedCommands = positive(c, ManagedSourceOptions.MAILBOX_RESERVED_COMMANDS);
-        this.reservedBytes = positiveLong(c, ManagedSourceOptions.MAILBOX_RESERVED_BYTES);
-        this.workerMailboxBytes = positiveLong(c, ManagedSourceOptions.WORKER_MAILBOX_MAX_BYTES);
-        this.maxPayloadBytes = positive(c, ManagedSourceOptions.MAX_COMMAND_PAYLOAD_BYTES);
-        this.dedupWindow = positive(c, ManagedSourceOptions.DEDUP_WINDOW);
-        this.pollMaxRecords = positive(c, ManagedSourceOptions.POLL_MAX_RECORDS);
-        this.pollMaxBytes = positiveLong(c, ManagedSourceOptions.POLL_MAX_BYTES);
-        this.pollSoftNanos = positiveNanos(raw, ManagedSourceOptions.POLL_SOFT_DURATION);
-        this.pollHardNanos = positiveNanos(raw, ManagedSourceOptions.POLL_HARD_DURATION);
-        this.pollCancelNanos = positiveNanos(raw, ManagedSourceOptions.POLL_CANCELLATION_TIMEOUT);
-        this.admissionBudgetNanos = positiveNanos(raw, ManagedSourceOptions.ADMISSION_P99_BUDGET);
+        this.mailboxMaxCommands = count(raw, ManagedSourceOptions.MAILBOX_MAX_COMMANDS);
+        this.mailboxMaxBytes = ranged(raw, ManagedSourceOptions.MAILBOX_MAX_BYTES);
+        this.reservedCommands = count(raw, ManagedSourceOptions.MAILBOX_RESERVED_COMMANDS);
+        this.reservedBytes = ranged(raw, ManagedSourceOptions.MAILBOX_RESERVED_BYTES);
+        this.workerMailboxBytes = ranged(raw, ManagedSourceOptions.WORKER_MAILBOX_MAX_BYTES);
+        this.maxPayloadBytes = count(raw, ManagedSourceOptions.MAX_COMMAND_PAYLOAD_BYTES);
+        this.dedupWindow = count(raw, ManagedSourceOptions.DEDUP_WINDOW);
+        this.pollMaxRecords = count(raw, ManagedSourceOptions.POLL_MAX_RECORDS);
+        this.pollMaxBytes = ranged(raw, ManagedSourceOptions.POLL_MAX_BYTES);
+        this.pollSoftNanos = ranged(raw, ManagedSourceOptions.POLL_SOFT_DURATION);
+        this.pollHardNanos = ranged(raw, ManagedSourceOptions.POLL_HARD_DURATION);
+        this.pollCancelNanos = ranged(raw, ManagedSourceOptions.POLL_CANCELLATION_TIMEOUT);
+        this.admissionBudgetNanos = ranged(raw, ManagedSourceOptions.ADMISSION_P99_BUDGET);
         this.retryInitialMillis =
-                positiveNanos(raw, ManagedSourceOptions.RETRY_INITIAL_BACKOFF) / 1_000_000L;
-        this.retryMaxMillis =
-                positiveNanos(raw, ManagedSourceOptions.RETRY_MAX_BACKOFF) / 1_000_000L;
+                ranged(raw, ManagedSourceOptions.RETRY_INITIAL_BACKOFF) / 1_000_000L;
+        this.retryMaxMillis = ranged(raw, ManagedSourceOptions.RETRY_MAX_BACKOFF) / 1_000_000L;
         this.asyncMaxConcurrency =
-                positive(c, ManagedSourceOptions.COORDINATOR_ASYNC_MAX_CONCURRENCY);
-        this.trackerMaxEntries = positive(c, ManagedSourceOptions.TRACKER_MAX_ENTRIES);
-        this.trackerMaxBytes = positiveLong(c, ManagedSourceOptions.TRACKER_MAX_BYTES);
-        this.cutHoldNanos = positiveNanos(raw, ManagedSourceOptions.CUT_HOLD_TIMEOUT);
-        this.idleWaitNanos = positiveNanos(raw, ManagedSourceOptions.IDLE_WAIT);
-        if (retryMaxMillis < retryInitialMillis || retryInitialMillis <= 0) {
+                count(raw, ManagedSourceOptions.COORDINATOR_ASYNC_MAX_CONCURRENCY);
+        this.trackerMaxEntries = count(raw, ManagedSourceOptions.TRACKER_MAX_ENTRIES);
+        this.trackerMaxBytes = ranged(raw, ManagedSourceOptions.TRACKER_MAX_BYTES);
+        this.cutHoldNanos = ranged(raw, ManagedSourceOptions.CUT_HOLD_TIMEOUT);
+        this.idleWaitNanos = ranged(raw, ManagedSourceOptions.IDLE_WAIT);
+        this.closeTimeoutNanos = ranged(raw, ManagedSourceOptions.COORDINATOR_CLOSE_TIMEOUT);
+        if (retryMaxMillis < retryInitialMillis) {
             throw invalid(
                     ManagedSourceOptions.RETRY_MAX_BACKOFF,
-                    "must be at least retry.initial-backoff, and both at least 1 ms");
+                    "("
+                            + retryMaxMillis
+                            + " ms) must be at least "
+                            + PREFIX
+                            + ManagedSourceOptions.RETRY_INITIAL_BACKOFF.key()
+                            + " ("
+                            + retryInitialMillis
+                            + " ms)");
+        }
+        if (workerMailboxBytes < reservedBytes) {
+            // Every reader mailbox takes its reserved control bytes from the worker budget when it
+            // opens: no reader could open.
+            throw invalid(
+                    ManagedSourceOptions.WORKER_MAILBOX_MAX_BYTES,
+                    "("
+                            + workerMailboxBytes
+                            + " bytes) cannot hold one reader's "
+                            + PREFIX
+                            + ManagedSourceOptions.MAILBOX_RESERVED_BYTES.key()
+                            + " ("
+                            + reservedBytes
+                            + " bytes)");
         }
         // Cross-field rules are checked by the settings objects, which name the keys.
         try {
@@ -181,71 +202,18 @@ public final class ManagedSourceConfig implements java.io.Serializable {
         return d == null ? "a value" : d.getClass().getSimpleName();
     }
 
-    private static int positive(ReadonlyConfig c, Option<Integer> option) {
-        return (int) positiveNumber(c, option);
-    }
-
-    private static long positiveLong(ReadonlyConfig c, Option<Long> option) {
-        return positiveNumber(c, option);
-    }
-
-    private static long positiveNumber(ReadonlyConfig c, Option<? extends Number> option) {
-        Number n = get(c, option);
-        long v = n == null ? 0 : n.longValue();
-        if (v <= 0) {
-            throw invalid(option, "must be positive, was " + v);
-        }
-        return v;
+    /** An int option, read strictly into its range (every int option's range fits an int). */
+    private static int count(Map<String, Object> raw, Option<Integer> option) {
+        return (int) ranged(raw, option);
     }
 
     /**
-     * Durations are read here rather than through {@code ReadonlyConfig}, which only accepts
-     * ISO-8601 ("PT0.005S"): operators write "5ms", "1s", "2m", "1h", or a bare number of
-     * milliseconds.
+     * A numeric option (count, bytes or duration in nanoseconds) read strictly into its declared
+     * {@link OptionRanges range}: no coercion, units for sizes and durations, and a refusal that
+     * names the full key, the value and the range.
      */
-    private static long positiveNanos(Map<String, Object> raw, Option<Duration> option) {
-        Object v = raw.get(option.key());
-        Duration d;
-        if (v == null) {
-            d = option.defaultValue();
-        } else if (v instanceof Duration) {
-            d = (Duration) v;
-        } else if (v instanceof Number) {
-            d = Duration.ofMillis(((Number) v).longValue());
-        } else {
-            d = parseDuration(option, String.valueOf(v).trim());
-        }
-        if (d == null || d.isNegative() || d.isZero()) {
-            throw invalid(option, "must be a positive duration, was " + d);
-        }
-        return d.toNanos();
-    }
-
-    private static Duration parseDuration(Option<Duration> option, String text) {
-        java.util.regex.Matcher m =
-                java.util.regex.Pattern.compile("(-?\\d+)\\s*(ms|s|m|min|h)?").matcher(text);
-        if (m.matches()) {
-            long n = Long.parseLong(m.group(1));
-            String unit = m.group(2) == null ? "ms" : m.group(2);
-            switch (unit) {
-                case "ms":
-                    return Duration.ofMillis(n);
-                case "s":
-                    return Duration.ofSeconds(n);
-                case "m":
-                case "min":
-                    return Duration.ofMinutes(n);
-                default:
-                    return Duration.ofHours(n);
-            }
-        }
-        try {
-            return Duration.parse(text);
-        } catch (RuntimeException e) {
-            throw invalid(
-                    option,
-                    "cannot be read as a duration (e.g. 5ms, 1s, 2m, PT0.5S): '" + text + "'");
-        }
+    private static long ranged(Map<String, Object> raw, Option<?> option) {
+        return OptionRanges.read(PREFIX, option, raw.get(option.key()));
     }
 
     private static IllegalArgumentException invalid(Option<?> option, String why) {
@@ -303,6 +271,10 @@ public final class ManagedSourceConfig implements java.io.Serializable {
         return fallback;
     }
 
+    public int maxPayloadBytes() {
+        return maxPayloadBytes;
+    }
+
     public long workerMailboxBytes() {
         return workerMailboxBytes;
     }
@@ -329,6 +301,11 @@ public final class ManagedSourceConfig implements java.io.Serializable {
 
     public long idleWaitNanos() {
         return idleWaitNanos;
+    }
+
+    /** {@code coordinator.close-timeout}. */
+    public long closeTimeoutNanos() {
+        return closeTimeoutNanos;
     }
 
     public long admissionBudgetNanos() {

@@ -113,7 +113,7 @@ public final class ManagedSourceOptions {
                     .defaultValue(4096)
                     .withDescription(
                             "Recently admitted command ids remembered per mailbox to answer"
-                                    + " DUPLICATE; rounded up to a power of two. Exact"
+                                    + " DUPLICATE; a power of two. Exact"
                                     + " once-per-attempt apply does not depend on it.");
 
     public static final Option<Integer> POLL_MAX_RECORDS =
@@ -209,6 +209,16 @@ public final class ManagedSourceOptions {
                                     + " without a poll turn if its availability future never"
                                     + " completes.");
 
+    public static final Option<Duration> COORDINATOR_CLOSE_TIMEOUT =
+            Options.key("coordinator.close-timeout")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(10))
+                    .withDescription(
+                            "Longest wait for a coordinator's close (the connector enumerator's"
+                                    + " close()) when the engine closes the enumerator or the"
+                                    + " member shuts down; past it the close is abandoned and"
+                                    + " logged.");
+
     private ManagedSourceOptions() {}
 
     /** Every option, for documentation, unknown-key detection and validation. */
@@ -237,6 +247,7 @@ public final class ManagedSourceOptions {
                 TRACKER_MAX_ENTRIES,
                 TRACKER_MAX_BYTES,
                 CUT_HOLD_TIMEOUT,
-                IDLE_WAIT);
+                IDLE_WAIT,
+                COORDINATOR_CLOSE_TIMEOUT);
     }
 }

@@ -36,18 +36,27 @@ public final class ManagedSourceOptionsDoc {
 
     public static String markdownTable() {
         StringBuilder sb = new StringBuilder();
-        sb.append("| key (under `seatunnel.engine.managed-source`) | default | description |\n");
-        sb.append("|---|---|---|\n");
+        sb.append(
+                "| key (under `seatunnel.engine.managed-source`) | default | allowed | description"
+                        + " |\n");
+        sb.append("|---|---|---|---|\n");
         for (Option<?> o : ManagedSourceOptions.all()) {
             sb.append("| `")
                     .append(o.key())
                     .append("` | `")
                     .append(render(o.defaultValue()))
                     .append("` | ")
+                    .append(allowed(o))
+                    .append(" | ")
                     .append(o.getDescription().replace("|", "\\|"))
                     .append(" |\n");
         }
         return sb.toString();
+    }
+
+    private static String allowed(Option<?> o) {
+        OptionRanges.Range r = OptionRanges.of(o);
+        return r == null ? "" : r.describe();
     }
 
     private static String render(Object v) {

@@ -23,7 +23,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -87,6 +89,9 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
 
     /** Written only by the loop; read by offerers to refuse early once closed. */
     private volatile LoopState state = LoopState.CREATED;
+
+    // Opened once the loop reached CLOSED, so a host can wait for the enumerator's close().
+    private final CountDownLatch closed = new CountDownLatch(1);
 
     private CoordinatorEventLoop(Builder<SplitT, StateT> b) {
         this.config = Objects.requireNonNull(b.config, "config");
@@ -162,6 +167,16 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
     /** Closes the enumerator; cancels async work; later commands are dropped and counted. */
     public OfferResult close() {
         return offer(new Command(CoordinatorCommandType.CLOSE, core::close));
+    }
+
+    /**
+     * Waits until the loop has run its close (the connector's enumerator {@code close()} has
+     * returned or failed), at most {@code nanos}. Any thread but the loop's own.
+     *
+     * @return true if the loop is closed
+     */
+    public boolean awaitClosed(long nanos) throws InterruptedException {
+        return closed.await(nanos, TimeUnit.NANOSECONDS);
     }
 
     /** A reader attempt registered without restored state of its own. */
@@ -402,7 +417,14 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
                 executor.execute(drainTask);
             } catch (RejectedExecutionException e) {
                 drainScheduled.set(false);
-                LOG.error("Coordinator executor refused the drain task", e);
+                if (executor instanceof ExecutorService
+                        && ((ExecutorService) executor).isShutdown()) {
+                    // The member is shutting down; its service closed this loop first (or gave up
+                    // after its close timeout), so there is nothing left to run.
+                    LOG.debug("Coordinator epoch {}: executor shut down", config.epoch());
+                } else {
+                    LOG.error("Coordinator executor refused the drain task", e);
+                }
             }
         }
     }
@@ -561,6 +583,9 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
         LoopState.checkTransition(state, next);
         LOG.info("Coordinator epoch {}: {} -> {}", config.epoch(), state, next);
         state = next;
+        if (next == LoopState.CLOSED) {
+            closed.countDown();
+        }
     }
 
     // ------------------------------------------------------------------ commands

@@ -46,7 +46,29 @@ public enum ReasonCode {
     POLL_CANCELLATION_TIMEOUT(21),
     CUT_HOLD_TIMEOUT(22),
     CONNECTOR_FAILURE(23),
-    LEDGER_GAPS_EXCEEDED(24);
+    LEDGER_GAPS_EXCEEDED(24),
+    /** The frame names another job than the target's. */
+    WRONG_JOB(25),
+    /** The frame's subtask is outside the source's parallelism. */
+    SUBTASK_OUT_OF_RANGE(26),
+    /** The frame carries another coordinator epoch than the one the target is bound to. */
+    STALE_EPOCH(27),
+    /** The frame comes from a member the engine did not deploy the claimed sender on. */
+    FOREIGN_SENDER(28),
+    /**
+     * A coordinator-bound frame from a reader attempt that is not the registered attempt of its
+     * subtask, or a registration that would replace a live attempt within one coordinator epoch.
+     */
+    UNREGISTERED_ATTEMPT(29),
+    /** The payload does not decode as the kind's payload. */
+    MALFORMED_PAYLOAD(30),
+    /** The kind is not accepted from another member in this direction (e.g. a local barrier). */
+    KIND_NOT_ACCEPTED(31),
+    /**
+     * The target cannot check the frame yet (the engine has not recorded the reader's member, or
+     * the reader has not learned its coordinator's epoch): retry.
+     */
+    AWAITING_REGISTRATION(32);
 
     private final int wireCode;
 

@@ -45,6 +45,12 @@ public final class MailboxLimits {
         positive("command.max-payload-bytes", maxPayloadBytes);
         positive("reader-mailbox.dedup-window", dedupWindow);
         positive("retry.initial-backoff", retryAfterMillis);
+        if (dedupWindow < 2 || dedupWindow > (1 << 30)) {
+            // The window is a power-of-two table indexed by a mask: 1 would round to an empty
+            // table and above 2^30 the rounding overflows.
+            throw new IllegalArgumentException(
+                    "reader-mailbox.dedup-window must be within 2 .. 2^30, was " + dedupWindow);
+        }
         if (maxPayloadBytes > maxBytes) {
             throw new IllegalArgumentException(
                     "command.max-payload-bytes ("

@@ -51,6 +51,9 @@ abstract class LaneSource<
 
     protected final SeaTunnelSource<T, InnerSplitT, InnerStateT> inner;
     private final LaneDecision decision;
+    // Set when the engine hands the job context to the source (at planning, carried in the plan);
+    // 0 before. Restore refusals fail this job through its master.
+    private long jobId;
 
     LaneSource(SeaTunnelSource<T, InnerSplitT, InnerStateT> inner, LaneDecision decision) {
         this.inner = inner;
@@ -59,6 +62,11 @@ abstract class LaneSource<
 
     SeaTunnelSource<T, InnerSplitT, InnerStateT> inner() {
         return inner;
+    }
+
+    /** The job this source was planned for, 0 if unknown. */
+    long jobId() {
+        return jobId;
     }
 
     LaneDecision decision() {
@@ -72,6 +80,7 @@ abstract class LaneSource<
 
     @Override
     public void setJobContext(JobContext jobContext) {
+        this.jobId = RestoreRefusals.jobIdOf(jobContext == null ? null : jobContext.getJobId());
         inner.setJobContext(jobContext);
     }
 

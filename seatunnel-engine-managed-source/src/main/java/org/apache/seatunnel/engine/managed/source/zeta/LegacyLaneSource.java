@@ -51,7 +51,7 @@ final class LegacyLaneSource<T, SplitT extends SourceSplit, StateT extends Seria
 
     @Override
     public Serializer<SplitT> getSplitSerializer() {
-        return new Guarded<>(inner.getSplitSerializer(), "split");
+        return new Guarded<>(inner.getSplitSerializer(), "split", jobId());
     }
 
     @Override
@@ -69,7 +69,7 @@ final class LegacyLaneSource<T, SplitT extends SourceSplit, StateT extends Seria
 
     @Override
     public Serializer<StateT> getEnumeratorStateSerializer() {
-        return new Guarded<>(inner.getEnumeratorStateSerializer(), "enumerator state");
+        return new Guarded<>(inner.getEnumeratorStateSerializer(), "enumerator state", jobId());
     }
 
     /** Passes bytes through unchanged; refuses Lane A bytes on the way back in. */
@@ -77,10 +77,12 @@ final class LegacyLaneSource<T, SplitT extends SourceSplit, StateT extends Seria
         private static final long serialVersionUID = 1L;
         private final Serializer<V> delegate;
         private final String what;
+        private final long jobId;
 
-        Guarded(Serializer<V> delegate, String what) {
+        Guarded(Serializer<V> delegate, String what, long jobId) {
             this.delegate = delegate;
             this.what = what;
+            this.jobId = jobId;
         }
 
         @Override
@@ -92,7 +94,8 @@ final class LegacyLaneSource<T, SplitT extends SourceSplit, StateT extends Seria
         public V deserialize(byte[] serialized) throws IOException {
             if (ManagedSplitSerializer.looksManaged(serialized)
                     || ManagedEnumeratorStateSerializer.looksManaged(serialized)) {
-                throw RuntimeStats.restoreRefused(
+                throw RestoreRefusals.refuse(
+                        jobId,
                         new IllegalStateException(
                                 "Refusing to restore: this "
                                         + what

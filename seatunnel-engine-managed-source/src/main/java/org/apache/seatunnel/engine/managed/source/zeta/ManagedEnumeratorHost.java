@@ -50,6 +50,7 @@ import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
 import org.apache.seatunnel.engine.managed.source.protocol.ReasonCode;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 import org.apache.seatunnel.engine.managed.source.zeta.transport.CoordinatorEndpoint;
+import org.apache.seatunnel.engine.managed.source.zeta.transport.CoordinatorFence;
 import org.apache.seatunnel.engine.managed.source.zeta.transport.ManagedSourceMemberService;
 import org.apache.seatunnel.engine.server.checkpoint.operation.CheckpointErrorReportOperation;
 import org.apache.seatunnel.engine.server.task.SourceSplitEnumeratorTask;
@@ -74,6 +75,8 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
                 CoordinatorEndpoint {
     private static final Logger LOG = LoggerFactory.getLogger(ManagedEnumeratorHost.class);
     private static final long SEND_DEADLINE_MILLIS = 60_000;
+    // The retry hint of a busy or not-yet-checkable coordinator answer.
+    private static final long RETRY_AFTER_MILLIS = 10;
     private static final Map<ManagedSourceMemberService, SourceAsyncWorkerPool> POOLS =
             new ConcurrentHashMap<>();
 
@@ -81,8 +84,8 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
     private final SourceSplitEnumerator.Context<ManagedSplit> context;
     private final ManagedEnumeratorState restored;
     private final Serializer<SplitT> splitSerializer;
-    private final Map<Integer, Address> readerAddresses = new ConcurrentHashMap<>();
-    private final Map<Integer, Long> readerAttempts = new ConcurrentHashMap<>();
+    private final long epoch;
+    private final CoordinatorFence fence;
 
     private final ManagedSourceMemberService service;
     private final CoordinatorEventLoop<SplitT, StateT> loop;
@@ -104,6 +107,14 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
         this.restored = restored;
         this.splitSerializer = source.inner().getSplitSerializer();
         this.service = ManagedSourceMemberService.of(EngineAccess.member(context));
+        this.epoch = nextEpoch(restored);
+        SourceSplitEnumeratorTask<?> task = EngineAccess.enumeratorTask(context);
+        this.fence =
+                new CoordinatorFence(
+                        EngineAccess.jobId(context),
+                        epoch,
+                        context.currentParallelism(),
+                        subtask -> deployedMember(task, subtask));
         this.loop = buildLoop();
         service.targets().registerCoordinator(source.sourceRuntimeId(), this);
     }
@@ -126,7 +137,7 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
                         CoordinatorConfig.builder()
                                 .jobId(EngineAccess.jobId(context))
                                 .sourceRuntimeId(source.sourceRuntimeId())
-                                .epoch(nextEpoch(restored))
+                                .epoch(epoch)
                                 .parallelism(context.currentParallelism())
                                 .maxTrackerEntries(cfg.trackerMaxEntries())
                                 .maxTrackerBytes(cfg.trackerMaxBytes())
@@ -221,7 +232,7 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
     }
 
     private void dispatch(SourceCommandEnvelope env, CommandDispatcher.AckCallback callback) {
-        Address target = readerAddresses.get(env.targetSubtask());
+        Address target = fence.member(env.targetSubtask());
         if (target == null) {
             callback.onTransportFailure(
                     new IllegalStateException(
@@ -238,6 +249,18 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
                                 callback.onAdmission(ack);
                             }
                         });
+    }
+
+    /**
+     * The member the engine recorded for a reader subtask, or null before the reader's own
+     * registration with the enumerator task reached it. (The engine's by-index lookup throws until
+     * then: it looks up a null location in a concurrent map.) The engine records the member before
+     * the index, so a known index always has its member.
+     */
+    private static Address deployedMember(SourceSplitEnumeratorTask<?> task, int subtask) {
+        return task.getTaskMemberLocationByIndex(subtask) == null
+                ? null
+                : task.getTaskMemberAddressByIndex(subtask);
     }
 
     /**
@@ -259,17 +282,32 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
         }
     }
 
-    /** Operation thread H: validate, enqueue, answer. */
+    /**
+     * Operation thread H: check against this coordinator's job, epoch, parallelism and registered
+     * readers ({@link CoordinatorFence}), enqueue, answer. Acks carry this coordinator's epoch as
+     * their target attempt id: that is how a reader learns the epoch it accepts commands of.
+     */
     @Override
     public AdmissionAck onReaderCommand(SourceCommandEnvelope env, Address from) {
+        AdmissionAck refused = fence.check(env, from, RETRY_AFTER_MILLIS);
+        if (refused != null) {
+            return refused;
+        }
         int subtask = env.targetSubtask();
         long attempt = env.senderAttemptId();
         OfferResult r;
         switch (env.commandKind()) {
             case READER_REGISTRATION:
-                readerAddresses.put(subtask, from);
-                readerAttempts.put(subtask, attempt);
+                if (!fence.registered(subtask, attempt, from)) {
+                    // Another attempt of the subtask registered concurrently and won.
+                    return AdmissionAck.rejected(
+                            AdmissionStatus.STALE_TARGET, epoch, ReasonCode.UNREGISTERED_ATTEMPT);
+                }
                 r = loop.registerReader(subtask, attempt);
+                if (r != OfferResult.ENQUEUED) {
+                    // The reader retries; its retry must find the subtask unregistered.
+                    fence.unregistered(subtask, attempt);
+                }
                 break;
             case SPLIT_REQUEST:
                 r = loop.handleSplitRequest(subtask, attempt);
@@ -287,19 +325,27 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
                                     attempt,
                                     new SourceRuntimeCheckpointMetadataSerializer()
                                             .deserialize(env.copyPayload()));
-                } catch (IOException e) {
+                } catch (IOException | RuntimeException e) {
                     return AdmissionAck.rejected(
-                            AdmissionStatus.INVALID_PAYLOAD, attempt, ReasonCode.BAD_HEADER_FIELD);
+                            AdmissionStatus.INVALID_PAYLOAD, epoch, ReasonCode.MALFORMED_PAYLOAD);
                 }
                 r = loop.reportInclusion(report);
                 break;
             default:
+                // The fence refuses every other kind; kept for the compiler.
                 return AdmissionAck.rejected(
-                        AdmissionStatus.INVALID_PAYLOAD, attempt, ReasonCode.UNKNOWN_KIND);
+                        AdmissionStatus.INVALID_PAYLOAD, epoch, ReasonCode.KIND_NOT_ACCEPTED);
         }
-        return r == OfferResult.ENQUEUED
-                ? AdmissionAck.accepted(attempt, AdmissionAck.NO_SEQUENCE)
-                : AdmissionAck.retryLater(attempt, 10, ReasonCode.MAILBOX_COUNT_FULL);
+        switch (r) {
+            case ENQUEUED:
+                return AdmissionAck.accepted(epoch, AdmissionAck.NO_SEQUENCE);
+            case CLOSED:
+                return AdmissionAck.rejected(
+                        AdmissionStatus.TERMINAL_REJECTED, epoch, ReasonCode.TARGET_TERMINATED);
+            default:
+                return AdmissionAck.retryLater(
+                        epoch, RETRY_AFTER_MILLIS, ReasonCode.MAILBOX_COUNT_FULL);
+        }
     }
 
     @Override
@@ -325,7 +371,10 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
         }
         if (meta != null) {
             ManagedLaneSource.verifyRestore(
-                    source.decision(), meta.lane(), meta.capabilityDigest());
+                    EngineAccess.jobId(context),
+                    source.decision(),
+                    meta.lane(),
+                    meta.capabilityDigest());
             // The engine hands reader state back before readers open: the restored owner keeps
             // nothing, its splits return here, and the tracker reconciles from the metadata.
             expectAccepted(
@@ -351,7 +400,7 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
 
     @Override
     public void handleSplitRequest(int subtaskId) {
-        Long attempt = readerAttempts.get(subtaskId);
+        Long attempt = fence.attempt(subtaskId);
         loop.handleSplitRequest(subtaskId, attempt == null ? -1 : attempt);
     }
 
@@ -362,7 +411,7 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
 
     @Override
     public void handleSourceEvent(int subtaskId, SourceEvent sourceEvent) {
-        Long attempt = readerAttempts.get(subtaskId);
+        Long attempt = fence.attempt(subtaskId);
         loop.handleSourceEvent(subtaskId, attempt == null ? -1 : attempt, sourceEvent);
     }
 
@@ -383,11 +432,44 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
         loop.notifyCheckpointAborted(checkpointId);
     }
 
+    /**
+     * Closes the coordinator and waits, at most {@code coordinator.close-timeout}, until the loop
+     * has run the connector's enumerator {@code close()}: the engine goes on (and may stop the
+     * member's loop threads) once this returns. Idempotent: a coordinator the member already closed
+     * at shutdown is not closed again.
+     */
     @Override
     public void close() throws IOException {
+        try {
+            closeAndWait(TimeUnit.MILLISECONDS.toNanos(service.settings().closeTimeoutMillis()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("interrupted while closing the coordinator");
+        }
+    }
+
+    @Override
+    public boolean closeForMemberShutdown(long timeoutNanos) throws InterruptedException {
+        return closeAndWait(timeoutNanos);
+    }
+
+    private boolean closeAndWait(long timeoutNanos) throws InterruptedException {
         closing = true;
-        loop.close();
-        service.targets().unregisterCoordinator(source.sourceRuntimeId(), this);
+        try {
+            // CLOSED when another caller closed it first: nothing to add.
+            loop.close();
+            boolean closed = loop.awaitClosed(timeoutNanos);
+            if (!closed) {
+                LOG.warn(
+                        "Lane A coordinator of source runtime {} did not close within"
+                                + " coordinator.close-timeout ({} ms)",
+                        source.sourceRuntimeId(),
+                        TimeUnit.NANOSECONDS.toMillis(timeoutNanos));
+            }
+            return closed;
+        } finally {
+            service.targets().unregisterCoordinator(source.sourceRuntimeId(), this);
+        }
     }
 
     private void expectAccepted(OfferResult r, String what) {

@@ -46,6 +46,17 @@ import org.apache.seatunnel.engine.managed.source.lane.Lane;
 public final class ManagedEnumeratorStateSerializer implements Serializer<ManagedEnumeratorState> {
     private static final long serialVersionUID = 1L;
 
+    // The job whose restore a refusal fails (see RestoreRefusals); 0 when unknown.
+    private final long jobId;
+
+    public ManagedEnumeratorStateSerializer() {
+        this(0);
+    }
+
+    ManagedEnumeratorStateSerializer(long jobId) {
+        this.jobId = jobId;
+    }
+
     static final int MAGIC = 0x4D454E53;
     static final int MAJOR = 1;
     static final int MAX_BLOB = 256 << 20;
@@ -71,7 +82,8 @@ public final class ManagedEnumeratorStateSerializer implements Serializer<Manage
     @Override
     public ManagedEnumeratorState deserialize(byte[] serialized) throws IOException {
         if (!looksManaged(serialized)) {
-            throw RuntimeStats.restoreRefused(
+            throw RestoreRefusals.refuse(
+                    jobId,
                     new IllegalStateException(
                             "Refusing to restore: the enumerator checkpoint was taken on Lane B but this"
                                     + " deployment was planned on Lane A. Running tasks never switch lane;"

@@ -107,24 +107,26 @@ final class ManagedLaneSource<T, SplitT extends SourceSplit, StateT extends Seri
     public SourceSplitEnumerator<ManagedSplit, ManagedEnumeratorState> restoreEnumerator(
             SourceSplitEnumerator.Context<ManagedSplit> enumeratorContext,
             ManagedEnumeratorState checkpointState) {
-        verifyRestore(decision(), checkpointState.lane(), checkpointState.capabilityDigest());
+        verifyRestore(
+                jobId(), decision(), checkpointState.lane(), checkpointState.capabilityDigest());
         return new ManagedEnumeratorHost<>(this, enumeratorContext, checkpointState);
     }
 
     /** The lane/digest check of every restore path, counted when it refuses. */
     static void verifyRestore(
+            long jobId,
             LaneDecision decision,
             org.apache.seatunnel.engine.managed.source.lane.Lane recordedLane,
             String recordedDigest) {
         try {
             decision.verifyRestore(recordedLane, recordedDigest);
         } catch (IllegalStateException e) {
-            throw RuntimeStats.restoreRefused(e);
+            throw RestoreRefusals.refuse(jobId, e);
         }
     }
 
     @Override
     public Serializer<ManagedEnumeratorState> getEnumeratorStateSerializer() {
-        return new ManagedEnumeratorStateSerializer();
+        return new ManagedEnumeratorStateSerializer(jobId());
     }
 }

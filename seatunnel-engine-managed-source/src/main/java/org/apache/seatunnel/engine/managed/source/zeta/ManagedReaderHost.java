@@ -56,6 +56,7 @@ import org.apache.seatunnel.engine.managed.source.reader.ReaderMailboxMetrics;
 import org.apache.seatunnel.engine.managed.source.reader.RecordSizes;
 import org.apache.seatunnel.engine.managed.source.reader.TerminalSignal;
 import org.apache.seatunnel.engine.managed.source.zeta.transport.ManagedSourceMemberService;
+import org.apache.seatunnel.engine.managed.source.zeta.transport.ReaderFence;
 import org.apache.seatunnel.engine.server.task.flow.SourceFlowLifeCycle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -96,6 +97,7 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
     private Address coordinatorAddress;
     private long attemptId;
     private ReaderMailbox mailbox;
+    private ReaderFence fence;
     private ReaderIdentity identity;
     private LocalCommands local;
     private ReaderEventLoop<T, SplitT> loop;
@@ -170,7 +172,8 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
                     }
                 });
         loop.start(0);
-        service.targets().registerReader(mailbox);
+        fence = new ReaderFence(mailbox, coordinatorAddress);
+        service.targets().registerReader(fence);
         watchdog =
                 service.watchdog()
                         .scheduleWithFixedDelay(
@@ -447,6 +450,8 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
                 .sourceRuntimeId(source.sourceRuntimeId())
                 .targetSubtask(context.getIndexOfSubtask())
                 .senderAttemptId(attemptId)
+                // 0 until the registration is acknowledged: the coordinator checks it when set.
+                .coordinatorEpoch(fence.epoch())
                 .commandId(outboundIds.incrementAndGet())
                 .payloadVersion(1)
                 .payload(payload)
@@ -463,6 +468,11 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
                 .whenComplete(
                         (ack, err) -> {
                             boolean ok = err == null && ack.status().isAdmitted();
+                            if (ok && env.commandKind() == CommandKind.READER_REGISTRATION) {
+                                // The coordinator answers with its epoch: from now on only its
+                                // commands are accepted.
+                                fence.bindEpoch(ack.targetAttemptId());
+                            }
                             if (!ok && fatalOnFailure) {
                                 mailbox.terminate(
                                         TerminalSignal.fatal(

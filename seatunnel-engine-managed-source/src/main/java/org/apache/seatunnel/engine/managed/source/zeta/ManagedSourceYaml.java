@@ -17,16 +17,10 @@
 
 package org.apache.seatunnel.engine.managed.source.zeta;
 
-import com.hazelcast.internal.yaml.YamlCollection;
-import com.hazelcast.internal.yaml.YamlLoader;
-import com.hazelcast.internal.yaml.YamlMapping;
-import com.hazelcast.internal.yaml.YamlNameNodePair;
-import com.hazelcast.internal.yaml.YamlNode;
-import com.hazelcast.internal.yaml.YamlScalar;
-import com.hazelcast.internal.yaml.YamlSequence;
+import com.hazelcast.org.snakeyaml.engine.v2.api.Load;
+import com.hazelcast.org.snakeyaml.engine.v2.api.LoadSettings;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.StringReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -42,27 +36,31 @@ import org.apache.seatunnel.engine.managed.source.config.ManagedSourceOptions;
  * <p>Reads the {@code seatunnel.engine.managed-source} section out of an operator's {@code
  * seatunnel.yaml}, with the YAML parser the engine itself ships (the engine's own parser only warns
  * about the section and skips it). A missing section means every default: Lane A off.
+ *
+ * <p>Why the parser's plain object tree rather than Hazelcast's YAML DOM: the DOM refuses a number
+ * past {@code Long.MAX_VALUE} with a parser error that names no key, where the section's own
+ * validation names the key, the value and the allowed range.
  */
 public final class ManagedSourceYaml {
     private ManagedSourceYaml() {}
 
     public static ManagedSourceConfig load(Path seatunnelYaml) throws IOException {
         try (InputStream in = Files.newInputStream(seatunnelYaml)) {
-            return fromNode(YamlLoader.load(in), seatunnelYaml.toString());
+            return fromTree(newLoad().loadFromInputStream(in), seatunnelYaml.toString());
         }
     }
 
     public static ManagedSourceConfig parse(String yaml) {
-        return fromNode(YamlLoader.load(new StringReader(yaml)), "<string>");
+        return fromTree(newLoad().loadFromString(yaml), "<string>");
     }
 
-    private static ManagedSourceConfig fromNode(YamlNode root, String source) {
-        YamlMapping section = null;
-        if (root instanceof YamlMapping) {
-            YamlMapping st = ((YamlMapping) root).childAsMapping("seatunnel");
-            YamlMapping engine = st == null ? null : st.childAsMapping("engine");
-            section = engine == null ? null : engine.childAsMapping(ManagedSourceOptions.SECTION);
-        }
+    private static Load newLoad() {
+        return new Load(LoadSettings.builder().build());
+    }
+
+    private static ManagedSourceConfig fromTree(Object root, String source) {
+        Map<?, ?> section =
+                child(child(child(root, "seatunnel"), "engine"), ManagedSourceOptions.SECTION);
         if (section == null) {
             return ManagedSourceConfig.defaults();
         }
@@ -73,33 +71,38 @@ public final class ManagedSourceYaml {
         }
     }
 
-    private static Map<String, Object> toMap(YamlMapping m) {
+    private static Map<?, ?> child(Object node, String name) {
+        if (!(node instanceof Map)) {
+            return null;
+        }
+        Object c = ((Map<?, ?>) node).get(name);
+        return c instanceof Map ? (Map<?, ?>) c : null;
+    }
+
+    private static Map<String, Object> toMap(Map<?, ?> m) {
         Map<String, Object> out = new LinkedHashMap<>();
-        for (YamlNameNodePair p : m.childrenPairs()) {
-            Object v = value(p.childNode());
+        for (Map.Entry<?, ?> p : m.entrySet()) {
+            Object v = value(p.getValue());
             if (v != null) {
                 // An empty YAML value means "use the default", as SeaTunnel's own parser does.
-                out.put(p.nodeName(), v);
+                out.put(String.valueOf(p.getKey()), v);
             }
         }
         return out;
     }
 
-    private static Object value(YamlNode n) {
-        if (n instanceof YamlMapping) {
-            return toMap((YamlMapping) n);
+    private static Object value(Object n) {
+        if (n instanceof Map) {
+            return toMap((Map<?, ?>) n);
         }
-        if (n instanceof YamlSequence) {
+        if (n instanceof List) {
             List<Object> list = new ArrayList<>();
-            for (YamlNode c : ((YamlCollection) n).children()) {
+            for (Object c : (List<?>) n) {
                 Object v = value(c);
                 list.add(v == null ? null : String.valueOf(v));
             }
             return list;
         }
-        if (n instanceof YamlScalar) {
-            return ((YamlScalar) n).nodeValue();
-        }
-        return null;
+        return n;
     }
 }

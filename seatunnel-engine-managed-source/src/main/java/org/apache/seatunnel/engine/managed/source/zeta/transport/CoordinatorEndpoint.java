@@ -44,4 +44,16 @@ public interface CoordinatorEndpoint {
      * @return the admission answer sent back to the reader's member
      */
     AdmissionAck onReaderCommand(SourceCommandEnvelope env, Address from);
+
+    /**
+     * The member is shutting down: close the coordinator (and the connector's enumerator) on its
+     * own loop and wait for that, at most {@code timeoutNanos}, before the member stops the loop
+     * threads. Called once, on the member's shutdown thread; the engine's own later {@code close()}
+     * then finds the coordinator closed.
+     *
+     * @return true if the coordinator closed in time
+     */
+    default boolean closeForMemberShutdown(long timeoutNanos) throws InterruptedException {
+        return true;
+    }
 }

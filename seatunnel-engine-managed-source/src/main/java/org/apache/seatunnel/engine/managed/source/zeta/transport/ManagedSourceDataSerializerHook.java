@@ -38,6 +38,9 @@ public final class ManagedSourceDataSerializerHook implements DataSerializerHook
     /** {@link DeliverCommandOperation}. */
     public static final int DELIVER_COMMAND_OPERATION = 1;
 
+    /** {@link FailJobOperation}. */
+    public static final int FAIL_JOB_OPERATION = 2;
+
     @Override
     public int getFactoryId() {
         return FACTORY_ID;
@@ -52,6 +55,8 @@ public final class ManagedSourceDataSerializerHook implements DataSerializerHook
         switch (typeId) {
             case DELIVER_COMMAND_OPERATION:
                 return new DeliverCommandOperation();
+            case FAIL_JOB_OPERATION:
+                return new FailJobOperation();
             default:
                 // Hazelcast turns this into a deserialization failure naming the factory.
                 throw new IllegalArgumentException(

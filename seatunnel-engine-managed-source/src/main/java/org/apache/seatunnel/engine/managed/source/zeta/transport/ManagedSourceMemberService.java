@@ -86,10 +86,11 @@ public final class ManagedSourceMemberService implements ManagedService {
 
     /**
      * Called by {@link ManagedSourceServiceDescriptorProvider} when a member starts: the configured
-     * settings, with the worker budget, payload bound and retry backoffs of the operator's
-     * managed-source section. Loading that section here also reports, at startup, allowlisted
-     * connector names that match nothing; an invalid section is logged and never stops the member
-     * (jobs that use Lane A then fail at planning with the same message).
+     * settings, with the worker budget, payload bound ({@code command.max-payload-bytes}, also the
+     * transport's) and retry backoffs of the operator's managed-source section. Loading that
+     * section here also reports, at startup, allowlisted connector names that match nothing; an
+     * invalid section is logged and never stops the member (jobs that use Lane A then fail at
+     * planning with the same message).
      */
     public ManagedSourceMemberService() {
         this(fromOperatorConfig(configured));
@@ -103,10 +104,17 @@ public final class ManagedSourceMemberService implements ManagedService {
                 return base;
             }
             return base.withWorkerMailboxBytes(c.workerMailboxBytes())
+                    .withMaxPayloadBytes(c.maxPayloadBytes())
+                    .withCloseTimeoutMillis(c.closeTimeoutNanos() / 1_000_000L)
                     .withRetry(
                             c.retryInitialMillis(), c.retryMaxMillis(), base.maxQueuedPerTarget());
         } catch (RuntimeException e) {
-            LOG.error("Invalid managed-source settings; the member keeps the defaults", e);
+            // The message names the key, the value and the allowed range; a stack trace adds
+            // nothing an operator needs.
+            LOG.error(
+                    "Invalid managed-source settings; the member keeps the defaults and jobs"
+                            + " that use Lane A fail at planning: {}",
+                    e.getMessage());
             return base;
         }
     }
@@ -234,6 +242,10 @@ public final class ManagedSourceMemberService implements ManagedService {
 
     @Override
     public void shutdown(boolean terminate) {
+        // Close every coordinator of this member on its own loop while the loop threads still
+        // run: Hazelcast may stop this service before the engine closes its enumerator tasks, and
+        // a connector's enumerator close() must still run, once.
+        closeCoordinators();
         // Stop the sender thread first so no callback runs while pending sends are failed.
         shutdownNow(senderScheduler);
         CommandSender s = sender;
@@ -246,6 +258,28 @@ public final class ManagedSourceMemberService implements ManagedService {
                 "Managed source member service stopped ({} readers, {} coordinators registered)",
                 targets.readerCount(),
                 targets.coordinatorCount());
+    }
+
+    private void closeCoordinators() {
+        if (coordinatorExecutor == null) {
+            return;
+        }
+        long deadline = System.nanoTime() + settings.closeTimeoutMillis() * 1_000_000L;
+        for (CoordinatorEndpoint endpoint : targets.coordinatorEndpoints()) {
+            try {
+                if (!endpoint.closeForMemberShutdown(Math.max(0, deadline - System.nanoTime()))) {
+                    LOG.warn(
+                            "A Lane A coordinator did not close within coordinator.close-timeout"
+                                    + " ({} ms) while the member shut down",
+                            settings.closeTimeoutMillis());
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (RuntimeException e) {
+                LOG.warn("Closing a Lane A coordinator at member shutdown failed", e);
+            }
+        }
     }
 
     private static void shutdownNow(ExecutorService e) {
@@ -317,6 +351,39 @@ public final class ManagedSourceMemberService implements ManagedService {
     /** A single daemon thread for periodic checks (timeouts, stuck loops). Tasks must be short. */
     public ScheduledExecutorService watchdog() {
         return requireStarted(watchdog);
+    }
+
+    /**
+     * Fails {@code jobId} on its master with {@code reason} as the job's error and no pipeline
+     * restarts ({@link FailJobOperation}); waits for a remote master at most {@code
+     * coordinator.close-timeout}.
+     *
+     * @return true if the master knew the job
+     */
+    public boolean failJob(long jobId, String reason) throws InterruptedException {
+        NodeEngine ne = requireStarted(nodeEngine);
+        org.apache.seatunnel.engine.server.SeaTunnelServer server =
+                ne.getServiceOrNull(
+                        org.apache.seatunnel.engine.server.SeaTunnelServer.SERVICE_NAME);
+        if (FailJobOperation.failLocally(server, jobId, reason)) {
+            return true;
+        }
+        Address master = ne.getMasterAddress();
+        if (master == null || master.equals(ne.getThisAddress())) {
+            return false;
+        }
+        try {
+            Object found =
+                    ne.getOperationService()
+                            .invokeOnTarget(
+                                    SERVICE_NAME, new FailJobOperation(jobId, reason), master)
+                            .get(settings.closeTimeoutMillis(), TimeUnit.MILLISECONDS);
+            return Boolean.TRUE.equals(found);
+        } catch (java.util.concurrent.ExecutionException
+                | java.util.concurrent.TimeoutException e) {
+            LOG.warn("Could not fail job {} on its master {}: {}", jobId, master, e.toString());
+            return false;
+        }
     }
 
     /** This member's address, the {@code from} of commands it sends. */

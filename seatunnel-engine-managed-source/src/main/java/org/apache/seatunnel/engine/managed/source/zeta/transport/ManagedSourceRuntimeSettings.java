@@ -17,8 +17,7 @@
 
 package org.apache.seatunnel.engine.managed.source.zeta.transport;
 
-import java.util.concurrent.TimeUnit;
-import org.apache.seatunnel.api.configuration.ReadonlyConfig;
+import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
 import org.apache.seatunnel.engine.managed.source.config.ManagedSourceOptions;
 
 /**
@@ -32,6 +31,9 @@ import org.apache.seatunnel.engine.managed.source.config.ManagedSourceOptions;
  * values must be in place before the member starts ({@link ManagedSourceMemberService#configure}).
  */
 public final class ManagedSourceRuntimeSettings {
+    private static final long DEFAULT_CLOSE_TIMEOUT_MILLIS =
+            ManagedSourceOptions.COORDINATOR_CLOSE_TIMEOUT.defaultValue().toMillis();
+
     private static final ManagedSourceRuntimeSettings DEFAULTS =
             new ManagedSourceRuntimeSettings(256L << 20, 512 << 10, 10, 1000, 4096, 2, 1024);
 
@@ -42,6 +44,7 @@ public final class ManagedSourceRuntimeSettings {
     private final int maxQueuedPerTarget;
     private final int coordinatorThreads;
     private final int coordinatorQueueCapacity;
+    private final long closeTimeoutMillis;
 
     /**
      * @param workerMailboxBytes {@code worker.mailbox-max-bytes}: payload bytes shared by every
@@ -63,7 +66,28 @@ public final class ManagedSourceRuntimeSettings {
             int maxQueuedPerTarget,
             int coordinatorThreads,
             int coordinatorQueueCapacity) {
+        this(
+                workerMailboxBytes,
+                maxPayloadBytes,
+                retryInitialBackoffMillis,
+                retryMaxBackoffMillis,
+                maxQueuedPerTarget,
+                coordinatorThreads,
+                coordinatorQueueCapacity,
+                DEFAULT_CLOSE_TIMEOUT_MILLIS);
+    }
+
+    private ManagedSourceRuntimeSettings(
+            long workerMailboxBytes,
+            int maxPayloadBytes,
+            long retryInitialBackoffMillis,
+            long retryMaxBackoffMillis,
+            int maxQueuedPerTarget,
+            int coordinatorThreads,
+            int coordinatorQueueCapacity,
+            long closeTimeoutMillis) {
         positive(ManagedSourceOptions.WORKER_MAILBOX_MAX_BYTES.key(), workerMailboxBytes);
+        positive(ManagedSourceOptions.COORDINATOR_CLOSE_TIMEOUT.key(), closeTimeoutMillis);
         positive(ManagedSourceOptions.MAX_COMMAND_PAYLOAD_BYTES.key(), maxPayloadBytes);
         positive(ManagedSourceOptions.RETRY_INITIAL_BACKOFF.key(), retryInitialBackoffMillis);
         positive(ManagedSourceOptions.RETRY_MAX_BACKOFF.key(), retryMaxBackoffMillis);
@@ -88,6 +112,7 @@ public final class ManagedSourceRuntimeSettings {
         this.maxQueuedPerTarget = maxQueuedPerTarget;
         this.coordinatorThreads = coordinatorThreads;
         this.coordinatorQueueCapacity = coordinatorQueueCapacity;
+        this.closeTimeoutMillis = closeTimeoutMillis;
     }
 
     /** STIP-31's defaults: 256 MiB worker budget, 512 KiB payloads, backoff 10 ms to 1 s. */
@@ -95,18 +120,18 @@ public final class ManagedSourceRuntimeSettings {
         return DEFAULTS;
     }
 
-    /** Reads the transport-related options of the managed-source section; the rest are defaults. */
-    public static ManagedSourceRuntimeSettings of(ReadonlyConfig config) {
-        return new ManagedSourceRuntimeSettings(
-                config.get(ManagedSourceOptions.WORKER_MAILBOX_MAX_BYTES),
-                config.get(ManagedSourceOptions.MAX_COMMAND_PAYLOAD_BYTES),
-                TimeUnit.NANOSECONDS.toMillis(
-                        config.get(ManagedSourceOptions.RETRY_INITIAL_BACKOFF).toNanos()),
-                TimeUnit.NANOSECONDS.toMillis(
-                        config.get(ManagedSourceOptions.RETRY_MAX_BACKOFF).toNanos()),
-                DEFAULTS.maxQueuedPerTarget,
-                DEFAULTS.coordinatorThreads,
-                DEFAULTS.coordinatorQueueCapacity);
+    /**
+     * The transport-related options of a validated managed-source section (ranges checked at load);
+     * the rest are defaults.
+     */
+    public static ManagedSourceRuntimeSettings of(ManagedSourceConfig config) {
+        return DEFAULTS.withWorkerMailboxBytes(config.workerMailboxBytes())
+                .withMaxPayloadBytes(config.maxPayloadBytes())
+                .withRetry(
+                        config.retryInitialMillis(),
+                        config.retryMaxMillis(),
+                        DEFAULTS.maxQueuedPerTarget)
+                .withCloseTimeoutMillis(config.closeTimeoutNanos() / 1_000_000L);
     }
 
     /** A copy with another worker budget; tests use it to make overload reachable. */
@@ -118,7 +143,34 @@ public final class ManagedSourceRuntimeSettings {
                 retryMaxBackoffMillis,
                 maxQueuedPerTarget,
                 coordinatorThreads,
-                coordinatorQueueCapacity);
+                coordinatorQueueCapacity,
+                closeTimeoutMillis);
+    }
+
+    /** A copy with another {@code coordinator.close-timeout}. */
+    public ManagedSourceRuntimeSettings withCloseTimeoutMillis(long millis) {
+        return new ManagedSourceRuntimeSettings(
+                workerMailboxBytes,
+                maxPayloadBytes,
+                retryInitialBackoffMillis,
+                retryMaxBackoffMillis,
+                maxQueuedPerTarget,
+                coordinatorThreads,
+                coordinatorQueueCapacity,
+                millis);
+    }
+
+    /** A copy with another {@code command.max-payload-bytes}. */
+    public ManagedSourceRuntimeSettings withMaxPayloadBytes(int bytes) {
+        return new ManagedSourceRuntimeSettings(
+                workerMailboxBytes,
+                bytes,
+                retryInitialBackoffMillis,
+                retryMaxBackoffMillis,
+                maxQueuedPerTarget,
+                coordinatorThreads,
+                coordinatorQueueCapacity,
+                closeTimeoutMillis);
     }
 
     /** A copy with other sender bounds. */
@@ -131,7 +183,8 @@ public final class ManagedSourceRuntimeSettings {
                 maxBackoffMillis,
                 maxQueuedPerTarget,
                 coordinatorThreads,
-                coordinatorQueueCapacity);
+                coordinatorQueueCapacity,
+                closeTimeoutMillis);
     }
 
     private static void positive(String key, long v) {
@@ -168,6 +221,11 @@ public final class ManagedSourceRuntimeSettings {
         return coordinatorQueueCapacity;
     }
 
+    /** {@code coordinator.close-timeout}: the longest wait for one coordinator's close. */
+    public long closeTimeoutMillis() {
+        return closeTimeoutMillis;
+    }
+
     @Override
     public String toString() {
         return "ManagedSourceRuntimeSettings{workerMailboxBytes="
@@ -184,6 +242,8 @@ public final class ManagedSourceRuntimeSettings {
                 + coordinatorThreads
                 + ", coordinatorQueue="
                 + coordinatorQueueCapacity
+                + ", closeTimeoutMs="
+                + closeTimeoutMillis
                 + '}';
     }
 }

@@ -21,15 +21,15 @@ import com.hazelcast.cluster.Address;
 import java.util.EnumSet;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.LongSupplier;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAckCodec;
+import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
 import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
 import org.apache.seatunnel.engine.managed.source.protocol.ReasonCode;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandCodec;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Threading: stateless apart from the shared registry and counters; called concurrently on
@@ -49,9 +49,10 @@ import org.slf4j.LoggerFactory;
  *       {@code UNSUPPORTED_PROTOCOL}), final for the sender;
  *   <li>{@link #isCoordinatorBound coordinator-bound} kinds → the endpoint registered for the
  *       envelope's {@code sourceRuntimeId};
- *   <li>every other kind → the current mailbox of {@code (sourceRuntimeId, targetSubtask)}, whose
- *       admission checks the attempt ({@code STALE_TARGET}), capacity ({@code RETRY_LATER}),
- *       duplicates and terminal state;
+ *   <li>every other kind → the {@link ReaderFence} of the current mailbox of {@code
+ *       (sourceRuntimeId, targetSubtask)} (job, kind, sender member, attempt, coordinator epoch),
+ *       then the mailbox, whose admission checks capacity ({@code RETRY_LATER}), duplicates and
+ *       terminal state;
  *   <li>no endpoint or mailbox registered → {@code RETRY_LATER} with {@code NO_SUCH_TARGET}. Why
  *       not {@code STALE_TARGET}: on this path "unknown" almost always means "not registered yet"
  *       (a reader still opening, a coordinator still restoring), and a final answer would make the
@@ -59,10 +60,12 @@ import org.slf4j.LoggerFactory;
  *       an attempt that really is gone is fenced by its successor's mailbox, which answers {@code
  *       STALE_TARGET} once it registers.
  * </ul>
+ *
+ * <p>Every final refusal is counted per reason ({@code ManagedSourceTransportRefused{Reason}}) and
+ * logged at most once per reason per minute, with ids and never payload bytes ({@link
+ * RefusalReporter}).
  */
 public final class SourceCommandTransportAdapter {
-    private static final Logger LOG = LoggerFactory.getLogger(SourceCommandTransportAdapter.class);
-
     /** The {@code targetAttemptId} of an ack that no attempt answered. */
     public static final long UNKNOWN_ATTEMPT = -1L;
 
@@ -79,6 +82,7 @@ public final class SourceCommandTransportAdapter {
     private final int maxPayloadBytes;
     private final long noTargetRetryAfterMillis;
     private final TransportMetrics metrics;
+    private final RefusalReporter refusals;
 
     /**
      * @param maxPayloadBytes frames declaring a larger payload are refused before their checksum
@@ -89,15 +93,37 @@ public final class SourceCommandTransportAdapter {
             int maxPayloadBytes,
             long noTargetRetryAfterMillis,
             TransportMetrics metrics) {
+        this(
+                targets,
+                maxPayloadBytes,
+                noTargetRetryAfterMillis,
+                metrics,
+                System::currentTimeMillis,
+                RefusalReporter.LOG_INTERVAL_MILLIS);
+    }
+
+    SourceCommandTransportAdapter(
+            TransportTargets targets,
+            int maxPayloadBytes,
+            long noTargetRetryAfterMillis,
+            TransportMetrics metrics,
+            LongSupplier clockMillis,
+            long refusalLogIntervalMillis) {
         this.targets = Objects.requireNonNull(targets, "targets");
         this.maxPayloadBytes = maxPayloadBytes;
         this.noTargetRetryAfterMillis = noTargetRetryAfterMillis;
         this.metrics = Objects.requireNonNull(metrics, "metrics");
+        this.refusals = new RefusalReporter(metrics, clockMillis, refusalLogIntervalMillis);
     }
 
     /** True for the kinds a reader sends to its coordinator. */
     public static boolean isCoordinatorBound(CommandKind kind) {
         return COORDINATOR_BOUND.contains(kind);
+    }
+
+    /** The largest payload a frame may declare here. */
+    public int maxPayloadBytes() {
+        return maxPayloadBytes;
     }
 
     /**
@@ -114,15 +140,17 @@ public final class SourceCommandTransportAdapter {
                         frame, 0, frame == null ? 0 : frame.length, maxPayloadBytes);
         if (!decoded.isSuccess()) {
             metrics.decodeFailures.incrementAndGet();
-            // Debug only: a peer that sends garbage would otherwise flood the log; the counter
-            // and the sender's final status make it visible.
-            LOG.debug("Refused an undecodable command frame from {}: {}", from, decoded);
-            return answered(decoded.toRejection(UNKNOWN_ATTEMPT));
+            return answered(decoded.toRejection(UNKNOWN_ATTEMPT), null, from);
         }
         return route(decoded.envelope(), from);
     }
 
-    /** Routes one decoded envelope. Never throws. */
+    /**
+     * Routes one decoded envelope after the target's checks: a coordinator endpoint checks job,
+     * subtask range, epoch, registered attempt, sender member and payload shape itself; a reader's
+     * {@link ReaderFence} checks job, kind, sender member, attempt and epoch before its mailbox
+     * sees the frame. Never throws.
+     */
     public AdmissionAck route(SourceCommandEnvelope env, Address from) {
         try {
             if (isCoordinatorBound(env.commandKind())) {
@@ -134,29 +162,33 @@ public final class SourceCommandTransportAdapter {
                 return answered(
                         Objects.requireNonNull(
                                 endpoint.onReaderCommand(env, from),
-                                "CoordinatorEndpoint answered null"));
+                                "CoordinatorEndpoint answered null"),
+                        env,
+                        from);
             }
-            ReaderMailbox mailbox = targets.reader(env.sourceRuntimeId(), env.targetSubtask());
-            if (mailbox == null) {
+            ReaderFence fence = targets.readerFence(env.sourceRuntimeId(), env.targetSubtask());
+            if (fence == null) {
                 return noSuchTarget();
             }
             metrics.readerDeliveries.incrementAndGet();
-            return answered(mailbox.offer(env));
+            AdmissionAck refused = fence.check(env, from, noTargetRetryAfterMillis);
+            if (refused != null) {
+                return answered(refused, env, from);
+            }
+            return answered(fence.mailbox().offer(env), env, from);
         } catch (RuntimeException e) {
             // A bug in a handler must not escape onto the operation thread (Hazelcast would log
             // and send the exception back); answer RETRY_LATER so the sender retries until its
-            // deadline and the command is not silently dropped. Errors (OOM) are left to
-            // Hazelcast's own handler.
+            // deadline and the command is not silently dropped. Payload problems never get here:
+            // the targets check payload shape and answer INVALID_PAYLOAD. Errors (OOM) are left
+            // to Hazelcast's own handler.
             metrics.handlerFailures.incrementAndGet();
-            LOG.warn(
-                    "Admission of {} for source {} subtask {} failed; answering RETRY_LATER",
-                    env.commandKind(),
-                    env.sourceRuntimeId(),
-                    env.targetSubtask(),
-                    e);
+            refusals.handlerFailed(env, e);
             return answered(
                     AdmissionAck.retryLater(
-                            UNKNOWN_ATTEMPT, noTargetRetryAfterMillis, ReasonCode.NONE));
+                            UNKNOWN_ATTEMPT, noTargetRetryAfterMillis, ReasonCode.NONE),
+                    env,
+                    from);
         }
     }
 
@@ -170,5 +202,13 @@ public final class SourceCommandTransportAdapter {
     private AdmissionAck answered(AdmissionAck ack) {
         metrics.recordAnswered(ack.status());
         return ack;
+    }
+
+    private AdmissionAck answered(AdmissionAck ack, SourceCommandEnvelope env, Address from) {
+        AdmissionStatus status = ack.status();
+        if (!status.isAdmitted() && status != AdmissionStatus.RETRY_LATER) {
+            refusals.refused(ack, env, from);
+        }
+        return answered(ack);
     }
 }

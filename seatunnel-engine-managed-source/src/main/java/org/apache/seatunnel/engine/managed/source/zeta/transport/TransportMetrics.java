@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
+import org.apache.seatunnel.engine.managed.source.protocol.ReasonCode;
 
 /**
  * Threading: lock-free; any thread increments, any thread reads. Reads are individually atomic but
@@ -41,6 +42,12 @@ public final class TransportMetrics {
     public static final String HANDLER_FAILURES = "ManagedSourceTransportHandlerFailures";
     public static final String ANSWERED_PREFIX = "ManagedSourceTransportAnswered";
 
+    /**
+     * Inbound frames refused with a final status, per reason: {@code
+     * ManagedSourceTransportRefused{Reason}}, e.g. {@code ManagedSourceTransportRefusedWrongJob}.
+     */
+    public static final String REFUSED_PREFIX = "ManagedSourceTransportRefused";
+
     // Sending end (CommandSender).
     public static final String SENT = "ManagedSourceCommandsSent";
     public static final String ATTEMPTS = "ManagedSourceCommandAttempts";
@@ -57,6 +64,7 @@ public final class TransportMetrics {
     final AtomicLong decodeFailures = new AtomicLong();
     final AtomicLong handlerFailures = new AtomicLong();
     private final AtomicLongArray answered = new AtomicLongArray(AdmissionStatus.values().length);
+    private final AtomicLongArray refused = new AtomicLongArray(ReasonCode.values().length);
 
     final AtomicLong sent = new AtomicLong();
     final AtomicLong attempts = new AtomicLong();
@@ -70,6 +78,25 @@ public final class TransportMetrics {
 
     void recordAnswered(AdmissionStatus status) {
         answered.incrementAndGet(status.ordinal());
+    }
+
+    /** Counts a refused inbound frame and returns the new count for its reason. */
+    long recordRefused(ReasonCode reason) {
+        return refused.incrementAndGet(reason.ordinal());
+    }
+
+    /** Inbound frames refused (final status) with {@code reason}. */
+    public long refused(ReasonCode reason) {
+        return refused.get(reason.ordinal());
+    }
+
+    /** Inbound frames refused with a final status, over all reasons. */
+    public long refusedTotal() {
+        long n = 0;
+        for (int i = 0; i < refused.length(); i++) {
+            n += refused.get(i);
+        }
+        return n;
     }
 
     void recordFinal(AdmissionStatus status) {
@@ -153,13 +180,23 @@ public final class TransportMetrics {
             m.put(ANSWERED_PREFIX + pascal(s), answered(s));
             m.put(FINAL_PREFIX + pascal(s), finalStatus(s));
         }
+        for (ReasonCode r : ReasonCode.values()) {
+            if (r != ReasonCode.NONE) {
+                m.put(REFUSED_PREFIX + pascal(r.name()), refused(r));
+            }
+        }
         return m;
     }
 
     /** {@code STALE_TARGET} → {@code StaleTarget}. */
     static String pascal(AdmissionStatus s) {
+        return pascal(s.name());
+    }
+
+    /** {@code WRONG_JOB} → {@code WrongJob}. */
+    static String pascal(String constant) {
         StringBuilder b = new StringBuilder();
-        for (String part : s.name().split("_")) {
+        for (String part : constant.split("_")) {
             b.append(part.charAt(0)).append(part.substring(1).toLowerCase(Locale.ROOT));
         }
         return b.toString();

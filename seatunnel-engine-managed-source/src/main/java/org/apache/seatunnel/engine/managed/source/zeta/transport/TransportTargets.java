@@ -33,18 +33,21 @@ import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
  * (sourceRuntimeId, subtask)} and the coordinator endpoint per {@code sourceRuntimeId}.
  */
 public final class TransportTargets {
-    private final ConcurrentMap<ReaderKey, ReaderMailbox> readers = new ConcurrentHashMap<>();
+    private final ConcurrentMap<ReaderKey, ReaderFence> readers = new ConcurrentHashMap<>();
     private final ConcurrentMap<Long, CoordinatorEndpoint> coordinators = new ConcurrentHashMap<>();
 
     /**
-     * Makes {@code mailbox} the current target of its {@code (sourceRuntimeId, subtask)}, replacing
-     * the mailbox of an earlier attempt (which then stops receiving new commands here).
+     * Makes the fence's mailbox the current target of its {@code (sourceRuntimeId, subtask)},
+     * replacing the mailbox of an earlier attempt (which then stops receiving new commands here).
      *
      * @return the mailbox it replaced, or null
      */
-    public ReaderMailbox registerReader(ReaderMailbox mailbox) {
-        Objects.requireNonNull(mailbox, "mailbox");
-        return readers.put(new ReaderKey(mailbox.sourceRuntimeId(), mailbox.subtask()), mailbox);
+    public ReaderMailbox registerReader(ReaderFence fence) {
+        Objects.requireNonNull(fence, "fence");
+        ReaderMailbox mailbox = fence.mailbox();
+        ReaderFence old =
+                readers.put(new ReaderKey(mailbox.sourceRuntimeId(), mailbox.subtask()), fence);
+        return old == null ? null : old.mailbox();
     }
 
     /**
@@ -55,11 +58,19 @@ public final class TransportTargets {
      */
     public boolean unregisterReader(ReaderMailbox mailbox) {
         Objects.requireNonNull(mailbox, "mailbox");
-        return readers.remove(new ReaderKey(mailbox.sourceRuntimeId(), mailbox.subtask()), mailbox);
+        ReaderKey key = new ReaderKey(mailbox.sourceRuntimeId(), mailbox.subtask());
+        ReaderFence current = readers.get(key);
+        return current != null && current.mailbox() == mailbox && readers.remove(key, current);
     }
 
     /** The current mailbox of a reader subtask, or null while none is registered. */
     public ReaderMailbox reader(long sourceRuntimeId, int subtask) {
+        ReaderFence f = readerFence(sourceRuntimeId, subtask);
+        return f == null ? null : f.mailbox();
+    }
+
+    /** The fence of the current mailbox of a reader subtask, or null while none is registered. */
+    public ReaderFence readerFence(long sourceRuntimeId, int subtask) {
         return readers.get(new ReaderKey(sourceRuntimeId, subtask));
     }
 
@@ -82,6 +93,25 @@ public final class TransportTargets {
     /** The coordinator endpoint of a source, or null while none is registered. */
     public CoordinatorEndpoint coordinator(long sourceRuntimeId) {
         return coordinators.get(sourceRuntimeId);
+    }
+
+    /** The registered coordinator endpoints, a snapshot. */
+    public java.util.List<CoordinatorEndpoint> coordinatorEndpoints() {
+        return new java.util.ArrayList<>(coordinators.values());
+    }
+
+    /** The source runtime ids with a registered coordinator, a snapshot. */
+    public java.util.List<Long> coordinatorSources() {
+        return new java.util.ArrayList<>(coordinators.keySet());
+    }
+
+    /** The registered reader mailboxes, a snapshot. */
+    public java.util.List<ReaderMailbox> readerMailboxes() {
+        java.util.List<ReaderMailbox> out = new java.util.ArrayList<>();
+        for (ReaderFence f : readers.values()) {
+            out.add(f.mailbox());
+        }
+        return out;
     }
 
     /** Registered reader mailboxes; approximate under concurrent change. */

@@ -19,6 +19,7 @@ package org.apache.seatunnel.engine.managed.source.zeta.transport;
 
 import static org.apache.seatunnel.engine.managed.source.zeta.transport.TransportFixtures.address;
 import static org.apache.seatunnel.engine.managed.source.zeta.transport.TransportFixtures.envelope;
+import static org.apache.seatunnel.engine.managed.source.zeta.transport.TransportFixtures.fenced;
 import static org.apache.seatunnel.engine.managed.source.zeta.transport.TransportFixtures.mailbox;
 import static org.apache.seatunnel.engine.managed.source.zeta.transport.TransportFixtures.take;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -69,7 +70,7 @@ class TransportAdapterTest {
     @Test
     void readerBoundCommandIsAdmittedIntoTheCurrentMailbox() {
         ReaderMailbox mb = mailbox(SOURCE, 2, 11, 8, budget);
-        targets.registerReader(mb);
+        targets.registerReader(fenced(mb, FROM));
         SourceCommandEnvelope env = envelope(CommandKind.SPLIT_ASSIGNMENT, SOURCE, 2, 11, 100);
 
         AdmissionAck ack = deliver(env);
@@ -93,7 +94,7 @@ class TransportAdapterTest {
                 });
         // A reader mailbox under the same ids must not receive them.
         ReaderMailbox mb = mailbox(SOURCE, 0, 1, 8, budget);
-        targets.registerReader(mb);
+        targets.registerReader(fenced(mb, FROM));
 
         long id = 1;
         for (CommandKind kind : COORDINATOR_BOUND) {
@@ -138,8 +139,8 @@ class TransportAdapterTest {
     void newAttemptReplacesTheOldOneAndFencesItsCommands() {
         ReaderMailbox first = mailbox(SOURCE, 1, 1, 8, budget);
         ReaderMailbox second = mailbox(SOURCE, 1, 2, 8, budget);
-        targets.registerReader(first);
-        assertSame(first, targets.registerReader(second));
+        targets.registerReader(fenced(first, FROM));
+        assertSame(first, targets.registerReader(fenced(second, FROM)));
 
         AdmissionAck stale = deliver(envelope(CommandKind.SPLIT_ASSIGNMENT, SOURCE, 1, 1, 1));
         assertEquals(AdmissionStatus.STALE_TARGET, stale.status());
@@ -159,7 +160,7 @@ class TransportAdapterTest {
     @Test
     void fullMailboxAnswersRetryLaterWithItsOwnReason() {
         ReaderMailbox mb = mailbox(SOURCE, 0, 1, 1, budget);
-        targets.registerReader(mb);
+        targets.registerReader(fenced(mb, FROM));
         assertEquals(
                 AdmissionStatus.ACCEPTED,
                 deliver(envelope(CommandKind.SPLIT_ASSIGNMENT, SOURCE, 0, 1, 1)).status());
@@ -200,7 +201,7 @@ class TransportAdapterTest {
     @Test
     void oversizePayloadIsRefusedBeforeRouting() {
         ReaderMailbox mb = mailbox(SOURCE, 0, 1, 8, budget);
-        targets.registerReader(mb);
+        targets.registerReader(fenced(mb, FROM));
         SourceCommandEnvelope big =
                 envelope(CommandKind.SPLIT_ASSIGNMENT, SOURCE, 0, 1, 1).toBuilder()
                         .payload(new byte[2048])

@@ -18,6 +18,7 @@
 package org.apache.seatunnel.engine.managed.source.zeta.transport;
 
 import static org.apache.seatunnel.engine.managed.source.zeta.transport.TransportFixtures.envelope;
+import static org.apache.seatunnel.engine.managed.source.zeta.transport.TransportFixtures.fenced;
 import static org.apache.seatunnel.engine.managed.source.zeta.transport.TransportFixtures.mailbox;
 import static org.apache.seatunnel.engine.managed.source.zeta.transport.TransportFixtures.take;
 import static org.awaitility.Awaitility.await;
@@ -193,7 +194,8 @@ class TransportClusterTest {
     private static ReaderMailbox registerOn(
             ManagedSourceMemberService service, long source, int subtask, int maxCommands) {
         ReaderMailbox mb = mailbox(source, subtask, 1, maxCommands, service.workerBudget());
-        service.targets().registerReader(mb);
+        // Every test sends from member 1.
+        service.targets().registerReader(fenced(mb, address1));
         return mb;
     }
 

@@ -19,6 +19,7 @@ package org.apache.seatunnel.engine.managed.source.zeta.transport;
 
 import static org.apache.seatunnel.engine.managed.source.zeta.transport.TransportFixtures.address;
 import static org.apache.seatunnel.engine.managed.source.zeta.transport.TransportFixtures.envelope;
+import static org.apache.seatunnel.engine.managed.source.zeta.transport.TransportFixtures.fenced;
 import static org.apache.seatunnel.engine.managed.source.zeta.transport.TransportFixtures.mailbox;
 import static org.apache.seatunnel.engine.managed.source.zeta.transport.TransportFixtures.take;
 import static org.awaitility.Awaitility.await;
@@ -104,7 +105,7 @@ class TransportCommandSenderTest {
     @Test
     void acceptedCompletesWithTheAck() throws Exception {
         ReaderMailbox mb = mailbox(SOURCE, 0, 1, 8, budget);
-        targets.registerReader(mb);
+        targets.registerReader(fenced(mb, TARGET));
         SourceCommandEnvelope env = envelope(CommandKind.SPLIT_ASSIGNMENT, SOURCE, 0, 1, 1);
 
         AdmissionAck ack = ackOf(sender(loopback(), 10, 100, 16).send(TARGET, env, in(BOUND)));
@@ -117,7 +118,7 @@ class TransportCommandSenderTest {
 
     @Test
     void everyNonRetryStatusIsFinal() throws Exception {
-        targets.registerReader(mailbox(SOURCE, 0, 2, 8, budget));
+        targets.registerReader(fenced(mailbox(SOURCE, 0, 2, 8, budget), TARGET));
         CommandSender sender = sender(loopback(), 10, 100, 16);
 
         AdmissionAck stale =

@@ -42,7 +42,8 @@ final class TransportFixtures {
                 .sourceRuntimeId(sourceRuntimeId)
                 .targetSubtask(subtask)
                 .targetAttemptId(attempt)
-                .senderAttemptId(1)
+                .coordinatorEpoch(EPOCH)
+                .senderAttemptId(EPOCH)
                 .senderSequence(commandId)
                 .commandId(commandId)
                 .payload(new byte[] {1, 2, 3})
@@ -79,6 +80,16 @@ final class TransportFixtures {
             mailbox.complete(env, mailbox.lastReserved());
         }
         return env;
+    }
+
+    /** The coordinator epoch of {@link #envelope} frames and of {@link #fenced} readers. */
+    static final long EPOCH = 1;
+
+    /** A reader fence that accepts {@link #envelope} frames sent by {@code coordinator}. */
+    static ReaderFence fenced(ReaderMailbox mailbox, Address coordinator) {
+        ReaderFence f = new ReaderFence(mailbox, coordinator);
+        f.bindEpoch(EPOCH);
+        return f;
     }
 
     static Address address(int port) {
