@@ -43,6 +43,9 @@ public final class LogCapture extends AbstractAppender implements AutoCloseable 
     private final List<String> lines = new CopyOnWriteArrayList<>();
     private final String loggerName;
     private final LoggerContext context;
+    // The logger config this capture created, or null when it joined one the configuration had.
+    private LoggerConfig ownConfig;
+    private Level previousLevel;
 
     private LogCapture(String loggerName, LoggerContext context) {
         super("capture-" + loggerName, null, null, true, Property.EMPTY_ARRAY);
@@ -59,21 +62,30 @@ public final class LogCapture extends AbstractAppender implements AutoCloseable 
         LogCapture capture = new LogCapture(loggerName, ctx);
         capture.start();
         Configuration cfg = ctx.getConfiguration();
-        LoggerConfig lc = new LoggerConfig(loggerName, Level.INFO, false);
-        lc.addAppender(capture, Level.INFO, null);
-        cfg.addLogger(loggerName, lc);
+        LoggerConfig existing = cfg.getLoggerConfig(loggerName);
+        if (existing.getName().equals(loggerName)) {
+            // A logging configuration (the testkit's log4j2.xml) already declares this logger:
+            // Configuration.addLogger would keep that one and drop ours silently.
+            capture.ownConfig = null;
+            capture.previousLevel = existing.getLevel();
+            if (existing.getLevel().isMoreSpecificThan(Level.INFO)
+                    && existing.getLevel() != Level.INFO) {
+                existing.setLevel(Level.INFO);
+            }
+            existing.addAppender(capture, Level.INFO, null);
+        } else {
+            LoggerConfig own = new LoggerConfig(loggerName, Level.INFO, true);
+            own.addAppender(capture, Level.INFO, null);
+            cfg.addLogger(loggerName, own);
+            capture.ownConfig = own;
+        }
         ctx.updateLoggers();
         return capture;
     }
 
     @Override
     public void append(LogEvent event) {
-        String line = event.getLevel() + " " + event.getMessage().getFormattedMessage();
-        lines.add(line);
-        if (event.getLevel().isMoreSpecificThan(Level.WARN)) {
-            // Not additive: show warnings in the test output, which otherwise keeps only ERROR.
-            System.out.println("[captured] " + line);
-        }
+        lines.add(event.getLevel() + " " + event.getMessage().getFormattedMessage());
     }
 
     /** Every captured line as {@code LEVEL message}. */
@@ -90,7 +102,14 @@ public final class LogCapture extends AbstractAppender implements AutoCloseable 
 
     @Override
     public void close() {
-        context.getConfiguration().removeLogger(loggerName);
+        Configuration cfg = context.getConfiguration();
+        if (ownConfig != null) {
+            cfg.removeLogger(loggerName);
+        } else {
+            LoggerConfig existing = cfg.getLoggerConfig(loggerName);
+            existing.removeAppender(getName());
+            existing.setLevel(previousLevel);
+        }
         context.updateLoggers();
         stop();
     }
