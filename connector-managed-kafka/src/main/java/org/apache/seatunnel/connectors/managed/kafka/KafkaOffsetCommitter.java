@@ -163,12 +163,15 @@ final class KafkaOffsetCommitter {
         return new KafkaConsumer<>(props);
     }
 
-    /** Drops a pending commit and stops the thread, waiting up to the close timeout. */
+    /**
+     * Stops the thread after the pending commit (if any) ran — the offsets of the last completed
+     * checkpoint reach Kafka also when the job ends right after it (a savepoint) — waiting up to
+     * the close timeout, then interrupting it. Later commits are ignored.
+     */
     void close() {
         Thread t;
         synchronized (lock) {
             closed = true;
-            next = null;
             t = thread;
             lock.notifyAll();
         }
