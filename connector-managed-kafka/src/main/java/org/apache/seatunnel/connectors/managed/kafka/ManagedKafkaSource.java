@@ -87,6 +87,11 @@ public final class ManagedKafkaSource
         return config;
     }
 
+    /** The configuration the split reader and emitter use (see the class comment). */
+    KafkaSourceConfig fetchConfig() {
+        return fetchConfig;
+    }
+
     @Override
     public String getPluginName() {
         return ManagedKafkaSourceFactory.IDENTIFIER;
