@@ -56,6 +56,8 @@ public final class ManagedKafkaEnumerator
     private static final AsyncTaskKey PERIODIC = AsyncTaskKey.of("kafka-partition-discovery-tick");
 
     private final ManagedEnumeratorContext<KafkaSourceSplit> context;
+    // Lane B: the engine handed its own context; there is no coordinator to fail.
+    private final boolean stockEngine;
     private final KafkaPartitionDiscovery discovery;
     private final boolean bounded;
     private final long intervalMs;
@@ -76,6 +78,7 @@ public final class ManagedKafkaEnumerator
             long intervalMs,
             long timeoutMs,
             KafkaEnumeratorState restored) {
+        this.stockEngine = !(context instanceof ManagedEnumeratorContext);
         this.context = ManagedEnumeratorContext.of(context);
         this.discovery = discovery;
         this.bounded = bounded;
@@ -99,11 +102,28 @@ public final class ManagedKafkaEnumerator
     @Override
     public void open() {}
 
-    /** Starts the first discovery and returns at once (the engine needs {@code run} to return). */
+    /**
+     * Starts the first discovery and returns at once (the engine needs {@code run} to return). On
+     * Lane B, where no coordinator can be failed later, the first discovery runs here instead, as
+     * the stock enumerator's does, so that its failure fails the job.
+     */
     @Override
-    public void run() {
+    public void run() throws Exception {
+        LOG.info(
+                "Kafka partition discovery runs {}",
+                stockEngine ? "in run() (Lane B)" : "on the coordinator scheduler (Lane A)");
+        if (stockEngine) {
+            Set<TopicPartition> known;
+            synchronized (lock) {
+                known = new HashSet<>(assigned);
+                known.addAll(pending.keySet());
+            }
+            onDiscovered(true, discovery.discover(known), null);
+        }
         synchronized (lock) {
-            discover(true);
+            if (!stockEngine) {
+                discover(true);
+            }
             if (!bounded && intervalMs > 0) {
                 context.scheduler()
                         .scheduleInCoordinatorThread(
@@ -147,7 +167,7 @@ public final class ManagedKafkaEnumerator
             }
             if (error != null) {
                 if (first) {
-                    // Lane A failed the coordinator already; Lane B has none to fail.
+                    // FAIL_COORDINATOR has failed the job already.
                     LOG.error("First Kafka partition discovery failed", error);
                 } else {
                     LOG.warn("Kafka partition discovery failed; retrying next interval", error);

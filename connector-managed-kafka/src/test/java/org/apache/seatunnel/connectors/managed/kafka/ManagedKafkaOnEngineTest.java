@@ -30,6 +30,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.seatunnel.api.table.type.SeaTunnelRow;
 import org.apache.seatunnel.engine.core.job.JobStatus;
+import org.apache.seatunnel.engine.managed.source.lane.Lane;
 import org.apache.seatunnel.engine.managed.source.zeta.RuntimeStats;
 import org.apache.seatunnel.managed.testkit.engine.CollectedRows;
 import org.apache.seatunnel.managed.testkit.engine.EmbeddedZeta;
@@ -166,6 +167,16 @@ class ManagedKafkaOnEngineTest {
     }
 
     @Test
+    void theSameSourceRunsABoundedJobOnLaneBExactlyOnce() throws Exception {
+        String topic = "bounded-lane-b";
+        broker.createTopic(topic, PARTITIONS);
+        List<String> expected = fill(topic, PARTITIONS, 0, 50);
+        RunResult run = harness.runBounded(kafkaJob("kafka-bounded-b", topic), Lane.B);
+        assertEquals(JobStatus.FINISHED, run.status(), run.error());
+        run.assertFinishedExactlyOnce(expected);
+    }
+
+    @Test
     void readerFailureMidStreamRestoresFromLastCheckpointWithNoLossNoDuplicate() throws Exception {
         String topic = "stream-fail";
         String runId = "kafka-stream-fail";
@@ -263,6 +274,7 @@ class ManagedKafkaOnEngineTest {
     static final class OffsetCheck {
         final Map<Integer, Long> committedBeforeAnyCheckpoint = new HashMap<>();
         final Map<Integer, Long> endOffsets = new HashMap<>();
+        final Map<Integer, Long> committedAfterSavepoint = new HashMap<>();
         final Map<Integer, Long> committedAfterCheckpoints = new HashMap<>();
         JobStatus savepointStatus;
         final List<String> expected = new ArrayList<>();
@@ -284,6 +296,8 @@ class ManagedKafkaOnEngineTest {
                     + committedBeforeAnyCheckpoint
                     + ", savepoint "
                     + savepointStatus
+                    + ", group offsets after the savepoint "
+                    + committedAfterSavepoint
                     + ", end offsets "
                     + endOffsets
                     + ", group offsets after the restored job checkpointed "
@@ -301,12 +315,13 @@ class ManagedKafkaOnEngineTest {
     }
 
     /**
-     * Runs the offset check for {@code connector} ({@code Kafka}: the stock source on Lane B): 8
-     * partitions × 100 records read by a streaming job whose checkpoint interval is 10 minutes and
-     * whose consumer would auto-commit every 100 ms; the group's offsets are sampled for 2 s after
-     * everything was read; then a savepoint, 100 more records per partition, and a restore that
-     * checkpoints every 500 ms. Records what happened; waits that time out are recorded, not
-     * thrown, so a lane that loses or stalls is reported.
+     * Runs the offset check for {@code connector} ({@code Kafka}: the stock source on Lane B; a
+     * {@code lane} ending in {@code -b}: Lane A off): 8 partitions × 100 records read by a
+     * streaming job whose checkpoint interval is 10 minutes and whose consumer would auto-commit
+     * every 100 ms; the group's offsets are sampled for 2 s after everything was read; then a
+     * savepoint, 100 more records per partition, and a restore that checkpoints every 500 ms.
+     * Records what happened; waits that time out are recorded, not thrown, so a lane that loses or
+     * stalls is reported.
      */
     static OffsetCheck offsetCheck(String connector, String lane) throws Exception {
         String topic = "offsets-" + lane;
@@ -316,7 +331,7 @@ class ManagedKafkaOnEngineTest {
         broker.createTopic(topic, PARTITIONS);
         OffsetCheck check = new OffsetCheck();
         check.expected.addAll(fill(topic, PARTITIONS, 0, 100));
-        if (connector.equals("Kafka")) {
+        if (connector.equals("Kafka") || lane.endsWith("-b")) {
             LaneASettings.install(false, Arrays.asList(jobName), Arrays.asList(connector));
         } else {
             allowLaneA(jobName, connector);
@@ -342,6 +357,14 @@ class ManagedKafkaOnEngineTest {
                         });
         zeta.savePoint(jobId, BOUND);
         check.savepointStatus = zeta.awaitTerminal(jobId, BOUND);
+        awaitQuietly(
+                () -> {
+                    check.committedAfterSavepoint.putAll(broker.committed(group, topic));
+                    return check.committedAfterSavepoint.size() == PARTITIONS
+                            && check.committedAfterSavepoint.values().stream()
+                                    .allMatch(o -> o == 100);
+                },
+                Duration.ofSeconds(3));
         check.expected.addAll(fill(topic, PARTITIONS, 100, 100));
         check.endOffsets.putAll(broker.endOffsets(topic, PARTITIONS));
         zeta.submit(
@@ -366,8 +389,13 @@ class ManagedKafkaOnEngineTest {
     }
 
     private static boolean awaitQuietly(java.util.concurrent.Callable<Boolean> condition) {
+        return awaitQuietly(condition, Duration.ofSeconds(30));
+    }
+
+    private static boolean awaitQuietly(
+            java.util.concurrent.Callable<Boolean> condition, Duration bound) {
         try {
-            await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(condition);
+            await().atMost(bound).ignoreExceptions().until(condition);
             return true;
         } catch (org.awaitility.core.ConditionTimeoutException e) {
             return false;
@@ -391,6 +419,27 @@ class ManagedKafkaOnEngineTest {
                 100 * PARTITIONS,
                 RowAccounting.duplicates(check.committedRows).size(),
                 check.toString());
+    }
+
+    /**
+     * ManagedKafka named through {@code Managed} with Lane A off runs on Lane B and passes the same
+     * check; there the engine also delivers the savepoint's completion before the reader closes, so
+     * the group's offsets are the savepoint's right after it (on Lane A they are not: see the known
+     * limitations in docs/en/kafka.md).
+     */
+    @Test
+    void onLaneBTheSameSourceCommitsOnlyCompletedCheckpointsIncludingTheSavepoint()
+            throws Exception {
+        OffsetCheck check = offsetCheck(ManagedKafkaSourceFactory.IDENTIFIER, "managed-b");
+        assertEquals(JobStatus.SAVEPOINT_DONE, check.savepointStatus, check.toString());
+        assertTrue(check.committedBeforeAnyCheckpoint.isEmpty(), check.toString());
+        Map<Integer, Long> savepointOffsets = new HashMap<>();
+        for (int p = 0; p < PARTITIONS; p++) {
+            savepointOffsets.put(p, 100L);
+        }
+        assertEquals(savepointOffsets, check.committedAfterSavepoint, check.toString());
+        assertEquals(check.endOffsets, check.committedAfterCheckpoints, check.toString());
+        RowAccounting.assertExactlyOnce(check.expected, check.committedRows);
     }
 
     @Test
