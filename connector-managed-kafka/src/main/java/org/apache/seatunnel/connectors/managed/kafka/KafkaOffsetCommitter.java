@@ -45,6 +45,9 @@ import org.slf4j.LoggerFactory;
 final class KafkaOffsetCommitter {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaOffsetCommitter.class);
 
+    /** An idle commit thread re-checks its state this often even without a signal. */
+    private static final long IDLE_WAIT_MS = 1_000;
+
     private final KafkaSourceConfig config;
     private final int subtask;
     private final long timeoutMs;
@@ -112,7 +115,7 @@ final class KafkaOffsetCommitter {
                 long checkpoint;
                 synchronized (lock) {
                     while (next == null && !closed) {
-                        lock.wait();
+                        lock.wait(IDLE_WAIT_MS);
                     }
                     if (next == null) {
                         return;
@@ -142,6 +145,14 @@ final class KafkaOffsetCommitter {
         } catch (RuntimeException e) {
             failures.inc();
             LOG.warn("The Kafka offset committer of subtask {} stopped", subtask, e);
+        } finally {
+            synchronized (lock) {
+                // A thread that died (e.g. the consumer could not be created) is started anew by
+                // the next commit.
+                if (thread == Thread.currentThread()) {
+                    thread = null;
+                }
+            }
         }
     }
 
