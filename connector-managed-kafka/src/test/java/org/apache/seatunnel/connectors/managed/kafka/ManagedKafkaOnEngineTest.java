@@ -344,18 +344,23 @@ class ManagedKafkaOnEngineTest {
         long jobId =
                 zeta.submit(
                         streamingJob(connector, jobName, topic, group, 600_000, options, runId));
-        await().atMost(BOUND).until(() -> rows.writtenCount() >= check.expected.size());
-        check.rowsReadBeforeSavepoint = rows.writtenCount();
-        // Sample the group for 2 s: an auto-commit (every 100 ms) would show here.
-        long until = System.nanoTime() + Duration.ofSeconds(2).toNanos();
-        await().atMost(Duration.ofSeconds(5))
-                .pollInterval(Duration.ofMillis(100))
+        // Sample the group from submission until 2 s after everything was read: an auto-commit
+        // (every 100 ms) would show here.
+        long[] readAt = {0};
+        await().atMost(BOUND)
+                .pollInterval(Duration.ofMillis(50))
                 .until(
                         () -> {
                             check.committedBeforeAnyCheckpoint.putAll(
                                     broker.committed(group, topic));
-                            return System.nanoTime() >= until;
+                            if (readAt[0] == 0 && rows.writtenCount() >= check.expected.size()) {
+                                readAt[0] = System.nanoTime();
+                            }
+                            return readAt[0] != 0
+                                    && System.nanoTime() - readAt[0]
+                                            >= Duration.ofSeconds(2).toNanos();
                         });
+        check.rowsReadBeforeSavepoint = rows.writtenCount();
         zeta.savePoint(jobId, BOUND);
         check.savepointStatus = zeta.awaitTerminal(jobId, BOUND);
         awaitQuietly(
@@ -404,18 +409,18 @@ class ManagedKafkaOnEngineTest {
     }
 
     /**
-     * The same check on the stock {@code Kafka} source of connector-kafka 2.3.8 on Lane B, which
-     * shows the two defects Lane A must not inherit: with {@code commit_on_checkpoint = true} (the
-     * default) its consumer auto-commits, so the group has offsets before any checkpoint completed
-     * (apache/seatunnel#8899); and with {@code start_mode = earliest} a restored reader seeks to
-     * the beginning again instead of the checkpointed offsets, so every record read before the
-     * savepoint is committed twice (#10574).
+     * The same check on the stock {@code Kafka} source of connector-kafka 2.3.8 on Lane B: with
+     * {@code start_mode = earliest} a restored reader seeks to the beginning again instead of the
+     * checkpointed offsets, so every record read before the savepoint is committed twice
+     * (apache/seatunnel#10574). Its auto-commit (on with {@code commit_on_checkpoint = true},
+     * #8899) shows in the group's offsets only if a tick falls while partitions are still assigned,
+     * which in a 2.3.8 streaming job ends once the start-time end offsets are reached (#7971):
+     * printed, not asserted.
      */
     @Test
-    void stockKafkaSourceOnLaneBCommitsBeforeCheckpointsAndRereadsAfterRestore() throws Exception {
+    void stockKafkaSourceOnLaneBRereadsEverythingAfterRestore() throws Exception {
         OffsetCheck check = offsetCheck("Kafka", "lane-b");
         assertEquals(JobStatus.SAVEPOINT_DONE, check.savepointStatus, check.toString());
-        assertFalse(check.committedBeforeAnyCheckpoint.isEmpty(), check.toString());
         assertEquals(
                 100 * PARTITIONS,
                 RowAccounting.duplicates(check.committedRows).size(),
