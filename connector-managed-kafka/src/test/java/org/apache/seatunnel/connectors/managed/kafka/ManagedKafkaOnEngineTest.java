@@ -267,6 +267,9 @@ class ManagedKafkaOnEngineTest {
         OffsetCheck check = offsetCheck(ManagedKafkaSourceFactory.IDENTIFIER, "lane-a");
         assertEquals(JobStatus.SAVEPOINT_DONE, check.savepointStatus, check.toString());
         assertTrue(check.committedBeforeAnyCheckpoint.isEmpty(), check.toString());
+        // The savepoint's completion reaches the readers before they close: its offsets are
+        // committed, as the stock connector does on Lane B.
+        assertEquals(check.savepointOffsets(), check.committedAfterSavepoint, check.toString());
         assertEquals(check.endOffsets, check.committedAfterCheckpoints, check.toString());
         RowAccounting.assertExactlyOnce(check.expected, check.committedRows);
     }
@@ -274,6 +277,16 @@ class ManagedKafkaOnEngineTest {
     /** What one lane did in {@link #offsetCheck}. */
     static final class OffsetCheck {
         final Map<Integer, Long> committedBeforeAnyCheckpoint = new HashMap<>();
+
+        /** Every partition held 100 records when the savepoint was taken, all read. */
+        Map<Integer, Long> savepointOffsets() {
+            Map<Integer, Long> m = new HashMap<>();
+            for (int p = 0; p < PARTITIONS; p++) {
+                m.put(p, 100L);
+            }
+            return m;
+        }
+
         final Map<Integer, Long> endOffsets = new HashMap<>();
         final Map<Integer, Long> committedAfterSavepoint = new HashMap<>();
         final Map<Integer, Long> committedAfterCheckpoints = new HashMap<>();

@@ -103,6 +103,9 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
     private ReaderEventLoop<T, SplitT> loop;
     private ScheduledFuture<?> watchdog;
     private volatile Thread taskThread;
+    // The engine's checkpoint lock, learned from the first pollNext; close drives the loop under
+    // it.
+    private volatile Object checkpointLock;
     private boolean endSignalled;
 
     // Handed from the loop's onCheckpoint callback to snapshotState, both on the thread holding
@@ -214,6 +217,7 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
         taskThread = Thread.currentThread();
         loop.bindOutput(output);
         Object lock = output.getCheckpointLock();
+        checkpointLock = lock;
         long recordsBefore = loopMetrics.records();
         // Read lazily: a call that emits rows returns after a few turns and never needs it.
         long deadline = 0;
@@ -531,6 +535,31 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
     @Override
     public void handleSourceEvent(SourceEvent sourceEvent) {}
 
+    /**
+     * The engine notifies the checkpoint its final barrier belonged to (a savepoint, the end of a
+     * bounded job) after {@code pollNext} stopped driving the loop, so the notice would only sit in
+     * the mailbox: apply it before closing, so the connector hears it (a Kafka reader commits its
+     * offsets there). Not after a cancel or failure, where nothing must reach the connector.
+     */
+    private void applyLastCheckpointNotices() {
+        Object lock = checkpointLock;
+        if (lock == null || loop.terminalSignal() != null) {
+            return;
+        }
+        try {
+            synchronized (lock) {
+                loop.runControls();
+            }
+        } catch (RuntimeException e) {
+            LOG.warn(
+                    "Lane A reader subtask {} attempt {} could not apply its last checkpoint"
+                            + " notices before closing ({})",
+                    context.getIndexOfSubtask(),
+                    attemptId,
+                    e.getClass().getSimpleName());
+        }
+    }
+
     @Override
     public void close() throws IOException {
         closed.countDown();
@@ -541,6 +570,7 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
         if (watchdog != null) {
             watchdog.cancel(false);
         }
+        applyLastCheckpointNotices();
         service.targets().unregisterReader(mailbox);
         RuntimeStats.readerClosed(mailbox, loopMetrics);
         try {
