@@ -81,10 +81,14 @@ final class JobNames {
         return null;
     }
 
-    /** Null for SeaTunnel's default job name, which names no job in particular. */
+    /** The name SeaTunnel's job config starts with before a job's env sets one (its LOGO). */
+    private static final String UNNAMED = "SeaTunnel";
+
+    /** Null for SeaTunnel's default job names, which name no job in particular. */
     static String realName(String name) {
         if (name == null
                 || name.trim().isEmpty()
+                || name.equals(UNNAMED)
                 || name.equals(EnvCommonOptions.JOB_NAME.defaultValue())) {
             return null;
         }
