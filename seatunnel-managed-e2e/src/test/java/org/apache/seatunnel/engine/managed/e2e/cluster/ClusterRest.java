@@ -42,7 +42,12 @@ public final class ClusterRest {
 
     /** {@code POST /hazelcast/rest/maps/submit-job}: the job as JSON; returns the job id. */
     public long submit(JsonNode job) throws IOException {
-        JsonNode answer = post("/hazelcast/rest/maps/submit-job", job);
+        return submit(job, "");
+    }
+
+    /** Submit with query parameters, e.g. {@code ?jobId=1&isStartWithSavePoint=true}. */
+    public long submit(JsonNode job, String query) throws IOException {
+        JsonNode answer = post("/hazelcast/rest/maps/submit-job" + query, job);
         if (!answer.has("jobId")) {
             throw new IOException("submit-job refused: " + answer);
         }

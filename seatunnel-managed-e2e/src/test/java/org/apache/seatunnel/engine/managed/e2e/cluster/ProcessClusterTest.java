@@ -219,4 +219,72 @@ class ProcessClusterTest {
             }
         }
     }
+
+    static ObjectNode streamingJob(String name) {
+        ObjectNode job = job(name);
+        ((ObjectNode) job.get("env")).put("job.mode", "STREAMING").put("checkpoint.interval", 1000);
+        ((ObjectNode) job.get("source").get(0)).put("bounded", false).put("rows.per.second", 200);
+        return job;
+    }
+
+    private static void awaitStatus(long jobId, String status) {
+        await().atMost(BOUND)
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> rest.jobInfo(jobId).path("jobStatus").asText().equals(status));
+    }
+
+    private static void awaitLaneARows(long jobId) {
+        await().atMost(BOUND)
+                .pollInterval(Duration.ofMillis(300))
+                .until(() -> sum(clientJobMetrics(jobId), "ManagedSourcePollRecords") > 0);
+    }
+
+    @Test
+    void aRestStreamingJobStopsWithASavepointResumesOnLaneAAndCancels() throws IOException {
+        ObjectNode job = streamingJob("cluster-rest");
+        long jobId = rest.submit(job);
+        awaitLaneARows(jobId);
+        rest.stop(jobId, true);
+        awaitStatus(jobId, "SAVEPOINT_DONE");
+
+        assertEquals(jobId, rest.submit(job, "?jobId=" + jobId + "&isStartWithSavePoint=true"));
+        awaitStatus(jobId, "RUNNING");
+        awaitLaneARows(jobId);
+        rest.stop(jobId, false);
+        awaitStatus(jobId, "CANCELED");
+    }
+
+    @Test
+    void aClientStreamingJobTakesASavepointRestoresAndCancels() throws Exception {
+        Common.setSeaTunnelHome(SeaTunnelProcessCluster.home().toString());
+        Path conf = Files.createTempFile("cluster-client-streaming", ".conf");
+        Files.write(
+                conf,
+                ("env { job.name = \"cluster-client\", job.mode = \"STREAMING\", parallelism = 2,"
+                                + " checkpoint.interval = 1000 }\n"
+                                + "source { Managed { connector = \"ManagedFake\", split.count = 4,"
+                                + " bounded = false, rows.per.second = 200 } }\n"
+                                + "sink { Console { log.print.data = false } }\n")
+                        .getBytes(StandardCharsets.UTF_8));
+        try (SeaTunnelClient client = new SeaTunnelClient(cluster.clientConfig())) {
+            ClientJobProxy proxy =
+                    client.createExecutionContext(
+                                    conf.toString(), new JobConfig(), new SeaTunnelConfig())
+                            .execute();
+            long jobId = proxy.getJobId();
+            awaitLaneARows(jobId);
+            client.savePointJob(jobId);
+            awaitStatus(jobId, "SAVEPOINT_DONE");
+
+            client.restoreExecutionContext(
+                            conf.toString(), new JobConfig(), new SeaTunnelConfig(), jobId)
+                    .execute();
+            awaitStatus(jobId, "RUNNING");
+            awaitLaneARows(jobId);
+            client.cancelJob(jobId);
+            awaitStatus(jobId, "CANCELED");
+        } finally {
+            Files.deleteIfExists(conf);
+        }
+    }
 }
