@@ -105,6 +105,7 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
         this.splitSerializer = source.inner().getSplitSerializer();
         this.service = ManagedSourceMemberService.of(EngineAccess.member(context));
         this.loop = buildLoop();
+        CoordinatorTaskMetrics.register(context.getMetricsContext(), loop.metrics());
         service.targets().registerCoordinator(source.sourceRuntimeId(), this);
     }
 

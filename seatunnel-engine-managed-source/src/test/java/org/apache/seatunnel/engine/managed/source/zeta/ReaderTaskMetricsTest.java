@@ -40,6 +40,7 @@ import org.apache.seatunnel.api.common.metrics.Meter;
 import org.apache.seatunnel.api.common.metrics.MetricsContext;
 import org.apache.seatunnel.api.common.metrics.ThreadSafeCounter;
 import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
+import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorMetrics;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
 import org.apache.seatunnel.engine.managed.source.reader.LoopSignal;
 import org.apache.seatunnel.engine.managed.source.reader.NanoClock;
@@ -47,6 +48,7 @@ import org.apache.seatunnel.engine.managed.source.reader.ReaderLoopMetrics;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderMailboxMetrics;
 import org.apache.seatunnel.engine.managed.source.reader.WorkerMailboxBudget;
+import org.apache.seatunnel.engine.managed.source.zeta.transport.ManagedSourceTelemetry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -93,13 +95,15 @@ class ReaderTaskMetricsTest {
                 new ReaderMailboxMetrics());
     }
 
-    /** The names listed in the docs' reader table, {@code {Status}} expanded. */
-    static TreeSet<String> documentedReaderMetrics(Path doc) throws IOException {
+    /**
+     * The names in the tables of the doc's {@code index}-th {@code ## } section (0: reader, 1:
+     * reader base, 2: coordinator, 3: member), {@code {Status}} expanded to every admission status.
+     */
+    static TreeSet<String> documented(Path doc, int index) throws IOException {
         String text = new String(Files.readAllBytes(doc), StandardCharsets.UTF_8);
-        int start = text.indexOf("\n## Reader");
-        int end = text.indexOf("\n## ", start + 1);
+        String[] sections = text.split("\n## ");
         TreeSet<String> names = new TreeSet<>();
-        for (String line : text.substring(start, end).split("\n")) {
+        for (String line : sections[index + 1].split("\n")) {
             if (!line.startsWith("| `")) {
                 continue;
             }
@@ -108,8 +112,14 @@ class ReaderTaskMetricsTest {
             while (m.find()) {
                 String n = m.group(1);
                 if (n.endsWith("{Status}")) {
+                    String prefix = n.substring(0, n.length() - "{Status}".length());
                     for (AdmissionStatus s : AdmissionStatus.values()) {
-                        names.add(ReaderTaskMetrics.admissionName(s));
+                        names.add(
+                                prefix
+                                        + ReaderTaskMetrics.admissionName(s)
+                                                .substring(
+                                                        ReaderTaskMetrics.ADMISSION_PREFIX
+                                                                .length()));
                     }
                 } else {
                     names.add(n);
@@ -126,13 +136,35 @@ class ReaderTaskMetricsTest {
         List<String> registered =
                 ReaderTaskMetrics.register(ctx, mailbox(), new ReaderLoopMetrics(), () -> 0L);
         assertEquals(
-                documentedReaderMetrics(Path.of(doc)),
+                documented(Path.of(doc), 0),
                 new TreeSet<>(registered),
                 doc + " reader table vs ReaderTaskMetrics");
         assertEquals(registered.size(), ctx.counters.size(), "one counter per name, no clash");
         for (String n : registered) {
             assertTrue(n.matches("ManagedSource[A-Z][A-Za-z]+"), "PascalCase, no labels: " + n);
         }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"../docs/en/metrics.md", "../docs/zh/metrics.md"})
+    void docsListExactlyTheCoordinatorMetricsTheEnumeratorTaskRegisters(String doc)
+            throws IOException {
+        RecordingContext ctx = new RecordingContext();
+        List<String> registered = CoordinatorTaskMetrics.register(ctx, new CoordinatorMetrics());
+        assertEquals(
+                documented(Path.of(doc), 2),
+                new TreeSet<>(registered),
+                doc + " coordinator table vs CoordinatorTaskMetrics");
+        assertEquals(registered.size(), ctx.counters.size(), "one counter per name, no clash");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"../docs/en/metrics.md", "../docs/zh/metrics.md"})
+    void docsListExactlyTheMemberMetricsOnTheTelemetryEndpoint(String doc) throws IOException {
+        assertEquals(
+                documented(Path.of(doc), 3),
+                new TreeSet<>(ManagedSourceTelemetry.names()),
+                doc + " member table vs ManagedSourceTelemetry");
     }
 
     @Test

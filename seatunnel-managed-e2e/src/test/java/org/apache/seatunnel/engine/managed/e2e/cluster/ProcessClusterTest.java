@@ -156,6 +156,31 @@ class ProcessClusterTest {
                 sum(jobMetrics, "ManagedSourcePollTurns") > 0,
                 "Lane A reader metrics in the job's metrics: " + jobMetrics);
         assertEquals(ROWS, sum(jobMetrics, "ManagedSourcePollRecords"), jobMetrics);
+        assertEquals(
+                4,
+                sum(jobMetrics, "ManagedSourceAssignmentsCreated"),
+                "coordinator metrics of the enumerator task: " + jobMetrics);
+
+        long sent = 0;
+        for (int m = 1; m <= MEMBERS; m++) {
+            sent +=
+                    openMetric(
+                            new ClusterRest(cluster.restPort(m)).openMetrics(),
+                            "ManagedSourceCommandsSent");
+        }
+        assertTrue(sent > 0, "member transport totals on the telemetry endpoint");
+    }
+
+    /** Sum of one metric's samples in an OpenMetrics text scrape. */
+    static long openMetric(String scrape, String name) {
+        long total = 0;
+        for (String line : scrape.split("\n")) {
+            if (line.startsWith(name + "{") || line.startsWith(name + " ")) {
+                String value = line.substring(line.lastIndexOf(' ') + 1);
+                total += (long) Double.parseDouble(value);
+            }
+        }
+        return total;
     }
 
     @Test
