@@ -30,6 +30,8 @@
 # becomes each member's managed-source section; default: Lane A for ManagedFake in the job named
 # managed-cluster-demo. Each member gets its own config in HOME/clusters/C/mI/ (seatunnel.yaml,
 # hazelcast.yaml, member.log, pid): edit a member's seatunnel.yaml to flip its kill switch.
+# Environment: MEMBER_XMX (512m), START_TIMEOUT / STOP_TIMEOUT seconds (90 / 30),
+# MAX_NO_HEARTBEAT_SECONDS (10), REBUILD=1 (rebuild the home), MVN_OFFLINE=-o (offline build).
 set -euo pipefail
 
 REPO="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -66,14 +68,15 @@ assemble_home() {
   local dist
   dist="$(ls "$REPO"/seatunnel-managed-dist/target/seatunnel-managed-source-*.tar.gz 2>/dev/null | head -1 || true)"
   if [ ! -d "$stock/lib" ] || [ -z "$dist" ] || [ "${REBUILD:-0}" = 1 ]; then
-    (cd "$REPO" && ./mvnw -q -B -ntp ${MVN_OFFLINE--o} package -pl tools/cluster -am -DskipTests \
+    (cd "$REPO" && ./mvnw -q -B -ntp ${MVN_OFFLINE:-} package -pl tools/cluster -am -DskipTests \
       -Dspotless.check.skip=true)
     dist="$(ls "$REPO"/seatunnel-managed-dist/target/seatunnel-managed-source-*.tar.gz | head -1)"
   fi
   rm -rf "$HOME_DIR.tmp" && mkdir -p "$HOME_DIR.tmp/config"
-  # 1. A stock home: the engine's jars from Maven Central, one stock connector (Console).
+  # 1. A stock home: the engine's jars from Maven Central, two stock sinks (Console, LocalFile).
   cp -r "$stock/lib" "$stock/connectors" "$HOME_DIR.tmp/"
-  echo "seatunnel.sink.Console = connector-console" > "$HOME_DIR.tmp/connectors/plugin-mapping.properties"
+  printf 'seatunnel.sink.Console = connector-console\nseatunnel.sink.LocalFile = connector-file-local\n' \
+    > "$HOME_DIR.tmp/connectors/plugin-mapping.properties"
   cat > "$HOME_DIR.tmp/config/log4j2.properties" <<'EOF'
 rootLogger.level = INFO
 rootLogger.appenderRef.out.ref = out
@@ -126,6 +129,9 @@ write_member_config() {
     echo "    hazelcast.logging.type: log4j2"
     echo "    hazelcast.operation.generic.thread.count: 16"
     echo "    hazelcast.invocation.max.retry.count: 20"
+    # A killed member is declared dead after 10 s without heartbeats (Hazelcast's default: 60 s).
+    echo "    hazelcast.heartbeat.interval.seconds: 1"
+    echo "    hazelcast.max.no.heartbeat.seconds: ${MAX_NO_HEARTBEAT_SECONDS:-10}"
   } > "$dir/hazelcast.yaml"
   {
     echo "seatunnel:"
@@ -231,5 +237,5 @@ case "$CMD" in
     rest -H 'Content-Type: application/json' -X POST -d "$json" \
       "http://127.0.0.1:$BASE_PORT/hazelcast/rest/maps/submit-job"; echo ;;
   job) rest "http://127.0.0.1:$BASE_PORT/hazelcast/rest/maps/job-info/$ARG"; echo ;;
-  *) sed -n '19,33p' "$0"; exit 2 ;;
+  *) sed -n '19,35p' "$0"; exit 2 ;;
 esac
