@@ -180,6 +180,13 @@ start_member() {
 
 alive() { [ -f "$1/pid" ] && kill -0 "$(cat "$1/pid")" 2>/dev/null; }
 
+# A start that fails stops the members it did start, so no process outlives the command.
+fail_start() {
+  tail -30 "$1/member.log" >&2
+  stop >&2
+  die "$2"
+}
+
 start() {
   [ -d "$HOME_DIR/lib" ] || assemble_home
   [ -d "$CLUSTER_DIR" ] && for d in "$CLUSTER_DIR"/m*; do
@@ -192,8 +199,8 @@ start() {
   for i in $(seq 1 "$MEMBERS"); do
     local dir="$CLUSTER_DIR/m$i"
     until grep -q "Members {size:$MEMBERS," "$dir/member.log" 2>/dev/null; do
-      alive "$dir" || { tail -30 "$dir/member.log" >&2; die "member m$i exited"; }
-      [ $SECONDS -lt $deadline ] || { tail -30 "$dir/member.log" >&2; die "no cluster of $MEMBERS"; }
+      alive "$dir" || fail_start "$dir" "member m$i exited"
+      [ $SECONDS -lt $deadline ] || fail_start "$dir" "no cluster of $MEMBERS in ${START_TIMEOUT:-90} s"
       sleep 0.2
     done
   done

@@ -57,7 +57,8 @@ import org.slf4j.LoggerFactory;
 class ProcessClusterKillTest {
     private static final Logger LOG = LoggerFactory.getLogger(ProcessClusterKillTest.class);
     private static final int MEMBERS = 3;
-    private static final int BASE_PORT = 47700;
+    // Below Linux's ephemeral port range (32768-60999), so no outbound connection holds them.
+    private static final int BASE_PORT = 28700;
     private static final int ROWS_PER_SECOND_PER_READER = 200;
     private static final int PARALLELISM = 2;
     private static final Duration RECOVERY_BOUND = Duration.ofSeconds(180);

@@ -57,7 +57,8 @@ import org.junit.jupiter.api.Test;
 @Tag("process-cluster")
 class ProcessClusterTest {
     private static final String CLUSTER = "managed-process-it";
-    private static final int BASE_PORT = 47650;
+    // Below Linux's ephemeral port range (32768-60999), so no outbound connection holds them.
+    private static final int BASE_PORT = 28650;
     private static final int MEMBERS = 2;
     private static final Duration BOUND = Duration.ofSeconds(90);
     private static final long ROWS = 4 * 250;
