@@ -31,11 +31,13 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -80,6 +82,8 @@ class ProcessClusterKillTest {
             long gaps) {}
 
     @Test
+    // Each run is bounded by its own waits (start, first rows, recovery, cancel); runs add up.
+    @Timeout(value = 60, unit = TimeUnit.MINUTES)
     void killOneMemberOnLaneAAndLaneB() throws Exception {
         int runs = Integer.getInteger("cluster.kill.runs", 1);
         List<Outcome> outcomes = new ArrayList<>();

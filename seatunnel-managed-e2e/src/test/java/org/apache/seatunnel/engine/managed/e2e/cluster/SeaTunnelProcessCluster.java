@@ -154,10 +154,24 @@ public final class SeaTunnelProcessCluster implements AutoCloseable {
             return;
         }
         closed = true;
+        // A test timeout interrupts this thread; stopping must still happen, so the interrupt is
+        // put back only afterwards.
+        boolean interrupted = Thread.interrupted();
         try {
             script("stop", "--home", home().toString(), "--name", name);
         } catch (IOException | RuntimeException e) {
-            LOG.warn("Could not stop cluster {}", name, e);
+            LOG.warn("Could not stop cluster {} cleanly; killing its members", name, e);
+        } finally {
+            for (int m = 1; m <= members; m++) {
+                try {
+                    ProcessHandle.of(pid(m)).ifPresent(ProcessHandle::destroyForcibly);
+                } catch (IOException | RuntimeException e) {
+                    LOG.warn("No pid for member {} of cluster {}", m, name, e);
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
