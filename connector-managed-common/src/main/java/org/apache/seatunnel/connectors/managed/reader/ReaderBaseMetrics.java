@@ -66,12 +66,23 @@ final class ReaderBaseMetrics {
     private static final class Gauge implements Counter {
         private static final long serialVersionUID = 1L;
         private final String name;
-        // Not serialized: a deserialized copy has no queue to read and reports 0.
         private final transient LongSupplier value;
 
         Gauge(String name, LongSupplier value) {
             this.name = name;
             this.value = value;
+        }
+
+        /**
+         * The engine ships each task's metrics to the master by Java serialization (its metrics
+         * map), and the master's class loader cannot see a connector jar from {@code connectors/}:
+         * this class must never leave the JVM. What leaves is the engine's own counter holding the
+         * value at shipping time, which is what the job's metrics then show.
+         */
+        private Object writeReplace() {
+            ThreadSafeCounter snapshot = new ThreadSafeCounter(name);
+            snapshot.set(getCount());
+            return snapshot;
         }
 
         @Override

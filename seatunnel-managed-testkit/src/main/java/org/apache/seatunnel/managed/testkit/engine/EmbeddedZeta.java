@@ -366,7 +366,8 @@ public final class EmbeddedZeta implements AutoCloseable {
 
         JobConfig jobConfig = new JobConfig();
         jobConfig.setJobContext(new JobContext(jobId));
-        jobConfig.setName("embedded-" + jobId);
+        // No name of our own: the parser takes the job's env.job.name (or SeaTunnel's default),
+        // which the managed-source allowlist matches, as on a real cluster.
         // Test-friendly defaults; the job's own env block overrides them during parsing.
         jobConfig.getEnvOptions().put(EnvCommonOptions.JOB_RETRY_INTERVAL_SECONDS.key(), 1);
 

@@ -116,6 +116,7 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
                         context.currentParallelism(),
                         subtask -> deployedMember(task, subtask));
         this.loop = buildLoop();
+        CoordinatorTaskMetrics.register(context.getMetricsContext(), loop.metrics());
         service.targets().registerCoordinator(source.sourceRuntimeId(), this);
     }
 

@@ -182,6 +182,8 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
                         .scheduleWithFixedDelay(
                                 loop::checkTurnBudget, 100, 100, TimeUnit.MILLISECONDS);
         RuntimeStats.readerOpened(mailbox, loopMetrics);
+        ReaderTaskMetrics.register(
+                context.getMetricsContext(), mailbox, loopMetrics, System::nanoTime);
         send(toCoordinator(CommandKind.READER_REGISTRATION, new byte[0]), true);
         LOG.info(
                 "Lane A reader subtask {} attempt {} opened (source runtime {})",

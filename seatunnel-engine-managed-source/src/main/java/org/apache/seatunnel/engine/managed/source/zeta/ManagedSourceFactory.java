@@ -23,31 +23,22 @@ import org.apache.seatunnel.api.configuration.Options;
 import org.apache.seatunnel.api.configuration.util.OptionRule;
 import org.apache.seatunnel.api.source.SeaTunnelSource;
 import org.apache.seatunnel.api.source.SourceSplit;
-import org.apache.seatunnel.api.source.SupportParallelism;
-import org.apache.seatunnel.api.source.managed.ManagedSourceCapability;
-import org.apache.seatunnel.api.source.managed.SupportManagedSource;
 import org.apache.seatunnel.api.table.connector.TableSource;
 import org.apache.seatunnel.api.table.factory.FactoryUtil;
 import org.apache.seatunnel.api.table.factory.TableSourceFactory;
 import org.apache.seatunnel.api.table.factory.TableSourceFactoryContext;
-import org.apache.seatunnel.engine.managed.source.lane.Lane;
-import org.apache.seatunnel.engine.managed.source.lane.LaneDecision;
-import org.apache.seatunnel.engine.managed.source.lane.LaneSelector;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Threading: stateless, any thread.
  *
  * <p>The {@code Managed} source of a job's HOCON: {@code source { Managed { connector =
  * "ManagedFake", job-name = "orders", ... } }}. It builds the named connector with the remaining
- * options and chooses the lane once, here, when the job is planned; the choice travels inside the
- * planned source and is checked again on every restore.
+ * options; the lane is chosen once per deployment on the member that deserializes the plan (see
+ * {@link PendingLaneSource}), travels inside the planned source and is checked again on every
+ * restore.
  */
 public final class ManagedSourceFactory implements TableSourceFactory {
     public static final String IDENTIFIER = "Managed";
-
-    private static final Logger LOG = LoggerFactory.getLogger(ManagedSourceFactory.class);
 
     public static final Option<String> CONNECTOR =
             Options.key("connector")
@@ -60,8 +51,9 @@ public final class ManagedSourceFactory implements TableSourceFactory {
                     .stringType()
                     .defaultValue("")
                     .withDescription(
-                            "The name matched against managed-source.allowed-jobs; defaults to"
-                                    + " the connector identifier.");
+                            "Fallback name matched against managed-source.allowed-jobs when the"
+                                    + " job has no env.job.name of its own; defaults to the"
+                                    + " connector identifier.");
 
     @Override
     public String factoryIdentifier() {
@@ -89,24 +81,12 @@ public final class ManagedSourceFactory implements TableSourceFactory {
                     "Managed source option 'connector' must name another source connector");
         }
         String jobName = context.getOptions().get(JOB_NAME);
-        String job = jobName == null || jobName.isEmpty() ? connector : jobName;
         TableSourceFactory inner =
                 FactoryUtil.discoverFactory(
                         context.getClassLoader(), TableSourceFactory.class, connector);
         TableSource innerTable = inner.createSource(context);
-        return () -> {
-            SeaTunnelSource src = innerTable.createSource();
-            ManagedSourceCapability cap =
-                    src instanceof SupportManagedSource
-                            ? ((SupportManagedSource) src).managedSourceCapability()
-                            : null;
-            LaneDecision decision =
-                    LaneSelector.decide(ManagedSourceSettings.current(), job, connector, cap);
-            LOG.info("Source {} of job {} planned on {}", connector, job, decision);
-            if (decision.lane() == Lane.A) {
-                return new ManagedLaneSource(src, decision, ManagedSourceSettings.current(), job);
-            }
-            return src instanceof SupportParallelism ? new LegacyLaneSource(src, decision) : src;
-        };
+        // The lane is chosen on the member that deserializes the plan, never here: this may be the
+        // client's JVM, whose settings are not the cluster's (PendingLaneSource).
+        return () -> PendingLaneSource.of(innerTable.createSource(), connector, jobName);
     }
 }

@@ -32,13 +32,19 @@ import org.slf4j.LoggerFactory;
  * <p>Where planning finds the operator's managed-source settings: an explicitly installed config
  * (embedded engines, tests, the demo), else the {@code seatunnel.yaml} named by the system property
  * {@value #CONFIG_PROPERTY}, else {@code $SEATUNNEL_HOME/config/seatunnel.yaml}, else the defaults
- * (Lane A off). A file that exists but is invalid fails loudly at first use.
+ * (Lane A off). A file that exists but is invalid fails loudly at first use. The file is read again
+ * when it changed, at the next planning (a deployment or a restore), so an operator's edit needs no
+ * member restart; the member's runtime limits (read once when the member starts, {@code
+ * ManagedSourceMemberService}) are the exception.
  */
 public final class ManagedSourceSettings {
     public static final String CONFIG_PROPERTY = "seatunnel.config";
 
     private static final Logger LOG = LoggerFactory.getLogger(ManagedSourceSettings.class);
     private static volatile ManagedSourceConfig installed;
+
+    // Guarded by the class monitor (fromFile).
+    private static FileSettings fileSettings;
 
     private ManagedSourceSettings() {}
 
@@ -73,6 +79,7 @@ public final class ManagedSourceSettings {
                     e);
             return java.util.Collections.emptySet();
         }
+        known.addAll(mappedSourceConnectors());
         java.util.Set<String> unmatched = new java.util.TreeSet<>();
         for (String name : config.allowedConnectors()) {
             if (!org.apache.seatunnel.engine.managed.source.lane.LaneSelector.WILDCARD.equals(name)
@@ -88,6 +95,36 @@ public final class ManagedSourceSettings {
                     known);
         }
         return unmatched;
+    }
+
+    /**
+     * Source connectors a SeaTunnel home maps to jars in {@code connectors/} (its {@code
+     * plugin-mapping.properties}): they load per job, so the class path alone does not list them.
+     */
+    static java.util.Set<String> mappedSourceConnectors() {
+        java.util.Set<String> names = new java.util.TreeSet<>();
+        String home = System.getProperty("SEATUNNEL_HOME", System.getenv("SEATUNNEL_HOME"));
+        if (home == null) {
+            return names;
+        }
+        Path mapping = Paths.get(home, "connectors", "plugin-mapping.properties");
+        if (!Files.isRegularFile(mapping)) {
+            return names;
+        }
+        java.util.Properties p = new java.util.Properties();
+        try (java.io.InputStream in = Files.newInputStream(mapping)) {
+            p.load(in);
+        } catch (IOException e) {
+            LOG.warn("Cannot read {}", mapping, e);
+            return names;
+        }
+        String prefix = "seatunnel.source.";
+        for (String key : p.stringPropertyNames()) {
+            if (key.startsWith(prefix)) {
+                names.add(key.substring(prefix.length()));
+            }
+        }
+        return names;
     }
 
     public static ManagedSourceConfig current() {
@@ -108,15 +145,63 @@ public final class ManagedSourceSettings {
         if (file == null) {
             return null;
         }
+        return fromFile(file);
+    }
+
+    /**
+     * The file's settings, read again whenever its modification time or size changed since the last
+     * read: an operator's edit (e.g. the kill switch) applies to the next planning without a member
+     * restart. One stat per planning; a file that fails to parse keeps failing planning (loudly)
+     * until it is fixed, never falls back to older settings.
+     */
+    private static synchronized ManagedSourceConfig fromFile(Path file) {
+        long modified;
+        long size;
+        try {
+            modified = Files.getLastModifiedTime(file).toMillis();
+            size = Files.size(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read " + file, e);
+        }
+        FileSettings cached = fileSettings;
+        if (cached != null && cached.matches(file, modified, size)) {
+            return cached.config;
+        }
+        ManagedSourceConfig c;
         try {
             c = ManagedSourceYaml.load(file);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot read " + file, e);
         }
-        installed = c;
-        LOG.info("Managed source settings loaded from {}: {}", file, c);
-        reportUnmatchedConnectors(c, Thread.currentThread().getContextClassLoader());
+        fileSettings = new FileSettings(file, modified, size, c);
+        LOG.info(
+                "Managed source settings {} from {}: {}",
+                cached == null ? "loaded" : "reloaded",
+                file,
+                c);
+        if (cached == null) {
+            reportUnmatchedConnectors(c, Thread.currentThread().getContextClassLoader());
+        }
         return c;
+    }
+
+    /** The settings read from one version of the operator's file. */
+    private static final class FileSettings {
+        final Path file;
+        final long modifiedMillis;
+        final long size;
+        final ManagedSourceConfig config;
+
+        FileSettings(Path file, long modifiedMillis, long size, ManagedSourceConfig config) {
+            this.file = file;
+            this.modifiedMillis = modifiedMillis;
+            this.size = size;
+            this.config = config;
+        }
+
+        boolean matches(Path f, long modified, long s) {
+            return file.equals(f) && modifiedMillis == modified && size == s;
+        }
     }
 
     private static Path locate() {

@@ -39,4 +39,37 @@ class ManagedSourceSettingsTest {
                 ManagedSourceSettings.reportUnmatchedConnectors(
                         ManagedSourceConfig.fromMap(m), getClass().getClassLoader()));
     }
+
+    @Test
+    void anEditedSettingsFileAppliesToTheNextPlanningWithoutARestart() throws Exception {
+        java.nio.file.Path yaml = java.nio.file.Files.createTempFile("seatunnel", ".yaml");
+        String before = System.getProperty(ManagedSourceSettings.CONFIG_PROPERTY);
+        try {
+            ManagedSourceSettings.install(null);
+            System.setProperty(ManagedSourceSettings.CONFIG_PROPERTY, yaml.toString());
+            write(yaml, "true", 1_000_000L);
+            assertEquals(true, ManagedSourceSettings.current().enabled());
+            write(yaml, "false", 2_000_000L);
+            assertEquals(false, ManagedSourceSettings.current().enabled(), "kill switch flipped");
+            assertEquals(false, ManagedSourceSettings.current().enabled(), "and stays read");
+        } finally {
+            if (before == null) {
+                System.clearProperty(ManagedSourceSettings.CONFIG_PROPERTY);
+            } else {
+                System.setProperty(ManagedSourceSettings.CONFIG_PROPERTY, before);
+            }
+            java.nio.file.Files.deleteIfExists(yaml);
+        }
+    }
+
+    private static void write(java.nio.file.Path yaml, String enabled, long mtime)
+            throws java.io.IOException {
+        java.nio.file.Files.write(
+                yaml,
+                ("seatunnel:\n  engine:\n    managed-source:\n      enabled: " + enabled + "\n")
+                        .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        // File systems with coarse timestamps: the test sets distinct times instead of waiting.
+        java.nio.file.Files.setLastModifiedTime(
+                yaml, java.nio.file.attribute.FileTime.fromMillis(mtime));
+    }
 }

@@ -192,6 +192,7 @@ public final class ManagedSourceMemberService implements ManagedService {
     public void init(NodeEngine nodeEngine, Properties properties) {
         this.nodeEngine = nodeEngine;
         String member = nodeEngine.getHazelcastInstance().getName();
+        ManagedSourceTelemetry.add(String.valueOf(nodeEngine.getThisAddress()), metrics);
         this.coordinatorExecutor =
                 new ThreadPoolExecutor(
                         settings.coordinatorThreads(),
@@ -254,6 +255,7 @@ public final class ManagedSourceMemberService implements ManagedService {
         }
         shutdownNow(watchdog);
         shutdownNow(coordinatorExecutor);
+        ManagedSourceTelemetry.remove(metrics);
         LOG.info(
                 "Managed source member service stopped ({} readers, {} coordinators registered)",
                 targets.readerCount(),

@@ -1,0 +1,202 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.engine.managed.source.zeta;
+
+import java.io.ObjectStreamException;
+import java.io.Serializable;
+import java.util.List;
+import org.apache.seatunnel.api.common.JobContext;
+import org.apache.seatunnel.api.serialization.Serializer;
+import org.apache.seatunnel.api.source.Boundedness;
+import org.apache.seatunnel.api.source.SeaTunnelSource;
+import org.apache.seatunnel.api.source.SourceReader;
+import org.apache.seatunnel.api.source.SourceSplit;
+import org.apache.seatunnel.api.source.SourceSplitEnumerator;
+import org.apache.seatunnel.api.source.SupportParallelism;
+import org.apache.seatunnel.api.source.managed.ManagedSourceCapability;
+import org.apache.seatunnel.api.source.managed.SupportManagedSource;
+import org.apache.seatunnel.api.table.catalog.CatalogTable;
+import org.apache.seatunnel.api.table.type.SeaTunnelDataType;
+import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
+import org.apache.seatunnel.engine.managed.source.lane.Lane;
+import org.apache.seatunnel.engine.managed.source.lane.LaneDecision;
+import org.apache.seatunnel.engine.managed.source.lane.LaneSelector;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A managed connector whose lane is not chosen yet: what the job parser gets, wherever it runs.
+ *
+ * <p>Threading: immutable apart from the job id the parser sets once; the engine calls it from the
+ * parsing thread only.
+ *
+ * <p>Why: SeaTunnel's Java client parses the job and builds the plan in the client's JVM, whose
+ * {@code seatunnel.yaml} (if any) is not the cluster's. So the parser's source carries only what
+ * the lane needs — the connector, the {@code job-name} fallback and the job id — and the lane is
+ * chosen when the plan is first deserialized on a member ({@link #readResolve}): on the master, as
+ * {@code JobMaster.init} reads the logical plan, before any task is built. The master then ships
+ * the chosen {@link ManagedLaneSource} or Lane B source inside every task, so readers and the
+ * enumerator run on the lane the master's settings chose. The same happens when a new master takes
+ * a job over and when a job is resubmitted to restore from a savepoint: those are the moments a
+ * changed kill switch or allowlist takes effect (a changed lane then fails the restore, as
+ * designed).
+ */
+class PendingLaneSource<T, SplitT extends SourceSplit, StateT extends Serializable>
+        implements SeaTunnelSource<T, SplitT, StateT> {
+    private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(PendingLaneSource.class);
+
+    private final SeaTunnelSource<T, SplitT, StateT> inner;
+    private final String connector;
+    private final String jobNameOption;
+    private String jobId;
+
+    PendingLaneSource(
+            SeaTunnelSource<T, SplitT, StateT> inner, String connector, String jobNameOption) {
+        this.inner = inner;
+        this.connector = connector;
+        this.jobNameOption = jobNameOption == null ? "" : jobNameOption;
+    }
+
+    static <T, SplitT extends SourceSplit, StateT extends Serializable>
+            SeaTunnelSource<T, SplitT, StateT> of(
+                    SeaTunnelSource<T, SplitT, StateT> inner,
+                    String connector,
+                    String jobNameOption) {
+        return inner instanceof SupportParallelism
+                ? new Parallel<>(inner, connector, jobNameOption)
+                : new PendingLaneSource<>(inner, connector, jobNameOption);
+    }
+
+    /** Chooses the lane in the JVM that deserializes the plan (a member); see the class comment. */
+    protected Object readResolve() throws ObjectStreamException {
+        return resolve(ManagedSourceSettings.current(), JobNames.envJobName(jobId));
+    }
+
+    /**
+     * The source for the chosen lane. The allowlist matches {@code envJobName} (the job's {@code
+     * env.job.name}) when the job has one; else the {@code job-name} option; else the connector.
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    SeaTunnelSource<T, ?, ?> resolve(ManagedSourceConfig settings, String envJobName) {
+        String job = matchedName(envJobName, jobNameOption, connector);
+        if (envJobName != null && !jobNameOption.isEmpty() && !envJobName.equals(jobNameOption)) {
+            LOG.warn(
+                    "Job {} sets env.job.name '{}' and the Managed source's job-name '{}': the"
+                            + " allowlist matches env.job.name",
+                    jobId,
+                    envJobName,
+                    jobNameOption);
+        }
+        ManagedSourceCapability cap =
+                inner instanceof SupportManagedSource
+                        ? ((SupportManagedSource) inner).managedSourceCapability()
+                        : null;
+        LaneDecision decision = LaneSelector.decide(settings, job, connector, cap);
+        LOG.info("Source {} of job {} ({}) planned on {}", connector, jobId, job, decision);
+        if (decision.lane() == Lane.A) {
+            return new ManagedLaneSource(inner, decision, settings, job);
+        }
+        return inner instanceof SupportParallelism ? new LegacyLaneSource(inner, decision) : inner;
+    }
+
+    /**
+     * The name the allowlist matches: env.job.name, else the job-name option, else the connector.
+     */
+    static String matchedName(String envJobName, String jobNameOption, String connector) {
+        if (envJobName != null) {
+            return envJobName;
+        }
+        return jobNameOption == null || jobNameOption.isEmpty() ? connector : jobNameOption;
+    }
+
+    String jobId() {
+        return jobId;
+    }
+
+    @Override
+    public String getPluginName() {
+        return inner.getPluginName();
+    }
+
+    @Override
+    public void setJobContext(JobContext jobContext) {
+        this.jobId = jobContext == null ? null : jobContext.getJobId();
+        inner.setJobContext(jobContext);
+    }
+
+    @Override
+    public Boundedness getBoundedness() {
+        return inner.getBoundedness();
+    }
+
+    @Override
+    public SeaTunnelDataType<T> getProducedType() {
+        return inner.getProducedType();
+    }
+
+    @Override
+    public List<CatalogTable> getProducedCatalogTables() {
+        return inner.getProducedCatalogTables();
+    }
+
+    @Override
+    public SourceReader<T, SplitT> createReader(SourceReader.Context readerContext) {
+        throw notPlanned();
+    }
+
+    @Override
+    public SourceSplitEnumerator<SplitT, StateT> createEnumerator(
+            SourceSplitEnumerator.Context<SplitT> enumeratorContext) {
+        throw notPlanned();
+    }
+
+    @Override
+    public SourceSplitEnumerator<SplitT, StateT> restoreEnumerator(
+            SourceSplitEnumerator.Context<SplitT> enumeratorContext, StateT checkpointState) {
+        throw notPlanned();
+    }
+
+    @Override
+    public Serializer<SplitT> getSplitSerializer() {
+        throw notPlanned();
+    }
+
+    @Override
+    public Serializer<StateT> getEnumeratorStateSerializer() {
+        throw notPlanned();
+    }
+
+    private IllegalStateException notPlanned() {
+        return new IllegalStateException(
+                "The lane of managed connector "
+                        + connector
+                        + " is chosen when a member deserializes the job plan; this copy was never"
+                        + " serialized (run the job through the engine)");
+    }
+
+    /** The same, for connectors that support parallelism (a marker the engine checks). */
+    static final class Parallel<T, SplitT extends SourceSplit, StateT extends Serializable>
+            extends PendingLaneSource<T, SplitT, StateT> implements SupportParallelism {
+        private static final long serialVersionUID = 1L;
+
+        Parallel(SeaTunnelSource<T, SplitT, StateT> inner, String connector, String jobNameOption) {
+            super(inner, connector, jobNameOption);
+        }
+    }
+}

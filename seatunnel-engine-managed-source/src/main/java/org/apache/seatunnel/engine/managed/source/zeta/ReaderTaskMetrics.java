@@ -1,0 +1,177 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.engine.managed.source.zeta;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.function.LongSupplier;
+import org.apache.seatunnel.api.common.metrics.Counter;
+import org.apache.seatunnel.api.common.metrics.MetricsContext;
+import org.apache.seatunnel.api.common.metrics.ThreadSafeCounter;
+import org.apache.seatunnel.api.common.metrics.Unit;
+import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
+import org.apache.seatunnel.engine.managed.source.reader.ReaderLoopMetrics;
+import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
+import org.apache.seatunnel.engine.managed.source.reader.ReaderMailboxMetrics;
+
+/**
+ * Puts a Lane A reader's loop and mailbox figures into the metrics context of its engine task, so
+ * they appear in the job's metrics (client {@code getJobMetrics}) next to the engine's own.
+ *
+ * <p>Threading: {@link #register} runs once on the task thread at open; the registered gauges are
+ * read by the engine's metrics thread at any time and read only atomics.
+ *
+ * <p>Labels are the engine's own (job, pipeline, task): no split id, table path or payload is ever
+ * part of a name. Each gauge reads the live value; what the engine ships to the master is a
+ * snapshot in its own counter type ({@link Gauge#writeReplace}).
+ */
+final class ReaderTaskMetrics {
+    static final String ADMISSION_PREFIX = "ManagedSourceAdmission";
+    static final String RESERVED_CONTROL_USES = "ManagedSourceReservedControlUses";
+    static final String RESERVED_CONTROL_EXHAUSTED = "ManagedSourceReservedControlExhausted";
+    static final String MAILBOX_COMMANDS = "ManagedSourceMailboxCommands";
+    static final String MAILBOX_BYTES = "ManagedSourceMailboxBytes";
+    static final String MAILBOX_OLDEST_AGE_NANOS = "ManagedSourceMailboxOldestAgeNanos";
+    static final String POLL_TURNS = "ManagedSourcePollTurns";
+    static final String POLL_RECORDS = "ManagedSourcePollRecords";
+    static final String POLL_BYTES = "ManagedSourcePollBytes";
+    static final String POLL_NANOS = "ManagedSourcePollNanos";
+    static final String POLL_SOFT_OVERRUNS = "ManagedSourcePollSoftOverruns";
+    static final String POLL_HARD_WAKEUPS = "ManagedSourcePollHardWakeups";
+    static final String POLL_RECORD_BUDGET_OVERRUNS = "ManagedSourcePollRecordBudgetOverruns";
+    static final String AVAILABILITY_NOT_SIGNALLED = "ManagedSourceAvailabilityNotSignalled";
+    static final String POLL_UNSIZED_RECORDS = "ManagedSourcePollUnsizedRecords";
+    static final String COMMANDS_APPLIED = "ManagedSourceCommandsApplied";
+    static final String DUPLICATES_SKIPPED = "ManagedSourceDuplicatesSkipped";
+    static final String QUEUE_WAIT_NANOS = "ManagedSourceQueueWaitNanos";
+    static final String CUT_DEFERRALS = "ManagedSourceCutDeferrals";
+    static final String READER_CHECKPOINTS = "ManagedSourceReaderCheckpoints";
+
+    private ReaderTaskMetrics() {}
+
+    /** Registers every reader metric; a null context (some test contexts) registers nothing. */
+    static List<String> register(
+            MetricsContext context,
+            ReaderMailbox mailbox,
+            ReaderLoopMetrics loop,
+            LongSupplier nanoTime) {
+        List<String> names = new ArrayList<>();
+        if (context == null) {
+            return names;
+        }
+        ReaderMailboxMetrics m = mailbox.metrics();
+        for (AdmissionStatus s : AdmissionStatus.values()) {
+            add(context, names, admissionName(s), () -> m.admissions(s));
+        }
+        add(context, names, RESERVED_CONTROL_USES, m::reservedUses);
+        add(context, names, RESERVED_CONTROL_EXHAUSTED, m::reservedExhausted);
+        add(context, names, MAILBOX_COMMANDS, mailbox::commandCount);
+        add(context, names, MAILBOX_BYTES, mailbox::payloadBytes);
+        add(
+                context,
+                names,
+                MAILBOX_OLDEST_AGE_NANOS,
+                () -> {
+                    long oldest = mailbox.oldestAdmittedNanos();
+                    return oldest < 0 ? 0 : Math.max(0, nanoTime.getAsLong() - oldest);
+                });
+        add(context, names, POLL_TURNS, loop::pollTurns);
+        add(context, names, POLL_RECORDS, loop::records);
+        add(context, names, POLL_BYTES, loop::bytes);
+        add(context, names, POLL_NANOS, loop::pollNanos);
+        add(context, names, POLL_SOFT_OVERRUNS, loop::softOverruns);
+        add(context, names, POLL_HARD_WAKEUPS, loop::hardWakeups);
+        add(context, names, POLL_RECORD_BUDGET_OVERRUNS, loop::recordBudgetOverruns);
+        add(context, names, AVAILABILITY_NOT_SIGNALLED, loop::availabilityNotSignalled);
+        add(context, names, POLL_UNSIZED_RECORDS, loop::unsizedRecords);
+        add(context, names, COMMANDS_APPLIED, loop::commandsApplied);
+        add(context, names, DUPLICATES_SKIPPED, loop::duplicatesSkipped);
+        add(context, names, QUEUE_WAIT_NANOS, loop::queueWaitNanos);
+        add(context, names, CUT_DEFERRALS, loop::cutDeferrals);
+        add(context, names, READER_CHECKPOINTS, loop::checkpoints);
+        return Collections.unmodifiableList(names);
+    }
+
+    /** {@code ManagedSourceAdmission} + the status in PascalCase, e.g. ...AdmissionRetryLater. */
+    static String admissionName(AdmissionStatus s) {
+        StringBuilder b = new StringBuilder(ADMISSION_PREFIX);
+        for (String part : s.name().split("_")) {
+            b.append(part.charAt(0)).append(part.substring(1).toLowerCase(java.util.Locale.ROOT));
+        }
+        return b.toString();
+    }
+
+    private static void add(
+            MetricsContext context, List<String> names, String name, LongSupplier value) {
+        context.counter(name, new Gauge(name, value));
+        names.add(name);
+    }
+
+    /** A read-only counter whose value is read from the runtime when scraped. */
+    static final class Gauge implements Counter {
+        private static final long serialVersionUID = 1L;
+        private final String name;
+        private final transient LongSupplier value;
+
+        Gauge(String name, LongSupplier value) {
+            this.name = name;
+            this.value = value;
+        }
+
+        /**
+         * The engine ships task metrics to the master by Java serialization: ship the engine's own
+         * counter with the value at that moment, which every member can load.
+         */
+        private Object writeReplace() {
+            ThreadSafeCounter snapshot = new ThreadSafeCounter(name);
+            snapshot.set(getCount());
+            return snapshot;
+        }
+
+        @Override
+        public void inc() {}
+
+        @Override
+        public void inc(long n) {}
+
+        @Override
+        public void dec() {}
+
+        @Override
+        public void dec(long n) {}
+
+        @Override
+        public void set(long n) {}
+
+        @Override
+        public long getCount() {
+            return value == null ? 0 : value.getAsLong();
+        }
+
+        @Override
+        public String name() {
+            return name;
+        }
+
+        @Override
+        public Unit unit() {
+            return Unit.COUNT;
+        }
+    }
+}
