@@ -42,6 +42,7 @@ import org.apache.seatunnel.api.common.metrics.ThreadSafeCounter;
 import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
 import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorMetrics;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
+import org.apache.seatunnel.engine.managed.source.protocol.ReasonCode;
 import org.apache.seatunnel.engine.managed.source.reader.LoopSignal;
 import org.apache.seatunnel.engine.managed.source.reader.NanoClock;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderLoopMetrics;
@@ -49,6 +50,7 @@ import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderMailboxMetrics;
 import org.apache.seatunnel.engine.managed.source.reader.WorkerMailboxBudget;
 import org.apache.seatunnel.engine.managed.source.zeta.transport.ManagedSourceTelemetry;
+import org.apache.seatunnel.engine.managed.source.zeta.transport.TransportMetrics;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -97,7 +99,8 @@ class ReaderTaskMetricsTest {
 
     /**
      * The names in the tables of the doc's {@code index}-th {@code ## } section (0: reader, 1:
-     * reader base, 2: coordinator, 3: member), {@code {Status}} expanded to every admission status.
+     * reader base, 2: coordinator, 3: member), {@code {Status}} expanded to every admission status
+     * and {@code {Reason}} to every reason code.
      */
     static TreeSet<String> documented(Path doc, int index) throws IOException {
         String text = new String(Files.readAllBytes(doc), StandardCharsets.UTF_8);
@@ -111,7 +114,14 @@ class ReaderTaskMetricsTest {
             Matcher m = NAME.matcher(firstCell);
             while (m.find()) {
                 String n = m.group(1);
-                if (n.endsWith("{Status}")) {
+                if (n.endsWith("{Reason}")) {
+                    String prefix = n.substring(0, n.length() - "{Reason}".length());
+                    for (ReasonCode r : ReasonCode.values()) {
+                        if (r != ReasonCode.NONE) {
+                            names.add(prefix + TransportMetrics.pascal(r.name()));
+                        }
+                    }
+                } else if (n.endsWith("{Status}")) {
                     String prefix = n.substring(0, n.length() - "{Status}".length());
                     for (AdmissionStatus s : AdmissionStatus.values()) {
                         names.add(

@@ -194,7 +194,7 @@ public final class TransportMetrics {
     }
 
     /** {@code WRONG_JOB} → {@code WrongJob}. */
-    static String pascal(String constant) {
+    public static String pascal(String constant) {
         StringBuilder b = new StringBuilder();
         for (String part : constant.split("_")) {
             b.append(part.charAt(0)).append(part.substring(1).toLowerCase(Locale.ROOT));
