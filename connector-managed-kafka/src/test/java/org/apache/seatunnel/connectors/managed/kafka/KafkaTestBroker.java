@@ -165,11 +165,37 @@ final class KafkaTestBroker implements AutoCloseable {
                 .get(30, TimeUnit.SECONDS);
     }
 
+    /**
+     * Grows {@code topic} to {@code totalPartitions} and returns once every partition has a leader;
+     * the cached producer is replaced, because a producer that saw a new partition before its
+     * leader was elected can hold its records until the delivery timeout (120 s).
+     */
     void addPartitions(String topic, int totalPartitions) throws Exception {
         admin().createPartitions(
                         Collections.singletonMap(topic, NewPartitions.increaseTo(totalPartitions)))
                 .all()
                 .get(30, TimeUnit.SECONDS);
+        org.awaitility.Awaitility.await()
+                .atMost(java.time.Duration.ofSeconds(30))
+                .pollInterval(java.time.Duration.ofMillis(50))
+                .until(
+                        () -> {
+                            org.apache.kafka.clients.admin.TopicDescription d =
+                                    admin().describeTopics(Collections.singletonList(topic))
+                                            .allTopicNames()
+                                            .get(30, TimeUnit.SECONDS)
+                                            .get(topic);
+                            return d.partitions().size() == totalPartitions
+                                    && d.partitions().stream()
+                                            .allMatch(
+                                                    pi ->
+                                                            pi.leader() != null
+                                                                    && !pi.leader().isEmpty());
+                        });
+        if (producer != null) {
+            producer.close(Duration.ofSeconds(5));
+            producer = null;
+        }
     }
 
     /** Sends {@code values} to {@code partition} and waits until the broker acknowledged all. */
