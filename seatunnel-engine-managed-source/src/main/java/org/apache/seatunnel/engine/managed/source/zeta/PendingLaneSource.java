@@ -65,6 +65,7 @@ class PendingLaneSource<T, SplitT extends SourceSplit, StateT extends Serializab
     private final String connector;
     private final String jobNameOption;
     private String jobId;
+    private JobContext jobContext;
 
     PendingLaneSource(
             SeaTunnelSource<T, SplitT, StateT> inner, String connector, String jobNameOption) {
@@ -109,10 +110,20 @@ class PendingLaneSource<T, SplitT extends SourceSplit, StateT extends Serializab
                         : null;
         LaneDecision decision = LaneSelector.decide(settings, job, connector, cap);
         LOG.info("Source {} of job {} ({}) planned on {}", connector, jobId, job, decision);
+        SeaTunnelSource<T, ?, ?> chosen;
         if (decision.lane() == Lane.A) {
-            return new ManagedLaneSource(inner, decision, settings, job);
+            chosen = new ManagedLaneSource(inner, decision, settings, job);
+        } else if (inner instanceof SupportParallelism) {
+            chosen = new LegacyLaneSource(inner, decision);
+        } else {
+            return inner;
         }
-        return inner instanceof SupportParallelism ? new LegacyLaneSource(inner, decision) : inner;
+        // The engine set the job context on this pending source before the plan was shipped; the
+        // chosen source needs it too (a refused restore fails the job through its id).
+        if (jobContext != null) {
+            chosen.setJobContext(jobContext);
+        }
+        return chosen;
     }
 
     /**
@@ -137,6 +148,7 @@ class PendingLaneSource<T, SplitT extends SourceSplit, StateT extends Serializab
     @Override
     public void setJobContext(JobContext jobContext) {
         this.jobId = jobContext == null ? null : jobContext.getJobId();
+        this.jobContext = jobContext;
         inner.setJobContext(jobContext);
     }
 

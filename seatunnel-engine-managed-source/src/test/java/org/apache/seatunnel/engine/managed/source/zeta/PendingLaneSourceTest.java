@@ -115,6 +115,20 @@ class PendingLaneSourceTest {
     }
 
     @Test
+    void theChosenSourceKeepsTheJobIdARefusedRestoreFailsTheJobBy() {
+        LaneSource<?, ?, ?, ?, ?> a =
+                assertInstanceOf(
+                        ManagedLaneSource.class,
+                        pending("").resolve(allow(true, "orders"), "orders"));
+        assertEquals(42L, a.jobId(), "Lane A");
+        LaneSource<?, ?, ?, ?, ?> b =
+                assertInstanceOf(
+                        LegacyLaneSource.class,
+                        pending("").resolve(allow(false, "orders"), "orders"));
+        assertEquals(42L, b.jobId(), "Lane B");
+    }
+
+    @Test
     void thePendingSourceRefusesToRunUnresolved() {
         PendingLaneSource<Object, ?, ?> p = pending("");
         assertThrows(IllegalStateException.class, () -> p.createReader(null));
