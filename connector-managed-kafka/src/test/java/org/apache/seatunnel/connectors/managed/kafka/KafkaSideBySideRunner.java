@@ -78,7 +78,7 @@ public final class KafkaSideBySideRunner {
             (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     private static final String[] LANES = {"B stock Kafka", "A ManagedKafka"};
     private static final int PARALLELISM = 2;
-    private static final String CELL = "%-34s";
+    private static final String CELL = "%-38s";
     private static final String COL = "%-26s";
 
     /** What one lane's trickle phase measured; durations in nanoseconds, sorted. */
@@ -156,7 +156,7 @@ public final class KafkaSideBySideRunner {
                     pcts(trickle[1].runtimeBarrierWait()));
             row(
                     table,
-                    "engine trigger->reader ack p50/p99",
+                    "engine trigger->reader ack p50/p99 ms",
                     pcts(trickle[0].triggerToReaderAck()),
                     pcts(trickle[1].triggerToReaderAck()));
             row(
@@ -211,13 +211,13 @@ public final class KafkaSideBySideRunner {
                     "trickle: barrier wait",
                     List.of(
                             new LatencyPlot.Series(
-                                    LANES[0] + ": engine trigger->reader ack (1 ms res.)",
+                                    "B stock: engine trigger->reader ack (1 ms steps)",
                                     trickle[0].triggerToReaderAck()),
                             new LatencyPlot.Series(
-                                    LANES[1] + ": engine trigger->reader ack (1 ms res.)",
+                                    "A managed: engine trigger->reader ack (1 ms steps)",
                                     trickle[1].triggerToReaderAck()),
                             new LatencyPlot.Series(
-                                    LANES[1] + ": runtime barrier wait",
+                                    "A managed: runtime barrier wait",
                                     trickle[1].runtimeBarrierWait())));
             report.panel(
                     "trickle (10 records/s): produce -> sink",

@@ -35,7 +35,7 @@ public final class LatencyPlot {
     public record Panel(String title, List<Series> series) {}
 
     private static final String[] COLORS = {"#d62728", "#1f77b4", "#2ca02c", "#9467bd"};
-    private static final int W = 520;
+    private static final int W = 560;
     private static final int H = 330;
     private static final int LEFT = 55;
     private static final int RIGHT = 15;
@@ -121,6 +121,11 @@ public final class LatencyPlot {
                 f(
                         "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">ms (log scale)</text>\n",
                         px + pw / 2, py + ph + 30));
+        s.append(
+                f(
+                        "<text transform=\"translate(%d %d) rotate(-90)\""
+                                + " text-anchor=\"middle\">fraction of samples &#8804; x</text>\n",
+                        x0 + 14, py + ph / 2));
         for (double q : new double[] {0, 0.5, 0.99, 1}) {
             double y = py + ph - q * ph;
             boolean guide = q == 0.5 || q == 0.99;
@@ -128,10 +133,19 @@ public final class LatencyPlot {
                     f(
                             "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#bbb\"%s/>\n",
                             px, y, px + pw, y, guide ? " stroke-dasharray=\"4 3\"" : ""));
-            s.append(
-                    f(
-                            "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
-                            px - 4, y + 4, q == 0.5 ? "p50" : q == 0.99 ? "p99" : f("%.0f", q)));
+            if (guide) {
+                s.append(
+                        f(
+                                "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\""
+                                        + " fill=\"#888\">%s</text>\n",
+                                px + pw - 3, y - 3, q == 0.5 ? "p50" : "p99"));
+            }
+            if (q != 0.99) {
+                s.append(
+                        f(
+                                "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
+                                px - 4, y + 4, q == 0.5 ? "0.5" : f("%.0f", q)));
+            }
         }
         for (int k = 0; k < p.series().size(); k++) {
             Series series = p.series().get(k);
