@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs the stock Kafka source (Lane B) and ManagedKafka (Lane A) side by side in one embedded Zeta
 # 2.3.8 engine against one local Kafka broker (a child JVM): throughput and CPU per million rows
-# of a pre-filled 8-partition topic, trickle produce->sink latency, idle CPU. Prints a table and
-# writes connector-managed-kafka/target/kafka-side-by-side.json. Not a test; run it on a quiet
+# of a pre-filled 8-partition topic; on a trickle topic produce->sink latency, barrier wait and
+# checkpoint duration; idle CPU. Prints a table and writes connector-managed-kafka/target/
+# kafka-side-by-side.json and .svg (both lanes' distributions). Not a test; run it on a quiet
 # machine. Usage: tools/run-kafka-side-by-side.sh [quick]
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -19,32 +19,53 @@ package org.apache.seatunnel.connectors.managed.kafka;
 
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.hazelcast.jet.datamodel.Tuple2;
 import com.sun.management.OperatingSystemMXBean;
 import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import java.lang.reflect.Field;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.seatunnel.engine.core.job.JobStatus;
+import org.apache.seatunnel.engine.managed.source.zeta.RuntimeStats;
+import org.apache.seatunnel.engine.server.checkpoint.ActionStateKey;
+import org.apache.seatunnel.engine.server.checkpoint.CheckpointCoordinator;
+import org.apache.seatunnel.engine.server.checkpoint.CheckpointPlan;
+import org.apache.seatunnel.engine.server.checkpoint.CompletedCheckpoint;
+import org.apache.seatunnel.engine.server.checkpoint.SubtaskStatistics;
+import org.apache.seatunnel.engine.server.checkpoint.TaskStatistics;
+import org.apache.seatunnel.engine.server.master.JobMaster;
+import org.apache.seatunnel.managed.bench.report.BenchReport;
+import org.apache.seatunnel.managed.bench.report.LatencyPlot;
 import org.apache.seatunnel.managed.testkit.engine.EmbeddedZeta;
 import org.apache.seatunnel.managed.testkit.engine.LaneASettings;
 
 /**
  * Not a test: the stock {@code Kafka} source on Lane B against {@code ManagedKafka} on Lane A, in
- * one embedded engine against one broker, p=2, 8 partitions. Prints a table and writes {@code
- * target/kafka-side-by-side.json}:
+ * one embedded engine against one broker, p=2, 8 partitions. Prints a table, writes it as {@code
+ * target/kafka-side-by-side.json} and plots both lanes' barrier-wait, checkpoint-duration and
+ * produce-to-sink distributions in {@code target/kafka-side-by-side.svg}:
  *
  * <ul>
  *   <li>throughput and process CPU per million rows reading a pre-filled topic to its end ({@code
  *       BATCH}), median of alternating repetitions;
  *   <li>produce-to-sink latency p50/p99 of a trickle (10 records/s) into a streaming job;
+ *   <li>on that trickle, for each checkpoint completed meanwhile: the engine's checkpoint duration
+ *       (coordinator trigger to completed) and the engine-side barrier figure, trigger to each
+ *       reader task's acknowledgement (both from the coordinator's {@code CompletedCheckpoint}
+ *       statistics, millisecond resolution); on Lane A also the runtime's own barrier wait (engine
+ *       demanded the snapshot to the reader loop took it, {@link RuntimeStats}), which the stock
+ *       reader does not expose;
  *   <li>process CPU of the engine while that streaming job is idle.
  * </ul>
  *
@@ -56,6 +77,17 @@ public final class KafkaSideBySideRunner {
     private static final OperatingSystemMXBean OS =
             (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     private static final String[] LANES = {"B stock Kafka", "A ManagedKafka"};
+    private static final int PARALLELISM = 2;
+    private static final String CELL = "%-38s";
+    private static final String COL = "%-26s";
+
+    /** What one lane's trickle phase measured; durations in nanoseconds, sorted. */
+    private record Trickle(
+            long[] produceToSink,
+            long[] checkpointDuration,
+            long[] triggerToReaderAck,
+            long[] runtimeBarrierWait,
+            double idleCpuPercent) {}
 
     private KafkaSideBySideRunner() {}
 
@@ -93,73 +125,147 @@ public final class KafkaSideBySideRunner {
                     cpu[l][r] = m[1];
                 }
             }
-            double[][] trickle = new double[2][];
-            double[] idleCpu = new double[2];
+            Trickle[] trickle = new Trickle[2];
             for (int lane = 0; lane < 2; lane++) {
-                double[] t = trickle(zeta, broker, lane, trickleSeconds, idleSeconds);
-                trickle[lane] = new double[] {t[0], t[1], t[2]};
-                idleCpu[lane] = t[3];
+                trickle[lane] = trickle(zeta, broker, lane, trickleSeconds, idleSeconds);
             }
             StringBuilder table = new StringBuilder();
             table.append(
                     String.format(
                             Locale.ROOT,
-                            "%-34s | %-16s | %-16s%n",
+                            CELL + " | " + COL + " | " + COL + "%n",
                             "figure (median of " + reps + ")",
                             LANES[0],
                             LANES[1]));
             row(table, "rows/s, " + total + " rows, p=2", "%.0f", median(rps[0]), median(rps[1]));
             row(table, "CPU-s per M rows", "%.2f", median(cpu[0]), median(cpu[1]));
-            row(table, "trickle produce->sink p50 ms", "%.1f", trickle[0][0], trickle[1][0]);
-            row(table, "trickle produce->sink p99 ms", "%.1f", trickle[0][1], trickle[1][1]);
-            row(table, "trickle records seen", "%.0f", trickle[0][2], trickle[1][2]);
-            row(table, "idle streaming job, CPU %", "%.1f", idleCpu[0], idleCpu[1]);
+            row(
+                    table,
+                    "trickle produce->sink p50/p99 ms",
+                    pcts(trickle[0].produceToSink()),
+                    pcts(trickle[1].produceToSink()));
+            row(
+                    table,
+                    "trickle records seen",
+                    String.valueOf(trickle[0].produceToSink().length),
+                    String.valueOf(trickle[1].produceToSink().length));
+            row(
+                    table,
+                    "barrier wait p50/p99 ms (runtime)",
+                    "not exposed (engine only)",
+                    pcts(trickle[1].runtimeBarrierWait()));
+            row(
+                    table,
+                    "engine trigger->reader ack p50/p99 ms",
+                    pcts(trickle[0].triggerToReaderAck()),
+                    pcts(trickle[1].triggerToReaderAck()));
+            row(
+                    table,
+                    "checkpoint duration p50/p99 ms",
+                    pcts(trickle[0].checkpointDuration()),
+                    pcts(trickle[1].checkpointDuration()));
+            row(
+                    table,
+                    "idle streaming job, CPU %",
+                    "%.1f",
+                    trickle[0].idleCpuPercent(),
+                    trickle[1].idleCpuPercent());
             System.out.print(table);
-            String json =
-                    String.format(
-                            Locale.ROOT,
-                            "{\"rowsPerRun\":%d,\"reps\":%d,\"lanes\":[%s,%s]}%n",
-                            total,
-                            reps,
-                            laneJson(LANES[0], rps[0], cpu[0], trickle[0], idleCpu[0]),
-                            laneJson(LANES[1], rps[1], cpu[1], trickle[1], idleCpu[1]));
-            Path out = Paths.get("target", "kafka-side-by-side.json");
-            Files.write(out, json.getBytes(StandardCharsets.UTF_8));
-            System.out.println("written " + out.toAbsolutePath());
+            BenchReport report =
+                    new BenchReport(
+                            "Kafka: stock Kafka (Lane B) vs ManagedKafka (Lane A), one embedded"
+                                    + " Zeta 2.3.8, one broker");
+            ObjectNode json = report.json();
+            json.put("quick", quick);
+            json.put("partitions", PARTITIONS);
+            json.put("parallelism", PARALLELISM);
+            json.put("rowsPerRun", total);
+            json.put("reps", reps);
+            json.put("trickleSeconds", trickleSeconds);
+            json.put("trickleRecordsPerSecond", 10);
+            ArrayNode lanes = json.putArray("lanes");
+            for (int l = 0; l < 2; l++) {
+                ObjectNode lane = lanes.addObject();
+                lane.put("lane", LANES[l]);
+                putAll(lane.putArray("rowsPerSecond"), rps[l]);
+                putAll(lane.putArray("cpuSecondsPerMillionRows"), cpu[l]);
+                lane.set(
+                        "trickleProduceToSink",
+                        BenchReport.distribution(trickle[l].produceToSink(), true));
+                lane.set(
+                        "checkpointDurationEngine",
+                        BenchReport.distribution(trickle[l].checkpointDuration(), true));
+                lane.set(
+                        "triggerToReaderAckEngine",
+                        BenchReport.distribution(trickle[l].triggerToReaderAck(), true));
+                if (l == 1) {
+                    lane.set(
+                            "barrierWaitRuntime",
+                            BenchReport.distribution(trickle[l].runtimeBarrierWait(), true));
+                } else {
+                    lane.putNull("barrierWaitRuntime");
+                }
+                lane.put("idleCpuPercent", trickle[l].idleCpuPercent());
+            }
+            report.panel(
+                    "trickle: barrier wait",
+                    List.of(
+                            new LatencyPlot.Series(
+                                    "B stock: engine trigger->reader ack (1 ms steps)",
+                                    trickle[0].triggerToReaderAck()),
+                            new LatencyPlot.Series(
+                                    "A managed: engine trigger->reader ack (1 ms steps)",
+                                    trickle[1].triggerToReaderAck()),
+                            new LatencyPlot.Series(
+                                    "A managed: runtime barrier wait",
+                                    trickle[1].runtimeBarrierWait())));
+            report.panel(
+                    "trickle (10 records/s): produce -> sink",
+                    List.of(
+                            new LatencyPlot.Series(LANES[0], trickle[0].produceToSink()),
+                            new LatencyPlot.Series(LANES[1], trickle[1].produceToSink())));
+            report.panel(
+                    "trickle: checkpoint duration (engine trigger -> completed)",
+                    List.of(
+                            new LatencyPlot.Series(LANES[0], trickle[0].checkpointDuration()),
+                            new LatencyPlot.Series(LANES[1], trickle[1].checkpointDuration())));
+            for (Path out : report.write(Paths.get("target"), "kafka-side-by-side")) {
+                System.out.println("written " + out.toAbsolutePath());
+            }
         } finally {
             LaneASettings.clear();
         }
         System.exit(0);
     }
 
-    private static String laneJson(
-            String lane, double[] rps, double[] cpu, double[] trickle, double idleCpu) {
+    private static void row(StringBuilder sb, String name, String fmt, double b, double a) {
+        row(sb, name, String.format(Locale.ROOT, fmt, b), String.format(Locale.ROOT, fmt, a));
+    }
+
+    private static void row(StringBuilder sb, String name, String b, String a) {
+        sb.append(String.format(Locale.ROOT, CELL + " | " + COL + " | " + COL + "%n", name, b, a));
+    }
+
+    private static String pcts(long[] sortedNanos) {
+        if (sortedNanos.length == 0) {
+            return "n/a (n=0)";
+        }
         return String.format(
                 Locale.ROOT,
-                "{\"lane\":\"%s\",\"rowsPerSecond\":%s,\"cpuSecondsPerMillionRows\":%s,"
-                        + "\"trickleP50Ms\":%s,\"trickleP99Ms\":%s,\"trickleRecordsSeen\":%.0f,"
-                        + "\"idleCpuPercent\":%.2f}",
-                lane,
-                Arrays.toString(rps),
-                Arrays.toString(cpu),
-                jsonNumber(trickle[0]),
-                jsonNumber(trickle[1]),
-                trickle[2],
-                idleCpu);
+                "%s / %s (n=%d)",
+                ms(BenchReport.percentile(sortedNanos, 50)),
+                ms(BenchReport.percentile(sortedNanos, 99)),
+                sortedNanos.length);
     }
 
-    private static String jsonNumber(double v) {
-        return Double.isNaN(v) ? "null" : String.format(Locale.ROOT, "%.3f", v);
+    private static String ms(long nanos) {
+        return String.format(Locale.ROOT, nanos < 10_000_000 ? "%.2f" : "%.0f", nanos / 1e6);
     }
 
-    private static void row(StringBuilder sb, String name, String fmt, double b, double a) {
-        sb.append(
-                String.format(
-                        Locale.ROOT,
-                        "%-34s | %-16s | %-16s%n",
-                        name,
-                        String.format(Locale.ROOT, fmt, b),
-                        String.format(Locale.ROOT, fmt, a)));
+    private static void putAll(ArrayNode array, double[] values) {
+        for (double v : values) {
+            array.add(v);
+        }
     }
 
     private static String source(int lane, KafkaTestBroker broker, String topic, String group) {
@@ -182,7 +288,9 @@ public final class KafkaSideBySideRunner {
     private static String job(String mode, String source, String runId) {
         return "env {\n  job.mode = \""
                 + mode
-                + "\"\n  parallelism = 2\n  checkpoint.interval = 1000\n}\nsource {\n"
+                + "\"\n  parallelism = "
+                + PARALLELISM
+                + "\n  checkpoint.interval = 1000\n}\nsource {\n"
                 + source
                 + "}\nsink {\n  KafkaBench {\n    run.id = \""
                 + runId
@@ -212,8 +320,11 @@ public final class KafkaSideBySideRunner {
         return new double[] {rows / (wall / 1e9), (cpuNanos / 1e9) / (rows / 1e6)};
     }
 
-    /** p50 ms, p99 ms, records seen of a 10 records/s trickle; then idle CPU %. */
-    private static double[] trickle(
+    /**
+     * A 10 records/s trickle into a streaming job: produce-to-sink latencies and the checkpoints
+     * completed meanwhile; then the process CPU while the job idles.
+     */
+    private static Trickle trickle(
             EmbeddedZeta zeta, KafkaTestBroker broker, int lane, int seconds, int idleSeconds)
             throws Exception {
         String topic = "bench-trickle-" + lane;
@@ -227,6 +338,8 @@ public final class KafkaSideBySideRunner {
         await().atMost(Duration.ofMinutes(2))
                 .until(() -> BenchSinkFactory.rows(runId).get() >= PARTITIONS);
         BenchSinkFactory.latencies(runId).clear();
+        RuntimeStats.reset();
+        Checkpoints checkpoints = new Checkpoints(System.currentTimeMillis());
         long period = TimeUnit.MILLISECONDS.toNanos(100);
         long next = System.nanoTime();
         int n = seconds * 10;
@@ -234,7 +347,10 @@ public final class KafkaSideBySideRunner {
             LockSupport.parkNanos(next - System.nanoTime());
             broker.produce(topic, i % PARTITIONS, Arrays.asList(i + "|" + System.nanoTime()));
             next += period;
+            // Checkpoints come every second; sampling every 100 ms sees each one.
+            checkpoints.sample(zeta, jobId);
         }
+        long[] runtimeWaits = lane == 1 ? RuntimeStats.barrierWaitsSorted() : new long[0];
         try {
             await().atMost(Duration.ofSeconds(15))
                     .until(() -> BenchSinkFactory.latencies(runId).size() >= n);
@@ -253,12 +369,95 @@ public final class KafkaSideBySideRunner {
         LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(idleSeconds));
         double idle = 100.0 * (OS.getProcessCpuTime() - cpu0) / (System.nanoTime() - t0);
         zeta.cancel(jobId, Duration.ofSeconds(60));
-        if (lat.length == 0) {
-            return new double[] {Double.NaN, Double.NaN, 0, idle};
+        return new Trickle(
+                lat, checkpoints.durations(), checkpoints.readerAcks(), runtimeWaits, idle);
+    }
+
+    /**
+     * The engine's own checkpoint timing, lane-agnostic: the coordinator's latest {@link
+     * CompletedCheckpoint} (private field, hence reflection) carries the trigger and completion
+     * times and each task's acknowledgement time, all wall-clock milliseconds.
+     */
+    private static final class Checkpoints {
+        private final long sinceMillis;
+        private final Set<Long> seen = new HashSet<>();
+        private final List<Long> durations = new ArrayList<>();
+        private final List<Long> readerAcks = new ArrayList<>();
+
+        Checkpoints(long sinceMillis) {
+            this.sinceMillis = sinceMillis;
         }
-        return new double[] {
-            lat[lat.length / 2] / 1e6, lat[(int) (lat.length * 0.99)] / 1e6, lat.length, idle
-        };
+
+        void sample(EmbeddedZeta zeta, long jobId) throws ReflectiveOperationException {
+            JobMaster master = zeta.jobMaster(jobId);
+            if (master == null) {
+                return;
+            }
+            CheckpointCoordinator coordinator =
+                    master.getCheckpointManager().getCheckpointCoordinator(1);
+            Field f = CheckpointCoordinator.class.getDeclaredField("latestCompletedCheckpoint");
+            f.setAccessible(true);
+            CompletedCheckpoint c = (CompletedCheckpoint) f.get(coordinator);
+            if (c == null
+                    || c.getCheckpointTimestamp() < sinceMillis
+                    || !seen.add(c.getCheckpointId())) {
+                return;
+            }
+            long trigger = c.getCheckpointTimestamp();
+            durations.add(TimeUnit.MILLISECONDS.toNanos(c.getCompletedTimestamp() - trigger));
+            Set<Long> readers = readerVertices(coordinator);
+            for (TaskStatistics task : c.getTaskStatistics().values()) {
+                if (!readers.contains(task.getJobVertexId())) {
+                    continue;
+                }
+                for (SubtaskStatistics sub : task.getSubtaskStats()) {
+                    if (sub != null) {
+                        readerAcks.add(
+                                TimeUnit.MILLISECONDS.toNanos(sub.getAckTimestamp() - trigger));
+                    }
+                }
+            }
+        }
+
+        /**
+         * The reader tasks' vertex ids: the tasks whose checkpoint actions include the source at a
+         * subtask index (the enumerator holds it at the coordinator index; sink tasks have none).
+         */
+        private static Set<Long> readerVertices(CheckpointCoordinator coordinator)
+                throws ReflectiveOperationException {
+            Field f = CheckpointCoordinator.class.getDeclaredField("plan");
+            f.setAccessible(true);
+            CheckpointPlan plan = (CheckpointPlan) f.get(coordinator);
+            Set<Long> out = new HashSet<>();
+            plan.getSubtaskActions()
+                    .forEach(
+                            (location, actions) -> {
+                                for (Tuple2<ActionStateKey, Integer> a : actions) {
+                                    if (a.f0().toString().contains("Source")
+                                            && !CheckpointPlan.COORDINATOR_INDEX.equals(a.f1())) {
+                                        out.add(location.getTaskVertexId());
+                                    }
+                                }
+                            });
+            if (out.isEmpty()) {
+                throw new IllegalStateException("no reader task in " + plan);
+            }
+            return out;
+        }
+
+        long[] durations() {
+            return sorted(durations);
+        }
+
+        long[] readerAcks() {
+            return sorted(readerAcks);
+        }
+
+        private static long[] sorted(List<Long> values) {
+            long[] out = values.stream().mapToLong(Long::longValue).toArray();
+            Arrays.sort(out);
+            return out;
+        }
     }
 
     private static double median(double[] v) {

@@ -17,8 +17,12 @@
 
 package org.apache.seatunnel.engine.managed.e2e.bench;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.management.OperatingSystemMXBean;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -36,19 +40,24 @@ import org.apache.seatunnel.engine.managed.e2e.CountingSink;
 import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
 import org.apache.seatunnel.engine.managed.source.zeta.ManagedSourceSettings;
 import org.apache.seatunnel.engine.managed.source.zeta.RuntimeStats;
+import org.apache.seatunnel.managed.bench.report.BenchReport;
+import org.apache.seatunnel.managed.bench.report.LatencyPlot;
 import org.apache.seatunnel.managed.testkit.engine.EmbeddedZeta;
 
 /**
  * Runs the same managed FakeSource job on Lane A and Lane B in one embedded Zeta 2.3.8 engine in
- * one run and prints a comparison table. Not a test: figures depend on the machine; run it on a
- * quiet one. Lane B is the same connector through the Managed source with the job not allowlisted,
- * i.e. the connector's own legacy path.
+ * one run, prints a comparison table and writes it as {@code target/side-by-side.json} with the
+ * barrier-wait and idle-reader latency distributions of both lanes plotted in {@code
+ * target/side-by-side.svg}. Not a test: figures depend on the machine; run it on a quiet one. Lane
+ * B is the same connector through the Managed source with the job not allowlisted, i.e. the
+ * connector's own legacy path.
  *
  * <p>Usage: {@code SideBySideRunner [quick]} — quick shortens every phase for a smoke run.
  */
 public final class SideBySideRunner {
     private static final OperatingSystemMXBean OS =
             (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    private static final String[] LANES = {"Lane B (stock path)", "Lane A (managed)"};
 
     private final EmbeddedZeta zeta;
     private final boolean quick;
@@ -80,7 +89,16 @@ public final class SideBySideRunner {
 
     private void run() throws Exception {
         List<String[]> table = new ArrayList<>();
-        table.add(new String[] {"figure", "Lane B (stock path)", "Lane A (managed)"});
+        table.add(new String[] {"figure", LANES[0], LANES[1]});
+        BenchReport report =
+                new BenchReport("Managed FakeSource, Lane B vs Lane A, one embedded Zeta 2.3.8");
+        ObjectNode json = report.json();
+        json.put("quick", quick);
+        ArrayNode lanesJson = json.putArray("lanes");
+        ObjectNode[] laneJson = {lanesJson.addObject(), lanesJson.addObject()};
+        for (int l = 0; l < 2; l++) {
+            laneJson[l].put("lane", LANES[l]);
+        }
 
         // 1. Throughput and CPU per row: bounded, p=1, 64 rows per legacy pollNext / turn.
         long rows = quick ? 400_000 : 2_000_000;
@@ -104,9 +122,17 @@ public final class SideBySideRunner {
                         "CPU-s per M rows (process)",
                         fmt("%.2f", median(cpu[0])),
                         fmt("%.2f", median(cpu[1]))));
+        for (int l = 0; l < 2; l++) {
+            laneJson[l].put("rowsPerRun", rows);
+            putAll(laneJson[l].putArray("rowsPerSecond"), rps[l]);
+            putAll(laneJson[l].putArray("cpuSecondsPerMillionRows"), cpu[l]);
+        }
 
         // 2. Checkpoint duration and barrier wait with slow data of 0, 200 ms and 1 s (jittered).
         long seconds = quick ? 6 : 20;
+        ObjectNode[] slowData = {
+            laneJson[0].putObject("slowData"), laneJson[1].putObject("slowData")
+        };
         for (int slow : new int[] {0, 200, 1000}) {
             long[][] waits = new long[2][];
             long[][] durations = new long[2][];
@@ -125,6 +151,16 @@ public final class SideBySideRunner {
                             "checkpoint duration p50/p99, slow data " + slow + " ms",
                             pcts2(durations[0]),
                             pcts2(durations[1])));
+            for (int l = 0; l < 2; l++) {
+                ObjectNode slowJson = slowData[l].putObject(slow + "ms");
+                slowJson.set("barrierWait", BenchReport.distribution(waits[l], true));
+                slowJson.set("checkpointDuration", BenchReport.distribution(durations[l], true));
+            }
+            report.panel(
+                    "barrier wait, slow data " + slow + " ms",
+                    List.of(
+                            new LatencyPlot.Series(LANES[0], waits[0]),
+                            new LatencyPlot.Series(LANES[1], waits[1])));
         }
 
         // 3. Idle reader: a row becomes due every 50 ms; how late is it emitted?
@@ -140,8 +176,21 @@ public final class SideBySideRunner {
                 row(
                         "process CPU, streaming 20 rows/s (% of one core)",
                         fmt("%.1f %%", idleCpu[0]), fmt("%.1f %%", idleCpu[1])));
+        for (int l = 0; l < 2; l++) {
+            laneJson[l].set("idleRowDueToEmitted", BenchReport.distribution(delays[l], true));
+            laneJson[l].put("streaming20RowsPerSecondCpuPercent", idleCpu[l]);
+        }
+        report.panel(
+                "idle reader (20 rows/s): row due -> emitted",
+                List.of(
+                        new LatencyPlot.Series(LANES[0], delays[0]),
+                        new LatencyPlot.Series(LANES[1], delays[1])));
 
         print(table);
+        Path[] written = report.write(Paths.get("target"), "side-by-side");
+        for (Path p : written) {
+            System.out.println("written " + p.toAbsolutePath());
+        }
     }
 
     private String job(boolean laneA, String mode, String sourceExtra, String sinkRunId) {
@@ -244,6 +293,12 @@ public final class SideBySideRunner {
     private static long pct(long[] sorted, int p) {
         int i = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
         return sorted[Math.max(0, Math.min(sorted.length - 1, i))];
+    }
+
+    private static void putAll(ArrayNode array, double[] values) {
+        for (double v : values) {
+            array.add(v);
+        }
     }
 
     private static double median(double[] v) {
