@@ -41,6 +41,7 @@ class ShippedBytecodeTest {
         "seatunnel-api-managed",
         "seatunnel-engine-managed-source",
         "connector-managed-common",
+        "connector-managed-kafka",
         "seatunnel-managed-testkit"
     };
 
