@@ -17,10 +17,10 @@
 
 package org.apache.seatunnel.connectors.managed.reader;
 
-import java.util.function.LongSupplier;
 import org.apache.seatunnel.api.common.metrics.Counter;
 import org.apache.seatunnel.api.common.metrics.MetricsContext;
 import org.apache.seatunnel.api.common.metrics.ThreadSafeCounter;
+import org.apache.seatunnel.api.source.managed.SnapshotGauge;
 import org.apache.seatunnel.connectors.managed.reader.fetcher.FetchQueue;
 
 /**
@@ -48,71 +48,19 @@ final class ReaderBaseMetrics {
         this.finishedSplits = counter(metrics, FINISHED_SPLITS);
         this.duplicateSplits = counter(metrics, DUPLICATE_SPLITS);
         if (metrics != null) {
-            metrics.counter(FETCH_QUEUE_RECORDS, new Gauge(FETCH_QUEUE_RECORDS, queue::records));
-            metrics.counter(FETCH_QUEUE_BYTES, new Gauge(FETCH_QUEUE_BYTES, queue::bytes));
             metrics.counter(
-                    FETCH_QUEUE_FULL_WAITS, new Gauge(FETCH_QUEUE_FULL_WAITS, queue::fullWaits));
+                    FETCH_QUEUE_RECORDS, new SnapshotGauge(FETCH_QUEUE_RECORDS, queue::records));
+            metrics.counter(FETCH_QUEUE_BYTES, new SnapshotGauge(FETCH_QUEUE_BYTES, queue::bytes));
+            metrics.counter(
+                    FETCH_QUEUE_FULL_WAITS,
+                    new SnapshotGauge(FETCH_QUEUE_FULL_WAITS, queue::fullWaits));
             metrics.counter(
                     FETCH_QUEUE_PEAK_RECORDS,
-                    new Gauge(FETCH_QUEUE_PEAK_RECORDS, queue::peakRecords));
+                    new SnapshotGauge(FETCH_QUEUE_PEAK_RECORDS, queue::peakRecords));
         }
     }
 
     private static Counter counter(MetricsContext metrics, String name) {
         return metrics == null ? new ThreadSafeCounter(name) : metrics.counter(name);
-    }
-
-    /** A read-only counter whose value is read from its source when scraped. */
-    private static final class Gauge implements Counter {
-        private static final long serialVersionUID = 1L;
-        private final String name;
-        private final transient LongSupplier value;
-
-        Gauge(String name, LongSupplier value) {
-            this.name = name;
-            this.value = value;
-        }
-
-        /**
-         * The engine ships each task's metrics to the master by Java serialization (its metrics
-         * map), and the master's class loader cannot see a connector jar from {@code connectors/}:
-         * this class must never leave the JVM. What leaves is the engine's own counter holding the
-         * value at shipping time, which is what the job's metrics then show.
-         */
-        private Object writeReplace() {
-            ThreadSafeCounter snapshot = new ThreadSafeCounter(name);
-            snapshot.set(getCount());
-            return snapshot;
-        }
-
-        @Override
-        public void inc() {}
-
-        @Override
-        public void inc(long n) {}
-
-        @Override
-        public void dec() {}
-
-        @Override
-        public void dec(long n) {}
-
-        @Override
-        public void set(long n) {}
-
-        @Override
-        public long getCount() {
-            return value == null ? 0 : value.getAsLong();
-        }
-
-        @Override
-        public String name() {
-            return name;
-        }
-
-        @Override
-        public org.apache.seatunnel.api.common.metrics.Unit unit() {
-            return org.apache.seatunnel.api.common.metrics.Unit.COUNT;
-        }
     }
 }

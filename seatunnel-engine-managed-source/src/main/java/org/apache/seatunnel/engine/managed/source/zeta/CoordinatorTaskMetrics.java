@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import org.apache.seatunnel.api.common.metrics.MetricsContext;
+import org.apache.seatunnel.api.source.managed.SnapshotGauge;
 import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorMetrics;
 
 /**
@@ -52,7 +53,7 @@ final class CoordinatorTaskMetrics {
         }
         for (CoordinatorMetrics.Counter c : CoordinatorMetrics.Counter.values()) {
             String name = exportedName(c);
-            context.counter(name, new ReaderTaskMetrics.Gauge(name, () -> metrics.get(c)));
+            context.counter(name, new SnapshotGauge(name, () -> metrics.get(c)));
             names.add(name);
         }
         return Collections.unmodifiableList(names);

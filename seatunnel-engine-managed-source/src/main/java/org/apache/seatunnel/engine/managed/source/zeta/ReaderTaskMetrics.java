@@ -21,10 +21,8 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.function.LongSupplier;
-import org.apache.seatunnel.api.common.metrics.Counter;
 import org.apache.seatunnel.api.common.metrics.MetricsContext;
-import org.apache.seatunnel.api.common.metrics.ThreadSafeCounter;
-import org.apache.seatunnel.api.common.metrics.Unit;
+import org.apache.seatunnel.api.source.managed.SnapshotGauge;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderLoopMetrics;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
@@ -119,59 +117,7 @@ final class ReaderTaskMetrics {
 
     private static void add(
             MetricsContext context, List<String> names, String name, LongSupplier value) {
-        context.counter(name, new Gauge(name, value));
+        context.counter(name, new SnapshotGauge(name, value));
         names.add(name);
-    }
-
-    /** A read-only counter whose value is read from the runtime when scraped. */
-    static final class Gauge implements Counter {
-        private static final long serialVersionUID = 1L;
-        private final String name;
-        private final transient LongSupplier value;
-
-        Gauge(String name, LongSupplier value) {
-            this.name = name;
-            this.value = value;
-        }
-
-        /**
-         * The engine ships task metrics to the master by Java serialization: ship the engine's own
-         * counter with the value at that moment, which every member can load.
-         */
-        private Object writeReplace() {
-            ThreadSafeCounter snapshot = new ThreadSafeCounter(name);
-            snapshot.set(getCount());
-            return snapshot;
-        }
-
-        @Override
-        public void inc() {}
-
-        @Override
-        public void inc(long n) {}
-
-        @Override
-        public void dec() {}
-
-        @Override
-        public void dec(long n) {}
-
-        @Override
-        public void set(long n) {}
-
-        @Override
-        public long getCount() {
-            return value == null ? 0 : value.getAsLong();
-        }
-
-        @Override
-        public String name() {
-            return name;
-        }
-
-        @Override
-        public Unit unit() {
-            return Unit.COUNT;
-        }
     }
 }

@@ -39,6 +39,7 @@ import org.apache.seatunnel.api.common.metrics.Counter;
 import org.apache.seatunnel.api.common.metrics.Meter;
 import org.apache.seatunnel.api.common.metrics.MetricsContext;
 import org.apache.seatunnel.api.common.metrics.ThreadSafeCounter;
+import org.apache.seatunnel.api.source.managed.SnapshotGauge;
 import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
 import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorMetrics;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
@@ -189,7 +190,7 @@ class ReaderTaskMetricsTest {
         assertEquals(0, ctx.counters.get(ReaderTaskMetrics.MAILBOX_OLDEST_AGE_NANOS).getCount());
 
         long[] live = {42};
-        Counter gauge = new ReaderTaskMetrics.Gauge("ManagedSourceX", () -> live[0]);
+        Counter gauge = new SnapshotGauge("ManagedSourceX", () -> live[0]);
         // What the engine does with a task's metrics: Java-serialize them for the master, whose
         // class loader may not see this class's jar.
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
