@@ -38,7 +38,7 @@ class ExampleConnectorsOnEngineTest {
 
     @BeforeAll
     static void start() {
-        harness = LaneAHarness.start("example-connectors", 46910);
+        harness = LaneAHarness.start("example-connectors", 21910);
     }
 
     @AfterAll

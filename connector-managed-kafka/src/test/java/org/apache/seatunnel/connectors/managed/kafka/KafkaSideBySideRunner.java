@@ -98,7 +98,7 @@ public final class KafkaSideBySideRunner {
         int trickleSeconds = quick ? 10 : 30;
         int idleSeconds = quick ? 5 : 15;
         try (KafkaTestBroker broker = KafkaTestBroker.start();
-                EmbeddedZeta zeta = EmbeddedZeta.builder("kafka-side-by-side", 47660).start()) {
+                EmbeddedZeta zeta = EmbeddedZeta.builder("kafka-side-by-side", 22660).start()) {
             LaneASettings.install(
                     true,
                     Arrays.asList("bench-a"),

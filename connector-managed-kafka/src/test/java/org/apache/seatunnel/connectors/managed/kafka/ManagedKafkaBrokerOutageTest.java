@@ -47,7 +47,7 @@ class ManagedKafkaBrokerOutageTest {
         String topic = "outage";
         String runId = "kafka-outage";
         try (KafkaTestBroker broker = KafkaTestBroker.start();
-                EmbeddedZeta zeta = EmbeddedZeta.builder("managed-kafka-outage", 47630).start()) {
+                EmbeddedZeta zeta = EmbeddedZeta.builder("managed-kafka-outage", 22630).start()) {
             broker.createTopic(topic, PARTITIONS);
             List<String> expected = fill(broker, topic, 0, 100);
             LaneASettings.install(

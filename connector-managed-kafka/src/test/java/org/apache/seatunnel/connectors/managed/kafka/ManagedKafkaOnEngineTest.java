@@ -58,7 +58,7 @@ class ManagedKafkaOnEngineTest {
     @BeforeAll
     static void start() throws Exception {
         broker = KafkaTestBroker.start();
-        harness = LaneAHarness.start("managed-kafka-engine", 47610);
+        harness = LaneAHarness.start("managed-kafka-engine", 22640);
     }
 
     @AfterAll

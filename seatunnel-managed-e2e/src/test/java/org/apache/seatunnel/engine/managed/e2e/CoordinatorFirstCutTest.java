@@ -77,7 +77,7 @@ class CoordinatorFirstCutTest {
         cfg.put("allowed-connectors", Arrays.asList(CutRaceSource.IDENTIFIER));
         ManagedSourceSettings.install(ManagedSourceConfig.fromMap(cfg));
         zeta =
-                EmbeddedZeta.builder("coordinator-first-cut", 47950)
+                EmbeddedZeta.builder("coordinator-first-cut", 22950)
                         .checkpointIntervalMillis(1500)
                         .start();
     }

@@ -51,7 +51,7 @@ class EngineCallbackThreadsTest {
     @BeforeAll
     static void startEngine() {
         zeta =
-                EmbeddedZeta.builder("engine-callback-threads", 47130)
+                EmbeddedZeta.builder("engine-callback-threads", 22130)
                         .members(2)
                         .checkpointIntervalMillis(1000)
                         .start();

@@ -64,7 +64,7 @@ class EnumeratorSchedulerSpiTest {
         cfg.put("allowed-jobs", Arrays.asList(LANE_A_JOB));
         cfg.put("allowed-connectors", Arrays.asList(SchedulerSpiSource.IDENTIFIER));
         ManagedSourceSettings.install(ManagedSourceConfig.fromMap(cfg));
-        zeta = EmbeddedZeta.builder("scheduler-spi", 47560).start();
+        zeta = EmbeddedZeta.builder("scheduler-spi", 22560).start();
     }
 
     @AfterAll

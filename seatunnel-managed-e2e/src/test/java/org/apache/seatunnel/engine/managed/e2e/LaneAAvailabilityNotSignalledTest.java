@@ -63,7 +63,7 @@ class LaneAAvailabilityNotSignalledTest {
         cfg.put("reader.idle-wait", "100ms");
         ManagedSourceSettings.install(ManagedSourceConfig.fromMap(cfg));
         logs = LogCapture.attach("org.apache.seatunnel.engine.managed");
-        zeta = EmbeddedZeta.builder("lane-a-unsignalled", 47610).start();
+        zeta = EmbeddedZeta.builder("lane-a-unsignalled", 22610).start();
     }
 
     @AfterAll

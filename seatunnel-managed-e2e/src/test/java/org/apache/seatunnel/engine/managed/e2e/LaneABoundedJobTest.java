@@ -49,7 +49,7 @@ class LaneABoundedJobTest {
     @BeforeAll
     static void startEngine() {
         LaneASettings.enable(List.of("lane-a-bounded"), List.of(ManagedFakeSource.IDENTIFIER));
-        zeta = EmbeddedZeta.builder("lane-a-bounded", 47210).start();
+        zeta = EmbeddedZeta.builder("lane-a-bounded", 22210).start();
     }
 
     @AfterAll

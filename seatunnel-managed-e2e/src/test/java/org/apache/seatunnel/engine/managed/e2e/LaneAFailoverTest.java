@@ -53,7 +53,7 @@ class LaneAFailoverTest {
         LaneASettings.enable(
                 List.of(JOB_NAME),
                 List.of(ManagedFakeSource.IDENTIFIER, ManagedFakeTestingSourceFactory.IDENTIFIER));
-        zeta = EmbeddedZeta.builder("lane-a-failover", 47340).start();
+        zeta = EmbeddedZeta.builder("lane-a-failover", 22340).start();
     }
 
     @AfterAll
@@ -141,7 +141,7 @@ class LaneAFailoverTest {
     @Test
     void readerFailureOnTwoMembersRestoresExactly() throws Exception {
         try (EmbeddedZeta two =
-                EmbeddedZeta.builder("lane-a-failover-2m", 47342).members(2).start()) {
+                EmbeddedZeta.builder("lane-a-failover-2m", 22342).members(2).start()) {
             failAndRecover(two, "reader-2m", "reader", "    fail.once.at.row = 400\n");
         }
     }

@@ -66,7 +66,7 @@ class LaneAPollCancellationTimeoutTest {
         cfg.put("poll.cancellation-timeout", "1s");
         ManagedSourceSettings.install(ManagedSourceConfig.fromMap(cfg));
         logs = LogCapture.attach("org.apache.seatunnel.engine.managed");
-        zeta = EmbeddedZeta.builder("lane-a-poll-timeout", 47620).start();
+        zeta = EmbeddedZeta.builder("lane-a-poll-timeout", 22620).start();
     }
 
     @AfterAll

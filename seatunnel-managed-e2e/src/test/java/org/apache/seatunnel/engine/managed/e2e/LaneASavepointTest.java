@@ -54,7 +54,7 @@ class LaneASavepointTest {
         LaneASettings.enable(
                 List.of(JOB_NAME),
                 List.of(ManagedFakeSource.IDENTIFIER, ManagedFakeTestingSourceFactory.IDENTIFIER));
-        zeta = EmbeddedZeta.builder("lane-a-savepoint", 47330).start();
+        zeta = EmbeddedZeta.builder("lane-a-savepoint", 22330).start();
     }
 
     @AfterAll

@@ -53,7 +53,7 @@ class LaneASourceEventTest {
 
     @BeforeAll
     static void startEngine() {
-        zeta = EmbeddedZeta.builder("lane-a-source-event", 47350).start();
+        zeta = EmbeddedZeta.builder("lane-a-source-event", 22350).start();
     }
 
     @AfterAll

@@ -55,7 +55,7 @@ class LaneAStreamingCheckpointTest {
     @BeforeAll
     static void startEngine() {
         LaneASettings.enable(List.of(JOB_NAME), List.of(ManagedFakeSource.IDENTIFIER));
-        zeta = EmbeddedZeta.builder("lane-a-streaming", 47310).start();
+        zeta = EmbeddedZeta.builder("lane-a-streaming", 22310).start();
     }
 
     @AfterAll

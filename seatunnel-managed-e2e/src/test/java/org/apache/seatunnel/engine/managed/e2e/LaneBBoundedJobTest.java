@@ -47,7 +47,7 @@ class LaneBBoundedJobTest {
 
     @BeforeAll
     static void startEngine() {
-        zeta = EmbeddedZeta.builder("lane-b-bounded", 47110).start();
+        zeta = EmbeddedZeta.builder("lane-b-bounded", 22110).start();
     }
 
     @AfterAll

@@ -45,7 +45,7 @@ class LaneBStreamingCheckpointTest {
     @BeforeAll
     static void startEngine() {
         zeta =
-                EmbeddedZeta.builder("lane-b-streaming", 47120)
+                EmbeddedZeta.builder("lane-b-streaming", 22120)
                         .checkpointIntervalMillis(1000)
                         .start();
     }

@@ -52,7 +52,7 @@ class LaneSelectionTest {
 
     @BeforeAll
     static void startEngine() {
-        zeta = EmbeddedZeta.builder("lane-selection", 47320).start();
+        zeta = EmbeddedZeta.builder("lane-selection", 22320).start();
     }
 
     @AfterAll

@@ -91,7 +91,7 @@ class MemberShutdownTest {
         String runId = "member-shutdown-1";
         SchedulerSpiProbe.clear(runId);
         RuntimeStats.reset();
-        EmbeddedZeta zeta = EmbeddedZeta.builder("member-shutdown", 47710).start();
+        EmbeddedZeta zeta = EmbeddedZeta.builder("member-shutdown", 22710).start();
         try (LogCapture log = LogCapture.attach("org.apache.seatunnel.engine.managed.source")) {
             try {
                 zeta.submit(job(runId));

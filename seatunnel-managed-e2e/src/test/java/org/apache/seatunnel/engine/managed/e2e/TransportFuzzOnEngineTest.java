@@ -93,7 +93,7 @@ class TransportFuzzOnEngineTest {
         LaneASettings.enable(List.of(JOB), List.of(ManagedFakeSource.IDENTIFIER));
         String runId = "transport-fuzz-1";
         RuntimeStats.reset();
-        try (EmbeddedZeta zeta = EmbeddedZeta.builder("transport-fuzz", 47720).members(2).start();
+        try (EmbeddedZeta zeta = EmbeddedZeta.builder("transport-fuzz", 22720).members(2).start();
                 LogCapture subPlan =
                         LogCapture.attach(
                                 "org.apache.seatunnel.engine.server.dag.physical.SubPlan");

@@ -42,7 +42,7 @@ class LaneAHarnessTest {
 
     @BeforeAll
     static void start() {
-        harness = LaneAHarness.start("testkit-harness", 46710);
+        harness = LaneAHarness.start("testkit-harness", 21710);
     }
 
     @AfterAll

@@ -79,7 +79,7 @@ public final class SideBySideRunner {
                         ManagedFakeSource.IDENTIFIER, ManagedFakeTestingSourceFactory.IDENTIFIER));
         ManagedSourceSettings.install(ManagedSourceConfig.fromMap(cfg));
         try (EmbeddedZeta zeta =
-                EmbeddedZeta.builder("side-by-side-" + ProcessHandle.current().pid(), 48400)
+                EmbeddedZeta.builder("side-by-side-" + ProcessHandle.current().pid(), 23400)
                         .checkpointIntervalMillis(1000)
                         .start()) {
             new SideBySideRunner(zeta, quick).run();

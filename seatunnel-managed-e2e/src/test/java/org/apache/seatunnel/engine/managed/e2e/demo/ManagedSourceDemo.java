@@ -59,7 +59,7 @@ public final class ManagedSourceDemo {
 
         int exit = 1;
         try (EmbeddedZeta zeta =
-                EmbeddedZeta.builder("managed-demo-" + ProcessHandle.current().pid(), 48100)
+                EmbeddedZeta.builder("managed-demo-" + ProcessHandle.current().pid(), 23100)
                         .checkpointIntervalMillis(1000)
                         .start()) {
             RuntimeStats.reset();
