@@ -59,15 +59,21 @@ public final class ManagedReaderConfig implements Serializable {
         return builder()
                 .fetchQueueMaxRecords(config.get(ManagedReaderOptions.FETCH_QUEUE_MAX_RECORDS))
                 .fetchQueueMaxBytes(config.get(ManagedReaderOptions.FETCH_QUEUE_MAX_BYTES))
-                .fetchEmptyBackoff(config.get(ManagedReaderOptions.FETCH_EMPTY_BACKOFF))
-                .closeTimeout(config.get(ManagedReaderOptions.CLOSE_TIMEOUT))
+                .fetchEmptyBackoff(millis(config, ManagedReaderOptions.FETCH_EMPTY_BACKOFF_MS))
+                .closeTimeout(millis(config, ManagedReaderOptions.CLOSE_TIMEOUT_MS))
                 .legacyPollMaxRecords(config.get(ManagedReaderOptions.LEGACY_POLL_MAX_RECORDS))
-                .legacyPollIdleWait(config.get(ManagedReaderOptions.LEGACY_POLL_IDLE_WAIT))
+                .legacyPollIdleWait(millis(config, ManagedReaderOptions.LEGACY_POLL_IDLE_WAIT_MS))
                 .build();
     }
 
     public static Builder builder() {
         return new Builder();
+    }
+
+    /** A millisecond option as a duration; a negative value is out of range, not an exception. */
+    private static Duration millis(ReadonlyConfig config, Option<Long> option) {
+        return Duration.ofMillis(
+                SourceOptionRange.check(option, config.get(option), 0, Long.MAX_VALUE / 1_000_000));
     }
 
     /** A builder starting from these values. */
@@ -128,31 +134,35 @@ public final class ManagedReaderConfig implements Serializable {
                 ManagedReaderOptions.FETCH_QUEUE_MAX_RECORDS.defaultValue();
         private long fetchQueueMaxBytes = ManagedReaderOptions.FETCH_QUEUE_MAX_BYTES.defaultValue();
         private Duration fetchEmptyBackoff =
-                ManagedReaderOptions.FETCH_EMPTY_BACKOFF.defaultValue();
-        private Duration closeTimeout = ManagedReaderOptions.CLOSE_TIMEOUT.defaultValue();
+                Duration.ofMillis(ManagedReaderOptions.FETCH_EMPTY_BACKOFF_MS.defaultValue());
+        private Duration closeTimeout =
+                Duration.ofMillis(ManagedReaderOptions.CLOSE_TIMEOUT_MS.defaultValue());
         private int legacyPollMaxRecords =
                 ManagedReaderOptions.LEGACY_POLL_MAX_RECORDS.defaultValue();
         private Duration legacyPollIdleWait =
-                ManagedReaderOptions.LEGACY_POLL_IDLE_WAIT.defaultValue();
+                Duration.ofMillis(ManagedReaderOptions.LEGACY_POLL_IDLE_WAIT_MS.defaultValue());
 
         private Builder() {}
 
         public Builder fetchQueueMaxRecords(int v) {
             this.fetchQueueMaxRecords =
-                    (int) range(ManagedReaderOptions.FETCH_QUEUE_MAX_RECORDS, v, 1, 1 << 24);
+                    (int)
+                            SourceOptionRange.check(
+                                    ManagedReaderOptions.FETCH_QUEUE_MAX_RECORDS, v, 1, 1 << 24);
             return this;
         }
 
         public Builder fetchQueueMaxBytes(long v) {
             this.fetchQueueMaxBytes =
-                    range(ManagedReaderOptions.FETCH_QUEUE_MAX_BYTES, v, 1024, 1L << 34);
+                    SourceOptionRange.check(
+                            ManagedReaderOptions.FETCH_QUEUE_MAX_BYTES, v, 1024, 1L << 34);
             return this;
         }
 
         public Builder fetchEmptyBackoff(Duration v) {
             this.fetchEmptyBackoff =
-                    duration(
-                            ManagedReaderOptions.FETCH_EMPTY_BACKOFF,
+                    SourceOptionRange.check(
+                            ManagedReaderOptions.FETCH_EMPTY_BACKOFF_MS,
                             v,
                             Duration.ZERO,
                             Duration.ofSeconds(10));
@@ -161,8 +171,8 @@ public final class ManagedReaderConfig implements Serializable {
 
         public Builder closeTimeout(Duration v) {
             this.closeTimeout =
-                    duration(
-                            ManagedReaderOptions.CLOSE_TIMEOUT,
+                    SourceOptionRange.check(
+                            ManagedReaderOptions.CLOSE_TIMEOUT_MS,
                             v,
                             Duration.ofMillis(1),
                             Duration.ofMinutes(10));
@@ -171,14 +181,16 @@ public final class ManagedReaderConfig implements Serializable {
 
         public Builder legacyPollMaxRecords(int v) {
             this.legacyPollMaxRecords =
-                    (int) range(ManagedReaderOptions.LEGACY_POLL_MAX_RECORDS, v, 1, 1 << 20);
+                    (int)
+                            SourceOptionRange.check(
+                                    ManagedReaderOptions.LEGACY_POLL_MAX_RECORDS, v, 1, 1 << 20);
             return this;
         }
 
         public Builder legacyPollIdleWait(Duration v) {
             this.legacyPollIdleWait =
-                    duration(
-                            ManagedReaderOptions.LEGACY_POLL_IDLE_WAIT,
+                    SourceOptionRange.check(
+                            ManagedReaderOptions.LEGACY_POLL_IDLE_WAIT_MS,
                             v,
                             Duration.ZERO,
                             Duration.ofSeconds(10));
@@ -187,38 +199,6 @@ public final class ManagedReaderConfig implements Serializable {
 
         public ManagedReaderConfig build() {
             return new ManagedReaderConfig(this);
-        }
-
-        private static long range(Option<?> option, long v, long min, long max) {
-            if (v < min || v > max) {
-                throw new IllegalArgumentException(
-                        "Source option '"
-                                + option.key()
-                                + "' = "
-                                + v
-                                + " is out of range ["
-                                + min
-                                + ", "
-                                + max
-                                + "]");
-            }
-            return v;
-        }
-
-        private static Duration duration(Option<?> option, Duration v, Duration min, Duration max) {
-            if (v == null || v.compareTo(min) < 0 || v.compareTo(max) > 0) {
-                throw new IllegalArgumentException(
-                        "Source option '"
-                                + option.key()
-                                + "' = "
-                                + v
-                                + " is out of range ["
-                                + min
-                                + ", "
-                                + max
-                                + "]");
-            }
-            return v;
         }
     }
 }

@@ -17,14 +17,15 @@
 
 package org.apache.seatunnel.connectors.managed.reader;
 
-import java.time.Duration;
 import org.apache.seatunnel.api.configuration.Option;
 import org.apache.seatunnel.api.configuration.Options;
 
 /**
  * The source options of every connector built on {@link ManagedSourceReaderBase}: the bounds of its
  * fetch side. A connector adds them to its factory's {@code OptionRule} (see {@link #ALL}) and
- * builds its {@link ManagedReaderConfig} with {@link ManagedReaderConfig#from}. Stateless.
+ * builds its {@link ManagedReaderConfig} with {@link ManagedReaderConfig#from}. Times are whole
+ * milliseconds ({@code -ms} keys, as SeaTunnel's own connector options): SeaTunnel 2.3.8 cannot
+ * read a duration-typed source option from a job's config. Stateless.
  */
 public final class ManagedReaderOptions {
     private ManagedReaderOptions() {}
@@ -46,20 +47,20 @@ public final class ManagedReaderOptions {
                             "Estimated bytes of the records fetched but not yet emitted, per"
                                     + " reader (the split reader's estimates).");
 
-    public static final Option<Duration> FETCH_EMPTY_BACKOFF =
-            Options.key("reader.fetch.empty-backoff")
-                    .durationType()
-                    .defaultValue(Duration.ofMillis(5))
+    public static final Option<Long> FETCH_EMPTY_BACKOFF_MS =
+            Options.key("reader.fetch.empty-backoff-ms")
+                    .longType()
+                    .defaultValue(5L)
                     .withDescription(
                             "How long a fetch thread waits after a fetch that returned nothing"
                                     + " before fetching again (ended early by new splits,"
                                     + " wakeup or close), so a split reader that does not block"
                                     + " in fetch() does not spin.");
 
-    public static final Option<Duration> CLOSE_TIMEOUT =
-            Options.key("reader.close-timeout")
-                    .durationType()
-                    .defaultValue(Duration.ofSeconds(30))
+    public static final Option<Long> CLOSE_TIMEOUT_MS =
+            Options.key("reader.close-timeout-ms")
+                    .longType()
+                    .defaultValue(30_000L)
                     .withDescription(
                             "How long close() waits for each fetch thread to stop after waking it;"
                                     + " a thread still running then is interrupted and reported.");
@@ -72,10 +73,10 @@ public final class ManagedReaderOptions {
                             "Lane B only: records one pollNext call emits at most, inside one hold"
                                     + " of the checkpoint lock.");
 
-    public static final Option<Duration> LEGACY_POLL_IDLE_WAIT =
-            Options.key("reader.legacy-poll.idle-wait")
-                    .durationType()
-                    .defaultValue(Duration.ofMillis(100))
+    public static final Option<Long> LEGACY_POLL_IDLE_WAIT_MS =
+            Options.key("reader.legacy-poll.idle-wait-ms")
+                    .longType()
+                    .defaultValue(100L)
                     .withDescription(
                             "Lane B only: how long a pollNext call that found nothing waits for"
                                     + " fetched records (outside the checkpoint lock) before"
@@ -85,9 +86,9 @@ public final class ManagedReaderOptions {
     public static final Option<?>[] ALL = {
         FETCH_QUEUE_MAX_RECORDS,
         FETCH_QUEUE_MAX_BYTES,
-        FETCH_EMPTY_BACKOFF,
-        CLOSE_TIMEOUT,
+        FETCH_EMPTY_BACKOFF_MS,
+        CLOSE_TIMEOUT_MS,
         LEGACY_POLL_MAX_RECORDS,
-        LEGACY_POLL_IDLE_WAIT
+        LEGACY_POLL_IDLE_WAIT_MS
     };
 }

@@ -249,8 +249,9 @@ public abstract class ManagedSourceReaderBase<E, T, SplitT extends SourceSplit, 
 
     /**
      * Lane B: emits up to {@code reader.legacy-poll.max-records} fetched records inside one hold of
-     * the checkpoint lock; with nothing fetched, waits up to {@code reader.legacy-poll.idle-wait}
-     * for a batch outside the lock, and signals the end of a bounded input once.
+     * the checkpoint lock; with nothing fetched, waits up to {@code
+     * reader.legacy-poll.idle-wait-ms} for a batch outside the lock, and signals the end of a
+     * bounded input once.
      */
     @Override
     public void pollNext(Collector<T> output) throws Exception {
@@ -372,7 +373,7 @@ public abstract class ManagedSourceReaderBase<E, T, SplitT extends SourceSplit, 
 
     // ---------------------------------------------------------------- close
 
-    /** Stops the fetch threads (bounded by {@code reader.close-timeout}). Idempotent. */
+    /** Stops the fetch threads (bounded by {@code reader.close-timeout-ms}). Idempotent. */
     @Override
     public void close() {
         fetchers.close();

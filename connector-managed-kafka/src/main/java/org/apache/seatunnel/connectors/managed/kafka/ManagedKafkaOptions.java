@@ -23,6 +23,7 @@ import java.util.List;
 import org.apache.seatunnel.api.configuration.Option;
 import org.apache.seatunnel.api.configuration.Options;
 import org.apache.seatunnel.api.configuration.ReadonlyConfig;
+import org.apache.seatunnel.connectors.managed.reader.SourceOptionRange;
 
 /**
  * The options {@code ManagedKafka} adds to the stock {@code Kafka} source's options: the bounds of
@@ -88,20 +89,7 @@ public final class ManagedKafkaOptions {
 
         private static long inRange(
                 ReadonlyConfig options, Option<? extends Number> option, long min, long max) {
-            long v = options.get(option).longValue();
-            if (v < min || v > max) {
-                throw new IllegalArgumentException(
-                        "ManagedKafka option '"
-                                + option.key()
-                                + "' = "
-                                + v
-                                + " is out of range ["
-                                + min
-                                + ", "
-                                + max
-                                + "]");
-            }
-            return v;
+            return SourceOptionRange.check(option, options.get(option).longValue(), min, max);
         }
     }
 }

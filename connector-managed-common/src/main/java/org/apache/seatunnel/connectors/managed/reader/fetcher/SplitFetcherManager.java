@@ -137,8 +137,8 @@ public abstract class SplitFetcherManager<E, SplitT extends SourceSplit> {
     }
 
     /**
-     * Stops every fetch thread: wakes them, waits up to {@code reader.close-timeout} for each, then
-     * interrupts the ones still running and reports them. Idempotent.
+     * Stops every fetch thread: wakes them, waits up to {@code reader.close-timeout-ms} for each,
+     * then interrupts the ones still running and reports them. Idempotent.
      */
     public void close() {
         List<Map.Entry<SplitFetcher<E, SplitT>, Thread>> live;
@@ -163,7 +163,7 @@ public abstract class SplitFetcherManager<E, SplitT extends SourceSplit> {
                 }
                 if (t.isAlive()) {
                     LOG.warn(
-                            "Fetch thread {} did not stop within reader.close-timeout after"
+                            "Fetch thread {} did not stop within reader.close-timeout-ms after"
                                     + " wakeUp(); interrupting it (its split reader's fetch"
                                     + " ignores wakeUp)",
                             t.getName());
