@@ -26,8 +26,10 @@ import java.util.Set;
 import java.util.TreeSet;
 import org.apache.seatunnel.api.configuration.Option;
 import org.apache.seatunnel.api.configuration.ReadonlyConfig;
+import org.apache.seatunnel.api.source.managed.AsyncTaskOptions.WorkerClass;
 import org.apache.seatunnel.engine.managed.source.reader.MailboxLimits;
 import org.apache.seatunnel.engine.managed.source.reader.PollBudget;
+import org.apache.seatunnel.engine.managed.source.retry.RetryPolicy;
 
 /**
  * Threading: immutable, any thread.
@@ -58,7 +60,13 @@ public final class ManagedSourceConfig implements java.io.Serializable {
     private final long pollCancelNanos;
     private final long retryInitialMillis;
     private final long retryMaxMillis;
+    private final int retryMaxAttempts;
     private final int asyncMaxConcurrency;
+    private final int asyncQueueCapacity;
+    private final int discoveryThreads;
+    private final int discoveryQueue;
+    private final int computeThreads;
+    private final int computeQueue;
     private final int trackerMaxEntries;
     private final long trackerMaxBytes;
     private final long cutHoldNanos;
@@ -87,8 +95,14 @@ public final class ManagedSourceConfig implements java.io.Serializable {
         this.retryInitialMillis =
                 ranged(raw, ManagedSourceOptions.RETRY_INITIAL_BACKOFF) / 1_000_000L;
         this.retryMaxMillis = ranged(raw, ManagedSourceOptions.RETRY_MAX_BACKOFF) / 1_000_000L;
+        this.retryMaxAttempts = count(raw, ManagedSourceOptions.RETRY_MAX_ATTEMPTS);
         this.asyncMaxConcurrency =
                 count(raw, ManagedSourceOptions.COORDINATOR_ASYNC_MAX_CONCURRENCY);
+        this.asyncQueueCapacity = count(raw, ManagedSourceOptions.COORDINATOR_ASYNC_QUEUE_CAPACITY);
+        this.discoveryThreads = count(raw, ManagedSourceOptions.ASYNC_DISCOVERY_THREADS);
+        this.discoveryQueue = count(raw, ManagedSourceOptions.ASYNC_DISCOVERY_QUEUE);
+        this.computeThreads = count(raw, ManagedSourceOptions.ASYNC_COMPUTE_THREADS);
+        this.computeQueue = count(raw, ManagedSourceOptions.ASYNC_COMPUTE_QUEUE);
         this.trackerMaxEntries = count(raw, ManagedSourceOptions.TRACKER_MAX_ENTRIES);
         this.trackerMaxBytes = ranged(raw, ManagedSourceOptions.TRACKER_MAX_BYTES);
         this.cutHoldNanos = ranged(raw, ManagedSourceOptions.CUT_HOLD_TIMEOUT);
@@ -287,8 +301,34 @@ public final class ManagedSourceConfig implements java.io.Serializable {
         return retryMaxMillis;
     }
 
+    /** {@code retry.max-attempts}. */
+    public int retryMaxAttempts() {
+        return retryMaxAttempts;
+    }
+
+    /** The {@code retry.*} settings as the one retry policy of the runtime. */
+    public RetryPolicy retryPolicy() {
+        return new RetryPolicy(retryInitialMillis, retryMaxMillis, retryMaxAttempts);
+    }
+
+    /** {@code coordinator.async-max-concurrency}: one coordinator's running async tasks. */
     public int asyncMaxConcurrency() {
         return asyncMaxConcurrency;
+    }
+
+    /** {@code coordinator.async-queue-capacity}: one coordinator's waiting async tasks. */
+    public int asyncQueueCapacity() {
+        return asyncQueueCapacity;
+    }
+
+    /** {@code async-worker.<class>-threads}: member-wide. */
+    public int asyncThreads(WorkerClass workerClass) {
+        return workerClass == WorkerClass.DISCOVERY ? discoveryThreads : computeThreads;
+    }
+
+    /** {@code async-worker.<class>-queue-capacity}: member-wide. */
+    public int asyncQueueCapacity(WorkerClass workerClass) {
+        return workerClass == WorkerClass.DISCOVERY ? discoveryQueue : computeQueue;
     }
 
     public int trackerMaxEntries() {

@@ -153,25 +153,96 @@ public final class ManagedSourceOptions {
                     .durationType()
                     .defaultValue(Duration.ofMillis(5))
                     .withDescription(
-                            "Admission latency budget; exceeding it is counted and reported.");
+                            "Admission latency budget of the receiving member: a command whose"
+                                    + " admission (frame arrival to ack) takes longer counts in"
+                                    + " ManagedSourceAdmissionOverBudget; STIP-31 requires that"
+                                    + " count to stay under 1 % of the deliveries.");
 
     public static final Option<Duration> RETRY_INITIAL_BACKOFF =
             Options.key("retry.initial-backoff")
                     .durationType()
                     .defaultValue(Duration.ofMillis(10))
-                    .withDescription("First sender backoff after RETRY_LATER.");
+                    .withDescription(
+                            "First backoff before a command is sent again after RETRY_LATER or a"
+                                    + " transport failure (coordinator resends and reader sends"
+                                    + " alike); a larger retryAfterMillis hint of the receiver"
+                                    + " wins.");
 
     public static final Option<Duration> RETRY_MAX_BACKOFF =
             Options.key("retry.max-backoff")
                     .durationType()
                     .defaultValue(Duration.ofSeconds(1))
-                    .withDescription("Largest sender backoff after RETRY_LATER.");
+                    .withDescription(
+                            "Largest backoff between two attempts of one command; the backoff"
+                                    + " doubles from retry.initial-backoff up to it.");
+
+    public static final Option<Integer> RETRY_MAX_ATTEMPTS =
+            Options.key("retry.max-attempts")
+                    .intType()
+                    .defaultValue(120)
+                    .withDescription(
+                            "Attempts (the first included) after which a command is no longer"
+                                    + " sent again. A coordinator assignment or control that"
+                                    + " reaches it fails the coordinator, so the pipeline restores"
+                                    + " from its last checkpoint; a reader's send ends with its"
+                                    + " last answer. Counted in ManagedSourceRetriesExhausted and"
+                                    + " ManagedSourceCommandRetriesExhausted.");
 
     public static final Option<Integer> COORDINATOR_ASYNC_MAX_CONCURRENCY =
             Options.key("coordinator.async-max-concurrency")
                     .intType()
                     .defaultValue(4)
-                    .withDescription("Concurrent async tasks one coordinator may run.");
+                    .withDescription(
+                            "Async tasks (callAsync) one coordinator may run at a time on the"
+                                    + " member's async workers.");
+
+    public static final Option<Integer> COORDINATOR_ASYNC_QUEUE_CAPACITY =
+            Options.key("coordinator.async-queue-capacity")
+                    .intType()
+                    .defaultValue(16)
+                    .withDescription(
+                            "Async tasks of one coordinator that may wait for one of its"
+                                    + " coordinator.async-max-concurrency slots; a submission"
+                                    + " beyond it is rejected: its result handler receives a"
+                                    + " RejectedExecutionException, counted in"
+                                    + " ManagedSourceCoordinatorAsyncRejected.");
+
+    public static final Option<Integer> ASYNC_DISCOVERY_THREADS =
+            Options.key("async-worker.discovery-threads")
+                    .intType()
+                    .defaultValue(4)
+                    .withDescription(
+                            "Threads of the member's DISCOVERY async workers (split and partition"
+                                    + " discovery, metadata I/O), shared by every coordinator on"
+                                    + " the member; never the coordinator loops' threads. Read"
+                                    + " when the member starts.");
+
+    public static final Option<Integer> ASYNC_DISCOVERY_QUEUE =
+            Options.key("async-worker.discovery-queue-capacity")
+                    .intType()
+                    .defaultValue(1024)
+                    .withDescription(
+                            "DISCOVERY tasks that may wait member-wide for a thread; a task"
+                                    + " beyond it is rejected like a coordinator's over-limit"
+                                    + " submission and counted in ManagedSourceAsyncRejected."
+                                    + " Read when the member starts.");
+
+    public static final Option<Integer> ASYNC_COMPUTE_THREADS =
+            Options.key("async-worker.compute-threads")
+                    .intType()
+                    .defaultValue(2)
+                    .withDescription(
+                            "Threads of the member's COMPUTE async workers (CPU-bound planning),"
+                                    + " apart from the DISCOVERY ones so slow I/O cannot hold"
+                                    + " them. Read when the member starts.");
+
+    public static final Option<Integer> ASYNC_COMPUTE_QUEUE =
+            Options.key("async-worker.compute-queue-capacity")
+                    .intType()
+                    .defaultValue(1024)
+                    .withDescription(
+                            "COMPUTE tasks that may wait member-wide for a thread. Read when the"
+                                    + " member starts.");
 
     public static final Option<Integer> TRACKER_MAX_ENTRIES =
             Options.key("assignment-tracker.max-entries")
@@ -243,7 +314,13 @@ public final class ManagedSourceOptions {
                 ADMISSION_P99_BUDGET,
                 RETRY_INITIAL_BACKOFF,
                 RETRY_MAX_BACKOFF,
+                RETRY_MAX_ATTEMPTS,
                 COORDINATOR_ASYNC_MAX_CONCURRENCY,
+                COORDINATOR_ASYNC_QUEUE_CAPACITY,
+                ASYNC_DISCOVERY_THREADS,
+                ASYNC_DISCOVERY_QUEUE,
+                ASYNC_COMPUTE_THREADS,
+                ASYNC_COMPUTE_QUEUE,
                 TRACKER_MAX_ENTRIES,
                 TRACKER_MAX_BYTES,
                 CUT_HOLD_TIMEOUT,

@@ -132,7 +132,13 @@ public final class OptionRanges {
         duration(m, ManagedSourceOptions.ADMISSION_P99_BUDGET, MS, 10 * SECOND);
         duration(m, ManagedSourceOptions.RETRY_INITIAL_BACKOFF, MS, MINUTE);
         duration(m, ManagedSourceOptions.RETRY_MAX_BACKOFF, MS, 10 * MINUTE);
+        count(m, ManagedSourceOptions.RETRY_MAX_ATTEMPTS, 1, 1_000_000);
         count(m, ManagedSourceOptions.COORDINATOR_ASYNC_MAX_CONCURRENCY, 1, 1024);
+        count(m, ManagedSourceOptions.COORDINATOR_ASYNC_QUEUE_CAPACITY, 0, 65_536);
+        count(m, ManagedSourceOptions.ASYNC_DISCOVERY_THREADS, 1, 256);
+        count(m, ManagedSourceOptions.ASYNC_DISCOVERY_QUEUE, 1, 1_000_000);
+        count(m, ManagedSourceOptions.ASYNC_COMPUTE_THREADS, 1, 256);
+        count(m, ManagedSourceOptions.ASYNC_COMPUTE_QUEUE, 1, 1_000_000);
         count(m, ManagedSourceOptions.TRACKER_MAX_ENTRIES, 1, 10_000_000);
         bytes(m, ManagedSourceOptions.TRACKER_MAX_BYTES, KIB, 16 * GIB);
         duration(m, ManagedSourceOptions.CUT_HOLD_TIMEOUT, MS, HOUR);

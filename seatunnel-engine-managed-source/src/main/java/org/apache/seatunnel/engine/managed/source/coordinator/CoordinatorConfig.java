@@ -19,6 +19,7 @@ package org.apache.seatunnel.engine.managed.source.coordinator;
 
 import java.time.Duration;
 import java.util.Objects;
+import org.apache.seatunnel.engine.managed.source.retry.RetryPolicy;
 
 /**
  * Settings of one coordinator loop, fixed at construction (correctness-critical settings are not
@@ -29,8 +30,8 @@ public final class CoordinatorConfig {
     public static final int DEFAULT_COMPLETION_QUEUE_CAPACITY = 1 << 16;
     public static final int DEFAULT_DRAIN_BATCH = 1024;
     public static final Duration DEFAULT_SNAPSHOT_TIMEOUT = Duration.ofSeconds(10);
-    public static final Duration DEFAULT_RETRY_INITIAL = Duration.ofMillis(10);
-    public static final Duration DEFAULT_RETRY_MAX = Duration.ofSeconds(1);
+    public static final int DEFAULT_ASYNC_MAX_CONCURRENCY = 4;
+    public static final int DEFAULT_ASYNC_QUEUE_CAPACITY = 16;
 
     private final long jobId;
     private final long sourceRuntimeId;
@@ -43,8 +44,9 @@ public final class CoordinatorConfig {
     private final long maxTrackerBytes;
     private final boolean checkpointsEnabled;
     private final Duration snapshotTimeout;
-    private final Duration retryInitial;
-    private final Duration retryMax;
+    private final RetryPolicy retryPolicy;
+    private final int asyncMaxConcurrency;
+    private final int asyncQueueCapacity;
 
     private CoordinatorConfig(Builder b) {
         this.jobId = b.jobId;
@@ -58,8 +60,9 @@ public final class CoordinatorConfig {
         this.maxTrackerBytes = b.maxTrackerBytes;
         this.checkpointsEnabled = b.checkpointsEnabled;
         this.snapshotTimeout = b.snapshotTimeout;
-        this.retryInitial = b.retryInitial;
-        this.retryMax = b.retryMax;
+        this.retryPolicy = b.retryPolicy;
+        this.asyncMaxConcurrency = b.asyncMaxConcurrency;
+        this.asyncQueueCapacity = b.asyncQueueCapacity;
     }
 
     public static Builder builder() {
@@ -111,12 +114,19 @@ public final class CoordinatorConfig {
         return snapshotTimeout;
     }
 
-    public Duration retryInitial() {
-        return retryInitial;
+    /** The {@code retry.*} settings: how assignments and controls are sent again. */
+    public RetryPolicy retryPolicy() {
+        return retryPolicy;
     }
 
-    public Duration retryMax() {
-        return retryMax;
+    /** {@code coordinator.async-max-concurrency}: async tasks of this coordinator running. */
+    public int asyncMaxConcurrency() {
+        return asyncMaxConcurrency;
+    }
+
+    /** {@code coordinator.async-queue-capacity}: async tasks of this coordinator waiting. */
+    public int asyncQueueCapacity() {
+        return asyncQueueCapacity;
     }
 
     /** Mutable builder; not thread-safe. */
@@ -132,8 +142,9 @@ public final class CoordinatorConfig {
         private long maxTrackerBytes = SourceAssignmentTracker.DEFAULT_MAX_BYTES;
         private boolean checkpointsEnabled = true;
         private Duration snapshotTimeout = DEFAULT_SNAPSHOT_TIMEOUT;
-        private Duration retryInitial = DEFAULT_RETRY_INITIAL;
-        private Duration retryMax = DEFAULT_RETRY_MAX;
+        private RetryPolicy retryPolicy = RetryPolicy.defaults();
+        private int asyncMaxConcurrency = DEFAULT_ASYNC_MAX_CONCURRENCY;
+        private int asyncQueueCapacity = DEFAULT_ASYNC_QUEUE_CAPACITY;
 
         private Builder() {}
 
@@ -198,9 +209,18 @@ public final class CoordinatorConfig {
             return this;
         }
 
-        public Builder retryBackoff(Duration initial, Duration max) {
-            this.retryInitial = Objects.requireNonNull(initial, "initial");
-            this.retryMax = Objects.requireNonNull(max, "max");
+        public Builder retryPolicy(RetryPolicy v) {
+            this.retryPolicy = Objects.requireNonNull(v, "retryPolicy");
+            return this;
+        }
+
+        public Builder asyncBounds(int maxConcurrency, int queueCapacity) {
+            this.asyncMaxConcurrency = positive(maxConcurrency, "asyncMaxConcurrency");
+            if (queueCapacity < 0) {
+                throw new IllegalArgumentException(
+                        "asyncQueueCapacity must not be negative: " + queueCapacity);
+            }
+            this.asyncQueueCapacity = queueCapacity;
             return this;
         }
 

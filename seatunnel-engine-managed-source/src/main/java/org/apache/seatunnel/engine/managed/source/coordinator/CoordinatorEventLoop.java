@@ -77,9 +77,11 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
     private final Runnable drainTask = this::drain;
     private final ClassLoader enumeratorClassLoader;
     private final CoordinatorFailureHandler failureHandler;
-    private final CoordinatorCore<SplitT, StateT> core;
-    private final CoordinatorSchedulerImpl scheduler;
-    private final CoordinatorEnumeratorContext<SplitT> context;
+
+    // Set once by attach() before the loop is published (CoordinatorLoopFactory); never changed.
+    private CoordinatorCore<SplitT, StateT> core;
+    private CoordinatorSchedulerImpl scheduler;
+    private CoordinatorEnumeratorContext<SplitT> context;
 
     /** Loop-owned: commands that arrived before open, replayed in order once open succeeded. */
     private final ArrayDeque<Command> beforeOpen = new ArrayDeque<>();
@@ -93,64 +95,40 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
     // Opened once the loop reached CLOSED, so a host can wait for the enumerator's close().
     private final CountDownLatch closed = new CountDownLatch(1);
 
-    private CoordinatorEventLoop(Builder<SplitT, StateT> b) {
-        this.config = Objects.requireNonNull(b.config, "config");
-        this.metrics = b.metrics == null ? new CoordinatorMetrics() : b.metrics;
+    /**
+     * The loop's own machinery; its collaborators come through {@link #attach}. Only {@link
+     * CoordinatorLoopFactory} builds a loop.
+     */
+    CoordinatorEventLoop(
+            CoordinatorConfig config,
+            CoordinatorMetrics metrics,
+            Executor executor,
+            ClassLoader enumeratorClassLoader,
+            CoordinatorFailureHandler failureHandler) {
+        this.config = config;
+        this.metrics = metrics;
         this.commands = new MpscArrayQueue<>(config.commandQueueCapacity());
         this.completions = new MpscArrayQueue<>(config.completionQueueCapacity());
         this.enumeratorCalls = new EnumeratorCallQueue(config.commandQueueCapacity());
-        this.executor = Objects.requireNonNull(b.executor, "executor");
-        this.enumeratorClassLoader =
-                b.classLoader != null ? b.classLoader : getClass().getClassLoader();
-        this.failureHandler = Objects.requireNonNull(b.failureHandler, "failureHandler");
-        Clock clock = b.clock != null ? b.clock : Clock.systemUTC();
-        DelayScheduler timer = Objects.requireNonNull(b.timer, "timer");
-        SourceAsyncWorkerPool pool = Objects.requireNonNull(b.workerPool, "workerPool");
-        SourceAssignmentTracker tracker =
-                new SourceAssignmentTracker(
-                        config.maxTrackerEntries(),
-                        config.maxTrackerBytes(),
-                        config.checkpointsEnabled(),
-                        metrics);
-        ReaderRegistry readers = new ReaderRegistry();
-        EnvelopeFactory envelopes =
-                new EnvelopeFactory(config.jobId(), config.sourceRuntimeId(), config.epoch());
-        this.scheduler =
-                new CoordinatorSchedulerImpl(
-                        this,
-                        pool.newLane(),
-                        timer,
-                        enumeratorClassLoader,
-                        config.epoch(),
-                        metrics);
-        this.core =
-                new CoordinatorCore<>(
-                        config,
-                        b.enumeratorFactory,
-                        b.splitSerializer,
-                        b.stateSerializer,
-                        b.eventSerializer,
-                        metrics,
-                        tracker,
-                        readers,
-                        envelopes,
-                        scheduler,
-                        b.restoreBlob);
-        OutboundCommands outbound =
-                new OutboundCommands(
-                        this,
-                        Objects.requireNonNull(b.dispatcher, "dispatcher"),
-                        tracker,
-                        readers,
-                        envelopes,
-                        timer,
-                        clock,
-                        config,
-                        metrics);
-        this.context =
-                new CoordinatorEnumeratorContext<>(
-                        core, this, config.parallelism(), b.metricsContext, b.eventListener);
-        core.bind(outbound, context, this);
+        this.executor = executor;
+        this.enumeratorClassLoader = enumeratorClassLoader;
+        this.failureHandler = failureHandler;
+    }
+
+    /**
+     * Hands the loop its collaborators, once, before the loop is published: they need the loop (as
+     * their {@link LoopPort}) to exist first.
+     */
+    void attach(
+            CoordinatorCore<SplitT, StateT> core,
+            CoordinatorSchedulerImpl scheduler,
+            CoordinatorEnumeratorContext<SplitT> context) {
+        if (this.core != null) {
+            throw new IllegalStateException("coordinator loop already wired");
+        }
+        this.core = Objects.requireNonNull(core, "core");
+        this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+        this.context = Objects.requireNonNull(context, "context");
     }
 
     public static <S extends SourceSplit, T> Builder<S, T> builder() {
@@ -637,24 +615,24 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
         }
     }
 
-    /** Builder; not thread-safe. */
+    /** Builder; not thread-safe. Its fields are read by {@link CoordinatorLoopFactory}. */
     public static final class Builder<SplitT extends SourceSplit, StateT> {
-        private CoordinatorConfig config;
-        private CoordinatorMetrics metrics;
-        private EnumeratorFactory<SplitT, StateT> enumeratorFactory;
-        private Serializer<SplitT> splitSerializer;
-        private Serializer<StateT> stateSerializer;
-        private Serializer<SourceEvent> eventSerializer;
-        private CommandDispatcher dispatcher;
-        private Executor executor;
-        private DelayScheduler timer;
-        private Clock clock;
-        private SourceAsyncWorkerPool workerPool;
-        private ClassLoader classLoader;
-        private CoordinatorFailureHandler failureHandler;
-        private MetricsContext metricsContext;
-        private EventListener eventListener;
-        private byte[] restoreBlob;
+        CoordinatorConfig config;
+        CoordinatorMetrics metrics;
+        EnumeratorFactory<SplitT, StateT> enumeratorFactory;
+        Serializer<SplitT> splitSerializer;
+        Serializer<StateT> stateSerializer;
+        Serializer<SourceEvent> eventSerializer;
+        CommandDispatcher dispatcher;
+        Executor executor;
+        DelayScheduler timer;
+        Clock clock;
+        SourceAsyncWorkerPool workerPool;
+        ClassLoader classLoader;
+        CoordinatorFailureHandler failureHandler;
+        MetricsContext metricsContext;
+        EventListener eventListener;
+        byte[] restoreBlob;
 
         private Builder() {}
 
@@ -745,7 +723,7 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
         }
 
         public CoordinatorEventLoop<SplitT, StateT> build() {
-            return new CoordinatorEventLoop<>(this);
+            return CoordinatorLoopFactory.create(this);
         }
     }
 }

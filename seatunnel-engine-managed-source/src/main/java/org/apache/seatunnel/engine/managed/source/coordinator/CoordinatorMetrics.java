@@ -55,6 +55,7 @@ public final class CoordinatorMetrics {
         ASSIGNMENTS_CREATED("AssignmentsCreated"),
         ASSIGNMENTS_DISPATCHED("AssignmentsDispatched"),
         ASSIGNMENT_RETRIES("AssignmentRetries"),
+        RETRIES_EXHAUSTED("RetriesExhausted"),
         ASSIGNMENT_BACKPRESSURED("AssignmentBackpressured"),
         ASSIGNMENT_HELD_FOR_RECONCILIATION("AssignmentHeldForReconciliation"),
         ASSIGNMENTS_RETURNED("AssignmentsReturnedToEnumerator"),

@@ -181,6 +181,8 @@ public final class CoordinatorSchedulerImpl implements CoordinatorScheduler {
             t.cancel();
         }
         ticks.clear();
+        // The coordinator's share of the member's workers goes back with it.
+        lane.close();
     }
 
     boolean isClosed() {
@@ -211,7 +213,17 @@ public final class CoordinatorSchedulerImpl implements CoordinatorScheduler {
                                         () -> onTimeout(task)));
         if (!lane.submit(task, task.options.workerClass())) {
             metrics.increment(Counter.ASYNC_REJECTED);
-            task.rejectNow(new RejectedExecutionException("source async worker pool is full"));
+            task.rejectNow(
+                    new RejectedExecutionException(
+                            "source async worker pool is full: this coordinator already has "
+                                    + lane.running()
+                                    + " task(s) running and "
+                                    + lane.queued()
+                                    + " waiting (coordinator.async-max-concurrency "
+                                    + lane.maxConcurrency()
+                                    + ", coordinator.async-queue-capacity "
+                                    + lane.queueCapacity()
+                                    + "), or the member's async-worker queue is full"));
             onWorkerDone(task);
         }
     }

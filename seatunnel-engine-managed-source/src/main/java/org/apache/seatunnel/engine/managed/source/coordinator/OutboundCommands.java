@@ -29,6 +29,7 @@ import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
 import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
+import org.apache.seatunnel.engine.managed.source.retry.RetryPolicy;
 
 /**
  * Threading: loop-owned except {@link AckHandler}'s callbacks, which run on any thread and only
@@ -38,7 +39,11 @@ import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope
  * CommandDispatcher}: dispatches pending assignments while the tracker has room (back-pressure
  * otherwise), holds everything while restored owners are unreconciled, sends no-more-splits behind
  * a subtask's last assignment, and resends what the transport could not deliver (same command id,
- * the reader deduplicates) with bounded exponential backoff.
+ * the reader deduplicates) with the {@code retry.*} backoff of {@link RetryPolicy}. This is the one
+ * retry layer of a coordinator command: the dispatcher makes one attempt per call. A command still
+ * not admitted after {@code retry.max-attempts} attempts fails the coordinator ({@code
+ * ManagedSourceRetriesExhausted}): its split can no longer be placed by this epoch, and the
+ * pipeline restores from the last checkpoint, where the tracker still owns it.
  */
 final class OutboundCommands {
     private static final byte[] EMPTY = new byte[0];
@@ -50,7 +55,7 @@ final class OutboundCommands {
     private final EnvelopeFactory envelopes;
     private final DelayScheduler timer;
     private final Clock clock;
-    private final CoordinatorConfig config;
+    private final RetryPolicy retryPolicy;
     private final CoordinatorMetrics metrics;
 
     /** Controls (no-more-splits, cut release) not yet admitted, by command id. */
@@ -76,7 +81,7 @@ final class OutboundCommands {
         this.envelopes = envelopes;
         this.timer = timer;
         this.clock = clock;
-        this.config = config;
+        this.retryPolicy = config.retryPolicy();
         this.metrics = metrics;
     }
 
@@ -261,20 +266,22 @@ final class OutboundCommands {
     }
 
     private void scheduleRetry(long commandId, int retries, long retryAfterMillis) {
+        long delay = retryPolicy.delayBeforeRetry(retries, retryAfterMillis);
+        if (delay == RetryPolicy.EXHAUSTED) {
+            metrics.increment(Counter.RETRIES_EXHAUSTED);
+            throw new IllegalStateException(
+                    "command "
+                            + commandId
+                            + " not admitted after retry.max-attempts ("
+                            + retryPolicy.maxAttempts()
+                            + ") attempts");
+        }
         metrics.increment(Counter.ASSIGNMENT_RETRIES);
-        long delay = retryAfterMillis > 0 ? retryAfterMillis : backoffMillis(retries);
         timer.schedule(
                 Duration.ofMillis(delay),
                 () ->
                         loop.postCompletion(
                                 CoordinatorCommandType.REDISPATCH, () -> redispatch(commandId)));
-    }
-
-    private long backoffMillis(int retries) {
-        long initial = config.retryInitial().toMillis();
-        long max = config.retryMax().toMillis();
-        int shift = Math.min(Math.max(retries - 1, 0), 20);
-        return Math.min(max, initial << shift);
     }
 
     private void redispatch(long commandId) {

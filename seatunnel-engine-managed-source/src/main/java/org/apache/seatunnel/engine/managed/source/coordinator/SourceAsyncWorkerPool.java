@@ -19,27 +19,41 @@ package org.apache.seatunnel.engine.managed.source.coordinator;
 
 import java.util.ArrayDeque;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.seatunnel.api.source.managed.AsyncTaskOptions.WorkerClass;
 
 /**
- * Threading: thread-safe; one instance per member, shared by every coordinator on it. Lanes are
- * created by coordinator loops; {@link Lane#submit} is called on a loop, task completion releases
- * on a worker thread. All counters are guarded by this pool's monitor, held only for a few field
- * updates (never while running a task or calling an executor).
+ * Runs coordinators' slow work (discovery, planning) on executors of its own, one per {@link
+ * WorkerClass}, never on the threads that run coordinator loops, so a slow discovery cannot delay
+ * any coordinator's commands or snapshots.
  *
- * <p>Runs slow enumerator work (discovery, planning) on injected executors, one per {@link
- * WorkerClass}. Bounded twice: at most {@code maxConcurrencyPerCoordinator} tasks of one
- * coordinator run at a time (so one slow source cannot take the member's workers), and at most
- * {@code queueCapacity} tasks wait member-wide; beyond that a submission is refused, never queued
- * without bound.
+ * <p>Bounded twice. Member-wide: each worker class's executor has its own threads and its own
+ * bounded queue ({@code async-worker.*}; the member service builds them); a task it refuses is
+ * rejected. Per coordinator: each coordinator takes a {@link Lane} with its job's bounds — at most
+ * {@code coordinator.async-max-concurrency} of its tasks are handed to the executors at a time and
+ * at most {@code coordinator.async-queue-capacity} more wait in the lane — so one busy source
+ * cannot take the member's workers. A refused submission never queues without bound: the scheduler
+ * hands its result handler a {@link RejectedExecutionException} (counted as {@code
+ * CoordinatorAsyncRejected} per coordinator and {@code ManagedSourceAsyncRejected} per member). A
+ * lane is released with its coordinator ({@link Lane#close()}).
+ *
+ * <p>Threading: thread-safe; one instance per member, shared by every coordinator on it. Lanes are
+ * created and submitted to on coordinator loops; a finished task hands its slot on from the worker
+ * thread. A lane's fields are guarded by the lane's monitor, held only for a few field updates
+ * (never while running a task or calling an executor); the member counters are atomics.
  */
 public final class SourceAsyncWorkerPool {
-    public static final int DEFAULT_MAX_CONCURRENCY_PER_COORDINATOR = 4;
-    public static final int DEFAULT_QUEUE_CAPACITY = 1024;
+    public static final String RUNNING = "ManagedSourceAsyncRunning";
+    public static final String QUEUED = "ManagedSourceAsyncQueued";
+    public static final String REJECTED = "ManagedSourceAsyncRejected";
+    public static final String LANES = "ManagedSourceAsyncCoordinators";
 
     /** A unit of pool work: run on a worker, or told that it never will. */
     interface PoolTask extends Runnable {
@@ -47,34 +61,23 @@ public final class SourceAsyncWorkerPool {
     }
 
     private final Map<WorkerClass, Executor> executors;
-    private final int queueCapacity;
-    private final int maxConcurrencyPerCoordinator;
+    private final AtomicLong rejected = new AtomicLong();
+    private final AtomicInteger openLanes = new AtomicInteger();
 
-    private int queued;
-
-    /** One executor for every worker class, default bounds. */
+    /** One executor for every worker class (tests, benchmarks). */
     public SourceAsyncWorkerPool(Executor executor) {
-        this(executor, DEFAULT_QUEUE_CAPACITY, DEFAULT_MAX_CONCURRENCY_PER_COORDINATOR);
+        this(sameForAll(executor));
     }
 
-    public SourceAsyncWorkerPool(
-            Executor executor, int queueCapacity, int maxConcurrencyPerCoordinator) {
-        this(sameForAll(executor), queueCapacity, maxConcurrencyPerCoordinator);
-    }
-
-    public SourceAsyncWorkerPool(
-            Map<WorkerClass, Executor> executors,
-            int queueCapacity,
-            int maxConcurrencyPerCoordinator) {
-        if (queueCapacity < 0 || maxConcurrencyPerCoordinator <= 0) {
-            throw new IllegalArgumentException("pool bounds must be positive");
-        }
+    /**
+     * @param executors one per worker class, each bounded (threads and queue) and refusing with
+     *     {@link RejectedExecutionException} when full
+     */
+    public SourceAsyncWorkerPool(Map<WorkerClass, ? extends Executor> executors) {
         this.executors = new EnumMap<>(WorkerClass.class);
         for (WorkerClass wc : WorkerClass.values()) {
             this.executors.put(wc, Objects.requireNonNull(executors.get(wc), "executor for " + wc));
         }
-        this.queueCapacity = queueCapacity;
-        this.maxConcurrencyPerCoordinator = maxConcurrencyPerCoordinator;
     }
 
     private static Map<WorkerClass, Executor> sameForAll(Executor executor) {
@@ -86,41 +89,103 @@ public final class SourceAsyncWorkerPool {
         return m;
     }
 
-    /** A new lane for one coordinator. */
-    public Lane newLane() {
-        return new Lane();
+    /**
+     * A new lane for one coordinator: at most {@code maxConcurrency} of its tasks run at a time and
+     * at most {@code queueCapacity} more wait.
+     */
+    public Lane newLane(int maxConcurrency, int queueCapacity) {
+        if (maxConcurrency <= 0 || queueCapacity < 0) {
+            throw new IllegalArgumentException(
+                    "lane bounds: max concurrency "
+                            + maxConcurrency
+                            + " must be positive, queue "
+                            + queueCapacity
+                            + " must not be negative");
+        }
+        openLanes.incrementAndGet();
+        return new Lane(maxConcurrency, queueCapacity);
     }
 
-    public int maxConcurrencyPerCoordinator() {
-        return maxConcurrencyPerCoordinator;
+    /** Submissions refused member-wide and by lanes, since the member started. */
+    public long rejected() {
+        return rejected.get();
     }
 
-    /** Tasks waiting member-wide (approximate under concurrency; exact when quiescent). */
-    public synchronized int queuedTasks() {
-        return queued;
+    /** Lanes not yet closed: coordinators holding a share of the pool. */
+    public int openLanes() {
+        return openLanes.get();
     }
 
-    /** One coordinator's share of the pool. Threading: as the pool. */
+    /**
+     * The member's metrics: {@code ManagedSourceAsyncRunning{Class}} and {@code
+     * ManagedSourceAsyncQueued{Class}} (gauges, from executors that report them), {@code
+     * ManagedSourceAsyncRejected} and {@code ManagedSourceAsyncCoordinators}.
+     */
+    public Map<String, Long> snapshot() {
+        Map<String, Long> m = new LinkedHashMap<>();
+        for (WorkerClass wc : WorkerClass.values()) {
+            Executor e = executors.get(wc);
+            long running = 0;
+            long queued = 0;
+            if (e instanceof ThreadPoolExecutor) {
+                running = ((ThreadPoolExecutor) e).getActiveCount();
+                queued = ((ThreadPoolExecutor) e).getQueue().size();
+            }
+            m.put(RUNNING + pascal(wc), running);
+            m.put(QUEUED + pascal(wc), queued);
+        }
+        m.put(REJECTED, rejected.get());
+        m.put(LANES, (long) openLanes.get());
+        return m;
+    }
+
+    /** Every metric name of {@link #snapshot()}. */
+    public static java.util.List<String> metricNames() {
+        return new java.util.ArrayList<>(
+                new SourceAsyncWorkerPool(Runnable::run).snapshot().keySet());
+    }
+
+    private static String pascal(WorkerClass wc) {
+        String n = wc.name();
+        return n.charAt(0) + n.substring(1).toLowerCase(java.util.Locale.ROOT);
+    }
+
+    /**
+     * One coordinator's share of the pool.
+     *
+     * <p>Threading: {@link #submit} and {@link #close} on the owning coordinator loop; slots are
+     * handed on from worker threads. Guarded by this lane's monitor.
+     */
     public final class Lane {
+        private final int maxConcurrency;
+        private final int queueCapacity;
         private final ArrayDeque<PoolTask> waiting = new ArrayDeque<>();
         private final ArrayDeque<WorkerClass> waitingClasses = new ArrayDeque<>();
         private int running;
+        private boolean closed;
 
-        private Lane() {}
+        private Lane(int maxConcurrency, int queueCapacity) {
+            this.maxConcurrency = maxConcurrency;
+            this.queueCapacity = queueCapacity;
+        }
 
         /**
-         * Runs {@code task} now or queues it. Returns false, without calling the task, when the
-         * member-wide queue is full or the executor refused.
+         * Runs {@code task} now or queues it. Returns false, without calling the task, when this
+         * lane's queue is full, the lane is closed, or the member's executor refused.
          */
         boolean submit(PoolTask task, WorkerClass workerClass) {
-            synchronized (SourceAsyncWorkerPool.this) {
-                if (running >= maxConcurrencyPerCoordinator) {
-                    if (queued >= queueCapacity) {
+            synchronized (this) {
+                if (closed) {
+                    rejected.incrementAndGet();
+                    return false;
+                }
+                if (running >= maxConcurrency) {
+                    if (waiting.size() >= queueCapacity) {
+                        rejected.incrementAndGet();
                         return false;
                     }
                     waiting.addLast(task);
                     waitingClasses.addLast(workerClass);
-                    queued++;
                     return true;
                 }
                 running++;
@@ -128,10 +193,43 @@ public final class SourceAsyncWorkerPool {
             return execute(task, workerClass);
         }
 
-        /** Tasks of this lane currently running. */
-        public int running() {
-            synchronized (SourceAsyncWorkerPool.this) {
-                return running;
+        /** Tasks of this lane handed to the executors and not finished. */
+        public synchronized int running() {
+            return running;
+        }
+
+        /** Tasks of this lane waiting for a slot. */
+        public synchronized int queued() {
+            return waiting.size();
+        }
+
+        public int maxConcurrency() {
+            return maxConcurrency;
+        }
+
+        public int queueCapacity() {
+            return queueCapacity;
+        }
+
+        /**
+         * Releases the lane with its coordinator: later submissions are refused and waiting tasks
+         * are told they will never run; running ones finish (their results are fenced by the closed
+         * scheduler). Idempotent.
+         */
+        public void close() {
+            ArrayDeque<PoolTask> dropped;
+            synchronized (this) {
+                if (closed) {
+                    return;
+                }
+                closed = true;
+                dropped = new ArrayDeque<>(waiting);
+                waiting.clear();
+                waitingClasses.clear();
+            }
+            openLanes.decrementAndGet();
+            for (PoolTask t : dropped) {
+                t.rejected(new RejectedExecutionException("coordinator closed"));
             }
         }
 
@@ -140,7 +238,8 @@ public final class SourceAsyncWorkerPool {
                 executors.get(workerClass).execute(() -> runAndRelease(task));
                 return true;
             } catch (RejectedExecutionException e) {
-                synchronized (SourceAsyncWorkerPool.this) {
+                rejected.incrementAndGet();
+                synchronized (this) {
                     running--;
                 }
                 return false;
@@ -160,21 +259,20 @@ public final class SourceAsyncWorkerPool {
             while (true) {
                 PoolTask next;
                 WorkerClass wc;
-                synchronized (SourceAsyncWorkerPool.this) {
+                synchronized (this) {
                     next = waiting.pollFirst();
                     wc = waitingClasses.pollFirst();
                     if (next == null) {
                         running--;
                         return;
                     }
-                    queued--;
                 }
                 // The slot passes to `next` without being released in between.
                 if (execute(next, wc)) {
                     return;
                 }
-                next.rejected(new RejectedExecutionException("worker executor refused the task"));
-                synchronized (SourceAsyncWorkerPool.this) {
+                next.rejected(new RejectedExecutionException("source async worker pool is full"));
+                synchronized (this) {
                     // execute() released the slot on refusal; take it back to try the next one.
                     running++;
                 }

@@ -24,8 +24,6 @@ import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.seatunnel.api.serialization.Serializer;
@@ -43,12 +41,12 @@ import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorMetrics
 import org.apache.seatunnel.engine.managed.source.coordinator.EnumeratorFactory;
 import org.apache.seatunnel.engine.managed.source.coordinator.OfferResult;
 import org.apache.seatunnel.engine.managed.source.coordinator.ReaderInclusionReport;
-import org.apache.seatunnel.engine.managed.source.coordinator.SourceAsyncWorkerPool;
 import org.apache.seatunnel.engine.managed.source.lane.Lane;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
 import org.apache.seatunnel.engine.managed.source.protocol.ReasonCode;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
+import org.apache.seatunnel.engine.managed.source.retry.RetryPolicy;
 import org.apache.seatunnel.engine.managed.source.zeta.transport.CoordinatorEndpoint;
 import org.apache.seatunnel.engine.managed.source.zeta.transport.CoordinatorFence;
 import org.apache.seatunnel.engine.managed.source.zeta.transport.ManagedSourceMemberService;
@@ -77,8 +75,6 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
     private static final long SEND_DEADLINE_MILLIS = 60_000;
     // The retry hint of a busy or not-yet-checkable coordinator answer.
     private static final long RETRY_AFTER_MILLIS = 10;
-    private static final Map<ManagedSourceMemberService, SourceAsyncWorkerPool> POOLS =
-            new ConcurrentHashMap<>();
 
     private final ManagedLaneSource<T, SplitT, StateT> source;
     private final SourceSplitEnumerator.Context<ManagedSplit> context;
@@ -123,14 +119,6 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
     private CoordinatorEventLoop<SplitT, StateT> buildLoop() {
         ManagedSourceConfig cfg = source.config();
         SeaTunnelSource<T, SplitT, StateT> inner = source.inner();
-        SourceAsyncWorkerPool pool =
-                POOLS.computeIfAbsent(
-                        service,
-                        s ->
-                                new SourceAsyncWorkerPool(
-                                        s.coordinatorExecutor(),
-                                        cfg.asyncMaxConcurrency(),
-                                        SourceAsyncWorkerPool.DEFAULT_QUEUE_CAPACITY));
         @SuppressWarnings("unchecked")
         Serializer<SourceEvent> events = source.eventSerializer();
         return CoordinatorEventLoop.<SplitT, StateT>builder()
@@ -142,6 +130,9 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
                                 .parallelism(context.currentParallelism())
                                 .maxTrackerEntries(cfg.trackerMaxEntries())
                                 .maxTrackerBytes(cfg.trackerMaxBytes())
+                                // The job's planned settings: its own async share and retries.
+                                .asyncBounds(cfg.asyncMaxConcurrency(), cfg.asyncQueueCapacity())
+                                .retryPolicy(cfg.retryPolicy())
                                 .build())
                 .metrics(new CoordinatorMetrics())
                 .enumeratorFactory(
@@ -183,7 +174,9 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
                             };
                         })
                 .clock(Clock.systemUTC())
-                .workerPool(pool)
+                // Member-wide async workers, apart from the coordinator-loop threads; the loop
+                // takes a lane of it and releases the lane when it closes.
+                .workerPool(service.asyncWorkers())
                 // The connector's own loader: the creating engine thread's context loader is not
                 // guaranteed to be the job's.
                 .classLoader(inner.getClass().getClassLoader())
@@ -240,8 +233,13 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
                             "reader subtask " + env.targetSubtask() + " has not registered"));
             return;
         }
+        // One attempt: the coordinator's OutboundCommands is the retry layer of its commands.
         service.sender()
-                .send(target, env, System.currentTimeMillis() + SEND_DEADLINE_MILLIS)
+                .send(
+                        target,
+                        env,
+                        System.currentTimeMillis() + SEND_DEADLINE_MILLIS,
+                        RetryPolicy.SINGLE_ATTEMPT)
                 .whenComplete(
                         (ack, err) -> {
                             if (err != null) {

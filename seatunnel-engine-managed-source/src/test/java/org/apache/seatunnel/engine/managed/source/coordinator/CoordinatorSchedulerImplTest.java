@@ -228,12 +228,16 @@ class CoordinatorSchedulerImplTest {
     }
 
     @Test
-    void perCoordinatorConcurrencyAndMemberQueueAreBounded() {
+    void perCoordinatorConcurrencyAndQueueAreBounded() {
         ManualExecutor workers = new ManualExecutor();
-        SourceAsyncWorkerPool pool = new SourceAsyncWorkerPool(workers, 1, 2);
+        SourceAsyncWorkerPool pool = new SourceAsyncWorkerPool(workers);
         f =
                 new LoopFixture(
-                        LoopFixture.config(1).build(), LoopFixture.splits(0), false, null, pool);
+                        LoopFixture.config(1).asyncBounds(2, 1).build(),
+                        LoopFixture.splits(0),
+                        false,
+                        null,
+                        pool);
         f.loop.open();
         f.drain();
         onLoop(
@@ -243,7 +247,7 @@ class CoordinatorSchedulerImplTest {
                     }
                 });
         assertEquals(2, workers.pending(), "two run, one waits, one refused");
-        assertEquals(1, pool.queuedTasks());
+        assertEquals(1, pool.rejected());
         f.drain();
         assertEquals(List.of("t3:RejectedExecutionException"), results);
         workers.runOne();
@@ -252,6 +256,10 @@ class CoordinatorSchedulerImplTest {
         f.drain();
         assertEquals(4, results.size());
         assertEquals(1, f.count(Counter.ASYNC_REJECTED));
+        assertEquals(1, pool.openLanes());
+        f.loop.close();
+        f.drain();
+        assertEquals(0, pool.openLanes(), "the coordinator's lane is released with it");
     }
 
     @Test

@@ -49,9 +49,7 @@ final class LoopFixture {
             byte[] restore,
             SourceAsyncWorkerPool sharedPoolOrNull) {
         this.pool =
-                sharedPoolOrNull != null
-                        ? sharedPoolOrNull
-                        : new SourceAsyncWorkerPool(workers, 16, 4);
+                sharedPoolOrNull != null ? sharedPoolOrNull : new SourceAsyncWorkerPool(workers);
         this.loop =
                 CoordinatorEventLoop.<TestSplit, TestEnumerator.State>builder()
                         .config(config)

@@ -51,7 +51,7 @@ final class ModelWorld {
     final ManualExecutor loopExecutor = new ManualExecutor();
     final ManualExecutor workers = new ManualExecutor();
     final ManualTimer timer = new ManualTimer();
-    final SourceAsyncWorkerPool pool = new SourceAsyncWorkerPool(workers, 64, 4);
+    final SourceAsyncWorkerPool pool = new SourceAsyncWorkerPool(workers);
     final List<String> loopFailures = new ArrayList<>();
 
     CoordinatorEventLoop<TestSplit, TestEnumerator.State> loop;

@@ -38,6 +38,7 @@ import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAckCodec;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandCodec;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
+import org.apache.seatunnel.engine.managed.source.retry.RetryPolicy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -67,9 +68,14 @@ import org.slf4j.LoggerFactory;
  *       TERMINAL_REJECTED}, {@code UNSUPPORTED_PROTOCOL}, {@code INVALID_PAYLOAD}) completes the
  *       future normally with that ack;
  *   <li>{@code RETRY_LATER}, or a Hazelcast-level failure (member left, call timeout, connection
- *       loss), is retried with exponential backoff: first the ack's {@code retryAfterMillis} (or
- *       {@code retry.initial-backoff}), doubling up to {@code retry.max-backoff}; timers, never a
- *       sleeping thread;
+ *       loss), is retried by the send's {@link RetryPolicy} (the {@code retry.*} settings unless
+ *       the caller passes its own): first the ack's {@code retryAfterMillis} (or {@code
+ *       retry.initial-backoff}), doubling up to {@code retry.max-backoff}; timers, never a sleeping
+ *       thread;
+ *   <li>once the policy's {@code retry.max-attempts} attempts were made, the send ends with its
+ *       last outcome: the last {@code RETRY_LATER} ack completes the future normally, the last
+ *       transport failure exceptionally. With {@link RetryPolicy#SINGLE_ATTEMPT} that is the first
+ *       outcome: the coordinator sends that way because it retries its commands itself;
  *   <li>at the deadline the future fails with {@link CommandTimeoutException} (also for an envelope
  *       whose deadline passed while it waited in the lane);
  *   <li>an ack that does not decode fails the future with {@link IllegalStateException}: a protocol
@@ -86,8 +92,7 @@ public final class CommandSender implements AutoCloseable {
     private final ScheduledExecutorService scheduler;
     private final TransportMetrics metrics;
     private final LongSupplier clockMillis;
-    private final long initialBackoffMillis;
-    private final long maxBackoffMillis;
+    private final RetryPolicy retryPolicy;
     private final int maxQueuedPerTarget;
     private final ConcurrentMap<LaneKey, Lane> lanes = new ConcurrentHashMap<>();
     private final AtomicInteger pending = new AtomicInteger();
@@ -107,8 +112,7 @@ public final class CommandSender implements AutoCloseable {
         this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
         this.metrics = Objects.requireNonNull(metrics, "metrics");
         this.clockMillis = Objects.requireNonNull(clockMillis, "clockMillis");
-        this.initialBackoffMillis = settings.retryInitialBackoffMillis();
-        this.maxBackoffMillis = settings.retryMaxBackoffMillis();
+        this.retryPolicy = settings.retryPolicy();
         this.maxQueuedPerTarget = settings.maxQueuedPerTarget();
     }
 
@@ -123,6 +127,16 @@ public final class CommandSender implements AutoCloseable {
      */
     public CompletableFuture<AdmissionAck> send(
             Address target, SourceCommandEnvelope env, long deadlineMillis) {
+        return send(target, env, deadlineMillis, retryPolicy);
+    }
+
+    /**
+     * As {@link #send(Address, SourceCommandEnvelope, long)}, retried by {@code policy} instead of
+     * the member's {@code retry.*} settings.
+     */
+    public CompletableFuture<AdmissionAck> send(
+            Address target, SourceCommandEnvelope env, long deadlineMillis, RetryPolicy policy) {
+        Objects.requireNonNull(policy, "policy");
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(env, "env");
         CompletableFuture<AdmissionAck> future = new CompletableFuture<>();
@@ -139,7 +153,7 @@ public final class CommandSender implements AutoCloseable {
             return future;
         }
         LaneKey key = new LaneKey(target, env.sourceRuntimeId(), env.targetSubtask());
-        Pending p = new Pending(key, env, frame, deadlineMillis, future);
+        Pending p = new Pending(key, env, frame, deadlineMillis, future, policy.newBackoff());
         lanes.compute(
                 key,
                 (k, lane) -> {
@@ -285,7 +299,10 @@ public final class CommandSender implements AutoCloseable {
                     p.key,
                     attemptNo,
                     p.lastFailure);
-            retryLater(p, 0);
+            if (!retryLater(p, 0)) {
+                p.future.completeExceptionally(p.lastFailure);
+                finish(p);
+            }
             return;
         }
         AdmissionAckCodec.DecodeResult decoded = AdmissionAckCodec.decode(response);
@@ -305,7 +322,10 @@ public final class CommandSender implements AutoCloseable {
         AdmissionAck ack = decoded.ack();
         if (ack.status() == AdmissionStatus.RETRY_LATER) {
             p.lastAck = ack;
-            retryLater(p, ack.retryAfterMillis());
+            if (!retryLater(p, ack.retryAfterMillis())) {
+                p.future.complete(ack);
+                finish(p);
+            }
             return;
         }
         metrics.recordFinal(ack.status());
@@ -313,20 +333,28 @@ public final class CommandSender implements AutoCloseable {
         finish(p);
     }
 
-    private void retryLater(Pending p, long hintMillis) {
-        long next = p.backoffMillis == 0 ? initialBackoffMillis : p.backoffMillis * 2;
-        if (p.backoffMillis == 0 && hintMillis > 0) {
-            next = hintMillis;
+    /**
+     * Schedules the next attempt. False when the policy allows no further attempt: the caller ends
+     * the send with its last outcome.
+     */
+    private boolean retryLater(Pending p, long hintMillis) {
+        long next = p.backoff.next(hintMillis);
+        if (next == RetryPolicy.EXHAUSTED) {
+            if (p.backoff.attempts() > 1) {
+                // A single-attempt send hands its outcome back by design; only a cut-off retry
+                // sequence counts.
+                metrics.retriesExhausted.incrementAndGet();
+            }
+            return false;
         }
-        next = Math.min(Math.max(next, hintMillis), maxBackoffMillis);
-        p.backoffMillis = next;
         long remaining = p.deadlineMillis - clockMillis.getAsLong();
         if (next >= remaining) {
             // No attempt fits before the deadline; the deadline timer ends the send.
-            return;
+            return true;
         }
         metrics.retries.incrementAndGet();
         p.retryTimer = schedule(() -> attempt(p), next, p);
+        return true;
     }
 
     private void onDeadline(Pending p) {
@@ -440,8 +468,8 @@ public final class CommandSender implements AutoCloseable {
         final long deadlineMillis;
         final CompletableFuture<AdmissionAck> future;
         Admission admission;
+        final RetryPolicy.Backoff backoff;
         int attempts;
-        long backoffMillis;
         boolean finished;
         AdmissionAck lastAck;
         Throwable lastFailure;
@@ -453,8 +481,10 @@ public final class CommandSender implements AutoCloseable {
                 SourceCommandEnvelope env,
                 byte[] frame,
                 long deadlineMillis,
-                CompletableFuture<AdmissionAck> future) {
+                CompletableFuture<AdmissionAck> future,
+                RetryPolicy.Backoff backoff) {
             this.key = key;
+            this.backoff = backoff;
             this.env = env;
             this.frame = frame;
             this.deadlineMillis = deadlineMillis;

@@ -24,6 +24,8 @@ import com.hazelcast.instance.impl.HazelcastInstanceProxy;
 import com.hazelcast.internal.services.ManagedService;
 import com.hazelcast.spi.impl.NodeEngine;
 import com.hazelcast.spi.impl.operationservice.InvocationBuilder;
+import java.util.EnumMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -35,7 +37,9 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.seatunnel.api.source.managed.AsyncTaskOptions.WorkerClass;
 import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
+import org.apache.seatunnel.engine.managed.source.coordinator.SourceAsyncWorkerPool;
 import org.apache.seatunnel.engine.managed.source.reader.WorkerMailboxBudget;
 import org.apache.seatunnel.engine.managed.source.zeta.ManagedSourceSettings;
 import org.slf4j.Logger;
@@ -46,13 +50,15 @@ import org.slf4j.LoggerFactory;
  * #shutdown shut down} on the node-shutdown thread; every accessor may be called from any thread
  * once {@link #of} can find the service (Hazelcast registers services before the member accepts
  * operations). The owned executors run daemon threads named {@code
- * hz.<member>.managed-source-coordinator-N}, {@code hz.<member>.managed-source-watchdog} and {@code
- * hz.<member>.managed-source-sender}, after Hazelcast's own {@code hz.<member>.*} naming, so two
- * members in one JVM stay apart in a thread dump.
+ * hz.<member>.managed-source-coordinator-N}, {@code hz.<member>.managed-source-watchdog}, {@code
+ * hz.<member>.managed-source-sender} and {@code hz.<member>.managed-source-async-discovery-N} /
+ * {@code hz.<member>.managed-source-async-compute-N} (the async workers), after Hazelcast's own
+ * {@code hz.<member>.*} naming, so two members in one JVM stay apart in a thread dump.
  *
  * <p>Lane A's per-member Hazelcast service: owns what exists once per member — the worker mailbox
  * budget, the registry of reader mailboxes and coordinator endpoints, the shared coordinator-loop
- * executor, the watchdog scheduler, and the command transport (both ends).
+ * executor, the async worker pool (its own bounded executors, one per worker class, apart from the
+ * coordinator-loop threads), the watchdog scheduler, and the command transport (both ends).
  *
  * <p>Registration: {@link ManagedSourceServiceDescriptorProvider}, listed in {@code
  * META-INF/services/com.hazelcast.spi.impl.servicemanager.ServiceDescriptorProvider}, which
@@ -83,6 +89,8 @@ public final class ManagedSourceMemberService implements ManagedService {
     private volatile ScheduledThreadPoolExecutor watchdog;
     private volatile ScheduledThreadPoolExecutor senderScheduler;
     private volatile CommandSender sender;
+    private volatile Map<WorkerClass, ThreadPoolExecutor> asyncExecutors;
+    private volatile SourceAsyncWorkerPool asyncWorkers;
 
     /**
      * Called by {@link ManagedSourceServiceDescriptorProvider} when a member starts: the configured
@@ -103,11 +111,7 @@ public final class ManagedSourceMemberService implements ManagedService {
             if (c == null) {
                 return base;
             }
-            return base.withWorkerMailboxBytes(c.workerMailboxBytes())
-                    .withMaxPayloadBytes(c.maxPayloadBytes())
-                    .withCloseTimeoutMillis(c.closeTimeoutNanos() / 1_000_000L)
-                    .withRetry(
-                            c.retryInitialMillis(), c.retryMaxMillis(), base.maxQueuedPerTarget());
+            return base.withOperatorConfig(c);
         } catch (RuntimeException e) {
             // The message names the key, the value and the allowed range; a stack trace adds
             // nothing an operator needs.
@@ -127,7 +131,8 @@ public final class ManagedSourceMemberService implements ManagedService {
                         targets,
                         settings.maxPayloadBytes(),
                         settings.retryInitialBackoffMillis(),
-                        metrics);
+                        metrics,
+                        settings.admissionBudgetNanos());
     }
 
     /**
@@ -192,7 +197,6 @@ public final class ManagedSourceMemberService implements ManagedService {
     public void init(NodeEngine nodeEngine, Properties properties) {
         this.nodeEngine = nodeEngine;
         String member = nodeEngine.getHazelcastInstance().getName();
-        ManagedSourceTelemetry.add(String.valueOf(nodeEngine.getThisAddress()), metrics);
         this.coordinatorExecutor =
                 new ThreadPoolExecutor(
                         settings.coordinatorThreads(),
@@ -202,6 +206,31 @@ public final class ManagedSourceMemberService implements ManagedService {
                         new ArrayBlockingQueue<>(settings.coordinatorQueueCapacity()),
                         daemonThreads("hz." + member + ".managed-source-coordinator-", true),
                         new ThreadPoolExecutor.AbortPolicy());
+        Map<WorkerClass, ThreadPoolExecutor> async = new EnumMap<>(WorkerClass.class);
+        for (WorkerClass wc : WorkerClass.values()) {
+            // Own threads per worker class: slow discovery never holds a coordinator-loop thread
+            // (so never a snapshot) nor a COMPUTE worker.
+            async.put(
+                    wc,
+                    new ThreadPoolExecutor(
+                            settings.asyncThreads(wc),
+                            settings.asyncThreads(wc),
+                            0L,
+                            TimeUnit.MILLISECONDS,
+                            new ArrayBlockingQueue<>(settings.asyncQueueCapacity(wc)),
+                            daemonThreads(
+                                    "hz."
+                                            + member
+                                            + ".managed-source-async-"
+                                            + wc.name().toLowerCase(java.util.Locale.ROOT)
+                                            + "-",
+                                    true),
+                            new ThreadPoolExecutor.AbortPolicy()));
+        }
+        this.asyncExecutors = async;
+        this.asyncWorkers = new SourceAsyncWorkerPool(async);
+        ManagedSourceTelemetry.add(
+                String.valueOf(nodeEngine.getThisAddress()), metrics, asyncWorkers);
         this.watchdog =
                 singleThreadScheduler(
                         daemonThreads("hz." + member + ".managed-source-watchdog", false));
@@ -255,6 +284,12 @@ public final class ManagedSourceMemberService implements ManagedService {
         }
         shutdownNow(watchdog);
         shutdownNow(coordinatorExecutor);
+        Map<WorkerClass, ThreadPoolExecutor> async = asyncExecutors;
+        if (async != null) {
+            for (ThreadPoolExecutor e : async.values()) {
+                shutdownNow(e);
+            }
+        }
         ManagedSourceTelemetry.remove(metrics);
         LOG.info(
                 "Managed source member service stopped ({} readers, {} coordinators registered)",
@@ -348,6 +383,14 @@ public final class ManagedSourceMemberService implements ManagedService {
      */
     public ExecutorService coordinatorExecutor() {
         return requireStarted(coordinatorExecutor);
+    }
+
+    /**
+     * The member's async worker pool: coordinators take a {@link SourceAsyncWorkerPool.Lane} of it
+     * with their job's bounds and close it with the coordinator.
+     */
+    public SourceAsyncWorkerPool asyncWorkers() {
+        return requireStarted(asyncWorkers);
     }
 
     /** A single daemon thread for periodic checks (timeouts, stuck loops). Tasks must be short. */

@@ -17,233 +17,244 @@
 
 package org.apache.seatunnel.engine.managed.source.zeta.transport;
 
+import java.util.Objects;
+import org.apache.seatunnel.api.source.managed.AsyncTaskOptions.WorkerClass;
 import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
 import org.apache.seatunnel.engine.managed.source.config.ManagedSourceOptions;
+import org.apache.seatunnel.engine.managed.source.retry.RetryPolicy;
 
 /**
- * Threading: immutable; any thread.
+ * The member-wide settings that {@link ManagedSourceMemberService} reads once, when Hazelcast
+ * creates it at node start.
  *
- * <p>The member-wide settings that {@link ManagedSourceMemberService} reads once, when Hazelcast
- * creates it at node start. Immutable; validated on construction so a bad value names its option.
+ * <p>Threading: immutable; any thread. Validated on construction so a bad value names its option.
  *
  * <p>Why a static holder: Hazelcast instantiates the service through {@code
  * ServiceDescriptorProvider} with a no-argument constructor, before any job or host exists, so the
  * values must be in place before the member starts ({@link ManagedSourceMemberService#configure}).
  */
 public final class ManagedSourceRuntimeSettings {
-    private static final long DEFAULT_CLOSE_TIMEOUT_MILLIS =
-            ManagedSourceOptions.COORDINATOR_CLOSE_TIMEOUT.defaultValue().toMillis();
-
     private static final ManagedSourceRuntimeSettings DEFAULTS =
-            new ManagedSourceRuntimeSettings(256L << 20, 512 << 10, 10, 1000, 4096, 2, 1024);
+            new ManagedSourceRuntimeSettings(new Values());
 
-    private final long workerMailboxBytes;
-    private final int maxPayloadBytes;
-    private final long retryInitialBackoffMillis;
-    private final long retryMaxBackoffMillis;
-    private final int maxQueuedPerTarget;
-    private final int coordinatorThreads;
-    private final int coordinatorQueueCapacity;
-    private final long closeTimeoutMillis;
+    private final Values v;
+
+    /** The fields, copied on every {@code with...}. Not thread-safe; never escapes. */
+    private static final class Values implements Cloneable {
+        long workerMailboxBytes = ManagedSourceOptions.WORKER_MAILBOX_MAX_BYTES.defaultValue();
+        int maxPayloadBytes = ManagedSourceOptions.MAX_COMMAND_PAYLOAD_BYTES.defaultValue();
+        RetryPolicy retryPolicy = RetryPolicy.defaults();
+        int maxQueuedPerTarget = 4096;
+        int coordinatorThreads = 2;
+        int coordinatorQueueCapacity = 1024;
+        long closeTimeoutMillis =
+                ManagedSourceOptions.COORDINATOR_CLOSE_TIMEOUT.defaultValue().toMillis();
+        long admissionBudgetNanos =
+                ManagedSourceOptions.ADMISSION_P99_BUDGET.defaultValue().toNanos();
+        int discoveryThreads = ManagedSourceOptions.ASYNC_DISCOVERY_THREADS.defaultValue();
+        int discoveryQueueCapacity = ManagedSourceOptions.ASYNC_DISCOVERY_QUEUE.defaultValue();
+        int computeThreads = ManagedSourceOptions.ASYNC_COMPUTE_THREADS.defaultValue();
+        int computeQueueCapacity = ManagedSourceOptions.ASYNC_COMPUTE_QUEUE.defaultValue();
+
+        Values copy() {
+            try {
+                return (Values) clone();
+            } catch (CloneNotSupportedException e) {
+                throw new AssertionError(e);
+            }
+        }
+    }
+
+    private ManagedSourceRuntimeSettings(Values v) {
+        positive(ManagedSourceOptions.WORKER_MAILBOX_MAX_BYTES.key(), v.workerMailboxBytes);
+        positive(ManagedSourceOptions.COORDINATOR_CLOSE_TIMEOUT.key(), v.closeTimeoutMillis);
+        positive(ManagedSourceOptions.MAX_COMMAND_PAYLOAD_BYTES.key(), v.maxPayloadBytes);
+        positive(ManagedSourceOptions.ADMISSION_P99_BUDGET.key(), v.admissionBudgetNanos);
+        positive(ManagedSourceOptions.ASYNC_DISCOVERY_THREADS.key(), v.discoveryThreads);
+        positive(ManagedSourceOptions.ASYNC_DISCOVERY_QUEUE.key(), v.discoveryQueueCapacity);
+        positive(ManagedSourceOptions.ASYNC_COMPUTE_THREADS.key(), v.computeThreads);
+        positive(ManagedSourceOptions.ASYNC_COMPUTE_QUEUE.key(), v.computeQueueCapacity);
+        positive("transport max queued per target", v.maxQueuedPerTarget);
+        positive("coordinator threads", v.coordinatorThreads);
+        positive("coordinator queue capacity", v.coordinatorQueueCapacity);
+        Objects.requireNonNull(v.retryPolicy, "retryPolicy");
+        this.v = v;
+    }
 
     /**
-     * @param workerMailboxBytes {@code worker.mailbox-max-bytes}: payload bytes shared by every
-     *     reader mailbox of the member
-     * @param maxPayloadBytes {@code command.max-payload-bytes}: larger frames are refused before
-     *     their checksum is computed
-     * @param retryInitialBackoffMillis {@code retry.initial-backoff}, used when an ack gives no
-     *     hint
-     * @param retryMaxBackoffMillis {@code retry.max-backoff}
-     * @param maxQueuedPerTarget envelopes that may wait behind the one in flight, per target
-     * @param coordinatorThreads threads of the shared coordinator-loop executor
-     * @param coordinatorQueueCapacity tasks that may wait for a coordinator-loop thread
+     * STIP-31's defaults: 256 MiB worker budget, 512 KiB payloads, backoff 10 ms to 1 s, admission
+     * budget 5 ms; async workers as {@link ManagedSourceOptions} declares them.
      */
-    public ManagedSourceRuntimeSettings(
-            long workerMailboxBytes,
-            int maxPayloadBytes,
-            long retryInitialBackoffMillis,
-            long retryMaxBackoffMillis,
-            int maxQueuedPerTarget,
-            int coordinatorThreads,
-            int coordinatorQueueCapacity) {
-        this(
-                workerMailboxBytes,
-                maxPayloadBytes,
-                retryInitialBackoffMillis,
-                retryMaxBackoffMillis,
-                maxQueuedPerTarget,
-                coordinatorThreads,
-                coordinatorQueueCapacity,
-                DEFAULT_CLOSE_TIMEOUT_MILLIS);
-    }
-
-    private ManagedSourceRuntimeSettings(
-            long workerMailboxBytes,
-            int maxPayloadBytes,
-            long retryInitialBackoffMillis,
-            long retryMaxBackoffMillis,
-            int maxQueuedPerTarget,
-            int coordinatorThreads,
-            int coordinatorQueueCapacity,
-            long closeTimeoutMillis) {
-        positive(ManagedSourceOptions.WORKER_MAILBOX_MAX_BYTES.key(), workerMailboxBytes);
-        positive(ManagedSourceOptions.COORDINATOR_CLOSE_TIMEOUT.key(), closeTimeoutMillis);
-        positive(ManagedSourceOptions.MAX_COMMAND_PAYLOAD_BYTES.key(), maxPayloadBytes);
-        positive(ManagedSourceOptions.RETRY_INITIAL_BACKOFF.key(), retryInitialBackoffMillis);
-        positive(ManagedSourceOptions.RETRY_MAX_BACKOFF.key(), retryMaxBackoffMillis);
-        positive("transport max queued per target", maxQueuedPerTarget);
-        positive("coordinator threads", coordinatorThreads);
-        positive("coordinator queue capacity", coordinatorQueueCapacity);
-        if (retryMaxBackoffMillis < retryInitialBackoffMillis) {
-            throw new IllegalArgumentException(
-                    ManagedSourceOptions.RETRY_MAX_BACKOFF.key()
-                            + " ("
-                            + retryMaxBackoffMillis
-                            + " ms) must not be below "
-                            + ManagedSourceOptions.RETRY_INITIAL_BACKOFF.key()
-                            + " ("
-                            + retryInitialBackoffMillis
-                            + " ms)");
-        }
-        this.workerMailboxBytes = workerMailboxBytes;
-        this.maxPayloadBytes = maxPayloadBytes;
-        this.retryInitialBackoffMillis = retryInitialBackoffMillis;
-        this.retryMaxBackoffMillis = retryMaxBackoffMillis;
-        this.maxQueuedPerTarget = maxQueuedPerTarget;
-        this.coordinatorThreads = coordinatorThreads;
-        this.coordinatorQueueCapacity = coordinatorQueueCapacity;
-        this.closeTimeoutMillis = closeTimeoutMillis;
-    }
-
-    /** STIP-31's defaults: 256 MiB worker budget, 512 KiB payloads, backoff 10 ms to 1 s. */
     public static ManagedSourceRuntimeSettings defaults() {
         return DEFAULTS;
     }
 
     /**
-     * The transport-related options of a validated managed-source section (ranges checked at load);
-     * the rest are defaults.
+     * The member-wide options of a validated managed-source section (ranges checked at load); the
+     * rest are defaults.
      */
     public static ManagedSourceRuntimeSettings of(ManagedSourceConfig config) {
-        return DEFAULTS.withWorkerMailboxBytes(config.workerMailboxBytes())
-                .withMaxPayloadBytes(config.maxPayloadBytes())
-                .withRetry(
-                        config.retryInitialMillis(),
-                        config.retryMaxMillis(),
-                        DEFAULTS.maxQueuedPerTarget)
-                .withCloseTimeoutMillis(config.closeTimeoutNanos() / 1_000_000L);
+        return DEFAULTS.withOperatorConfig(config);
+    }
+
+    /** A copy with every member-wide option of {@code config}; the internal bounds stay. */
+    public ManagedSourceRuntimeSettings withOperatorConfig(ManagedSourceConfig config) {
+        Values n = v.copy();
+        n.workerMailboxBytes = config.workerMailboxBytes();
+        n.maxPayloadBytes = config.maxPayloadBytes();
+        n.retryPolicy = config.retryPolicy();
+        n.closeTimeoutMillis = config.closeTimeoutNanos() / 1_000_000L;
+        n.admissionBudgetNanos = config.admissionBudgetNanos();
+        n.discoveryThreads = config.asyncThreads(WorkerClass.DISCOVERY);
+        n.discoveryQueueCapacity = config.asyncQueueCapacity(WorkerClass.DISCOVERY);
+        n.computeThreads = config.asyncThreads(WorkerClass.COMPUTE);
+        n.computeQueueCapacity = config.asyncQueueCapacity(WorkerClass.COMPUTE);
+        return new ManagedSourceRuntimeSettings(n);
     }
 
     /** A copy with another worker budget; tests use it to make overload reachable. */
     public ManagedSourceRuntimeSettings withWorkerMailboxBytes(long bytes) {
-        return new ManagedSourceRuntimeSettings(
-                bytes,
-                maxPayloadBytes,
-                retryInitialBackoffMillis,
-                retryMaxBackoffMillis,
-                maxQueuedPerTarget,
-                coordinatorThreads,
-                coordinatorQueueCapacity,
-                closeTimeoutMillis);
+        Values n = v.copy();
+        n.workerMailboxBytes = bytes;
+        return new ManagedSourceRuntimeSettings(n);
     }
 
     /** A copy with another {@code coordinator.close-timeout}. */
     public ManagedSourceRuntimeSettings withCloseTimeoutMillis(long millis) {
-        return new ManagedSourceRuntimeSettings(
-                workerMailboxBytes,
-                maxPayloadBytes,
-                retryInitialBackoffMillis,
-                retryMaxBackoffMillis,
-                maxQueuedPerTarget,
-                coordinatorThreads,
-                coordinatorQueueCapacity,
-                millis);
+        Values n = v.copy();
+        n.closeTimeoutMillis = millis;
+        return new ManagedSourceRuntimeSettings(n);
     }
 
     /** A copy with another {@code command.max-payload-bytes}. */
     public ManagedSourceRuntimeSettings withMaxPayloadBytes(int bytes) {
-        return new ManagedSourceRuntimeSettings(
-                workerMailboxBytes,
-                bytes,
-                retryInitialBackoffMillis,
-                retryMaxBackoffMillis,
-                maxQueuedPerTarget,
-                coordinatorThreads,
-                coordinatorQueueCapacity,
-                closeTimeoutMillis);
+        Values n = v.copy();
+        n.maxPayloadBytes = bytes;
+        return new ManagedSourceRuntimeSettings(n);
     }
 
-    /** A copy with other sender bounds. */
+    /**
+     * A copy with other sender bounds: {@code retry.initial-backoff}, {@code retry.max-backoff}
+     * (the attempts bound stays) and the envelopes that may wait per target.
+     */
     public ManagedSourceRuntimeSettings withRetry(
             long initialBackoffMillis, long maxBackoffMillis, int maxQueuedPerTarget) {
-        return new ManagedSourceRuntimeSettings(
-                workerMailboxBytes,
-                maxPayloadBytes,
-                initialBackoffMillis,
-                maxBackoffMillis,
-                maxQueuedPerTarget,
-                coordinatorThreads,
-                coordinatorQueueCapacity,
-                closeTimeoutMillis);
+        Values n = v.copy();
+        n.retryPolicy =
+                new RetryPolicy(
+                        initialBackoffMillis, maxBackoffMillis, v.retryPolicy.maxAttempts());
+        n.maxQueuedPerTarget = maxQueuedPerTarget;
+        return new ManagedSourceRuntimeSettings(n);
     }
 
-    private static void positive(String key, long v) {
-        if (v <= 0) {
-            throw new IllegalArgumentException(key + " must be positive, was " + v);
+    /** A copy with another {@code retry.*} policy. */
+    public ManagedSourceRuntimeSettings withRetryPolicy(RetryPolicy policy) {
+        Values n = v.copy();
+        n.retryPolicy = policy;
+        return new ManagedSourceRuntimeSettings(n);
+    }
+
+    /** A copy with other bounds of one async worker class: threads and waiting tasks. */
+    public ManagedSourceRuntimeSettings withAsyncWorkers(
+            WorkerClass workerClass, int threads, int queueCapacity) {
+        Values n = v.copy();
+        if (workerClass == WorkerClass.DISCOVERY) {
+            n.discoveryThreads = threads;
+            n.discoveryQueueCapacity = queueCapacity;
+        } else {
+            n.computeThreads = threads;
+            n.computeQueueCapacity = queueCapacity;
+        }
+        return new ManagedSourceRuntimeSettings(n);
+    }
+
+    private static void positive(String key, long value) {
+        if (value <= 0) {
+            throw new IllegalArgumentException(key + " must be positive, was " + value);
         }
     }
 
     public long workerMailboxBytes() {
-        return workerMailboxBytes;
+        return v.workerMailboxBytes;
     }
 
     public int maxPayloadBytes() {
-        return maxPayloadBytes;
+        return v.maxPayloadBytes;
+    }
+
+    /** The {@code retry.*} settings: how the transport retries a send. */
+    public RetryPolicy retryPolicy() {
+        return v.retryPolicy;
     }
 
     public long retryInitialBackoffMillis() {
-        return retryInitialBackoffMillis;
+        return v.retryPolicy.initialBackoffMillis();
     }
 
     public long retryMaxBackoffMillis() {
-        return retryMaxBackoffMillis;
+        return v.retryPolicy.maxBackoffMillis();
     }
 
     public int maxQueuedPerTarget() {
-        return maxQueuedPerTarget;
+        return v.maxQueuedPerTarget;
     }
 
     public int coordinatorThreads() {
-        return coordinatorThreads;
+        return v.coordinatorThreads;
     }
 
     public int coordinatorQueueCapacity() {
-        return coordinatorQueueCapacity;
+        return v.coordinatorQueueCapacity;
     }
 
     /** {@code coordinator.close-timeout}: the longest wait for one coordinator's close. */
     public long closeTimeoutMillis() {
-        return closeTimeoutMillis;
+        return v.closeTimeoutMillis;
+    }
+
+    /** {@code admission.p99-budget}. */
+    public long admissionBudgetNanos() {
+        return v.admissionBudgetNanos;
+    }
+
+    /** {@code async-worker.<class>-threads}: the member's threads for one worker class. */
+    public int asyncThreads(WorkerClass workerClass) {
+        return workerClass == WorkerClass.DISCOVERY ? v.discoveryThreads : v.computeThreads;
+    }
+
+    /** {@code async-worker.<class>-queue-capacity}: tasks that may wait for those threads. */
+    public int asyncQueueCapacity(WorkerClass workerClass) {
+        return workerClass == WorkerClass.DISCOVERY
+                ? v.discoveryQueueCapacity
+                : v.computeQueueCapacity;
     }
 
     @Override
     public String toString() {
         return "ManagedSourceRuntimeSettings{workerMailboxBytes="
-                + workerMailboxBytes
+                + v.workerMailboxBytes
                 + ", maxPayloadBytes="
-                + maxPayloadBytes
-                + ", retryBackoffMs="
-                + retryInitialBackoffMillis
-                + ".."
-                + retryMaxBackoffMillis
+                + v.maxPayloadBytes
+                + ", retry="
+                + v.retryPolicy
                 + ", maxQueuedPerTarget="
-                + maxQueuedPerTarget
+                + v.maxQueuedPerTarget
                 + ", coordinatorThreads="
-                + coordinatorThreads
+                + v.coordinatorThreads
                 + ", coordinatorQueue="
-                + coordinatorQueueCapacity
+                + v.coordinatorQueueCapacity
                 + ", closeTimeoutMs="
-                + closeTimeoutMillis
+                + v.closeTimeoutMillis
+                + ", admissionBudgetUs="
+                + v.admissionBudgetNanos / 1000
+                + ", asyncDiscovery="
+                + v.discoveryThreads
+                + "/"
+                + v.discoveryQueueCapacity
+                + ", asyncCompute="
+                + v.computeThreads
+                + "/"
+                + v.computeQueueCapacity
                 + '}';
     }
 }

@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.seatunnel.engine.managed.source.coordinator.SourceAsyncWorkerPool;
 import org.apache.seatunnel.engine.managed.source.zeta.RuntimeStats;
 
 /**
@@ -39,8 +40,9 @@ import org.apache.seatunnel.engine.managed.source.zeta.RuntimeStats;
  *
  * <p>The engine serves the JVM-wide Prometheus default registry, so one collector per JVM reports
  * every member running in it, each under the single bounded label {@code address} (the member's own
- * address). Names are the PascalCase names of {@link TransportMetrics} and {@code
- * ManagedSourceRestoresRefused} (per JVM, no label), as gauges of the current totals.
+ * address). Names are the PascalCase names of {@link TransportMetrics}, of the async worker pool
+ * ({@link SourceAsyncWorkerPool#snapshot()}) and {@code ManagedSourceRestoresRefused} (per JVM, no
+ * label), as gauges of the current totals.
  */
 public final class ManagedSourceTelemetry extends Collector {
     public static final String RESTORES_REFUSED = "ManagedSourceRestoresRefused";
@@ -51,11 +53,11 @@ public final class ManagedSourceTelemetry extends Collector {
 
     private ManagedSourceTelemetry() {}
 
-    static void add(String address, TransportMetrics metrics) {
+    static void add(String address, TransportMetrics metrics, SourceAsyncWorkerPool asyncWorkers) {
         if (REGISTERED.compareAndSet(false, true)) {
             INSTANCE.register(CollectorRegistry.defaultRegistry);
         }
-        INSTANCE.members.add(new Member(address, metrics));
+        INSTANCE.members.add(new Member(address, metrics, asyncWorkers));
     }
 
     static void remove(TransportMetrics metrics) {
@@ -69,6 +71,7 @@ public final class ManagedSourceTelemetry extends Collector {
     /** The metric names this collector exports (for the docs check). */
     public static List<String> names() {
         List<String> names = new ArrayList<>(new TransportMetrics().snapshot().keySet());
+        names.addAll(SourceAsyncWorkerPool.metricNames());
         names.add(RESTORES_REFUSED);
         return Collections.unmodifiableList(names);
     }
@@ -77,13 +80,15 @@ public final class ManagedSourceTelemetry extends Collector {
     public List<MetricFamilySamples> collect() {
         Map<String, GaugeMetricFamily> families = new LinkedHashMap<>();
         for (Member m : members) {
-            for (Map.Entry<String, Long> e : m.metrics.snapshot().entrySet()) {
+            Map<String, Long> values = new LinkedHashMap<>(m.metrics.snapshot());
+            values.putAll(m.asyncWorkers.snapshot());
+            for (Map.Entry<String, Long> e : values.entrySet()) {
                 GaugeMetricFamily f = families.get(e.getKey());
                 if (f == null) {
                     f =
                             new GaugeMetricFamily(
                                     e.getKey(),
-                                    "Lane A command transport of this member (total)",
+                                    "Lane A command transport and async workers of this member",
                                     Collections.singletonList("address"));
                     families.put(e.getKey(), f);
                 }
@@ -102,10 +107,12 @@ public final class ManagedSourceTelemetry extends Collector {
     private static final class Member {
         final String address;
         final TransportMetrics metrics;
+        final SourceAsyncWorkerPool asyncWorkers;
 
-        Member(String address, TransportMetrics metrics) {
+        Member(String address, TransportMetrics metrics, SourceAsyncWorkerPool asyncWorkers) {
             this.address = address;
             this.metrics = metrics;
+            this.asyncWorkers = asyncWorkers;
         }
     }
 }

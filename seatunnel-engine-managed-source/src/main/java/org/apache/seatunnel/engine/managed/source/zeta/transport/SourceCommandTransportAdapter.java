@@ -61,6 +61,11 @@ import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
  *       STALE_TARGET} once it registers.
  * </ul>
  *
+ * <p>Admission latency: each delivery is timed from the frame's arrival to its ack; one slower than
+ * {@code admission.p99-budget} (STIP-31: admission p99 at most 5 ms) counts in {@code
+ * ManagedSourceAdmissionOverBudget}, so an operator sees the budget broken when that count exceeds
+ * 1 % of the deliveries.
+ *
  * <p>Every final refusal is counted per reason ({@code ManagedSourceTransportRefused{Reason}}) and
  * logged at most once per reason per minute, with ids and never payload bytes ({@link
  * RefusalReporter}).
@@ -83,6 +88,8 @@ public final class SourceCommandTransportAdapter {
     private final long noTargetRetryAfterMillis;
     private final TransportMetrics metrics;
     private final RefusalReporter refusals;
+    private final long admissionBudgetNanos;
+    private final LongSupplier nanoClock;
 
     /**
      * @param maxPayloadBytes frames declaring a larger payload are refused before their checksum
@@ -98,8 +105,27 @@ public final class SourceCommandTransportAdapter {
                 maxPayloadBytes,
                 noTargetRetryAfterMillis,
                 metrics,
+                ManagedSourceRuntimeSettings.defaults().admissionBudgetNanos());
+    }
+
+    /**
+     * @param admissionBudgetNanos {@code admission.p99-budget}
+     */
+    public SourceCommandTransportAdapter(
+            TransportTargets targets,
+            int maxPayloadBytes,
+            long noTargetRetryAfterMillis,
+            TransportMetrics metrics,
+            long admissionBudgetNanos) {
+        this(
+                targets,
+                maxPayloadBytes,
+                noTargetRetryAfterMillis,
+                metrics,
                 System::currentTimeMillis,
-                RefusalReporter.LOG_INTERVAL_MILLIS);
+                RefusalReporter.LOG_INTERVAL_MILLIS,
+                admissionBudgetNanos,
+                System::nanoTime);
     }
 
     SourceCommandTransportAdapter(
@@ -109,6 +135,28 @@ public final class SourceCommandTransportAdapter {
             TransportMetrics metrics,
             LongSupplier clockMillis,
             long refusalLogIntervalMillis) {
+        this(
+                targets,
+                maxPayloadBytes,
+                noTargetRetryAfterMillis,
+                metrics,
+                clockMillis,
+                refusalLogIntervalMillis,
+                ManagedSourceRuntimeSettings.defaults().admissionBudgetNanos(),
+                System::nanoTime);
+    }
+
+    SourceCommandTransportAdapter(
+            TransportTargets targets,
+            int maxPayloadBytes,
+            long noTargetRetryAfterMillis,
+            TransportMetrics metrics,
+            LongSupplier clockMillis,
+            long refusalLogIntervalMillis,
+            long admissionBudgetNanos,
+            LongSupplier nanoClock) {
+        this.admissionBudgetNanos = admissionBudgetNanos;
+        this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
         this.targets = Objects.requireNonNull(targets, "targets");
         this.maxPayloadBytes = maxPayloadBytes;
         this.noTargetRetryAfterMillis = noTargetRetryAfterMillis;
@@ -130,7 +178,17 @@ public final class SourceCommandTransportAdapter {
      * Decodes, routes and returns the encoded ack: what {@link DeliverCommandOperation} answers.
      */
     public byte[] deliverFrame(byte[] frame, Address from) {
-        return AdmissionAckCodec.encode(deliver(frame, from));
+        long start = nanoClock.getAsLong();
+        byte[] ack = AdmissionAckCodec.encode(deliver(frame, from));
+        if (nanoClock.getAsLong() - start > admissionBudgetNanos) {
+            metrics.admissionOverBudget.incrementAndGet();
+        }
+        return ack;
+    }
+
+    /** {@code admission.p99-budget} in nanoseconds. */
+    public long admissionBudgetNanos() {
+        return admissionBudgetNanos;
     }
 
     /** Decodes and routes one frame. Never throws. */

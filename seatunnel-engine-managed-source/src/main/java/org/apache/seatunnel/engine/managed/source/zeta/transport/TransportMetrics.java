@@ -55,6 +55,8 @@ public final class TransportMetrics {
     public static final String TRANSPORT_FAILURES = "ManagedSourceCommandTransportFailures";
     public static final String QUEUE_FULL = "ManagedSourceCommandQueueFull";
     public static final String TIMEOUTS = "ManagedSourceCommandTimeouts";
+    public static final String RETRIES_EXHAUSTED = "ManagedSourceCommandRetriesExhausted";
+    public static final String ADMISSION_OVER_BUDGET = "ManagedSourceAdmissionOverBudget";
     public static final String ACK_DECODE_FAILURES = "ManagedSourceCommandAckDecodeFailures";
     public static final String FINAL_PREFIX = "ManagedSourceCommandFinal";
 
@@ -72,6 +74,8 @@ public final class TransportMetrics {
     final AtomicLong transportFailures = new AtomicLong();
     final AtomicLong queueFull = new AtomicLong();
     final AtomicLong timeouts = new AtomicLong();
+    final AtomicLong retriesExhausted = new AtomicLong();
+    final AtomicLong admissionOverBudget = new AtomicLong();
     final AtomicLong ackDecodeFailures = new AtomicLong();
     private final AtomicLongArray finalStatus =
             new AtomicLongArray(AdmissionStatus.values().length);
@@ -157,6 +161,16 @@ public final class TransportMetrics {
         return timeouts.get();
     }
 
+    /** Sends ended because {@code retry.max-attempts} attempts were made. */
+    public long retriesExhausted() {
+        return retriesExhausted.get();
+    }
+
+    /** Inbound admissions that took longer than {@code admission.p99-budget}. */
+    public long admissionOverBudget() {
+        return admissionOverBudget.get();
+    }
+
     public long ackDecodeFailures() {
         return ackDecodeFailures.get();
     }
@@ -175,6 +189,8 @@ public final class TransportMetrics {
         m.put(TRANSPORT_FAILURES, transportFailures.get());
         m.put(QUEUE_FULL, queueFull.get());
         m.put(TIMEOUTS, timeouts.get());
+        m.put(RETRIES_EXHAUSTED, retriesExhausted.get());
+        m.put(ADMISSION_OVER_BUDGET, admissionOverBudget.get());
         m.put(ACK_DECODE_FAILURES, ackDecodeFailures.get());
         for (AdmissionStatus s : AdmissionStatus.values()) {
             m.put(ANSWERED_PREFIX + pascal(s), answered(s));

@@ -67,7 +67,7 @@ public final class MiniEngine {
     private final CommittingSink sink;
     private final WorkerMailboxBudget workerBudget = new WorkerMailboxBudget(256L << 20);
     private final SourceAsyncWorkerPool workerPool =
-            new SourceAsyncWorkerPool(new ManualExecutor(), 64, 4);
+            new SourceAsyncWorkerPool(new ManualExecutor());
     private final List<RowSplit> allSplits;
     private final CheckpointDriver checkpoints;
     private final ArrayDeque<String> trace = new ArrayDeque<>();
