@@ -27,6 +27,7 @@ import java.util.TreeSet;
 import org.apache.seatunnel.api.configuration.Option;
 import org.apache.seatunnel.api.configuration.ReadonlyConfig;
 import org.apache.seatunnel.api.source.managed.AsyncTaskOptions.WorkerClass;
+import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorConfig;
 import org.apache.seatunnel.engine.managed.source.reader.MailboxLimits;
 import org.apache.seatunnel.engine.managed.source.reader.PollBudget;
 import org.apache.seatunnel.engine.managed.source.retry.RetryPolicy;
@@ -267,6 +268,19 @@ public final class ManagedSourceConfig implements java.io.Serializable {
                 pollCancelNanos,
                 cutHoldNanos,
                 idleWaitNanos);
+    }
+
+    /**
+     * A coordinator's settings from this section — tracker bounds, async share ({@code
+     * coordinator.async-*}) and retries ({@code retry.*}) — for the host to complete with the
+     * deployment's ids.
+     */
+    public CoordinatorConfig.Builder coordinatorConfig() {
+        return CoordinatorConfig.builder()
+                .maxTrackerEntries(trackerMaxEntries)
+                .maxTrackerBytes(trackerMaxBytes)
+                .asyncBounds(asyncMaxConcurrency, asyncQueueCapacity)
+                .retryPolicy(retryPolicy());
     }
 
     public boolean enabled() {

@@ -35,7 +35,6 @@ import org.apache.seatunnel.engine.managed.source.checkpoint.SourceRuntimeCheckp
 import org.apache.seatunnel.engine.managed.source.checkpoint.SourceRuntimeCheckpointMetadataSerializer;
 import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
 import org.apache.seatunnel.engine.managed.source.coordinator.CommandDispatcher;
-import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorConfig;
 import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorEventLoop;
 import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorMetrics;
 import org.apache.seatunnel.engine.managed.source.coordinator.EnumeratorFactory;
@@ -123,16 +122,12 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
         Serializer<SourceEvent> events = source.eventSerializer();
         return CoordinatorEventLoop.<SplitT, StateT>builder()
                 .config(
-                        CoordinatorConfig.builder()
+                        // The job's planned settings: tracker bounds, its own async share, retries.
+                        cfg.coordinatorConfig()
                                 .jobId(EngineAccess.jobId(context))
                                 .sourceRuntimeId(source.sourceRuntimeId())
                                 .epoch(epoch)
                                 .parallelism(context.currentParallelism())
-                                .maxTrackerEntries(cfg.trackerMaxEntries())
-                                .maxTrackerBytes(cfg.trackerMaxBytes())
-                                // The job's planned settings: its own async share and retries.
-                                .asyncBounds(cfg.asyncMaxConcurrency(), cfg.asyncQueueCapacity())
-                                .retryPolicy(cfg.retryPolicy())
                                 .build())
                 .metrics(new CoordinatorMetrics())
                 .enumeratorFactory(

@@ -38,6 +38,7 @@ import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
 import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
 import org.apache.seatunnel.engine.managed.source.protocol.ReasonCode;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
+import org.apache.seatunnel.engine.managed.source.retry.RetryPolicy;
 import org.junit.jupiter.api.Test;
 
 /** Deterministic tests of the loop: ordering of every callback kind, stamping, isolation. */
@@ -330,6 +331,40 @@ class CoordinatorEventLoopTest {
         AssignmentEntry e = f.loop.tracker().bySplit("s0");
         assertEquals(AssignmentState.ADMITTED, e.state());
         assertEquals(2, f.count(Counter.ASSIGNMENT_RETRIES));
+    }
+
+    @Test
+    void resendsFollowRetryPolicyAndFailTheCoordinatorAtRetryMaxAttempts() {
+        LoopFixture f =
+                new LoopFixture(
+                        LoopFixture.config(1).retryPolicy(new RetryPolicy(10, 40, 4)).build(),
+                        LoopFixture.splits(1),
+                        false,
+                        null);
+        f.loop.open();
+        f.drain();
+        f.dispatcher.responder =
+                e -> AdmissionAck.retryLater(e.targetAttemptId(), 0, ReasonCode.MAILBOX_COUNT_FULL);
+        f.loop.registerReader(0, 1);
+        f.loop.handleSplitRequest(0, 1);
+        f.drain();
+        // Delays 10, 20, 40 ms (doubling, capped at 40): each resend exactly when due.
+        long[] delays = {10, 20, 40};
+        for (int i = 0; i < delays.length; i++) {
+            assertEquals(i + 1, f.dispatcher.of(CommandKind.SPLIT_ASSIGNMENT).size());
+            f.timer.advance(Duration.ofMillis(delays[i] - 1));
+            f.drain();
+            assertEquals(i + 1, f.dispatcher.of(CommandKind.SPLIT_ASSIGNMENT).size());
+            f.timer.advance(Duration.ofMillis(1));
+            f.drain();
+        }
+        assertEquals(4, f.dispatcher.of(CommandKind.SPLIT_ASSIGNMENT).size(), "max attempts");
+        assertEquals(3, f.count(Counter.ASSIGNMENT_RETRIES));
+        assertEquals(1, f.count(Counter.RETRIES_EXHAUSTED));
+        assertEquals(1, f.failures.size(), "the coordinator failed: " + f.failures);
+        f.timer.advance(Duration.ofSeconds(10));
+        f.drain();
+        assertEquals(4, f.dispatcher.of(CommandKind.SPLIT_ASSIGNMENT).size(), "no fifth attempt");
     }
 
     @Test

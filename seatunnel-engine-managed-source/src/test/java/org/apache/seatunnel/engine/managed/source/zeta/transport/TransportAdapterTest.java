@@ -110,6 +110,41 @@ class TransportAdapterTest {
     }
 
     @Test
+    void anAdmissionSlowerThanTheP99BudgetIsCounted() {
+        // The injected clock advances by the handler's "duration" of each delivery.
+        long budget = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(5);
+        long[] now = {0};
+        long[] handlerTakes = {0};
+        SourceCommandTransportAdapter timed =
+                new SourceCommandTransportAdapter(
+                        targets,
+                        1 << 10,
+                        10,
+                        metrics,
+                        System::currentTimeMillis,
+                        60_000,
+                        budget,
+                        () -> now[0]);
+        targets.registerCoordinator(
+                SOURCE,
+                (env, from) -> {
+                    now[0] += handlerTakes[0];
+                    return AdmissionAck.accepted(3, 1);
+                });
+        handlerTakes[0] = budget;
+        timed.deliverFrame(
+                SourceCommandCodec.encode(envelope(CommandKind.SPLIT_REQUEST, SOURCE, 0, 1, 1)),
+                FROM);
+        assertEquals(0, metrics.admissionOverBudget(), "at the budget is within it");
+        handlerTakes[0] = budget + 1;
+        timed.deliverFrame(
+                SourceCommandCodec.encode(envelope(CommandKind.SPLIT_REQUEST, SOURCE, 0, 1, 2)),
+                FROM);
+        assertEquals(1, metrics.admissionOverBudget());
+        assertEquals(budget, timed.admissionBudgetNanos());
+    }
+
+    @Test
     void readerBoundKindsAreNeverRoutedToTheCoordinator() {
         for (CommandKind kind : EnumSet.complementOf(COORDINATOR_BOUND)) {
             assertFalse(SourceCommandTransportAdapter.isCoordinatorBound(kind), kind.name());

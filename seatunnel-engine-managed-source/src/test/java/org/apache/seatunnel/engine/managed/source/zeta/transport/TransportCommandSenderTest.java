@@ -52,6 +52,7 @@ import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandCodec;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
 import org.apache.seatunnel.engine.managed.source.reader.WorkerMailboxBudget;
+import org.apache.seatunnel.engine.managed.source.retry.RetryPolicy;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -135,8 +136,9 @@ class TransportCommandSenderTest {
     }
 
     @Test
-    void retryLaterBacksOffFromTheHintDoublingUpToTheMaximum() throws Exception {
-        // Answers RETRY_LATER (hint 5 ms) six times, then ACCEPTED.
+    void retryLaterBacksOffDoublingUpToTheMaximumAndASmallerHintNeverShortensIt() throws Exception {
+        // Answers RETRY_LATER (hint 5 ms, below the 10 ms initial backoff) six times, then
+        // ACCEPTED.
         AtomicInteger calls = new AtomicInteger();
         FrameInvoker invoker =
                 (target, frame, timeout) -> {
@@ -160,7 +162,7 @@ class TransportCommandSenderTest {
         assertEquals(6, metrics.retries());
         // The first delay is the deadline timer; then the retry delays.
         List<Long> delays = scheduler.delays();
-        assertEquals(List.of(5L, 10L, 20L, 40L, 40L, 40L), delays.subList(1, delays.size()));
+        assertEquals(List.of(10L, 20L, 40L, 40L, 40L, 40L), delays.subList(1, delays.size()));
     }
 
     @Test
@@ -189,6 +191,67 @@ class TransportCommandSenderTest {
         assertEquals(2, metrics.transportFailures());
         List<Long> delays = scheduler.delays();
         assertEquals(List.of(3L, 6L), delays.subList(1, delays.size()));
+    }
+
+    @Test
+    void atRetryMaxAttemptsTheSendEndsWithItsLastAnswerAndCountsExhaustion() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        FrameInvoker invoker =
+                (target, frame, timeout) -> {
+                    calls.incrementAndGet();
+                    return CompletableFuture.completedFuture(
+                            AdmissionAckCodec.encode(
+                                    AdmissionAck.retryLater(1, 1, ReasonCode.MAILBOX_COUNT_FULL)));
+                };
+        CommandSender sender =
+                new CommandSender(
+                        invoker,
+                        scheduler,
+                        ManagedSourceRuntimeSettings.defaults()
+                                .withRetryPolicy(new RetryPolicy(1, 4, 3)),
+                        metrics,
+                        System::currentTimeMillis);
+
+        AdmissionAck ack =
+                ackOf(
+                        sender.send(
+                                TARGET,
+                                envelope(CommandKind.SPLIT_ASSIGNMENT, SOURCE, 0, 1, 1),
+                                in(BOUND)));
+
+        assertEquals(AdmissionStatus.RETRY_LATER, ack.status(), "the last answer");
+        assertEquals(3, calls.get(), "retry.max-attempts attempts, the first included");
+        assertEquals(2, metrics.retries());
+        assertEquals(1, metrics.retriesExhausted());
+        assertEquals(0, sender.pendingCount());
+    }
+
+    @Test
+    void aSingleAttemptSendHandsTheFirstOutcomeBackWithoutRetry() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        FrameInvoker invoker =
+                (target, frame, timeout) -> {
+                    calls.incrementAndGet();
+                    CompletableFuture<byte[]> f = new CompletableFuture<>();
+                    f.completeExceptionally(new IllegalStateException("member left"));
+                    return f;
+                };
+        CompletableFuture<AdmissionAck> f =
+                sender(invoker, 1, 10, 16)
+                        .send(
+                                TARGET,
+                                envelope(CommandKind.SPLIT_ASSIGNMENT, SOURCE, 0, 1, 1),
+                                in(BOUND),
+                                RetryPolicy.SINGLE_ATTEMPT);
+
+        java.util.concurrent.ExecutionException e =
+                org.junit.jupiter.api.Assertions.assertThrows(
+                        java.util.concurrent.ExecutionException.class,
+                        () -> f.get(BOUND.toMillis(), TimeUnit.MILLISECONDS));
+        assertEquals("member left", e.getCause().getMessage());
+        assertEquals(1, calls.get());
+        assertEquals(0, metrics.retries());
+        assertEquals(0, metrics.retriesExhausted(), "a single attempt is not a cut-off retry");
     }
 
     @Test
