@@ -53,6 +53,15 @@ public interface CoordinatorScheduler {
     /**
      * Runs {@code callable} on the worker pool and hands its result or failure to {@code
      * resultHandler} on the coordinator loop.
+     *
+     * <p>Bounded, never queued without limit. On Lane A a coordinator runs at most {@code
+     * coordinator.async-max-concurrency} tasks at a time with at most {@code
+     * coordinator.async-queue-capacity} more waiting, and each {@link AsyncTaskOptions.WorkerClass}
+     * has a member-wide bounded queue ({@code async-worker.*}). A submission beyond a bound, or one
+     * with {@link AsyncTaskOptions.OverlapPolicy#REJECT} while its key is active, is not run:
+     * {@code resultHandler} receives a {@link java.util.concurrent.RejectedExecutionException} (on
+     * the loop, like any result) whose message names the bound, unless the options' failure policy
+     * fails the coordinator instead.
      */
     <T> Cancellable callAsync(
             AsyncTaskKey key,

@@ -145,7 +145,12 @@ class AsyncWorkerIsolationTest {
 
             String runId = "async-probe";
             long probeJob =
-                    zeta.submit(ManagedJobs.streaming(PROBE, "    split.count = 2\n", runId));
+                    zeta.submit(
+                            ManagedJobs.streaming(
+                                    PROBE,
+                                    "    split.count = 2\n    bounded = false\n"
+                                            + "    rows.per.second = 100\n",
+                                    runId));
             zeta.awaitStatus(probeJob, JobStatus.RUNNING, BOUND);
             long first = Math.max(0, zeta.latestCompletedCheckpointId(probeJob, 1));
             // Three checkpoints of the probe job while discoveries of 5 s each are in flight: on
