@@ -118,7 +118,7 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
         this.scheduler =
                 new CoordinatorSchedulerImpl(
                         this,
-                        pool.newLane(),
+                        pool.newShare(),
                         timer,
                         enumeratorClassLoader,
                         config.epoch(),

@@ -55,7 +55,7 @@ import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorMetrics
 public final class CoordinatorSchedulerImpl implements CoordinatorScheduler {
 
     private final LoopPort loop;
-    private final SourceAsyncWorkerPool.Lane lane;
+    private final SourceAsyncWorkerPool.CoordinatorShare poolShare;
     private final DelayScheduler timer;
     private final ClassLoader classLoader;
     private final long epoch;
@@ -69,13 +69,13 @@ public final class CoordinatorSchedulerImpl implements CoordinatorScheduler {
 
     CoordinatorSchedulerImpl(
             LoopPort loop,
-            SourceAsyncWorkerPool.Lane lane,
+            SourceAsyncWorkerPool.CoordinatorShare poolShare,
             DelayScheduler timer,
             ClassLoader classLoader,
             long epoch,
             CoordinatorMetrics metrics) {
         this.loop = loop;
-        this.lane = lane;
+        this.poolShare = poolShare;
         this.timer = timer;
         this.classLoader = classLoader;
         this.epoch = epoch;
@@ -209,7 +209,7 @@ public final class CoordinatorSchedulerImpl implements CoordinatorScheduler {
                                 loop.postCompletion(
                                         CoordinatorCommandType.ASYNC_TIMEOUT,
                                         () -> onTimeout(task)));
-        if (!lane.submit(task, task.options.workerClass())) {
+        if (!poolShare.submit(task, task.options.workerClass())) {
             metrics.increment(Counter.ASYNC_REJECTED);
             task.rejectNow(new RejectedExecutionException("source async worker pool is full"));
             onWorkerDone(task);

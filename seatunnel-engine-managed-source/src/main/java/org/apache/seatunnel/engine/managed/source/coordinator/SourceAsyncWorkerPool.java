@@ -26,10 +26,10 @@ import java.util.concurrent.RejectedExecutionException;
 import org.apache.seatunnel.api.source.managed.AsyncTaskOptions.WorkerClass;
 
 /**
- * Threading: thread-safe; one instance per member, shared by every coordinator on it. Lanes are
- * created by coordinator loops; {@link Lane#submit} is called on a loop, task completion releases
- * on a worker thread. All counters are guarded by this pool's monitor, held only for a few field
- * updates (never while running a task or calling an executor).
+ * Threading: thread-safe; one instance per member, shared by every coordinator on it. Shares are
+ * created by coordinator loops; {@link CoordinatorShare#submit} is called on a loop, task
+ * completion releases on a worker thread. All counters are guarded by this pool's monitor, held
+ * only for a few field updates (never while running a task or calling an executor).
  *
  * <p>Runs slow enumerator work (discovery, planning) on injected executors, one per {@link
  * WorkerClass}. Bounded twice: at most {@code maxConcurrencyPerCoordinator} tasks of one
@@ -86,9 +86,9 @@ public final class SourceAsyncWorkerPool {
         return m;
     }
 
-    /** A new lane for one coordinator. */
-    public Lane newLane() {
-        return new Lane();
+    /** A new share for one coordinator. */
+    public CoordinatorShare newShare() {
+        return new CoordinatorShare();
     }
 
     public int maxConcurrencyPerCoordinator() {
@@ -101,12 +101,12 @@ public final class SourceAsyncWorkerPool {
     }
 
     /** One coordinator's share of the pool. Threading: as the pool. */
-    public final class Lane {
+    public final class CoordinatorShare {
         private final ArrayDeque<PoolTask> waiting = new ArrayDeque<>();
         private final ArrayDeque<WorkerClass> waitingClasses = new ArrayDeque<>();
         private int running;
 
-        private Lane() {}
+        private CoordinatorShare() {}
 
         /**
          * Runs {@code task} now or queues it. Returns false, without calling the task, when the
@@ -128,7 +128,7 @@ public final class SourceAsyncWorkerPool {
             return execute(task, workerClass);
         }
 
-        /** Tasks of this lane currently running. */
+        /** Tasks of this share currently running. */
         public int running() {
             synchronized (SourceAsyncWorkerPool.this) {
                 return running;
