@@ -20,7 +20,6 @@ package org.apache.seatunnel.engine.managed.source.zeta;
 import com.hazelcast.cluster.Address;
 import java.io.IOException;
 import java.io.Serializable;
-import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,6 +46,7 @@ import org.apache.seatunnel.engine.managed.source.coordinator.SourceAsyncWorkerP
 import org.apache.seatunnel.engine.managed.source.lane.Lane;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
+import org.apache.seatunnel.engine.managed.source.protocol.LongPayload;
 import org.apache.seatunnel.engine.managed.source.protocol.ReasonCode;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 import org.apache.seatunnel.engine.managed.source.zeta.transport.CoordinatorEndpoint;
@@ -314,7 +314,7 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
                 r = loop.handleSplitRequest(subtask, attempt);
                 break;
             case ASSIGNMENT_ACK:
-                r = loop.assignmentApplied(subtask, attempt, env.payload().getLong());
+                r = loop.assignmentApplied(subtask, attempt, LongPayload.decode(env));
                 break;
             case READER_CHECKPOINTED:
                 ReaderInclusionReport report;
@@ -478,9 +478,5 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
             throw new IllegalStateException(
                     "Lane A coordinator could not accept " + what + ": " + r);
         }
-    }
-
-    static long readLong(ByteBuffer b) {
-        return b.getLong();
     }
 }

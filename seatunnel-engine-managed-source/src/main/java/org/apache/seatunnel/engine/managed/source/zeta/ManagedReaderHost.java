@@ -40,6 +40,7 @@ import org.apache.seatunnel.engine.managed.source.checkpoint.SourceRuntimeCheckp
 import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
 import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
+import org.apache.seatunnel.engine.managed.source.protocol.LongPayload;
 import org.apache.seatunnel.engine.managed.source.protocol.ReasonCode;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 import org.apache.seatunnel.engine.managed.source.reader.LocalCommands;
@@ -432,13 +433,10 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
     @Override
     public void onApplied(SourceCommandEnvelope command) {
         if (command.commandKind() == CommandKind.SPLIT_ASSIGNMENT) {
-            byte[] id = new byte[8];
-            long v = command.commandId();
-            for (int i = 7; i >= 0; i--) {
-                id[i] = (byte) v;
-                v >>>= 8;
-            }
-            send(toCoordinator(CommandKind.ASSIGNMENT_ACK, id), false);
+            send(
+                    toCoordinator(
+                            CommandKind.ASSIGNMENT_ACK, LongPayload.encode(command.commandId())),
+                    false);
         }
     }
 
