@@ -32,11 +32,10 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.apache.seatunnel.connectors.managed.fake.ManagedFakeRows;
 import org.apache.seatunnel.engine.core.job.JobStatus;
-import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
-import org.apache.seatunnel.engine.managed.source.zeta.ManagedSourceSettings;
-import org.apache.seatunnel.engine.managed.source.zeta.RuntimeStats;
 import org.apache.seatunnel.managed.testkit.engine.CollectedRows;
 import org.apache.seatunnel.managed.testkit.engine.EmbeddedZeta;
+import org.apache.seatunnel.managed.testkit.engine.LaneASettings;
+import org.apache.seatunnel.managed.testkit.engine.RuntimeStats;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -75,7 +74,7 @@ class CoordinatorFirstCutTest {
         cfg.put("enabled", true);
         cfg.put("allowed-jobs", Arrays.asList(LANE_A_JOB));
         cfg.put("allowed-connectors", Arrays.asList(CutRaceSource.IDENTIFIER));
-        ManagedSourceSettings.install(ManagedSourceConfig.fromMap(cfg));
+        LaneASettings.install(cfg);
         zeta =
                 EmbeddedZeta.builder("coordinator-first-cut", 22950)
                         .checkpointIntervalMillis(1500)
@@ -87,7 +86,7 @@ class CoordinatorFirstCutTest {
         if (zeta != null) {
             zeta.close();
         }
-        ManagedSourceSettings.install(null);
+        LaneASettings.clear();
     }
 
     private static String job(String jobName, String runId) {

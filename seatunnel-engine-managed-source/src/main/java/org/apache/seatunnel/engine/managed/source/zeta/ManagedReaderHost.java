@@ -182,7 +182,7 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
                 service.watchdog()
                         .scheduleWithFixedDelay(
                                 loop::checkTurnBudget, 100, 100, TimeUnit.MILLISECONDS);
-        RuntimeStats.readerOpened(mailbox, loopMetrics);
+        RuntimeObservers.readerOpened(mailbox, loopMetrics);
         ReaderTaskMetrics.register(
                 context.getMetricsContext(), mailbox, loopMetrics, System::nanoTime);
         send(toCoordinator(CommandKind.READER_REGISTRATION, new byte[0]), true);
@@ -375,7 +375,7 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
                     "Checkpoint " + checkpointId + " barrier was not admitted: " + ack);
         }
         boolean done = loop.runControlsUntilBarrier(checkpointId, BARRIER_PUBLISH_WAIT_NANOS);
-        RuntimeStats.barrierWait(System.nanoTime() - start);
+        RuntimeObservers.barrierTaken(System.nanoTime() - start);
         // Wake an idle task thread: if this was the engine's final barrier it must return now.
         signal.signal();
         List<ManagedSplit> state = pendingState;
@@ -572,7 +572,7 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
         }
         applyLastCheckpointNotices();
         service.targets().unregisterReader(mailbox);
-        RuntimeStats.readerClosed(mailbox, loopMetrics);
+        RuntimeObservers.readerClosed(mailbox, loopMetrics);
         try {
             loop.close();
         } catch (IOException | RuntimeException e) {
