@@ -41,8 +41,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * ARCHITECTURE.md hazard 1, the coordinator-first cut, forced deterministically on a real Zeta
- * 2.3.8 member with {@link CutRaceSource} (streaming, p=1, checkpoint every 1.5 s, two splits):
+ * docs/en/architecture.md hazard 1, the coordinator-first cut, forced deterministically on a real
+ * Zeta 2.3.8 member with {@link CutRaceSource} (streaming, p=1, checkpoint every 1.5 s, two
+ * splits):
  *
  * <ol>
  *   <li>the enumerator's first snapshot N still has S1 pending; it returns only once the reader
@@ -272,7 +273,7 @@ class CoordinatorFirstCutTest {
                     "The stock path did NOT reproduce the coordinator-first-cut duplicate: the"
                             + " reader's checkpoint N held S1 while the enumerator's checkpoint N"
                             + " still had it pending, yet no S1 row was committed twice. The"
-                            + " engine's behaviour differs from ZETA-2.3.8.md."
+                            + " engine's behaviour differs from docs/en/architecture.md hazard 1."
                             + why);
         }
         assertEquals(

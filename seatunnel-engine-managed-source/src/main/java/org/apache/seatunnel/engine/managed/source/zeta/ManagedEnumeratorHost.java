@@ -66,7 +66,7 @@ import org.slf4j.LoggerFactory;
  * <p>The enumerator the engine drives on Lane A. Every engine callback becomes a command of the
  * source's {@link CoordinatorEventLoop}, which alone touches the connector's enumerator and the
  * assignment tracker, and runs on the member service's coordinator executor rather than inside
- * {@link #run()} (which must return so a bounded job can end — ARCHITECTURE.md hazard 6).
+ * {@link #run()} (which must return so a bounded job can end — docs/en/architecture.md hazard 6).
  * Reader-to-coordinator commands arrive through {@link #onReaderCommand} on operation threads,
  * which only enqueue.
  */
