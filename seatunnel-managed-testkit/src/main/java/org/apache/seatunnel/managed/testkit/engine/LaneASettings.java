@@ -128,16 +128,8 @@ public final class LaneASettings {
 
     /** A YAML double-quoted scalar (JSON escapes are valid YAML). */
     private static String quoted(String s) {
-        StringBuilder b = new StringBuilder("\"");
-        for (char c : s.toCharArray()) {
-            if (c == '"' || c == '\\') {
-                b.append('\\').append(c);
-            } else if (c < 0x20) {
-                b.append(String.format("\\u%04x", (int) c));
-            } else {
-                b.append(c);
-            }
-        }
-        return b.append('"').toString();
+        StringBuilder b = new StringBuilder();
+        RowKeys.appendQuoted(b, s);
+        return b.toString();
     }
 }
