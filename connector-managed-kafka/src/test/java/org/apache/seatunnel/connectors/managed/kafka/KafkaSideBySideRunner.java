@@ -37,7 +37,6 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.seatunnel.engine.core.job.JobStatus;
-import org.apache.seatunnel.engine.managed.source.zeta.RuntimeStats;
 import org.apache.seatunnel.engine.server.checkpoint.ActionStateKey;
 import org.apache.seatunnel.engine.server.checkpoint.CheckpointCoordinator;
 import org.apache.seatunnel.engine.server.checkpoint.CheckpointPlan;
@@ -49,6 +48,7 @@ import org.apache.seatunnel.managed.bench.report.BenchReport;
 import org.apache.seatunnel.managed.bench.report.LatencyPlot;
 import org.apache.seatunnel.managed.testkit.engine.EmbeddedZeta;
 import org.apache.seatunnel.managed.testkit.engine.LaneASettings;
+import org.apache.seatunnel.managed.testkit.engine.RuntimeStats;
 
 /**
  * Not a test: the stock {@code Kafka} source on Lane B against {@code ManagedKafka} on Lane A, in

@@ -18,6 +18,7 @@
 package org.apache.seatunnel.api.source.managed;
 
 import java.util.Objects;
+import org.apache.seatunnel.api.annotation.Experimental;
 
 /**
  * Identifies one kind of recurring coordinator work (for example "discover-splits") for coalescing

@@ -19,6 +19,7 @@ package org.apache.seatunnel.api.source.managed;
 
 import java.time.Duration;
 import java.util.Objects;
+import org.apache.seatunnel.api.annotation.Experimental;
 
 /**
  * Mandatory lifecycle properties of one asynchronous coordinator task. Immutable.

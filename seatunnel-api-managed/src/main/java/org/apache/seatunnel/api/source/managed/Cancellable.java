@@ -17,6 +17,8 @@
 
 package org.apache.seatunnel.api.source.managed;
 
+import org.apache.seatunnel.api.annotation.Experimental;
+
 /** A handle to scheduled or asynchronous coordinator work. */
 @Experimental
 public interface Cancellable {

@@ -20,6 +20,7 @@ package org.apache.seatunnel.api.source.managed;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.function.BiConsumer;
+import org.apache.seatunnel.api.annotation.Experimental;
 
 /**
  * The only way a managed enumerator runs slow or delayed work (STIP-31 "Coordinator event loop and

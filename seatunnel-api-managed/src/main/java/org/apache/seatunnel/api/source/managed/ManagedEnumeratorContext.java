@@ -18,6 +18,7 @@
 package org.apache.seatunnel.api.source.managed;
 
 import java.util.Objects;
+import org.apache.seatunnel.api.annotation.Experimental;
 import org.apache.seatunnel.api.source.SourceSplit;
 import org.apache.seatunnel.api.source.SourceSplitEnumerator;
 

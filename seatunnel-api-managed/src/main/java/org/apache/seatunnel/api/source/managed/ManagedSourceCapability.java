@@ -24,6 +24,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import org.apache.seatunnel.api.annotation.Experimental;
 
 /**
  * What a {@link ManagedSourceReader} promises the Lane A runtime, as a versioned descriptor rather

@@ -18,6 +18,7 @@
 package org.apache.seatunnel.api.source.managed;
 
 import java.util.concurrent.CompletableFuture;
+import org.apache.seatunnel.api.annotation.Experimental;
 import org.apache.seatunnel.api.source.Collector;
 import org.apache.seatunnel.api.source.SourceReader;
 import org.apache.seatunnel.api.source.SourceSplit;

@@ -17,6 +17,8 @@
 
 package org.apache.seatunnel.api.source.managed;
 
+import org.apache.seatunnel.api.annotation.Experimental;
+
 /**
  * Threading: valid only on the calling thread and only for the duration of the call it was passed
  * to; the runtime reuses the instance for the next turn. The remaining budgets shrink as the reader

@@ -17,6 +17,8 @@
 
 package org.apache.seatunnel.api.source.managed;
 
+import org.apache.seatunnel.api.annotation.Experimental;
+
 /** What a bounded poll turn reports back to the reader event loop. */
 @Experimental
 public enum PollStatus {

@@ -18,6 +18,7 @@
 package org.apache.seatunnel.api.source.managed;
 
 import java.util.function.LongSupplier;
+import org.apache.seatunnel.api.annotation.Experimental;
 import org.apache.seatunnel.api.common.metrics.Counter;
 import org.apache.seatunnel.api.common.metrics.ThreadSafeCounter;
 import org.apache.seatunnel.api.common.metrics.Unit;

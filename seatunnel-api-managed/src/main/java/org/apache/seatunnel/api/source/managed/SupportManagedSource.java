@@ -17,6 +17,7 @@
 
 package org.apache.seatunnel.api.source.managed;
 
+import org.apache.seatunnel.api.annotation.Experimental;
 import org.apache.seatunnel.api.serialization.Serializer;
 import org.apache.seatunnel.api.source.SourceEvent;
 

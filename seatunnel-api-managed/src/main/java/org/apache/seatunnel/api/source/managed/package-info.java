@@ -20,7 +20,7 @@
  * owns every checkpoint-visible state transition. An enumerator reaches the {@link
  * org.apache.seatunnel.api.source.managed.CoordinatorScheduler} through {@link
  * org.apache.seatunnel.api.source.managed.ManagedEnumeratorContext#of}, on either lane. Everything
- * here is {@link org.apache.seatunnel.api.source.managed.Experimental} until it has survived one
- * release cycle.
+ * here is {@link org.apache.seatunnel.api.annotation.Experimental} (SeaTunnel's own) until it has
+ * survived one release cycle.
  */
 package org.apache.seatunnel.api.source.managed;

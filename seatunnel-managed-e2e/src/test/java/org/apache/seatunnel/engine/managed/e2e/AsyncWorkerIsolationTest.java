@@ -28,12 +28,11 @@ import java.util.Map;
 import java.util.concurrent.RejectedExecutionException;
 import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSource;
 import org.apache.seatunnel.engine.core.job.JobStatus;
-import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
 import org.apache.seatunnel.engine.managed.source.coordinator.SourceAsyncWorkerPool;
-import org.apache.seatunnel.engine.managed.source.zeta.ManagedSourceSettings;
 import org.apache.seatunnel.engine.managed.source.zeta.transport.ManagedSourceMemberService;
 import org.apache.seatunnel.managed.testkit.engine.CollectedRows;
 import org.apache.seatunnel.managed.testkit.engine.EmbeddedZeta;
+import org.apache.seatunnel.managed.testkit.engine.LaneASettings;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -72,7 +71,7 @@ class AsyncWorkerIsolationTest {
         // Room for both slow jobs' running discoveries: the isolation shown is from the loops.
         cfg.put("async-worker.discovery-threads", 2 * MAX_CONCURRENCY);
         // Installed before the member starts: its async workers read the member-wide bounds then.
-        ManagedSourceSettings.install(ManagedSourceConfig.fromMap(cfg));
+        LaneASettings.install(cfg);
         zeta = EmbeddedZeta.builder("async-isolation", 24100).start();
     }
 
@@ -81,7 +80,7 @@ class AsyncWorkerIsolationTest {
         if (zeta != null) {
             zeta.close();
         }
-        ManagedSourceSettings.install(null);
+        LaneASettings.clear();
     }
 
     private static String slowJob(String jobName, String runId) {
@@ -141,7 +140,7 @@ class AsyncWorkerIsolationTest {
             assertTrue(
                     pool.rejected() - rejectedBefore >= 2,
                     "over-limit submissions counted in ManagedSourceAsyncRejected");
-            assertEquals(2, pool.openLanes(), "one pool lane per running coordinator");
+            assertEquals(2, pool.openShares(), "one pool lane per running coordinator");
 
             String runId = "async-probe";
             long probeJob =
@@ -168,7 +167,7 @@ class AsyncWorkerIsolationTest {
             for (String t : a.callableThreads) {
                 assertTrue(t.contains("managed-source-async-discovery-"), "callable ran on " + t);
             }
-            assertEquals(3, pool.openLanes());
+            assertEquals(3, pool.openShares());
 
             zeta.cancel(probeJob, BOUND);
             assertEquals(JobStatus.CANCELED, zeta.awaitTerminal(probeJob, BOUND));
@@ -186,6 +185,6 @@ class AsyncWorkerIsolationTest {
             CollectedRows.clear("async-slow-b");
         }
         // Each coordinator released its share when its job ended.
-        await().atMost(BOUND).until(() -> pool.openLanes() == 0);
+        await().atMost(BOUND).until(() -> pool.openShares() == 0);
     }
 }

@@ -32,18 +32,18 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.apache.seatunnel.connectors.managed.fake.ManagedFakeRows;
 import org.apache.seatunnel.engine.core.job.JobStatus;
-import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
-import org.apache.seatunnel.engine.managed.source.zeta.ManagedSourceSettings;
-import org.apache.seatunnel.engine.managed.source.zeta.RuntimeStats;
 import org.apache.seatunnel.managed.testkit.engine.CollectedRows;
 import org.apache.seatunnel.managed.testkit.engine.EmbeddedZeta;
+import org.apache.seatunnel.managed.testkit.engine.LaneASettings;
+import org.apache.seatunnel.managed.testkit.engine.RuntimeStats;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * ARCHITECTURE.md hazard 1, the coordinator-first cut, forced deterministically on a real Zeta
- * 2.3.8 member with {@link CutRaceSource} (streaming, p=1, checkpoint every 1.5 s, two splits):
+ * docs/en/architecture.md hazard 1, the coordinator-first cut, forced deterministically on a real
+ * Zeta 2.3.8 member with {@link CutRaceSource} (streaming, p=1, checkpoint every 1.5 s, two
+ * splits):
  *
  * <ol>
  *   <li>the enumerator's first snapshot N still has S1 pending; it returns only once the reader
@@ -75,7 +75,7 @@ class CoordinatorFirstCutTest {
         cfg.put("enabled", true);
         cfg.put("allowed-jobs", Arrays.asList(LANE_A_JOB));
         cfg.put("allowed-connectors", Arrays.asList(CutRaceSource.IDENTIFIER));
-        ManagedSourceSettings.install(ManagedSourceConfig.fromMap(cfg));
+        LaneASettings.install(cfg);
         zeta =
                 EmbeddedZeta.builder("coordinator-first-cut", 22950)
                         .checkpointIntervalMillis(1500)
@@ -87,7 +87,7 @@ class CoordinatorFirstCutTest {
         if (zeta != null) {
             zeta.close();
         }
-        ManagedSourceSettings.install(null);
+        LaneASettings.clear();
     }
 
     private static String job(String jobName, String runId) {
@@ -273,7 +273,7 @@ class CoordinatorFirstCutTest {
                     "The stock path did NOT reproduce the coordinator-first-cut duplicate: the"
                             + " reader's checkpoint N held S1 while the enumerator's checkpoint N"
                             + " still had it pending, yet no S1 row was committed twice. The"
-                            + " engine's behaviour differs from ZETA-2.3.8.md."
+                            + " engine's behaviour differs from docs/en/architecture.md hazard 1."
                             + why);
         }
         assertEquals(

@@ -41,7 +41,7 @@ import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSplit;
  * assign.delay.millis} later, through a one-shot of {@link ManagedEnumeratorContext#scheduler()}
  * (the same code on both lanes) that first takes the monitor of the context the engine handed in:
  * on Lane B that is the engine's {@code enumeratorContext}, so the assignment runs right after the
- * engine's snapshot-and-fan-out block, as the design reproduction describes; on Lane A nothing else
+ * engine's snapshot-and-fan-out block (docs/en/architecture.md hazard 1); on Lane A nothing else
  * holds it. Restored: everything pending (restored state plus splits handed back) goes out as soon
  * as the reader is registered.
  */

@@ -31,7 +31,7 @@ import org.apache.seatunnel.api.table.type.SeaTunnelRow;
 import org.apache.seatunnel.connectors.managed.fake.ManagedFakeRows;
 import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSplit;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
-import org.apache.seatunnel.engine.managed.source.zeta.RuntimeStats;
+import org.apache.seatunnel.managed.testkit.engine.RuntimeStats;
 
 /**
  * Threading: {@code pollNext}/{@code pollNextManaged}, {@code open} and {@code close} on the task

@@ -32,12 +32,11 @@ import java.util.concurrent.CompletableFuture;
 import org.apache.logging.log4j.Level;
 import org.apache.seatunnel.engine.core.job.JobResult;
 import org.apache.seatunnel.engine.core.job.JobStatus;
-import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
 import org.apache.seatunnel.engine.managed.source.reader.LogCapture;
-import org.apache.seatunnel.engine.managed.source.zeta.ManagedSourceSettings;
-import org.apache.seatunnel.engine.managed.source.zeta.RuntimeStats;
 import org.apache.seatunnel.managed.testkit.engine.CollectedRows;
 import org.apache.seatunnel.managed.testkit.engine.EmbeddedZeta;
+import org.apache.seatunnel.managed.testkit.engine.LaneASettings;
+import org.apache.seatunnel.managed.testkit.engine.RuntimeStats;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -61,7 +60,7 @@ class LaneAAvailabilityNotSignalledTest {
         cfg.put("allowed-jobs", Arrays.asList(JOB_NAME));
         cfg.put("allowed-connectors", Arrays.asList(SafetyNetSource.IDENTIFIER));
         cfg.put("reader.idle-wait", "100ms");
-        ManagedSourceSettings.install(ManagedSourceConfig.fromMap(cfg));
+        LaneASettings.install(cfg);
         logs = LogCapture.attach("org.apache.seatunnel.engine.managed");
         zeta = EmbeddedZeta.builder("lane-a-unsignalled", 22610).start();
     }
@@ -74,7 +73,7 @@ class LaneAAvailabilityNotSignalledTest {
         if (logs != null) {
             logs.close();
         }
-        ManagedSourceSettings.install(null);
+        LaneASettings.clear();
     }
 
     private static String job(String runId) {

@@ -31,12 +31,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
 import org.apache.seatunnel.engine.core.job.JobResult;
 import org.apache.seatunnel.engine.core.job.JobStatus;
-import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
 import org.apache.seatunnel.engine.managed.source.reader.LogCapture;
-import org.apache.seatunnel.engine.managed.source.zeta.ManagedSourceSettings;
-import org.apache.seatunnel.engine.managed.source.zeta.RuntimeStats;
 import org.apache.seatunnel.managed.testkit.engine.CollectedRows;
 import org.apache.seatunnel.managed.testkit.engine.EmbeddedZeta;
+import org.apache.seatunnel.managed.testkit.engine.LaneASettings;
+import org.apache.seatunnel.managed.testkit.engine.RuntimeStats;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -64,7 +63,7 @@ class LaneAPollCancellationTimeoutTest {
         cfg.put("poll.soft-duration", "200ms");
         cfg.put("poll.hard-duration", "300ms");
         cfg.put("poll.cancellation-timeout", "1s");
-        ManagedSourceSettings.install(ManagedSourceConfig.fromMap(cfg));
+        LaneASettings.install(cfg);
         logs = LogCapture.attach("org.apache.seatunnel.engine.managed");
         zeta = EmbeddedZeta.builder("lane-a-poll-timeout", 22620).start();
     }
@@ -77,7 +76,7 @@ class LaneAPollCancellationTimeoutTest {
         if (logs != null) {
             logs.close();
         }
-        ManagedSourceSettings.install(null);
+        LaneASettings.clear();
     }
 
     private static String job(String runId) {

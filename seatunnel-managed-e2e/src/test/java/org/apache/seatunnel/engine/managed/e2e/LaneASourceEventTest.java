@@ -30,11 +30,10 @@ import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSource;
 import org.apache.seatunnel.connectors.managed.fake.testing.ManagedFakeFaults;
 import org.apache.seatunnel.connectors.managed.fake.testing.ManagedFakeTestingSourceFactory;
 import org.apache.seatunnel.engine.core.job.JobStatus;
-import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
-import org.apache.seatunnel.engine.managed.source.zeta.ManagedSourceSettings;
-import org.apache.seatunnel.engine.managed.source.zeta.RuntimeStats;
 import org.apache.seatunnel.managed.testkit.engine.CollectedRows;
 import org.apache.seatunnel.managed.testkit.engine.EmbeddedZeta;
+import org.apache.seatunnel.managed.testkit.engine.LaneASettings;
+import org.apache.seatunnel.managed.testkit.engine.RuntimeStats;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -61,12 +60,12 @@ class LaneASourceEventTest {
         if (zeta != null) {
             zeta.close();
         }
-        ManagedSourceSettings.install(null);
+        LaneASettings.clear();
     }
 
     @AfterEach
     void uninstall() {
-        ManagedSourceSettings.install(null);
+        LaneASettings.clear();
     }
 
     private static void install(boolean enabled) {
@@ -77,7 +76,7 @@ class LaneASourceEventTest {
                 "allowed-connectors",
                 Arrays.asList(
                         ManagedFakeSource.IDENTIFIER, ManagedFakeTestingSourceFactory.IDENTIFIER));
-        ManagedSourceSettings.install(ManagedSourceConfig.fromMap(cfg));
+        LaneASettings.install(cfg);
     }
 
     private static String job(String runId, String eventRunId) {

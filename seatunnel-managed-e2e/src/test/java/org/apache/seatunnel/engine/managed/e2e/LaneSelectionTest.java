@@ -29,11 +29,10 @@ import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSource;
 import org.apache.seatunnel.engine.core.job.JobResult;
 import org.apache.seatunnel.engine.core.job.JobStatus;
 import org.apache.seatunnel.engine.managed.source.reader.LogCapture;
-import org.apache.seatunnel.engine.managed.source.zeta.ManagedSourceSettings;
-import org.apache.seatunnel.engine.managed.source.zeta.RuntimeStats;
 import org.apache.seatunnel.managed.testkit.engine.CollectedRows;
 import org.apache.seatunnel.managed.testkit.engine.EmbeddedZeta;
 import org.apache.seatunnel.managed.testkit.engine.LaneASettings;
+import org.apache.seatunnel.managed.testkit.engine.RuntimeStats;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -60,12 +59,12 @@ class LaneSelectionTest {
         if (zeta != null) {
             zeta.close();
         }
-        ManagedSourceSettings.install(null);
+        LaneASettings.clear();
     }
 
     @AfterEach
     void uninstall() {
-        ManagedSourceSettings.install(null);
+        LaneASettings.clear();
     }
 
     private static void install(boolean enabled, String allowedJob) {
@@ -136,7 +135,7 @@ class LaneSelectionTest {
     @Test
     void laneASavepointRestoredAfterSwitchOffFailsBeforeRunning() throws Exception {
         long jobId = laneASavepoint("lane-selection-flip", "selection-flip-1");
-        ManagedSourceSettings.install(null);
+        LaneASettings.clear();
         install(false, "lane-selection-flip");
         RuntimeStats.reset();
         JobResult result;

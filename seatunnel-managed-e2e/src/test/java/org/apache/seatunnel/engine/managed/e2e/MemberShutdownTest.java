@@ -27,12 +27,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.logging.log4j.Level;
-import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
 import org.apache.seatunnel.engine.managed.source.reader.LogCapture;
-import org.apache.seatunnel.engine.managed.source.zeta.ManagedSourceSettings;
-import org.apache.seatunnel.engine.managed.source.zeta.RuntimeStats;
 import org.apache.seatunnel.managed.testkit.engine.CollectedRows;
 import org.apache.seatunnel.managed.testkit.engine.EmbeddedZeta;
+import org.apache.seatunnel.managed.testkit.engine.LaneASettings;
+import org.apache.seatunnel.managed.testkit.engine.RuntimeStats;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -47,7 +46,7 @@ class MemberShutdownTest {
 
     @AfterEach
     void uninstall() {
-        ManagedSourceSettings.install(null);
+        LaneASettings.clear();
     }
 
     private static String job(String runId) {
@@ -87,7 +86,7 @@ class MemberShutdownTest {
         cfg.put("enabled", true);
         cfg.put("allowed-jobs", Arrays.asList(JOB));
         cfg.put("allowed-connectors", Arrays.asList(SchedulerSpiSource.IDENTIFIER));
-        ManagedSourceSettings.install(ManagedSourceConfig.fromMap(cfg));
+        LaneASettings.install(cfg);
         String runId = "member-shutdown-1";
         SchedulerSpiProbe.clear(runId);
         RuntimeStats.reset();

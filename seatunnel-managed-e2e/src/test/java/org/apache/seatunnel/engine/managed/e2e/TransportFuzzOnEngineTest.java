@@ -46,12 +46,12 @@ import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandCodec;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 import org.apache.seatunnel.engine.managed.source.reader.LogCapture;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
-import org.apache.seatunnel.engine.managed.source.zeta.RuntimeStats;
 import org.apache.seatunnel.engine.managed.source.zeta.transport.DeliverCommandOperation;
 import org.apache.seatunnel.engine.managed.source.zeta.transport.ManagedSourceMemberService;
 import org.apache.seatunnel.managed.testkit.engine.CollectedRows;
 import org.apache.seatunnel.managed.testkit.engine.EmbeddedZeta;
 import org.apache.seatunnel.managed.testkit.engine.LaneASettings;
+import org.apache.seatunnel.managed.testkit.engine.RuntimeStats;
 import org.junit.jupiter.api.Test;
 
 /**

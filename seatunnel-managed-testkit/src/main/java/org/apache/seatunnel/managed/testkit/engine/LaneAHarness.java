@@ -26,7 +26,6 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.seatunnel.engine.core.job.JobResult;
 import org.apache.seatunnel.engine.managed.source.lane.Lane;
-import org.apache.seatunnel.engine.managed.source.zeta.RuntimeStats;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -17,24 +17,35 @@
 
 package org.apache.seatunnel.managed.testkit.engine;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
 import org.apache.seatunnel.engine.managed.source.zeta.ManagedSourceSettings;
 
 /**
- * Installs the managed-source settings that an embedded engine in this JVM plans its jobs with, the
- * programmatic equivalent of the {@code managed-source} section of {@code seatunnel.yaml}.
+ * Gives the embedded engines of this JVM the managed-source settings they plan jobs with, the way
+ * an operator does: as the {@code managed-source} section of a {@code seatunnel.yaml}, here a
+ * temporary file named by the system property {@value ManagedSourceSettings#CONFIG_PROPERTY}.
  *
- * <p>Threading: any thread. The settings are one JVM-wide value ({@link ManagedSourceSettings}):
- * install them before submitting a job (the lane is chosen when the job is planned, inside {@link
- * EmbeddedZeta#submit}) and {@link #clear()} them when the test class ends. Test classes that run
- * in parallel in one JVM would overwrite each other's settings; surefire's default (one class at a
- * time per fork) is fine.
+ * <p>Threading: any thread. The property is one JVM-wide value: install the settings before
+ * submitting a job (the lane is chosen when the job is planned, inside {@link EmbeddedZeta#submit})
+ * and {@link #clear()} them when the test class ends. Test classes that run in parallel in one JVM
+ * would overwrite each other's settings; surefire's default (one class at a time per fork) is fine.
+ * A member reads its runtime limits (payload and mailbox bounds, retry) when it starts, so install
+ * those before starting the engine.
  */
 public final class LaneASettings {
+    private static String propertyBefore;
+    private static boolean installed;
+
     private LaneASettings() {}
 
     /** Lane A on for exactly the named jobs and connectors (factory identifiers). */
@@ -48,19 +59,77 @@ public final class LaneASettings {
      */
     public static void install(
             boolean enabled, Collection<String> jobNames, Collection<String> connectorNames) {
-        Map<String, Object> cfg = new HashMap<>();
+        Map<String, Object> cfg = new LinkedHashMap<>();
         cfg.put("enabled", enabled);
         cfg.put("allowed-jobs", new ArrayList<>(jobNames));
         cfg.put("allowed-connectors", new ArrayList<>(connectorNames));
-        ManagedSourceSettings.install(ManagedSourceConfig.fromMap(cfg));
+        install(cfg);
     }
 
     /**
-     * Uninstalls, so jobs planned later read the settings from {@code seatunnel.yaml} (system
-     * property {@code seatunnel.config} or {@code $SEATUNNEL_HOME/config}) or the defaults (Lane A
+     * Any {@code managed-source} section, keys as in {@code seatunnel.yaml} (for example {@code
+     * "poll.soft-duration" -> "200ms"}); values are booleans, numbers, strings or lists of strings.
+     * The section is validated here, so a bad key fails the test at once.
+     */
+    public static synchronized void install(Map<String, ?> section) {
+        ManagedSourceConfig.fromMap(section);
+        Path yaml;
+        try {
+            yaml = Files.createTempFile("managed-source-", ".yaml");
+            Files.write(yaml, yaml(section).getBytes(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot write the managed-source settings", e);
+        }
+        yaml.toFile().deleteOnExit();
+        if (!installed) {
+            propertyBefore = System.getProperty(ManagedSourceSettings.CONFIG_PROPERTY);
+            installed = true;
+        }
+        System.setProperty(ManagedSourceSettings.CONFIG_PROPERTY, yaml.toString());
+    }
+
+    /**
+     * Gives the property back its value from before the first {@link #install}, so jobs planned
+     * later read the settings from the operator's {@code seatunnel.yaml} or the defaults (Lane A
      * off).
      */
-    public static void clear() {
-        ManagedSourceSettings.install(null);
+    public static synchronized void clear() {
+        if (installed) {
+            if (propertyBefore == null) {
+                System.clearProperty(ManagedSourceSettings.CONFIG_PROPERTY);
+            } else {
+                System.setProperty(ManagedSourceSettings.CONFIG_PROPERTY, propertyBefore);
+            }
+            installed = false;
+            propertyBefore = null;
+        }
+    }
+
+    static String yaml(Map<String, ?> section) {
+        StringBuilder b = new StringBuilder("seatunnel:\n  engine:\n    managed-source:\n");
+        for (Map.Entry<String, ?> e : section.entrySet()) {
+            b.append("      ").append(quoted(e.getKey())).append(": ");
+            Object v = e.getValue();
+            if (v instanceof Collection) {
+                List<String> items = new ArrayList<>();
+                for (Object item : (Collection<?>) v) {
+                    items.add(quoted(String.valueOf(item)));
+                }
+                b.append('[').append(String.join(", ", items)).append(']');
+            } else if (v instanceof Boolean || v instanceof Number) {
+                b.append(v);
+            } else {
+                b.append(quoted(String.valueOf(v)));
+            }
+            b.append('\n');
+        }
+        return b.toString();
+    }
+
+    /** A YAML double-quoted scalar (JSON escapes are valid YAML). */
+    private static String quoted(String s) {
+        StringBuilder b = new StringBuilder();
+        RowKeys.appendQuoted(b, s);
+        return b.toString();
     }
 }

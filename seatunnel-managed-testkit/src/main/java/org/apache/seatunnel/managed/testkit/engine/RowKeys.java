@@ -154,7 +154,8 @@ public final class RowKeys {
         sb.append('}');
     }
 
-    private static void appendQuoted(StringBuilder sb, String s) {
+    /** A JSON string literal (also a YAML double-quoted scalar). */
+    static void appendQuoted(StringBuilder sb, String s) {
         sb.append('"');
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);

@@ -134,7 +134,7 @@ final class CoordinatorCore<SplitT extends SourceSplit, StateT> {
             // After a rescale the enumerator may hold splits meant for subtasks that no longer
             // exist; a no-more-splits recorded for a surviving subtask would then strand them.
             // Only an unchanged parallelism carries the flags over; otherwise the enumerator
-            // signals again (found by the model test, seed -5370505521254144371).
+            // signals again.
             boolean sameParallelism = snap.parallelism() == config.parallelism();
             for (int s : t.noMoreSplits()) {
                 if (sameParallelism && s < config.parallelism()) {

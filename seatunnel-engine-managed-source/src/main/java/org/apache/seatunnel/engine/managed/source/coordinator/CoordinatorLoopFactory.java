@@ -71,7 +71,7 @@ final class CoordinatorLoopFactory {
         CoordinatorSchedulerImpl scheduler =
                 new CoordinatorSchedulerImpl(
                         loop,
-                        pool.newLane(config.asyncMaxConcurrency(), config.asyncQueueCapacity()),
+                        pool.newShare(config.asyncMaxConcurrency(), config.asyncQueueCapacity()),
                         timer,
                         classLoader,
                         config.epoch(),

@@ -55,7 +55,7 @@ import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorMetrics
 public final class CoordinatorSchedulerImpl implements CoordinatorScheduler {
 
     private final LoopPort loop;
-    private final SourceAsyncWorkerPool.Lane lane;
+    private final SourceAsyncWorkerPool.CoordinatorShare poolShare;
     private final DelayScheduler timer;
     private final ClassLoader classLoader;
     private final long epoch;
@@ -69,13 +69,13 @@ public final class CoordinatorSchedulerImpl implements CoordinatorScheduler {
 
     CoordinatorSchedulerImpl(
             LoopPort loop,
-            SourceAsyncWorkerPool.Lane lane,
+            SourceAsyncWorkerPool.CoordinatorShare poolShare,
             DelayScheduler timer,
             ClassLoader classLoader,
             long epoch,
             CoordinatorMetrics metrics) {
         this.loop = loop;
-        this.lane = lane;
+        this.poolShare = poolShare;
         this.timer = timer;
         this.classLoader = classLoader;
         this.epoch = epoch;
@@ -182,7 +182,7 @@ public final class CoordinatorSchedulerImpl implements CoordinatorScheduler {
         }
         ticks.clear();
         // The coordinator's share of the member's workers goes back with it.
-        lane.close();
+        poolShare.close();
     }
 
     boolean isClosed() {
@@ -211,18 +211,18 @@ public final class CoordinatorSchedulerImpl implements CoordinatorScheduler {
                                 loop.postCompletion(
                                         CoordinatorCommandType.ASYNC_TIMEOUT,
                                         () -> onTimeout(task)));
-        if (!lane.submit(task, task.options.workerClass())) {
+        if (!poolShare.submit(task, task.options.workerClass())) {
             metrics.increment(Counter.ASYNC_REJECTED);
             task.rejectNow(
                     new RejectedExecutionException(
                             "source async worker pool is full: this coordinator already has "
-                                    + lane.running()
+                                    + poolShare.running()
                                     + " task(s) running and "
-                                    + lane.queued()
+                                    + poolShare.queued()
                                     + " waiting (coordinator.async-max-concurrency "
-                                    + lane.maxConcurrency()
+                                    + poolShare.maxConcurrency()
                                     + ", coordinator.async-queue-capacity "
-                                    + lane.queueCapacity()
+                                    + poolShare.queueCapacity()
                                     + "), or the member's async-worker queue is full"));
             onWorkerDone(task);
         }

@@ -17,7 +17,6 @@
 
 package org.apache.seatunnel.engine.managed.source.coordinator;
 
-import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
@@ -28,6 +27,7 @@ import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorMetrics
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
 import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
+import org.apache.seatunnel.engine.managed.source.protocol.LongPayload;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 import org.apache.seatunnel.engine.managed.source.retry.RetryPolicy;
 
@@ -157,7 +157,7 @@ final class OutboundCommands {
      * stop deferring commands of that cut. Carries cut 0 so it is never deferred itself.
      */
     void releaseCut(long checkpointId) {
-        byte[] payload = ByteBuffer.allocate(8).putLong(checkpointId).array();
+        byte[] payload = LongPayload.encode(checkpointId);
         for (int s : readers.registered()) {
             sendControl(CommandKind.CHECKPOINT_ABORTED, s, readers.current(s), 0, payload);
             metrics.increment(Counter.CUT_RELEASES_SENT);

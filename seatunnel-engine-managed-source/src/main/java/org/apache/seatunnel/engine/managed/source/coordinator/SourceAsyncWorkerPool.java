@@ -36,17 +36,17 @@ import org.apache.seatunnel.api.source.managed.AsyncTaskOptions.WorkerClass;
  *
  * <p>Bounded twice. Member-wide: each worker class's executor has its own threads and its own
  * bounded queue ({@code async-worker.*}; the member service builds them); a task it refuses is
- * rejected. Per coordinator: each coordinator takes a {@link Lane} with its job's bounds — at most
- * {@code coordinator.async-max-concurrency} of its tasks are handed to the executors at a time and
- * at most {@code coordinator.async-queue-capacity} more wait in the lane — so one busy source
- * cannot take the member's workers. A refused submission never queues without bound: the scheduler
- * hands its result handler a {@link RejectedExecutionException} (counted as {@code
- * CoordinatorAsyncRejected} per coordinator and {@code ManagedSourceAsyncRejected} per member). A
- * lane is released with its coordinator ({@link Lane#close()}).
+ * rejected. Per coordinator: each coordinator takes a {@link CoordinatorShare} with its job's
+ * bounds — at most {@code coordinator.async-max-concurrency} of its tasks are handed to the
+ * executors at a time and at most {@code coordinator.async-queue-capacity} more wait in the share —
+ * so one busy source cannot take the member's workers. A refused submission never queues without
+ * bound: the scheduler hands its result handler a {@link RejectedExecutionException} (counted as
+ * {@code CoordinatorAsyncRejected} per coordinator and {@code ManagedSourceAsyncRejected} per
+ * member). A share is released with its coordinator ({@link CoordinatorShare#close()}).
  *
- * <p>Threading: thread-safe; one instance per member, shared by every coordinator on it. Lanes are
+ * <p>Threading: thread-safe; one instance per member, shared by every coordinator on it. Shares are
  * created and submitted to on coordinator loops; a finished task hands its slot on from the worker
- * thread. A lane's fields are guarded by the lane's monitor, held only for a few field updates
+ * thread. A share's fields are guarded by the share's monitor, held only for a few field updates
  * (never while running a task or calling an executor); the member counters are atomics.
  */
 public final class SourceAsyncWorkerPool {
@@ -62,7 +62,7 @@ public final class SourceAsyncWorkerPool {
 
     private final Map<WorkerClass, Executor> executors;
     private final AtomicLong rejected = new AtomicLong();
-    private final AtomicInteger openLanes = new AtomicInteger();
+    private final AtomicInteger openShares = new AtomicInteger();
 
     /** One executor for every worker class (tests, benchmarks). */
     public SourceAsyncWorkerPool(Executor executor) {
@@ -90,30 +90,30 @@ public final class SourceAsyncWorkerPool {
     }
 
     /**
-     * A new lane for one coordinator: at most {@code maxConcurrency} of its tasks run at a time and
-     * at most {@code queueCapacity} more wait.
+     * A new share for one coordinator: at most {@code maxConcurrency} of its tasks run at a time
+     * and at most {@code queueCapacity} more wait.
      */
-    public Lane newLane(int maxConcurrency, int queueCapacity) {
+    public CoordinatorShare newShare(int maxConcurrency, int queueCapacity) {
         if (maxConcurrency <= 0 || queueCapacity < 0) {
             throw new IllegalArgumentException(
-                    "lane bounds: max concurrency "
+                    "share bounds: max concurrency "
                             + maxConcurrency
                             + " must be positive, queue "
                             + queueCapacity
                             + " must not be negative");
         }
-        openLanes.incrementAndGet();
-        return new Lane(maxConcurrency, queueCapacity);
+        openShares.incrementAndGet();
+        return new CoordinatorShare(maxConcurrency, queueCapacity);
     }
 
-    /** Submissions refused member-wide and by lanes, since the member started. */
+    /** Submissions refused member-wide and by shares, since the member started. */
     public long rejected() {
         return rejected.get();
     }
 
-    /** Lanes not yet closed: coordinators holding a share of the pool. */
-    public int openLanes() {
-        return openLanes.get();
+    /** Shares not yet closed: coordinators holding a share of the pool. */
+    public int openShares() {
+        return openShares.get();
     }
 
     /**
@@ -135,7 +135,7 @@ public final class SourceAsyncWorkerPool {
             m.put(QUEUED + pascal(wc), queued);
         }
         m.put(REJECTED, rejected.get());
-        m.put(LANES, (long) openLanes.get());
+        m.put(LANES, (long) openShares.get());
         return m;
     }
 
@@ -154,9 +154,9 @@ public final class SourceAsyncWorkerPool {
      * One coordinator's share of the pool.
      *
      * <p>Threading: {@link #submit} and {@link #close} on the owning coordinator loop; slots are
-     * handed on from worker threads. Guarded by this lane's monitor.
+     * handed on from worker threads. Guarded by this share's monitor.
      */
-    public final class Lane {
+    public final class CoordinatorShare {
         private final int maxConcurrency;
         private final int queueCapacity;
         private final ArrayDeque<PoolTask> waiting = new ArrayDeque<>();
@@ -164,14 +164,14 @@ public final class SourceAsyncWorkerPool {
         private int running;
         private boolean closed;
 
-        private Lane(int maxConcurrency, int queueCapacity) {
+        private CoordinatorShare(int maxConcurrency, int queueCapacity) {
             this.maxConcurrency = maxConcurrency;
             this.queueCapacity = queueCapacity;
         }
 
         /**
          * Runs {@code task} now or queues it. Returns false, without calling the task, when this
-         * lane's queue is full, the lane is closed, or the member's executor refused.
+         * share's queue is full, the share is closed, or the member's executor refused.
          */
         boolean submit(PoolTask task, WorkerClass workerClass) {
             synchronized (this) {
@@ -193,12 +193,12 @@ public final class SourceAsyncWorkerPool {
             return execute(task, workerClass);
         }
 
-        /** Tasks of this lane handed to the executors and not finished. */
+        /** Tasks of this share handed to the executors and not finished. */
         public synchronized int running() {
             return running;
         }
 
-        /** Tasks of this lane waiting for a slot. */
+        /** Tasks of this share waiting for a slot. */
         public synchronized int queued() {
             return waiting.size();
         }
@@ -212,7 +212,7 @@ public final class SourceAsyncWorkerPool {
         }
 
         /**
-         * Releases the lane with its coordinator: later submissions are refused and waiting tasks
+         * Releases the share with its coordinator: later submissions are refused and waiting tasks
          * are told they will never run; running ones finish (their results are fenced by the closed
          * scheduler). Idempotent.
          */
@@ -227,7 +227,7 @@ public final class SourceAsyncWorkerPool {
                 waiting.clear();
                 waitingClasses.clear();
             }
-            openLanes.decrementAndGet();
+            openShares.decrementAndGet();
             for (PoolTask t : dropped) {
                 t.rejected(new RejectedExecutionException("coordinator closed"));
             }

@@ -36,5 +36,8 @@
  *       attempt restored (or from 1 without restored state), so a reader never sees a sequence hole
  *       it cannot name. {@code SOURCE_EVENT} commands are unsequenced (sequence 0).
  * </ol>
+ *
+ * <p>"Hazard N" and "invariant N" in this package's comments are numbered as in {@code
+ * docs/en/architecture.md}.
  */
 package org.apache.seatunnel.engine.managed.source.coordinator;

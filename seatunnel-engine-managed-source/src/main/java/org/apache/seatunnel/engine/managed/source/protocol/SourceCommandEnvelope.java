@@ -31,7 +31,8 @@ import java.util.Objects;
  *
  * <p>{@code coordinatorCutId} is the id of the last coordinator snapshot taken before the command
  * was created (0 before any): a reader must not apply a command whose cut id is at least N before
- * it has taken its own barrier N. This closes the coordinator-first cut (ARCHITECTURE.md hazard 1).
+ * it has taken its own barrier N. This closes the coordinator-first cut (docs/en/architecture.md
+ * hazard 1).
  */
 public final class SourceCommandEnvelope {
     private static final byte[] EMPTY = new byte[0];

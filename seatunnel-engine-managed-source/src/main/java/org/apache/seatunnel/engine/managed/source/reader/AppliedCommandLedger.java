@@ -34,8 +34,7 @@ import java.util.TreeSet;
  * <p>An unknown sender starts at watermark 0: the coordinator numbers the commands of each new
  * reader attempt from 1 (Zeta hands reader state to the enumerator, never back to a reader, so a
  * new attempt always starts empty), and a first command that is retried behind a later one must
- * still apply when it arrives. Taking the first sequence seen as the base would silently drop it
- * (found by the fault-injection model with a reordering transport).
+ * still apply when it arrives. Taking the first sequence seen as the base would silently drop it.
  */
 public final class AppliedCommandLedger {
     private final int maxGapsPerSender;

@@ -19,6 +19,7 @@ package org.apache.seatunnel.engine.managed.source.reader;
 
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
+import org.apache.seatunnel.engine.managed.source.protocol.LongPayload;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 
 /**
@@ -26,7 +27,7 @@ import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope
  *
  * <p>Builds the commands a host creates locally for its own reader (barriers, checkpoint callbacks,
  * graceful close). Their command ids are negative so they never collide with coordinator ids, which
- * are positive; the checkpoint id travels as an 8-byte big-endian payload.
+ * are positive; the checkpoint id travels as a {@link LongPayload}.
  */
 public final class LocalCommands {
     private final ReaderMailbox mailbox;
@@ -61,22 +62,12 @@ public final class LocalCommands {
                 .senderAttemptId(mailbox.attemptId())
                 .commandId(-nextId.incrementAndGet())
                 .payloadVersion(1)
-                .payload(longBytes(checkpointId))
+                .payload(LongPayload.encode(checkpointId))
                 .build();
-    }
-
-    static byte[] longBytes(long v) {
-        byte[] b = new byte[8];
-        for (int i = 7; i >= 0; i--) {
-            b[i] = (byte) v;
-            v >>>= 8;
-        }
-        return b;
     }
 
     /** The checkpoint id of a local command built here. */
     public static long checkpointIdOf(SourceCommandEnvelope env) {
-        java.nio.ByteBuffer p = env.payload();
-        return p.remaining() >= 8 ? p.getLong() : -1L;
+        return LongPayload.decodeOr(env, -1L);
     }
 }

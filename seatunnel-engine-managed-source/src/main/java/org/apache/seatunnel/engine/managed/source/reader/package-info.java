@@ -20,5 +20,8 @@
  * commands into, and the {@link org.apache.seatunnel.engine.managed.source.reader.ReaderEventLoop}
  * that a host drives one iteration at a time on the task's own thread. Nothing here knows about
  * Zeta or Hazelcast.
+ *
+ * <p>"Hazard N" and "invariant N" in this package's comments are numbered as in {@code
+ * docs/en/architecture.md}.
  */
 package org.apache.seatunnel.engine.managed.source.reader;

@@ -20,7 +20,6 @@ package org.apache.seatunnel.engine.managed.source.zeta;
 import com.hazelcast.cluster.Address;
 import java.io.IOException;
 import java.io.Serializable;
-import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,6 +42,7 @@ import org.apache.seatunnel.engine.managed.source.coordinator.ReaderInclusionRep
 import org.apache.seatunnel.engine.managed.source.lane.Lane;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
+import org.apache.seatunnel.engine.managed.source.protocol.LongPayload;
 import org.apache.seatunnel.engine.managed.source.protocol.ReasonCode;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 import org.apache.seatunnel.engine.managed.source.retry.RetryPolicy;
@@ -63,7 +63,7 @@ import org.slf4j.LoggerFactory;
  * <p>The enumerator the engine drives on Lane A. Every engine callback becomes a command of the
  * source's {@link CoordinatorEventLoop}, which alone touches the connector's enumerator and the
  * assignment tracker, and runs on the member service's coordinator executor rather than inside
- * {@link #run()} (which must return so a bounded job can end — ARCHITECTURE.md hazard 6).
+ * {@link #run()} (which must return so a bounded job can end — docs/en/architecture.md hazard 6).
  * Reader-to-coordinator commands arrive through {@link #onReaderCommand} on operation threads,
  * which only enqueue.
  */
@@ -307,7 +307,7 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
                 r = loop.handleSplitRequest(subtask, attempt);
                 break;
             case ASSIGNMENT_ACK:
-                r = loop.assignmentApplied(subtask, attempt, env.payload().getLong());
+                r = loop.assignmentApplied(subtask, attempt, LongPayload.decode(env));
                 break;
             case READER_CHECKPOINTED:
                 ReaderInclusionReport report;
@@ -471,9 +471,5 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
             throw new IllegalStateException(
                     "Lane A coordinator could not accept " + what + ": " + r);
         }
-    }
-
-    static long readLong(ByteBuffer b) {
-        return b.getLong();
     }
 }

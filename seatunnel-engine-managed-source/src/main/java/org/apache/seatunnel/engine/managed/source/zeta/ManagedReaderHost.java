@@ -40,6 +40,7 @@ import org.apache.seatunnel.engine.managed.source.checkpoint.SourceRuntimeCheckp
 import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
 import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
+import org.apache.seatunnel.engine.managed.source.protocol.LongPayload;
 import org.apache.seatunnel.engine.managed.source.protocol.ReasonCode;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 import org.apache.seatunnel.engine.managed.source.reader.LocalCommands;
@@ -181,7 +182,7 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
                 service.watchdog()
                         .scheduleWithFixedDelay(
                                 loop::checkTurnBudget, 100, 100, TimeUnit.MILLISECONDS);
-        RuntimeStats.readerOpened(mailbox, loopMetrics);
+        RuntimeObservers.readerOpened(mailbox, loopMetrics);
         ReaderTaskMetrics.register(
                 context.getMetricsContext(), mailbox, loopMetrics, System::nanoTime);
         send(toCoordinator(CommandKind.READER_REGISTRATION, new byte[0]), true);
@@ -374,7 +375,7 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
                     "Checkpoint " + checkpointId + " barrier was not admitted: " + ack);
         }
         boolean done = loop.runControlsUntilBarrier(checkpointId, BARRIER_PUBLISH_WAIT_NANOS);
-        RuntimeStats.barrierWait(System.nanoTime() - start);
+        RuntimeObservers.barrierTaken(System.nanoTime() - start);
         // Wake an idle task thread: if this was the engine's final barrier it must return now.
         signal.signal();
         List<ManagedSplit> state = pendingState;
@@ -432,13 +433,10 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
     @Override
     public void onApplied(SourceCommandEnvelope command) {
         if (command.commandKind() == CommandKind.SPLIT_ASSIGNMENT) {
-            byte[] id = new byte[8];
-            long v = command.commandId();
-            for (int i = 7; i >= 0; i--) {
-                id[i] = (byte) v;
-                v >>>= 8;
-            }
-            send(toCoordinator(CommandKind.ASSIGNMENT_ACK, id), false);
+            send(
+                    toCoordinator(
+                            CommandKind.ASSIGNMENT_ACK, LongPayload.encode(command.commandId())),
+                    false);
         }
     }
 
@@ -574,7 +572,7 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
         }
         applyLastCheckpointNotices();
         service.targets().unregisterReader(mailbox);
-        RuntimeStats.readerClosed(mailbox, loopMetrics);
+        RuntimeObservers.readerClosed(mailbox, loopMetrics);
         try {
             loop.close();
         } catch (IOException | RuntimeException e) {

@@ -27,35 +27,27 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Threading: any thread; the installed value is published through a volatile field.
+ * Where planning finds the operator's managed-source settings: the {@code seatunnel.yaml} named by
+ * the system property {@value #CONFIG_PROPERTY}, else {@code
+ * $SEATUNNEL_HOME/config/seatunnel.yaml}, else the defaults (Lane A off). Embedded engines (tests,
+ * the demo) name their file through the same property, so they plan exactly as a member does.
  *
- * <p>Where planning finds the operator's managed-source settings: an explicitly installed config
- * (embedded engines, tests, the demo), else the {@code seatunnel.yaml} named by the system property
- * {@value #CONFIG_PROPERTY}, else {@code $SEATUNNEL_HOME/config/seatunnel.yaml}, else the defaults
- * (Lane A off). A file that exists but is invalid fails loudly at first use. The file is read again
- * when it changed, at the next planning (a deployment or a restore), so an operator's edit needs no
- * member restart; the member's runtime limits (read once when the member starts, {@code
+ * <p>Threading: any thread; the file cache is guarded by the class monitor.
+ *
+ * <p>A file that exists but is invalid fails loudly at first use. The file is read again when it
+ * changed, at the next planning (a deployment or a restore), so an operator's edit needs no member
+ * restart; the member's runtime limits (read once when the member starts, {@code
  * ManagedSourceMemberService}) are the exception.
  */
 public final class ManagedSourceSettings {
     public static final String CONFIG_PROPERTY = "seatunnel.config";
 
     private static final Logger LOG = LoggerFactory.getLogger(ManagedSourceSettings.class);
-    private static volatile ManagedSourceConfig installed;
 
     // Guarded by the class monitor (fromFile).
     private static FileSettings fileSettings;
 
     private ManagedSourceSettings() {}
-
-    /** Installs the settings for this JVM (embedded engines); null uninstalls. */
-    public static void install(ManagedSourceConfig config) {
-        installed = config;
-        if (config != null) {
-            LOG.info("Managed source settings installed: {}", config);
-            reportUnmatchedConnectors(config, Thread.currentThread().getContextClassLoader());
-        }
-    }
 
     /**
      * Names in {@code allowed-connectors} that match no source factory on the classpath: reported
@@ -133,14 +125,10 @@ public final class ManagedSourceSettings {
     }
 
     /**
-     * The installed or file-loaded settings, or null when the operator gave none (so programmatic
-     * member settings keep precedence over the defaults).
+     * The file-loaded settings, or null when the operator gave none (so programmatic member
+     * settings keep precedence over the defaults).
      */
     public static ManagedSourceConfig operatorConfig() {
-        ManagedSourceConfig c = installed;
-        if (c != null) {
-            return c;
-        }
         Path file = locate();
         if (file == null) {
             return null;

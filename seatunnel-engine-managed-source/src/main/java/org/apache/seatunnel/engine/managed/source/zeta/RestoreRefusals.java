@@ -20,6 +20,7 @@ package org.apache.seatunnel.engine.managed.source.zeta;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.instance.impl.HazelcastInstanceFactory;
 import org.apache.seatunnel.engine.managed.source.zeta.transport.ManagedSourceMemberService;
+import org.apache.seatunnel.engine.managed.source.zeta.transport.ManagedSourceTelemetry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,7 +43,8 @@ final class RestoreRefusals {
 
     /** Counts, logs and reports the refusal, and returns it for the caller to throw. */
     static IllegalStateException refuse(long jobId, IllegalStateException refusal) {
-        RuntimeStats.restoreRefused(refusal);
+        ManagedSourceTelemetry.restoreRefused();
+        RuntimeObservers.restoreRefused(refusal.getMessage());
         LOG.error("Lane A refused to restore job {}: {}", jobId, refusal.getMessage());
         if (jobId != 0) {
             failJob(jobId, refusal.getMessage());

@@ -20,5 +20,8 @@
  * and loop turns, the versioned state envelopes that carry runtime metadata through Zeta's
  * checkpoints, and lane selection at planning. The engine-agnostic core knows nothing of this
  * package.
+ *
+ * <p>"Hazard N" and "invariant N" in this package's comments are numbered as in {@code
+ * docs/en/architecture.md}.
  */
 package org.apache.seatunnel.engine.managed.source.zeta;

@@ -25,11 +25,11 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * ARCHITECTURE.md hazard 1, the coordinator-first cut: the enumerator snapshots checkpoint N before
- * the reader takes barrier N. A split assigned in between is in the enumerator's state N and, if
- * the reader applies it before its barrier, in the reader's state N too: read twice after a restore
- * from N. The coordinator stamps every command with the cut (id of the last enumerator snapshot); a
- * reader that defers commands of cut N past its own barrier N closes the window.
+ * docs/en/architecture.md hazard 1, the coordinator-first cut: the enumerator snapshots checkpoint
+ * N before the reader takes barrier N. A split assigned in between is in the enumerator's state N
+ * and, if the reader applies it before its barrier, in the reader's state N too: read twice after a
+ * restore from N. The coordinator stamps every command with the cut (id of the last enumerator
+ * snapshot); a reader that defers commands of cut N past its own barrier N closes the window.
  */
 class CoordinatorCutHazardTest {
 

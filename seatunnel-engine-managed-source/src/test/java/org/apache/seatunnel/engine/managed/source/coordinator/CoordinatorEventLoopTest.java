@@ -36,6 +36,7 @@ import org.apache.seatunnel.api.source.SourceEvent;
 import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorMetrics.Counter;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
 import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
+import org.apache.seatunnel.engine.managed.source.protocol.LongPayload;
 import org.apache.seatunnel.engine.managed.source.protocol.ReasonCode;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 import org.apache.seatunnel.engine.managed.source.retry.RetryPolicy;
@@ -217,7 +218,7 @@ class CoordinatorEventLoopTest {
         assertEquals(2, rel.size());
         for (SourceCommandEnvelope e : rel) {
             assertEquals(0, e.coordinatorCutId());
-            assertEquals(6, e.payload().getLong());
+            assertEquals(6, LongPayload.decode(e));
         }
     }
 

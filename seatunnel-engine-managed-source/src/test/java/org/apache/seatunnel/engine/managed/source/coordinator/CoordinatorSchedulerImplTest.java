@@ -256,10 +256,10 @@ class CoordinatorSchedulerImplTest {
         f.drain();
         assertEquals(4, results.size());
         assertEquals(1, f.count(Counter.ASYNC_REJECTED));
-        assertEquals(1, pool.openLanes());
+        assertEquals(1, pool.openShares());
         f.loop.close();
         f.drain();
-        assertEquals(0, pool.openLanes(), "the coordinator's lane is released with it");
+        assertEquals(0, pool.openShares(), "the coordinator's lane is released with it");
     }
 
     @Test

@@ -91,8 +91,8 @@ class SourceAsyncWorkerPoolTest {
     @Test
     void theMemberQueueOfAWorkerClassRefusesBeyondItsBound() {
         SourceAsyncWorkerPool pool = pool(1, 1);
-        SourceAsyncWorkerPool.Lane a = pool.newLane(4, 4);
-        SourceAsyncWorkerPool.Lane b = pool.newLane(4, 4);
+        SourceAsyncWorkerPool.CoordinatorShare a = pool.newShare(4, 4);
+        SourceAsyncWorkerPool.CoordinatorShare b = pool.newShare(4, 4);
         Blocking running = new Blocking();
         Blocking queued = new Blocking();
         assertTrue(a.submit(running, WorkerClass.DISCOVERY));
@@ -108,7 +108,7 @@ class SourceAsyncWorkerPoolTest {
     @Test
     void aBlockedWorkerClassDoesNotHoldTheOther() {
         SourceAsyncWorkerPool pool = pool(1, 4);
-        SourceAsyncWorkerPool.Lane lane = pool.newLane(4, 4);
+        SourceAsyncWorkerPool.CoordinatorShare lane = pool.newShare(4, 4);
         Blocking discovery = new Blocking();
         assertTrue(lane.submit(discovery, WorkerClass.DISCOVERY));
         await().atMost(BOUND).until(() -> discovery.ran.get() == 1);
@@ -131,7 +131,7 @@ class SourceAsyncWorkerPoolTest {
     @Test
     void aLaneRunsAtMostItsConcurrencyQueuesItsCapacityAndIsReleasedOnClose() {
         SourceAsyncWorkerPool pool = pool(4, 16);
-        SourceAsyncWorkerPool.Lane lane = pool.newLane(1, 1);
+        SourceAsyncWorkerPool.CoordinatorShare lane = pool.newShare(1, 1);
         Blocking first = new Blocking();
         Blocking waiting = new Blocking();
         assertTrue(lane.submit(first, WorkerClass.DISCOVERY));
@@ -139,10 +139,10 @@ class SourceAsyncWorkerPoolTest {
         assertFalse(lane.submit(new Blocking(), WorkerClass.DISCOVERY), "lane queue full");
         assertEquals(1, lane.running());
         assertEquals(1, lane.queued());
-        assertEquals(1, pool.openLanes());
+        assertEquals(1, pool.openShares());
 
         lane.close();
-        assertEquals(0, pool.openLanes());
+        assertEquals(0, pool.openShares());
         assertEquals(1, waiting.rejections.size(), "the waiting task is told it never runs");
         assertFalse(lane.submit(new Blocking(), WorkerClass.DISCOVERY), "closed lane refuses");
         release.countDown();

@@ -31,6 +31,7 @@ import java.util.TreeSet;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
 import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
+import org.apache.seatunnel.engine.managed.source.protocol.LongPayload;
 import org.apache.seatunnel.engine.managed.source.protocol.ReasonCode;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 
@@ -145,7 +146,7 @@ final class StandInReader {
                 requestOutstanding = false;
                 break;
             case CHECKPOINT_ABORTED:
-                releasedCuts.add(e.payload().getLong());
+                releasedCuts.add(LongPayload.decode(e));
                 break;
             default:
                 break;

@@ -29,6 +29,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.seatunnel.api.source.managed.PollStatus;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
 import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
+import org.apache.seatunnel.engine.managed.source.protocol.LongPayload;
 import org.apache.seatunnel.engine.managed.source.protocol.ReasonCode;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 import org.junit.jupiter.api.Test;
@@ -457,7 +458,7 @@ class ReaderEventLoopTest {
         assertEquals(1, h.loop.heldCommands());
         h.offer(
                 h.coordinator(CommandKind.CHECKPOINT_ABORTED, "")
-                        .payload(LocalCommands.longBytes(4))
+                        .payload(LongPayload.encode(4))
                         .build());
         h.runUntilQuiet();
         assertEquals(0, h.loop.heldCommands());

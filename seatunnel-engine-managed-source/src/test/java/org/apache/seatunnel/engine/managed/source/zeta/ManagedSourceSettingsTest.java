@@ -45,7 +45,6 @@ class ManagedSourceSettingsTest {
         java.nio.file.Path yaml = java.nio.file.Files.createTempFile("seatunnel", ".yaml");
         String before = System.getProperty(ManagedSourceSettings.CONFIG_PROPERTY);
         try {
-            ManagedSourceSettings.install(null);
             System.setProperty(ManagedSourceSettings.CONFIG_PROPERTY, yaml.toString());
             write(yaml, "true", 1_000_000L);
             assertEquals(true, ManagedSourceSettings.current().enabled());

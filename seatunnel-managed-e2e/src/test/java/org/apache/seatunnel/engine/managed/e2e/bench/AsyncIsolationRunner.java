@@ -30,14 +30,13 @@ import java.util.concurrent.TimeUnit;
 import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSource;
 import org.apache.seatunnel.engine.core.job.JobStatus;
 import org.apache.seatunnel.engine.managed.e2e.SlowDiscoverySource;
-import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
 import org.apache.seatunnel.engine.managed.source.coordinator.SourceAsyncWorkerPool;
-import org.apache.seatunnel.engine.managed.source.zeta.ManagedSourceSettings;
 import org.apache.seatunnel.engine.managed.source.zeta.transport.ManagedSourceMemberService;
 import org.apache.seatunnel.engine.server.checkpoint.CheckpointCoordinator;
 import org.apache.seatunnel.engine.server.checkpoint.CompletedCheckpoint;
 import org.apache.seatunnel.engine.server.master.JobMaster;
 import org.apache.seatunnel.managed.testkit.engine.EmbeddedZeta;
+import org.apache.seatunnel.managed.testkit.engine.LaneASettings;
 
 /**
  * Not a test: prints a Lane A streaming job's checkpoint duration (the engine's trigger timestamp
@@ -66,7 +65,7 @@ public final class AsyncIsolationRunner {
         cfg.put(
                 "allowed-connectors",
                 Arrays.asList(SlowDiscoverySource.IDENTIFIER, ManagedFakeSource.IDENTIFIER));
-        ManagedSourceSettings.install(ManagedSourceConfig.fromMap(cfg));
+        LaneASettings.install(cfg);
         Map<String, long[]> results = new LinkedHashMap<>();
         try (EmbeddedZeta zeta =
                 EmbeddedZeta.builder("async-isolation-bench", 24150)
@@ -89,7 +88,7 @@ public final class AsyncIsolationRunner {
             zeta.cancel(a, BOUND);
             zeta.cancel(b, BOUND);
         } finally {
-            ManagedSourceSettings.install(null);
+            LaneASettings.clear();
         }
         System.out.println();
         System.out.println(

@@ -37,12 +37,11 @@ import org.apache.seatunnel.connectors.managed.fake.testing.ManagedFakeTestingSo
 import org.apache.seatunnel.engine.core.job.JobResult;
 import org.apache.seatunnel.engine.core.job.JobStatus;
 import org.apache.seatunnel.engine.managed.e2e.CountingSink;
-import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
-import org.apache.seatunnel.engine.managed.source.zeta.ManagedSourceSettings;
-import org.apache.seatunnel.engine.managed.source.zeta.RuntimeStats;
 import org.apache.seatunnel.managed.bench.report.BenchReport;
 import org.apache.seatunnel.managed.bench.report.LatencyPlot;
 import org.apache.seatunnel.managed.testkit.engine.EmbeddedZeta;
+import org.apache.seatunnel.managed.testkit.engine.LaneASettings;
+import org.apache.seatunnel.managed.testkit.engine.RuntimeStats;
 
 /**
  * Runs the same managed FakeSource job on Lane A and Lane B in one embedded Zeta 2.3.8 engine in
@@ -77,7 +76,7 @@ public final class SideBySideRunner {
                 "allowed-connectors",
                 Arrays.asList(
                         ManagedFakeSource.IDENTIFIER, ManagedFakeTestingSourceFactory.IDENTIFIER));
-        ManagedSourceSettings.install(ManagedSourceConfig.fromMap(cfg));
+        LaneASettings.install(cfg);
         try (EmbeddedZeta zeta =
                 EmbeddedZeta.builder("side-by-side-" + ProcessHandle.current().pid(), 23400)
                         .checkpointIntervalMillis(1000)

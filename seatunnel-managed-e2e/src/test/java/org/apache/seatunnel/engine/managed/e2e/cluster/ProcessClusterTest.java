@@ -38,7 +38,6 @@ import org.apache.seatunnel.engine.common.config.JobConfig;
 import org.apache.seatunnel.engine.common.config.SeaTunnelConfig;
 import org.apache.seatunnel.engine.core.job.JobResult;
 import org.apache.seatunnel.engine.core.job.JobStatus;
-import org.apache.seatunnel.engine.managed.source.zeta.ManagedSourceSettings;
 import org.apache.seatunnel.managed.testkit.engine.LaneASettings;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -86,7 +85,7 @@ class ProcessClusterTest {
 
     @AfterEach
     void clientSettingsOff() {
-        ManagedSourceSettings.install(null);
+        LaneASettings.clear();
     }
 
     static ObjectNode job(String name) {

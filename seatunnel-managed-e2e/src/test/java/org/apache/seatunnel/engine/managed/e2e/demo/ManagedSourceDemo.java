@@ -29,10 +29,9 @@ import org.apache.seatunnel.engine.core.job.JobStatus;
 import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
 import org.apache.seatunnel.engine.managed.source.zeta.ManagedSourceSettings;
-import org.apache.seatunnel.engine.managed.source.zeta.ManagedSourceYaml;
-import org.apache.seatunnel.engine.managed.source.zeta.RuntimeStats;
 import org.apache.seatunnel.managed.testkit.engine.CollectedRows;
 import org.apache.seatunnel.managed.testkit.engine.EmbeddedZeta;
+import org.apache.seatunnel.managed.testkit.engine.RuntimeStats;
 
 /**
  * The README's main command: starts a real SeaTunnel Zeta 2.3.8 member in this JVM on loopback,
@@ -47,8 +46,9 @@ public final class ManagedSourceDemo {
         Path root = findRoot();
         Path yaml = root.resolve("config/seatunnel.yaml");
         Path job = root.resolve(args.length > 0 ? args[0] : "config/managed-demo.conf");
-        ManagedSourceConfig cfg = ManagedSourceYaml.load(yaml);
-        ManagedSourceSettings.install(cfg);
+        // The engine plans with this file exactly as a member reads $SEATUNNEL_HOME's.
+        System.setProperty(ManagedSourceSettings.CONFIG_PROPERTY, yaml.toString());
+        ManagedSourceConfig cfg = ManagedSourceSettings.current();
         System.out.println("== Managed source demo ==");
         System.out.println("settings: " + yaml + " -> " + cfg);
         System.out.println("job:      " + job);
@@ -87,8 +87,6 @@ public final class ManagedSourceDemo {
                     seen.size() == expectedRows && seen.values().stream().allMatch(c -> c == 1);
             summary(result, secs, rows.written().size(), expectedRows, exactlyOnce);
             exit = result.getStatus() == JobStatus.FINISHED && exactlyOnce ? 0 : 1;
-        } finally {
-            ManagedSourceSettings.install(null);
         }
         System.exit(exit);
     }

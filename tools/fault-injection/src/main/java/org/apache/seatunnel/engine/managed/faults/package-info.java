@@ -10,5 +10,8 @@
  * 3), the connector reader (points 5, 6) and the reader loop's host (points 7, 8). Points 9, 10 and
  * 11 sit in the engine after a reader snapshot returns, so the in-process engine of the {@code
  * world} package consults the injector there.
+ *
+ * <p>Fault points are numbered as in {@code docs/en/architecture.md}, which lists where each is
+ * injected.
  */
 package org.apache.seatunnel.engine.managed.faults;

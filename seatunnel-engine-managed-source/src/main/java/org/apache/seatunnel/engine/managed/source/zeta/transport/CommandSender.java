@@ -46,7 +46,7 @@ import org.slf4j.LoggerFactory;
  * Threading: {@link #send} may be called from any thread and never blocks: it encodes the frame,
  * queues it and returns. Everything after that — invocations, response handling, retry and deadline
  * timers — runs on the single sender thread of {@code scheduler}, which is the only thread that
- * touches a send's progress fields; lanes are shared with callers through {@link
+ * touches a send's progress fields; queues are shared with callers through {@link
  * ConcurrentHashMap#compute} only. Returned futures complete on the sender thread: dependants must
  * not block there (use the {@code *Async} variants with their own executor for real work). Life
  * cycle: created by {@link ManagedSourceMemberService}; {@link #close()} fails everything still
@@ -77,7 +77,7 @@ import org.slf4j.LoggerFactory;
  *       transport failure exceptionally. With {@link RetryPolicy#SINGLE_ATTEMPT} that is the first
  *       outcome: the coordinator sends that way because it retries its commands itself;
  *   <li>at the deadline the future fails with {@link CommandTimeoutException} (also for an envelope
- *       whose deadline passed while it waited in the lane);
+ *       whose deadline passed while it waited in the queue);
  *   <li>an ack that does not decode fails the future with {@link IllegalStateException}: a protocol
  *       mismatch that retrying cannot fix.
  * </ul>
@@ -94,7 +94,7 @@ public final class CommandSender implements AutoCloseable {
     private final LongSupplier clockMillis;
     private final RetryPolicy retryPolicy;
     private final int maxQueuedPerTarget;
-    private final ConcurrentMap<LaneKey, Lane> lanes = new ConcurrentHashMap<>();
+    private final ConcurrentMap<TargetKey, TargetQueue> queues = new ConcurrentHashMap<>();
     private final AtomicInteger pending = new AtomicInteger();
     private volatile boolean closed;
 
@@ -122,7 +122,7 @@ public final class CommandSender implements AutoCloseable {
      * @param deadlineMillis absolute time on this sender's clock ({@link
      *     System#currentTimeMillis()} in Zeta) after which no further attempt is made
      * @return completes with the final ack, or exceptionally with {@link CommandTimeoutException},
-     *     {@link RejectedExecutionException} (lane full, sender closed) or {@link
+     *     {@link RejectedExecutionException} (queue full, sender closed) or {@link
      *     IllegalArgumentException} (the envelope cannot be encoded)
      */
     public CompletableFuture<AdmissionAck> send(
@@ -152,12 +152,12 @@ public final class CommandSender implements AutoCloseable {
             future.completeExceptionally(closedException());
             return future;
         }
-        LaneKey key = new LaneKey(target, env.sourceRuntimeId(), env.targetSubtask());
+        TargetKey key = new TargetKey(target, env.sourceRuntimeId(), env.targetSubtask());
         Pending p = new Pending(key, env, frame, deadlineMillis, future, policy.newBackoff());
-        lanes.compute(
+        queues.compute(
                 key,
-                (k, lane) -> {
-                    Lane l = lane == null ? new Lane() : lane;
+                (k, queue) -> {
+                    TargetQueue l = queue == null ? new TargetQueue() : queue;
                     if (l.inFlight == null) {
                         l.inFlight = p;
                         p.admission = Admission.START;
@@ -173,7 +173,7 @@ public final class CommandSender implements AutoCloseable {
             metrics.queueFull.incrementAndGet();
             future.completeExceptionally(
                     new RejectedExecutionException(
-                            "command lane to "
+                            "command queue to "
                                     + key
                                     + " is full ("
                                     + maxQueuedPerTarget
@@ -186,14 +186,14 @@ public final class CommandSender implements AutoCloseable {
                 execute(() -> beginThenAdvance(p), p);
             }
             if (closed) {
-                // Raced with close(): it may have cleared the lanes before this one was added.
+                // Raced with close(): it may have cleared the queues before this one was added.
                 future.completeExceptionally(closedException());
             }
         }
         return future;
     }
 
-    /** Envelopes in flight or queued, over all lanes. Any thread; approximate. */
+    /** Envelopes in flight or queued, over all queues. Any thread; approximate. */
     public int pendingCount() {
         return pending.get();
     }
@@ -211,8 +211,8 @@ public final class CommandSender implements AutoCloseable {
     public void close() {
         closed = true;
         List<Pending> dropped = new ArrayList<>();
-        for (LaneKey key : lanes.keySet()) {
-            lanes.computeIfPresent(
+        for (TargetKey key : queues.keySet()) {
+            queues.computeIfPresent(
                     key,
                     (k, l) -> {
                         if (l.inFlight != null) {
@@ -239,7 +239,7 @@ public final class CommandSender implements AutoCloseable {
         }
     }
 
-    /** Starts the lane's head. Returns false if it finished at once (cancelled or expired). */
+    /** Starts the queue's head. Returns false if it finished at once (cancelled or expired). */
     private boolean begin(Pending p) {
         if (p.future.isDone()) {
             // The caller cancelled while it waited; nothing was sent.
@@ -282,7 +282,7 @@ public final class CommandSender implements AutoCloseable {
             return;
         }
         // Async on our own thread: a local target completes inline, and handling it here would
-        // recurse into the next attempt or the next envelope of the lane.
+        // recurse into the next attempt or the next envelope of the queue.
         response.whenCompleteAsync((r, e) -> onResponse(p, attemptNo, r, e), scheduler);
     }
 
@@ -367,7 +367,9 @@ public final class CommandSender implements AutoCloseable {
         finish(p);
     }
 
-    /** Ends {@code p} (its future is already complete) and starts the next envelope of its lane. */
+    /**
+     * Ends {@code p} (its future is already complete) and starts the next envelope of its queue.
+     */
     private void finish(Pending p) {
         p.finished = true;
         pending.decrementAndGet();
@@ -378,7 +380,7 @@ public final class CommandSender implements AutoCloseable {
         advance(p.key);
     }
 
-    private void advance(LaneKey key) {
+    private void advance(TargetKey key) {
         for (Pending next = handOff(key); next != null; next = handOff(key)) {
             if (begin(next)) {
                 return;
@@ -386,10 +388,10 @@ public final class CommandSender implements AutoCloseable {
         }
     }
 
-    /** Pops the next queued envelope into the in-flight slot; removes an idle lane. */
-    private Pending handOff(LaneKey key) {
+    /** Pops the next queued envelope into the in-flight slot; removes an idle queue. */
+    private Pending handOff(TargetKey key) {
         Pending[] next = new Pending[1];
-        lanes.computeIfPresent(
+        queues.computeIfPresent(
                 key,
                 (k, l) -> {
                     next[0] = l.queue.pollFirst();
@@ -458,11 +460,11 @@ public final class CommandSender implements AutoCloseable {
     }
 
     /**
-     * One send. Threading: {@code admission} is written inside the lane's {@code compute} by the
+     * One send. Threading: {@code admission} is written inside the queue's {@code compute} by the
      * sending thread and read by it; every other mutable field belongs to the sender thread.
      */
     private static final class Pending {
-        final LaneKey key;
+        final TargetKey key;
         final SourceCommandEnvelope env;
         final byte[] frame;
         final long deadlineMillis;
@@ -477,7 +479,7 @@ public final class CommandSender implements AutoCloseable {
         ScheduledFuture<?> retryTimer;
 
         Pending(
-                LaneKey key,
+                TargetKey key,
                 SourceCommandEnvelope env,
                 byte[] frame,
                 long deadlineMillis,
@@ -493,20 +495,20 @@ public final class CommandSender implements AutoCloseable {
     }
 
     /**
-     * The single-flight queue of one target. Threading: guarded by its bin of {@link #lanes}: read
+     * The single-flight queue of one target. Threading: guarded by its bin of {@link #queues}: read
      * and written only inside {@code compute}/{@code computeIfPresent}.
      */
-    private static final class Lane {
+    private static final class TargetQueue {
         final ArrayDeque<Pending> queue = new ArrayDeque<>();
         Pending inFlight;
     }
 
-    private static final class LaneKey {
+    private static final class TargetKey {
         final Address target;
         final long sourceRuntimeId;
         final int subtask;
 
-        LaneKey(Address target, long sourceRuntimeId, int subtask) {
+        TargetKey(Address target, long sourceRuntimeId, int subtask) {
             this.target = target;
             this.sourceRuntimeId = sourceRuntimeId;
             this.subtask = subtask;
@@ -514,10 +516,10 @@ public final class CommandSender implements AutoCloseable {
 
         @Override
         public boolean equals(Object o) {
-            if (!(o instanceof LaneKey)) {
+            if (!(o instanceof TargetKey)) {
                 return false;
             }
-            LaneKey k = (LaneKey) o;
+            TargetKey k = (TargetKey) o;
             return sourceRuntimeId == k.sourceRuntimeId
                     && subtask == k.subtask
                     && target.equals(k.target);

@@ -24,6 +24,7 @@ import java.util.function.IntFunction;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
 import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
+import org.apache.seatunnel.engine.managed.source.protocol.LongPayload;
 import org.apache.seatunnel.engine.managed.source.protocol.ReasonCode;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 
@@ -44,7 +45,7 @@ import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope
  */
 public final class CoordinatorFence {
     /** {@code ASSIGNMENT_ACK} carries the applied command id. */
-    public static final int ASSIGNMENT_ACK_PAYLOAD_BYTES = 8;
+    public static final int ASSIGNMENT_ACK_PAYLOAD_BYTES = LongPayload.BYTES;
 
     private static final long NONE = 0;
 

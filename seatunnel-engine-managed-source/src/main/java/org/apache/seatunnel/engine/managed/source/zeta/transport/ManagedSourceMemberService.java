@@ -386,8 +386,9 @@ public final class ManagedSourceMemberService implements ManagedService {
     }
 
     /**
-     * The member's async worker pool: coordinators take a {@link SourceAsyncWorkerPool.Lane} of it
-     * with their job's bounds and close it with the coordinator.
+     * The member's async worker pool: coordinators take a {@link
+     * SourceAsyncWorkerPool.CoordinatorShare} of it with their job's bounds and close it with the
+     * coordinator.
      */
     public SourceAsyncWorkerPool asyncWorkers() {
         return requireStarted(asyncWorkers);

@@ -27,8 +27,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.seatunnel.engine.managed.source.coordinator.SourceAsyncWorkerPool;
-import org.apache.seatunnel.engine.managed.source.zeta.RuntimeStats;
 
 /**
  * Member-level Lane A metrics on SeaTunnel's telemetry endpoint ({@code
@@ -48,6 +48,8 @@ public final class ManagedSourceTelemetry extends Collector {
     public static final String RESTORES_REFUSED = "ManagedSourceRestoresRefused";
     private static final ManagedSourceTelemetry INSTANCE = new ManagedSourceTelemetry();
     private static final AtomicBoolean REGISTERED = new AtomicBoolean();
+    // Per JVM, like the metric: the refusal is found in a state serializer, outside any member.
+    private static final AtomicLong RESTORES_REFUSED_TOTAL = new AtomicLong();
 
     private final List<Member> members = new CopyOnWriteArrayList<>();
 
@@ -66,6 +68,16 @@ public final class ManagedSourceTelemetry extends Collector {
                 INSTANCE.members.remove(m);
             }
         }
+    }
+
+    /** Counts one refused restore ({@value #RESTORES_REFUSED}). */
+    public static void restoreRefused() {
+        RESTORES_REFUSED_TOTAL.incrementAndGet();
+    }
+
+    /** Restores refused in this JVM since it started ({@value #RESTORES_REFUSED}). */
+    public static long restoresRefused() {
+        return RESTORES_REFUSED_TOTAL.get();
     }
 
     /** The metric names this collector exports (for the docs check). */
@@ -100,7 +112,7 @@ public final class ManagedSourceTelemetry extends Collector {
                 new GaugeMetricFamily(
                         RESTORES_REFUSED,
                         "Restores refused before running: checkpoint of another lane or digest",
-                        RuntimeStats.restoresRefused()));
+                        RESTORES_REFUSED_TOTAL.get()));
         return out;
     }
 

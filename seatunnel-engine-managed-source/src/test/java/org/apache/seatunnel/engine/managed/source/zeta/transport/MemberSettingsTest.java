@@ -22,9 +22,9 @@ import static org.apache.seatunnel.engine.managed.source.zeta.transport.Transpor
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
-import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
 import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
 import org.apache.seatunnel.engine.managed.source.protocol.ReasonCode;
@@ -32,21 +32,32 @@ import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandCodec;
 import org.apache.seatunnel.engine.managed.source.zeta.ManagedSourceSettings;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The operator's managed-source section reaches what a member builds at start. */
 class MemberSettingsTest {
+    private final String before = System.getProperty(ManagedSourceSettings.CONFIG_PROPERTY);
+
     @AfterEach
-    void uninstall() {
-        ManagedSourceSettings.install(null);
+    void restoreProperty() {
+        if (before == null) {
+            System.clearProperty(ManagedSourceSettings.CONFIG_PROPERTY);
+        } else {
+            System.setProperty(ManagedSourceSettings.CONFIG_PROPERTY, before);
+        }
     }
 
     @Test
-    void commandMaxPayloadBytesReachesTheMemberTransport() {
-        Map<String, Object> section = new LinkedHashMap<>();
-        section.put("command.max-payload-bytes", "1 MiB");
-        section.put("reader-mailbox.max-bytes", "4 MiB");
-        section.put("worker.mailbox-max-bytes", "64 MiB");
-        ManagedSourceSettings.install(ManagedSourceConfig.fromMap(section));
+    void commandMaxPayloadBytesReachesTheMemberTransport(@TempDir Path dir) throws Exception {
+        Path yaml = dir.resolve("seatunnel.yaml");
+        Files.write(
+                yaml,
+                ("seatunnel:\n  engine:\n    managed-source:\n"
+                                + "      command.max-payload-bytes: 1 MiB\n"
+                                + "      reader-mailbox.max-bytes: 4 MiB\n"
+                                + "      worker.mailbox-max-bytes: 64 MiB\n")
+                        .getBytes(StandardCharsets.UTF_8));
+        System.setProperty(ManagedSourceSettings.CONFIG_PROPERTY, yaml.toString());
 
         ManagedSourceMemberService service = new ManagedSourceMemberService();
 

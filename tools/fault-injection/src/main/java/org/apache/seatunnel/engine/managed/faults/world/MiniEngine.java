@@ -278,7 +278,7 @@ public final class MiniEngine {
         for (ReaderTask t : readers) {
             t.close();
         }
-        network.dropLanes();
+        network.dropQueues();
         sink.discardUncommitted();
         checkpoints.onRestore();
         CheckpointDriver.Completed from =

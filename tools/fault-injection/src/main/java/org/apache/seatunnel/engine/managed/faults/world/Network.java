@@ -57,7 +57,7 @@ public final class Network implements Transport {
 
     private final Router router;
     private final boolean fifo;
-    private final Map<Target, Lane> lanes = new HashMap<>();
+    private final Map<Target, TargetQueue> queues = new HashMap<>();
     private final List<Runnable> later = new ArrayList<>();
     private final ArrayDeque<SourceCommandEnvelope> history = new ArrayDeque<>();
     private long delivered;
@@ -74,24 +74,25 @@ public final class Network implements Transport {
             return;
         }
         Target t = new Target(env.targetSubtask(), env.targetAttemptId());
-        Lane lane = lanes.get(t);
-        if (lane == null) {
-            lane = new Lane();
-            lanes.put(t, lane);
+        TargetQueue queue = queues.get(t);
+        if (queue == null) {
+            queue = new TargetQueue();
+            queues.put(t, queue);
         }
-        if (lane.firstDelivered.contains(env.commandId())) {
+        if (queue.firstDelivered.contains(env.commandId())) {
             unordered(env, onAnswer, d);
             return;
         }
-        Item waiting = lane.find(env.commandId());
+        Item waiting = queue.find(env.commandId());
         if (waiting != null && waiting.state == Delivery.LOST) {
-            // The coordinator resends what the lane still waits for: it takes the original's place.
+            // The coordinator resends what the queue still waits for: it takes the original's
+            // place.
             waiting.onAnswer = onAnswer;
             waiting.state = d;
         } else {
-            lane.items.addLast(new Item(env, onAnswer, d, waiting != null));
+            queue.items.addLast(new Item(env, onAnswer, d, waiting != null));
         }
-        pump(lane);
+        pump(queue);
     }
 
     @Override
@@ -110,9 +111,9 @@ public final class Network implements Transport {
         deliver(env, onAnswer);
     }
 
-    private void pump(Lane lane) {
-        while (!lane.items.isEmpty() && lane.items.peekFirst().state == Delivery.NOW) {
-            Item head = lane.items.pollFirst();
+    private void pump(TargetQueue queue) {
+        while (!queue.items.isEmpty() && queue.items.peekFirst().state == Delivery.NOW) {
+            Item head = queue.items.pollFirst();
             AdmissionAck ack = offer(head.env);
             if (ack.status() == AdmissionStatus.RETRY_LATER && !head.redelivery) {
                 // Zeta's sender keeps retrying the head; here the coordinator's own retry
@@ -120,11 +121,11 @@ public final class Network implements Transport {
                 Consumer<AdmissionAck> waiter = head.onAnswer;
                 head.state = Delivery.LOST;
                 head.onAnswer = null;
-                lane.items.addFirst(head);
+                queue.items.addFirst(head);
                 answer(head.env, ack, waiter);
                 return;
             }
-            lane.firstDelivered.add(head.env.commandId());
+            queue.firstDelivered.add(head.env.commandId());
             answer(head.env, ack, head.onAnswer);
         }
     }
@@ -143,7 +144,7 @@ public final class Network implements Transport {
                                 env.targetAttemptId(),
                                 ReasonCode.STALE_ATTEMPT)
                         : port.offer(env);
-        // A redelivery repeats what arrived: with FIFO lanes, only what was admitted, since a
+        // A redelivery repeats what arrived: with FIFO queues, only what was admitted, since a
         // copy of a never-admitted send would be a first delivery out of order.
         if (!fifo || ack.status().isAdmitted()) {
             if (history.size() >= 64) {
@@ -176,19 +177,19 @@ public final class Network implements Transport {
     }
 
     /**
-     * Releases one held message (a held send at a lane's head, a delayed answer or copy), chosen by
-     * {@code rnd}.
+     * Releases one held message (a held send at a queue's head, a delayed answer or copy), chosen
+     * by {@code rnd}.
      *
      * @return false if nothing was held
      */
     public boolean releaseOne(Random rnd) {
-        List<Lane> heldLanes = new ArrayList<>();
-        for (Lane l : lanes.values()) {
+        List<TargetQueue> heldQueues = new ArrayList<>();
+        for (TargetQueue l : queues.values()) {
             if (!l.items.isEmpty() && l.items.peekFirst().state == Delivery.HELD) {
-                heldLanes.add(l);
+                heldQueues.add(l);
             }
         }
-        int n = later.size() + heldLanes.size();
+        int n = later.size() + heldQueues.size();
         if (n == 0) {
             return false;
         }
@@ -196,7 +197,7 @@ public final class Network implements Transport {
         if (pick < later.size()) {
             later.remove(pick).run();
         } else {
-            Lane l = heldLanes.get(pick - later.size());
+            TargetQueue l = heldQueues.get(pick - later.size());
             l.items.peekFirst().state = Delivery.NOW;
             pump(l);
         }
@@ -214,28 +215,28 @@ public final class Network implements Transport {
         return n;
     }
 
-    /** Forgets the lanes of attempts that no longer exist (after a restore). */
-    public void dropLanes() {
-        lanes.clear();
+    /** Forgets the queues of attempts that no longer exist (after a restore). */
+    public void dropQueues() {
+        queues.clear();
     }
 
-    /** Messages held, including lane heads waiting for a resend. */
+    /** Messages held, including queue heads waiting for a resend. */
     public int held() {
         int n = later.size();
-        for (Lane l : lanes.values()) {
+        for (TargetQueue l : queues.values()) {
             n += l.items.size();
         }
         return n;
     }
 
-    /** Lanes and their waiting sends, for failure messages. */
+    /** Target queues and their waiting sends, for failure messages. */
     public String describe() {
         StringBuilder sb = new StringBuilder("later=").append(later.size());
-        for (Map.Entry<Target, Lane> e : lanes.entrySet()) {
+        for (Map.Entry<Target, TargetQueue> e : queues.entrySet()) {
             if (e.getValue().items.isEmpty()) {
                 continue;
             }
-            sb.append(" lane ")
+            sb.append(" queue ")
                     .append(e.getKey().subtask)
                     .append('/')
                     .append(e.getKey().attempt)
@@ -282,7 +283,7 @@ public final class Network implements Transport {
     }
 
     /** One target's sends whose first delivery has not happened, in dispatch order. */
-    private static final class Lane {
+    private static final class TargetQueue {
         final ArrayDeque<Item> items = new ArrayDeque<>();
         final Set<Long> firstDelivered = new HashSet<>();
 

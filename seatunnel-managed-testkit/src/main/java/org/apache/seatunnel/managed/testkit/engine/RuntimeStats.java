@@ -15,7 +15,7 @@
  * limitations under the License.
  */
 
-package org.apache.seatunnel.engine.managed.source.zeta;
+package org.apache.seatunnel.managed.testkit.engine;
 
 import java.util.EnumMap;
 import java.util.Map;
@@ -25,13 +25,16 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderLoopMetrics;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
+import org.apache.seatunnel.engine.managed.source.zeta.ManagedRuntimeObserver;
 
 /**
- * Threading: any thread.
+ * JVM-wide totals of what the Lane A hosts of embedded engines did, for tests and the demo's
+ * summary: live readers are read through their counters, closed ones are folded into totals so
+ * nothing disappears when a job ends. Fed by {@link Observer}, which the runtime finds through this
+ * module's {@code META-INF/services} entry; the shipped runtime keeps no such totals.
  *
- * <p>JVM-wide totals of what Lane A did, for the demo's summary and tests: live readers are read
- * through their counters, closed ones are folded into totals so nothing disappears when a job ends.
- * Labels are the bounded status set only.
+ * <p>Threading: any thread. One set of totals per JVM: {@link #reset()} between test classes, and
+ * never run two Lane A test classes at once in one JVM.
  */
 public final class RuntimeStats {
     private static final Map<ReaderMailbox, ReaderLoopMetrics> LIVE = new ConcurrentHashMap<>();
@@ -74,6 +77,29 @@ public final class RuntimeStats {
             a[i] = new AtomicLong();
         }
         return a;
+    }
+
+    /** The runtime's hook into these totals; registered as a service, not for direct use. */
+    public static final class Observer implements ManagedRuntimeObserver {
+        @Override
+        public void readerOpened(ReaderMailbox mailbox, ReaderLoopMetrics metrics) {
+            RuntimeStats.readerOpened(mailbox, metrics);
+        }
+
+        @Override
+        public void barrierTaken(long waitNanos) {
+            RuntimeStats.barrierWait(waitNanos);
+        }
+
+        @Override
+        public void readerClosed(ReaderMailbox mailbox, ReaderLoopMetrics metrics) {
+            RuntimeStats.readerClosed(mailbox, metrics);
+        }
+
+        @Override
+        public void restoreRefused(String reason) {
+            RuntimeStats.restoreRefused(reason);
+        }
     }
 
     static void readerOpened(ReaderMailbox mailbox, ReaderLoopMetrics metrics) {
@@ -139,17 +165,15 @@ public final class RuntimeStats {
     }
 
     /**
-     * Records a restore refused for a lane or capability mismatch and returns the exception to
-     * throw. The engine may surface another error of the failing job first (its own cleanup can
-     * race), so the refusal is also counted here and logged where it happens.
+     * Records a restore refused for a lane or capability mismatch. The engine may surface another
+     * error of the failing job first (its own cleanup can race), so a test reads the refusal here.
      */
-    static IllegalStateException restoreRefused(IllegalStateException e) {
+    static void restoreRefused(String reason) {
         RESTORES_REFUSED.incrementAndGet();
-        lastRestoreRefusal = e.getMessage();
-        return e;
+        lastRestoreRefusal = reason;
     }
 
-    /** Restores refused (ManagedSourceRestoresRefused). */
+    /** Restores refused since the last {@link #reset()}. */
     public static long restoresRefused() {
         return RESTORES_REFUSED.get();
     }
