@@ -45,12 +45,18 @@ final class CheckpointCutGate {
     }
 
     private final ArrayDeque<Held> held = new ArrayDeque<>();
+    private final NanoClock clock;
     private final long holdLimitNanos;
 
     private long barrierCut;
     private long abortedCut;
 
-    CheckpointCutGate(long holdLimitNanos) {
+    /**
+     * @param clock read only while something is held: a loop with nothing held pays no clock read
+     * @param holdLimitNanos {@code reader.cut-hold-timeout}
+     */
+    CheckpointCutGate(NanoClock clock, long holdLimitNanos) {
+        this.clock = clock;
         this.holdLimitNanos = holdLimitNanos;
     }
 
@@ -67,12 +73,11 @@ final class CheckpointCutGate {
      *
      * @param reserved whether the mailbox reserved capacity for it (released when applied)
      */
-    boolean holdIfPastCut(
-            SourceCommandEnvelope env, boolean reserved, long admittedNanos, long nowNanos) {
+    boolean holdIfPastCut(SourceCommandEnvelope env, boolean reserved, long admittedNanos) {
         if (env.coordinatorCutId() <= releasedCut()) {
             return false;
         }
-        held.addLast(new Held(env, reserved, admittedNanos, nowNanos));
+        held.addLast(new Held(env, reserved, admittedNanos, clock.nanoTime()));
         return true;
     }
 
@@ -131,9 +136,9 @@ final class CheckpointCutGate {
      * The coordinator cut of the oldest held command if it has waited longer than the hold limit,
      * else -1.
      */
-    long overdueCut(long nowNanos) {
+    long overdueCut() {
         Held oldest = held.peekFirst();
-        if (oldest != null && nowNanos - oldest.heldSinceNanos > holdLimitNanos) {
+        if (oldest != null && clock.nanoTime() - oldest.heldSinceNanos > holdLimitNanos) {
             return oldest.env.coordinatorCutId();
         }
         return -1;

@@ -164,7 +164,7 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
         this.ledger = new AppliedCommandLedger(1024);
         this.turn = new PollTurn<>(budget, clock, mailbox, recordSizer, metrics.unsizedRecords);
         this.availabilityCallback = (v, t) -> mailbox.signalAvailable();
-        this.cutGate = new CheckpointCutGate(budget.cutHoldNanos());
+        this.cutGate = new CheckpointCutGate(clock, budget.cutHoldNanos());
         this.applyReleased = this::apply;
         mailbox.setWakeupHook(reader::wakeup);
     }
@@ -252,7 +252,7 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
             if (env.commandKind() == CommandKind.CHECKPOINT_BARRIER) {
                 mailbox.complete(env, reserved);
                 barrier(LocalCommands.checkpointIdOf(env));
-            } else if (cutGate.holdIfPastCut(env, reserved, admitted, clock.nanoTime())) {
+            } else if (cutGate.holdIfPastCut(env, reserved, admitted)) {
                 metrics.cutDeferrals.incrementAndGet();
             } else {
                 apply(env, reserved, admitted);
@@ -335,7 +335,7 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
     }
 
     private void checkHoldTimeout() {
-        long overdueCut = cutGate.overdueCut(clock.nanoTime());
+        long overdueCut = cutGate.overdueCut();
         if (overdueCut >= 0) {
             fail(
                     ReasonCode.CUT_HOLD_TIMEOUT,
