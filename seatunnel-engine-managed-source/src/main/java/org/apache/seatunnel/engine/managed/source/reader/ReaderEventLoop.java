@@ -20,8 +20,6 @@ package org.apache.seatunnel.engine.managed.source.reader;
 import java.io.InterruptedIOException;
 import java.net.SocketTimeoutException;
 import java.nio.channels.ClosedByInterruptException;
-import java.util.ArrayDeque;
-import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
@@ -52,8 +50,8 @@ import org.slf4j.LoggerFactory;
  * <ol>
  *   <li>terminal signal: preempts everything; the mailbox already called {@code wakeup()};
  *   <li>ordered controls in strict mailbox-sequence order, barriers included; a command stamped
- *       with coordinator cut N is held until this reader has taken its own barrier N (hazard 1),
- *       and counts against the mailbox bound while held;
+ *       with coordinator cut N is held by the {@link CheckpointCutGate} until this reader has taken
+ *       its own barrier N (hazard 1), and counts against the mailbox bound while held;
  *   <li>coalesced availability completions;
  *   <li>at most one bounded poll turn;
  *   <li>observability is passive counters read by others.
@@ -92,16 +90,15 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
     private final ReaderContractReports reports;
     private final AppliedCommandLedger ledger;
     private final PollTurn<T> turn;
-    private final ArrayDeque<Held> held = new ArrayDeque<>();
+    private final CheckpointCutGate cutGate;
+    private final CheckpointCutGate.Applier applyReleased;
     private final BiConsumer<Void, Throwable> availabilityCallback;
 
     private ReaderLifecycle lifecycle = ReaderLifecycle.CREATED;
-    private long lastBarrier;
     private long lastCompleteNotified;
     private long noMoreSplitsGeneration;
     private boolean noMoreSplitsApplied;
     private long lastProcessedBarrier;
-    private long abortedCut;
     private boolean pollWanted = true;
     private boolean endOfInput;
     private CompletableFuture<Void> armedFuture;
@@ -167,6 +164,8 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
         this.ledger = new AppliedCommandLedger(1024);
         this.turn = new PollTurn<>(budget, clock, mailbox, recordSizer, metrics.unsizedRecords);
         this.availabilityCallback = (v, t) -> mailbox.signalAvailable();
+        this.cutGate = new CheckpointCutGate(clock, budget.cutHoldNanos());
+        this.applyReleased = this::apply;
         mailbox.setWakeupHook(reader::wakeup);
     }
 
@@ -191,7 +190,7 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
         if (restoredCheckpointId > 0) {
             transition(ReaderLifecycle.RESTORING);
         }
-        lastBarrier = restoredCheckpointId;
+        cutGate.start(restoredCheckpointId);
         lastCompleteNotified = restoredCheckpointId;
         reader.open();
         transition(ReaderLifecycle.RUNNING);
@@ -253,8 +252,7 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
             if (env.commandKind() == CommandKind.CHECKPOINT_BARRIER) {
                 mailbox.complete(env, reserved);
                 barrier(LocalCommands.checkpointIdOf(env));
-            } else if (env.coordinatorCutId() > releasedCut()) {
-                held.addLast(new Held(env, reserved, admitted, clock.nanoTime()));
+            } else if (cutGate.holdIfPastCut(env, reserved, admitted)) {
                 metrics.cutDeferrals.incrementAndGet();
             } else {
                 apply(env, reserved, admitted);
@@ -303,7 +301,7 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
             return;
         }
         // Held commands cut before this barrier belong to this checkpoint.
-        releaseHeld(checkpointId - 1);
+        cutGate.release(checkpointId - 1, applyReleased, mailbox);
         if (mailbox.terminalSignal() != null) {
             host.onCheckpointFailed(checkpointId, new IllegalStateException("terminated"));
             return;
@@ -330,45 +328,20 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
             return;
         }
         metrics.checkpoints.incrementAndGet();
-        lastBarrier = Math.max(lastBarrier, checkpointId);
+        cutGate.barrierTaken(checkpointId);
         // A barrier is a command too: an idle reader is polled after it.
         pollWanted = true;
-        releaseHeld(releasedCut());
-    }
-
-    /**
-     * Commands cut at or below this may be applied: this reader took that barrier, or the
-     * coordinator told it the checkpoint was aborted and will never reach it.
-     */
-    private long releasedCut() {
-        return Math.max(lastBarrier, abortedCut);
-    }
-
-    /** Applies, in FIFO order, every held command whose cut is at most {@code cutLimit}. */
-    private void releaseHeld(long cutLimit) {
-        if (held.isEmpty()) {
-            return;
-        }
-        for (Iterator<Held> it = held.iterator(); it.hasNext(); ) {
-            Held h = it.next();
-            if (h.env.coordinatorCutId() <= cutLimit) {
-                it.remove();
-                apply(h.env, h.reserved, h.admittedNanos);
-                if (mailbox.terminalSignal() != null) {
-                    return;
-                }
-            }
-        }
+        cutGate.release(cutGate.releasedCut(), applyReleased, mailbox);
     }
 
     private void checkHoldTimeout() {
-        Held oldest = held.peekFirst();
-        if (oldest != null && clock.nanoTime() - oldest.heldSinceNanos > budget.cutHoldNanos()) {
+        long overdueCut = cutGate.overdueCut();
+        if (overdueCut >= 0) {
             fail(
                     ReasonCode.CUT_HOLD_TIMEOUT,
                     new IllegalStateException(
                             "a command cut at coordinator checkpoint "
-                                    + oldest.env.coordinatorCutId()
+                                    + overdueCut
                                     + " waited longer than reader.cut-hold-timeout for this"
                                     + " reader's barrier; failing the attempt so the job restores"
                                     + " rather than risk a duplicate split"));
@@ -397,9 +370,8 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
                     break;
                 case CHECKPOINT_ABORTED:
                     long aborted = LocalCommands.checkpointIdOf(env);
-                    if (aborted > abortedCut) {
-                        abortedCut = aborted;
-                        releaseHeld(releasedCut());
+                    if (cutGate.aborted(aborted)) {
+                        cutGate.release(cutGate.releasedCut(), applyReleased, mailbox);
                     }
                     reader.notifyCheckpointAborted(aborted);
                     break;
@@ -654,10 +626,7 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
             return;
         }
         transition(ReaderLifecycle.CLOSED);
-        for (Held h : held) {
-            mailbox.complete(h.env, h.reserved);
-        }
-        held.clear();
+        cutGate.discard(mailbox);
         mailbox.close();
         reader.close();
     }
@@ -693,11 +662,11 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
     }
 
     public long lastBarrier() {
-        return lastBarrier;
+        return cutGate.barrierCut();
     }
 
     public int heldCommands() {
-        return held.size();
+        return cutGate.size();
     }
 
     public ReaderLoopMetrics metrics() {
@@ -710,19 +679,5 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
 
     public ReaderIdentity identity() {
         return identity;
-    }
-
-    private static final class Held {
-        final SourceCommandEnvelope env;
-        final boolean reserved;
-        final long admittedNanos;
-        final long heldSinceNanos;
-
-        Held(SourceCommandEnvelope env, boolean reserved, long admittedNanos, long since) {
-            this.env = env;
-            this.reserved = reserved;
-            this.admittedNanos = admittedNanos;
-            this.heldSinceNanos = since;
-        }
     }
 }

@@ -17,9 +17,13 @@
 /**
  * The reader half of STIP-31: the bounded {@link
  * org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox} that operation threads admit
- * commands into, and the {@link org.apache.seatunnel.engine.managed.source.reader.ReaderEventLoop}
- * that a host drives one iteration at a time on the task's own thread. Nothing here knows about
- * Zeta or Hazelcast.
+ * commands into, the {@link org.apache.seatunnel.engine.managed.source.reader.ReaderEventLoop} that
+ * a host drives one iteration at a time on the task's own thread, with its {@link
+ * org.apache.seatunnel.engine.managed.source.reader.CheckpointCutGate}, and the {@link
+ * org.apache.seatunnel.engine.managed.source.reader.ReaderAttempt} that puts them together for one
+ * reader attempt (local commands, snapshot handover, registration and acknowledgements through a
+ * {@link org.apache.seatunnel.engine.managed.source.reader.ReaderUplink}), driven alike by the Zeta
+ * host and the fault-injection world. Nothing here knows about Zeta or Hazelcast.
  *
  * <p>"Hazard N" and "invariant N" in this package's comments are numbered as in {@code
  * docs/en/architecture.md}.

@@ -23,6 +23,8 @@ import java.io.Serializable;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.seatunnel.api.serialization.Serializer;
@@ -350,11 +352,16 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
     @Override
     public void addSplitsBack(List<ManagedSplit> splits, int subtaskId) {
         List<SplitT> connectorSplits = new ArrayList<>();
-        SourceRuntimeCheckpointMetadata meta = null;
+        // After a restore with fewer readers Zeta hands new subtask k the states of old subtasks
+        // k, k + p', k + 2p', ... in one list: one metadata per old owner, each reconciled under
+        // its own index (the tracker knows owners by their index when the checkpoint was taken).
+        Map<Integer, SourceRuntimeCheckpointMetadata> metas = new TreeMap<>();
         for (ManagedSplit s : splits) {
             try {
                 if (s.kind() == ManagedSplit.Kind.RUNTIME_METADATA) {
-                    meta = new SourceRuntimeCheckpointMetadataSerializer().deserialize(s.bytes());
+                    metas.put(
+                            s.metadataSubtask(subtaskId),
+                            new SourceRuntimeCheckpointMetadataSerializer().deserialize(s.bytes()));
                 } else {
                     connectorSplits.add(splitSerializer.deserialize(s.bytes()));
                 }
@@ -363,7 +370,8 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
                         "Cannot read Lane A reader state of subtask " + subtaskId, e);
             }
         }
-        if (meta != null) {
+        for (Map.Entry<Integer, SourceRuntimeCheckpointMetadata> m : metas.entrySet()) {
+            SourceRuntimeCheckpointMetadata meta = m.getValue();
             ManagedLaneSource.verifyRestore(
                     EngineAccess.jobId(context),
                     source.decision(),
@@ -373,11 +381,11 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
             // nothing, its splits return here, and the tracker reconciles from the metadata.
             expectAccepted(
                     loop.registerReader(
-                            subtaskId,
+                            m.getKey(),
                             ReaderInclusionReport.NO_ATTEMPT,
                             ReaderInclusionReport.fromMetadata(
                                     ReaderInclusionReport.Kind.RESTORED,
-                                    subtaskId,
+                                    m.getKey(),
                                     ReaderInclusionReport.NO_ATTEMPT,
                                     meta)),
                     "restore reader state");

@@ -20,14 +20,12 @@ package org.apache.seatunnel.engine.managed.source.zeta;
 import com.hazelcast.cluster.Address;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-import org.apache.seatunnel.api.serialization.Serializer;
 import org.apache.seatunnel.api.source.Collector;
 import org.apache.seatunnel.api.source.SeaTunnelSource;
 import org.apache.seatunnel.api.source.SourceEvent;
@@ -36,24 +34,20 @@ import org.apache.seatunnel.api.source.SourceSplit;
 import org.apache.seatunnel.api.source.managed.ManagedSourceReader;
 import org.apache.seatunnel.api.table.catalog.CatalogTableUtil;
 import org.apache.seatunnel.api.table.type.SeaTunnelDataType;
-import org.apache.seatunnel.engine.managed.source.checkpoint.SourceRuntimeCheckpointMetadataSerializer;
 import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
-import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
-import org.apache.seatunnel.engine.managed.source.protocol.LongPayload;
-import org.apache.seatunnel.engine.managed.source.protocol.ReasonCode;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
-import org.apache.seatunnel.engine.managed.source.reader.LocalCommands;
+import org.apache.seatunnel.engine.managed.source.reader.BarrierResult;
 import org.apache.seatunnel.engine.managed.source.reader.LoopSignal;
 import org.apache.seatunnel.engine.managed.source.reader.LoopStatus;
 import org.apache.seatunnel.engine.managed.source.reader.NanoClock;
-import org.apache.seatunnel.engine.managed.source.reader.ReaderCheckpointCut;
+import org.apache.seatunnel.engine.managed.source.reader.ReaderAttempt;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderEventLoop;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderIdentity;
-import org.apache.seatunnel.engine.managed.source.reader.ReaderLoopHost;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderLoopMetrics;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
-import org.apache.seatunnel.engine.managed.source.reader.ReaderMailboxMetrics;
+import org.apache.seatunnel.engine.managed.source.reader.ReaderSnapshot;
+import org.apache.seatunnel.engine.managed.source.reader.ReaderUplink;
 import org.apache.seatunnel.engine.managed.source.reader.RecordSizes;
 import org.apache.seatunnel.engine.managed.source.reader.TerminalSignal;
 import org.apache.seatunnel.engine.managed.source.zeta.transport.ManagedSourceMemberService;
@@ -63,20 +57,27 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Threading: {@code open}, {@code pollNext} and {@code close} run on the task thread T; {@code
+ * The reader the engine drives on Lane A: Zeta's thin adapter over the engine-neutral {@link
+ * ReaderAttempt}, which owns the mailbox, the loop, the snapshot handover and what the attempt
+ * tells its coordinator. This class adds only what is Zeta's: the checkpoint lock around every loop
+ * call, the engine's context and lifecycle ({@link EngineAccess}), the Hazelcast transport (the
+ * {@link ReaderUplink} over the member service's sender, the {@link ReaderFence}), the watchdog and
+ * the engine metrics registration. It owns no connector state: every engine callback becomes a
+ * command in the attempt's {@link ReaderMailbox} or one turn of its {@link ReaderEventLoop}, and
+ * the connector only ever runs inside the loop.
+ *
+ * <p>Threading: {@code open}, {@code pollNext} and {@code close} run on the task thread T; {@code
  * snapshotState} on an engine pool thread A that holds the checkpoint lock; {@code
  * notifyCheckpointComplete}, {@code addSplits} and {@code handleNoMoreSplits} on Hazelcast
  * operation threads H, which only offer to the mailbox. T drives the loop only while holding the
  * same checkpoint lock, so T and A never drive it at once and a barrier falls between turns. T
  * waits for work with the lock released, on the loop's signal, so an idle reader answers a new
- * command within microseconds instead of the engine's 100 ms empty-poll sleep.
- *
- * <p>The reader the engine drives on Lane A. It owns no connector state: every engine callback
- * becomes a command in the attempt's {@link ReaderMailbox} or one turn of its {@link
- * ReaderEventLoop}, and the connector only ever runs inside the loop.
+ * command within microseconds instead of the engine's 100 ms empty-poll sleep. Life cycle: one
+ * instance per reader task attempt, {@code open} → {@code pollNext}/{@code snapshotState} → {@code
+ * close}.
  */
 final class ManagedReaderHost<T, SplitT extends SourceSplit>
-        implements SourceReader<T, ManagedSplit>, ReaderLoopHost<SplitT> {
+        implements SourceReader<T, ManagedSplit> {
     private static final Logger LOG = LoggerFactory.getLogger(ManagedReaderHost.class);
     private static final long REGISTRATION_DEADLINE_MILLIS = 60_000;
     private static final long BARRIER_PUBLISH_WAIT_NANOS = TimeUnit.SECONDS.toNanos(1);
@@ -85,11 +86,8 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
     private final ManagedSourceReader<T, SplitT> reader;
     private final SourceReader.Context context;
     private final ManagedLaneSource<T, SplitT, ?> source;
-    private final Serializer<SplitT> splitSerializer;
-    private final Serializer<SourceEvent> eventSerializer;
     private final LoopSignal signal = new LoopSignal();
     private final ReaderLoopMetrics loopMetrics = new ReaderLoopMetrics();
-    private final AtomicLong outboundIds = new AtomicLong();
     // Counted down when the engine closes this reader: its task has ended.
     private final CountDownLatch closed = new CountDownLatch(1);
 
@@ -97,10 +95,10 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
     private ManagedSourceMemberService service;
     private Address coordinatorAddress;
     private long attemptId;
+    private ReaderAttempt<T, SplitT> attempt;
     private ReaderMailbox mailbox;
     private ReaderFence fence;
     private ReaderIdentity identity;
-    private LocalCommands local;
     private ReaderEventLoop<T, SplitT> loop;
     private ScheduledFuture<?> watchdog;
     private volatile Thread taskThread;
@@ -109,11 +107,6 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
     private volatile Object checkpointLock;
     private boolean endSignalled;
 
-    // Handed from the loop's onCheckpoint callback to snapshotState, both on the thread holding
-    // the checkpoint lock.
-    private List<ManagedSplit> pendingState;
-    private Throwable pendingFailure;
-
     ManagedReaderHost(
             ManagedSourceReader<T, SplitT> reader,
             SourceReader.Context context,
@@ -121,8 +114,6 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
         this.reader = reader;
         this.context = context;
         this.source = source;
-        this.splitSerializer = source.inner().getSplitSerializer();
-        this.eventSerializer = source.eventSerializer();
     }
 
     @Override
@@ -140,34 +131,36 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
         service = ManagedSourceMemberService.of(EngineAccess.member(context));
         coordinatorAddress = EngineAccess.enumeratorAddress(context);
         attemptId = ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE);
-        mailbox =
-                new ReaderMailbox(
-                        EngineAccess.jobId(context),
-                        source.sourceRuntimeId(),
-                        context.getIndexOfSubtask(),
-                        attemptId,
-                        cfg.mailboxLimits(),
-                        service.workerBudget(),
-                        NanoClock.SYSTEM,
-                        signal,
-                        new ReaderMailboxMetrics());
-        local = new LocalCommands(mailbox);
+        long jobId = EngineAccess.jobId(context);
         identity =
                 new ReaderIdentity(
                         source.inner().getPluginName(),
-                        mailbox.jobId(),
+                        jobId,
                         source.jobName(),
                         context.getIndexOfSubtask());
-        loop =
-                new ReaderEventLoop<>(
-                        mailbox,
-                        identity,
-                        reader,
-                        this,
-                        null,
-                        cfg.pollBudget(),
-                        RecordSizes.<T>forRowType(producedType(source.inner())),
-                        loopMetrics);
+        attempt =
+                ReaderAttempt.<T, SplitT>builder()
+                        .ids(
+                                jobId,
+                                source.sourceRuntimeId(),
+                                context.getIndexOfSubtask(),
+                                attemptId)
+                        .mailboxLimits(cfg.mailboxLimits())
+                        .workerBudget(service.workerBudget())
+                        .clock(NanoClock.SYSTEM)
+                        .signal(signal)
+                        .loopMetrics(loopMetrics)
+                        .identity(identity)
+                        .reader(reader)
+                        .pollBudget(cfg.pollBudget())
+                        .recordSizer(RecordSizes.<T>forRowType(producedType(source.inner())))
+                        .splitSerializer(source.inner().getSplitSerializer())
+                        .eventSerializer(source.eventSerializer())
+                        .capabilityDigest(source.decision().capabilityDigest())
+                        .uplink(new Uplink())
+                        .build();
+        mailbox = attempt.mailbox();
+        loop = attempt.loop();
         loop.setCancellationTimeoutHook(
                 () -> {
                     Thread t = taskThread;
@@ -175,7 +168,7 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
                         t.interrupt();
                     }
                 });
-        loop.start(0);
+        attempt.start();
         fence = new ReaderFence(mailbox, coordinatorAddress);
         service.targets().registerReader(fence);
         watchdog =
@@ -185,7 +178,7 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
         RuntimeObservers.readerOpened(mailbox, loopMetrics);
         ReaderTaskMetrics.register(
                 context.getMetricsContext(), mailbox, loopMetrics, System::nanoTime);
-        send(toCoordinator(CommandKind.READER_REGISTRATION, new byte[0]), true);
+        attempt.register();
         LOG.info(
                 "Lane A reader subtask {} attempt {} opened (source runtime {})",
                 context.getIndexOfSubtask(),
@@ -360,10 +353,8 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
     @Override
     public List<ManagedSplit> snapshotState(long checkpointId) throws Exception {
         long start = System.nanoTime();
-        pendingState = null;
-        pendingFailure = null;
-        AdmissionAck ack = mailbox.offer(local.barrier(checkpointId));
-        if (!ack.status().isAdmitted()) {
+        BarrierResult barrier = attempt.takeBarrier(checkpointId, BARRIER_PUBLISH_WAIT_NANOS);
+        if (barrier.refusal() != null) {
             // A barrier refused because the attempt already failed reports that failure: the
             // engine may see this checkpoint error before the task's own and report it as the
             // job's error.
@@ -372,149 +363,75 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
                 throw failedBarrier(t, checkpointId);
             }
             throw new IllegalStateException(
-                    "Checkpoint " + checkpointId + " barrier was not admitted: " + ack);
+                    "Checkpoint "
+                            + checkpointId
+                            + " barrier was not admitted: "
+                            + barrier.refusal());
         }
-        boolean done = loop.runControlsUntilBarrier(checkpointId, BARRIER_PUBLISH_WAIT_NANOS);
         RuntimeObservers.barrierTaken(System.nanoTime() - start);
-        // Wake an idle task thread: if this was the engine's final barrier it must return now.
-        signal.signal();
-        List<ManagedSplit> state = pendingState;
-        pendingState = null;
+        ReaderSnapshot state = barrier.snapshot();
         TerminalSignal terminal = loop.terminalSignal();
         if (state == null && terminal != null && terminal.kind() == TerminalSignal.Kind.FATAL) {
             throw failedBarrier(terminal, checkpointId);
         }
-        if (!done || state == null) {
+        if (state == null) {
             throw new IllegalStateException(
                     "Lane A reader subtask "
                             + context.getIndexOfSubtask()
                             + " could not take checkpoint "
                             + checkpointId,
-                    pendingFailure);
+                    barrier.failure());
         }
-        return state;
+        return managedSplits(state);
     }
 
-    @Override
-    public void onCheckpoint(long checkpointId, List<SplitT> splitState, ReaderCheckpointCut cut)
-            throws Exception {
-        List<ManagedSplit> out = new ArrayList<>(splitState.size() + 1);
-        for (SplitT s : splitState) {
-            out.add(ManagedSplit.connector(s.splitId(), splitSerializer.serialize(s)));
+    /**
+     * The snapshot in Zeta's state form: one {@link ManagedSplit} per connector split, then the
+     * runtime metadata, tagged with this subtask so that a restore with a changed parallelism can
+     * tell the owners apart.
+     */
+    private static List<ManagedSplit> managedSplits(ReaderSnapshot state) {
+        List<ManagedSplit> out = new ArrayList<>(state.splitCount() + 1);
+        for (int i = 0; i < state.splitCount(); i++) {
+            out.add(ManagedSplit.connector(state.splitId(i), state.split(i)));
         }
-        byte[] meta =
-                new SourceRuntimeCheckpointMetadataSerializer()
-                        .serialize(cut.toMetadata(source.decision().capabilityDigest()));
-        out.add(ManagedSplit.metadata(context.getIndexOfSubtask(), meta));
-        pendingState = out;
-        // The inclusion proof the coordinator's tracker waits for; fire-and-forget.
-        send(toCoordinator(CommandKind.READER_CHECKPOINTED, meta), false);
+        out.add(ManagedSplit.metadata(state.subtask(), state.metadata()));
+        return out;
     }
 
-    @Override
-    public void onCheckpointFailed(long checkpointId, Throwable cause) {
-        pendingFailure = cause;
-    }
-
-    @Override
-    public List<SplitT> decodeSplits(SourceCommandEnvelope assignment) throws IOException {
-        return Collections.singletonList(splitSerializer.deserialize(assignment.copyPayload()));
-    }
-
-    @Override
-    public SourceEvent decodeSourceEvent(SourceCommandEnvelope event) throws IOException {
-        if (eventSerializer == null) {
-            throw new IllegalStateException(
-                    "received a source event but the connector declares no event serializer");
+    /** The way to the coordinator: the member service's sender, fenced by the coordinator epoch. */
+    private final class Uplink implements ReaderUplink {
+        @Override
+        public long coordinatorEpoch() {
+            return fence == null ? 0 : fence.epoch();
         }
-        return eventSerializer.deserialize(event.copyPayload());
-    }
 
-    @Override
-    public void onApplied(SourceCommandEnvelope command) {
-        if (command.commandKind() == CommandKind.SPLIT_ASSIGNMENT) {
-            send(
-                    toCoordinator(
-                            CommandKind.ASSIGNMENT_ACK, LongPayload.encode(command.commandId())),
-                    false);
+        @Override
+        public CompletableFuture<AdmissionAck> send(SourceCommandEnvelope command) {
+            return service.sender()
+                    .send(
+                            coordinatorAddress,
+                            command,
+                            System.currentTimeMillis() + REGISTRATION_DEADLINE_MILLIS);
         }
-    }
 
-    @Override
-    public void onEndOfInput() {
-        LOG.info(
-                "Lane A reader subtask {} attempt {} reached end of input",
-                context.getIndexOfSubtask(),
-                attemptId);
-    }
-
-    private SourceCommandEnvelope toCoordinator(CommandKind kind, byte[] payload) {
-        return SourceCommandEnvelope.builder(kind)
-                .jobId(mailbox.jobId())
-                .sourceRuntimeId(source.sourceRuntimeId())
-                .targetSubtask(context.getIndexOfSubtask())
-                .senderAttemptId(attemptId)
-                // 0 until the registration is acknowledged: the coordinator checks it when set.
-                .coordinatorEpoch(fence.epoch())
-                .commandId(outboundIds.incrementAndGet())
-                .payloadVersion(1)
-                .payload(payload)
-                .build();
-    }
-
-    /** Sends without waiting; a lost registration is fatal, other losses are recoverable. */
-    private void send(SourceCommandEnvelope env, boolean fatalOnFailure) {
-        service.sender()
-                .send(
-                        coordinatorAddress,
-                        env,
-                        System.currentTimeMillis() + REGISTRATION_DEADLINE_MILLIS)
-                .whenComplete(
-                        (ack, err) -> {
-                            boolean ok = err == null && ack.status().isAdmitted();
-                            if (ok && env.commandKind() == CommandKind.READER_REGISTRATION) {
-                                // The coordinator answers with its epoch: from now on only its
-                                // commands are accepted.
-                                fence.bindEpoch(ack.targetAttemptId());
-                            }
-                            if (!ok && fatalOnFailure) {
-                                mailbox.terminate(
-                                        TerminalSignal.fatal(
-                                                ReasonCode.NO_SUCH_TARGET,
-                                                err != null
-                                                        ? err
-                                                        : new IllegalStateException(
-                                                                "coordinator refused "
-                                                                        + env.commandKind()
-                                                                        + ": "
-                                                                        + ack)));
-                            } else if (!ok) {
-                                LOG.debug(
-                                        "Lane A reader {} could not deliver {}: {}",
-                                        attemptId,
-                                        env.commandKind(),
-                                        err != null ? err.toString() : ack);
-                            }
-                        });
+        @Override
+        public void registered(long coordinatorEpoch) {
+            fence.bindEpoch(coordinatorEpoch);
+        }
     }
 
     @Override
     public void notifyCheckpointComplete(long checkpointId) {
-        offerLocal(local.checkpointComplete(checkpointId));
+        if (attempt != null) {
+            attempt.notifyCheckpointComplete(checkpointId);
+        }
     }
 
     @Override
     public void notifyCheckpointAborted(long checkpointId) {
-        offerLocal(local.checkpointAborted(checkpointId));
-    }
-
-    private void offerLocal(SourceCommandEnvelope env) {
-        if (mailbox == null) {
-            return;
-        }
-        AdmissionAck ack = mailbox.offer(env);
-        if (!ack.status().isAdmitted()) {
-            LOG.debug("Lane A reader {} dropped {}: {}", attemptId, env.commandKind(), ack);
+        if (attempt != null) {
+            attempt.notifyCheckpointAborted(checkpointId);
         }
     }
 
@@ -574,7 +491,7 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
         service.targets().unregisterReader(mailbox);
         RuntimeObservers.readerClosed(mailbox, loopMetrics);
         try {
-            loop.close();
+            attempt.close();
         } catch (IOException | RuntimeException e) {
             throw e;
         } catch (Exception e) {

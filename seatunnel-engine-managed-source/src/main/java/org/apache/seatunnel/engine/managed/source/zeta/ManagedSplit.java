@@ -86,6 +86,21 @@ public final class ManagedSplit implements SourceSplit {
         return splitId;
     }
 
+    /**
+     * The reader subtask that checkpointed this runtime metadata (its id names it), or {@code
+     * fallback} for a connector split or an id that does not.
+     */
+    int metadataSubtask(int fallback) {
+        if (kind != Kind.RUNTIME_METADATA || !splitId.startsWith(METADATA_ID_PREFIX)) {
+            return fallback;
+        }
+        try {
+            return Integer.parseInt(splitId.substring(METADATA_ID_PREFIX.length()));
+        } catch (NumberFormatException e) {
+            return fallback;
+        }
+    }
+
     /** The owned bytes; callers must not modify them. */
     byte[] bytes() {
         return bytes;

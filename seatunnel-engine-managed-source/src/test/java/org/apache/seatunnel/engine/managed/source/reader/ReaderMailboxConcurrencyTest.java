@@ -158,8 +158,11 @@ class ReaderMailboxConcurrencyTest {
                                             null, "bound exceeded: " + count + "/" + bytes);
                                 }
                                 consumed.add(e.commandId());
-                                if (e.commandKind() == CommandKind.CHECKPOINT_COMPLETE) {
-                                    controlsInFlight.decrementAndGet();
+                                boolean control =
+                                        e.commandKind() == CommandKind.CHECKPOINT_COMPLETE;
+                                if (control) {
+                                    // Counted down after complete() below: only then is its
+                                    // reserved slot free for the next control.
                                 } else if (ledger.isApplied(
                                         e.coordinatorEpoch(), e.senderSequence())) {
                                     appliedTwice.incrementAndGet();
@@ -168,6 +171,9 @@ class ReaderMailboxConcurrencyTest {
                                     applied.incrementAndGet();
                                 }
                                 mb.complete(e, mb.lastReserved());
+                                if (control) {
+                                    controlsInFlight.decrementAndGet();
+                                }
                             }
                         });
 

@@ -20,8 +20,10 @@ package org.apache.seatunnel.engine.managed.faults;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import java.util.Random;
 import org.apache.seatunnel.engine.managed.faults.world.MiniEngine;
+import org.apache.seatunnel.engine.managed.faults.world.RowSplit;
 import org.apache.seatunnel.engine.managed.faults.world.WorldConfig;
 import org.junit.jupiter.api.Test;
 
@@ -109,5 +111,69 @@ class MiniEngineTest {
         assertEquals(1, w.restores());
         assertEquals(2, w.enumeratorPending().size(), "both splits are the enumerator's again");
         w.runToCompletion();
+    }
+
+    /**
+     * Rescale down: reader 2 of 3 has read the first row of a split when a savepoint is taken; the
+     * job restores with 2 readers. Zeta hands the survivor 0 the states of old readers 0 and 2; the
+     * split comes back to the enumerator at the row where its lineage stops and is read to its end
+     * once.
+     */
+    @Test
+    void rescaleDownHandsASplitOfARemovedReaderOutAgainWhereItStopped() {
+        MiniEngine w =
+                new MiniEngine(
+                        WorldConfig.builder()
+                                .seed(21)
+                                .parallelism(3)
+                                .splits(4)
+                                .maxRowsPerSplit(6)
+                                .checkOwnershipEveryStep(true)
+                                .build());
+        w.stepReader(2); // asks for a split
+        w.drain(); // split-0 assigned and admitted
+        w.stepReader(2); // applies it and reads one row
+        w.drain();
+        List<RowSplit> owned = w.readerOwned(2);
+        assertEquals(1, owned.size(), "reader 2 reads one split");
+        RowSplit mid = owned.get(0);
+        assertEquals(1, mid.position());
+        assertTrue(mid.length() > 1, "the split is read half: " + mid);
+        assertTrue(w.fullCheckpoint());
+
+        w.rescale(2);
+        assertEquals(2, w.parallelism());
+        assertEquals(1, w.rescalesDown());
+        assertEquals(1, w.splitsFromRemovedSubtasks());
+        assertTrue(
+                w.enumeratorPending().stream()
+                        .anyMatch(s -> s.splitId().equals(mid.splitId()) && s.position() == 1),
+                "back with the enumerator at row 1: " + w.enumeratorPending());
+        w.runToCompletion();
+    }
+
+    /** Rescale up: a savepoint with one reader restores with three, which share the rest. */
+    @Test
+    void rescaleUpLetsNewReadersTakeOverTheSplitsLeft() {
+        MiniEngine w =
+                new MiniEngine(
+                        WorldConfig.builder()
+                                .seed(22)
+                                .parallelism(1)
+                                .splits(6)
+                                .maxRowsPerSplit(3)
+                                .checkOwnershipEveryStep(true)
+                                .build());
+        w.stepReader(0);
+        w.drain();
+        w.stepReader(0);
+        assertTrue(w.fullCheckpoint());
+        w.rescale(3);
+        assertEquals(3, w.parallelism());
+        assertEquals(1, w.rescalesUp());
+        w.runToCompletion();
+        for (int s = 0; s < 3; s++) {
+            assertTrue(w.readerFinished(s), "reader " + s + " reached end of input");
+        }
     }
 }

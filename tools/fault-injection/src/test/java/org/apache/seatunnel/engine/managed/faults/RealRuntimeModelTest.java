@@ -41,54 +41,99 @@ import org.junit.jupiter.api.Test;
  *
  * <p>{@code -Dmodel.seed=S} sets the first seed (a fixed default, or random with {@code
  * -Dmodel.random=true}; always printed), {@code -Dmodel.schedules=N} the number of schedules
- * (default 2000). A failure prints the seed of the failing schedule; replay it with {@code
- * -Dmodel.seed=<that> -Dmodel.schedules=1}. {@code -Dmodel.fifo=false} (a transport that reorders
- * first deliveries) and {@code -Dmodel.epochPolicy=CONSTANT} (the Zeta host's constant coordinator
- * epoch) run the model against the two open runtime defects {@link CoreBugTest} pins down; both
- * fail within the default count.
+ * (default 2000) and {@code -Dmodel.rescaleSchedules=N} the number of schedules that also rescale
+ * (default 10,000). A failure prints the seed of the failing schedule; replay it with {@code
+ * -Dmodel.seed=<that> -Dmodel.schedules=1} (or {@code -Dmodel.rescaleSchedules=1}). {@code
+ * -Dmodel.fifo=false} (a transport that reorders first deliveries) and {@code
+ * -Dmodel.epochPolicy=CONSTANT} (the Zeta host's constant coordinator epoch) run the model against
+ * the two open runtime defects {@link CoreBugTest} pins down; both fail within the default count.
  */
 class RealRuntimeModelTest {
     private static final long GOLDEN = 0x9E3779B97F4A7C15L;
 
     @Test
     void randomSchedulesKeepEverySplitOwnedOnceAndEveryRowCommittedOnce() {
+        Totals t = runSchedules("model.schedules", 2000, false);
+        assertTrue(
+                t.schedules < 50 || (t.restores > 0 && t.faultsFired > 0),
+                "schedules exercised faults");
+    }
+
+    /**
+     * The same schedules, which also restore with a changed parallelism (1 to 4 readers): Zeta
+     * hands new subtask k the states of old subtasks k, k + p, ..., and every split of a removed
+     * subtask must be handed out again exactly once. Checked as above: split ownership after every
+     * restore (every step in half the schedules), every row committed exactly once at the end.
+     */
+    @Test
+    void randomSchedulesWithRescalesKeepEverySplitOwnedOnceAndEveryRowCommittedOnce() {
+        Totals t = runSchedules("model.rescaleSchedules", 10_000, true);
+        if (t.schedules >= 1000) {
+            assertTrue(t.rescalesUp > 0, "schedules restored with more readers");
+            assertTrue(t.rescalesDown > 0, "schedules restored with fewer readers");
+            assertTrue(
+                    t.splitsFromRemovedSubtasks > 0,
+                    "schedules handed splits of removed subtasks back");
+        }
+    }
+
+    private static Totals runSchedules(String countKey, int dflt, boolean rescales) {
         // A fixed default keeps CI deterministic; -Dmodel.random=true explores new schedules.
         long base =
                 longProperty(
                         "model.seed",
                         Boolean.getBoolean("model.random") ? new Random().nextLong() : 20261130L);
-        int schedules = (int) longProperty("model.schedules", 2000);
-        System.out.println(
-                "RealRuntimeModelTest: model.seed=" + base + " model.schedules=" + schedules);
+        int schedules = (int) longProperty(countKey, dflt);
+        String name = "RealRuntimeModelTest" + (rescales ? " (rescales)" : "");
+        System.out.println(name + ": model.seed=" + base + " " + countKey + "=" + schedules);
         long start = System.nanoTime();
-        long restores = 0;
-        long faultsFired = 0;
+        Totals t = new Totals();
+        t.schedules = schedules;
         for (int i = 0; i < schedules; i++) {
             long seed = base + i * GOLDEN;
             MiniEngine w;
             try {
-                w = runSchedule(seed);
-            } catch (Throwable t) {
+                w = runSchedule(seed, rescales);
+            } catch (Throwable e) {
                 throw new AssertionError(
                         "schedule failed; replay with -Dmodel.seed="
                                 + seed
-                                + " -Dmodel.schedules=1: "
-                                + t.getMessage(),
-                        t);
+                                + " -D"
+                                + countKey
+                                + "=1: "
+                                + e.getMessage(),
+                        e);
             }
-            restores += w.restores();
-            faultsFired += w.faults().fired().size();
+            t.restores += w.restores();
+            t.faultsFired += w.faults().fired().size();
+            t.rescalesUp += w.rescalesUp();
+            t.rescalesDown += w.rescalesDown();
+            t.splitsFromRemovedSubtasks += w.splitsFromRemovedSubtasks();
+            t.statesFromRemovedSubtasks += w.statesFromRemovedSubtasks();
         }
         double secs = (System.nanoTime() - start) / 1e9;
         System.out.printf(
-                "RealRuntimeModelTest: %d schedules in %.2f s (%.0f/s), %d restores, %d injected"
-                        + " faults%n",
-                schedules, secs, schedules / secs, restores, faultsFired);
-        assertTrue(
-                schedules < 50 || (restores > 0 && faultsFired > 0), "schedules exercised faults");
+                "%s: %d schedules in %.2f s (%.0f/s), %d restores (%d with more readers, %d with"
+                        + " fewer; %d states of removed subtasks handed back, holding %d splits),"
+                        + " %d injected faults%n",
+                name,
+                schedules,
+                secs,
+                schedules / secs,
+                t.restores,
+                t.rescalesUp,
+                t.rescalesDown,
+                t.statesFromRemovedSubtasks,
+                t.splitsFromRemovedSubtasks,
+                t.faultsFired);
+        return t;
     }
 
     static MiniEngine runSchedule(long seed) {
+        return runSchedule(seed, false);
+    }
+
+    static MiniEngine runSchedule(long seed, boolean rescales) {
         Random rnd = new Random(seed);
         boolean checkpoints = rnd.nextInt(8) != 0;
         boolean sustainedFailure = checkpoints && rnd.nextInt(6) == 0;
@@ -99,9 +144,9 @@ class RealRuntimeModelTest {
         WorldConfig config =
                 WorldConfig.builder()
                         .seed(rnd.nextLong())
-                        .parallelism(1 + rnd.nextInt(3))
-                        .splits(rnd.nextInt(8))
-                        .maxRowsPerSplit(1 + rnd.nextInt(3))
+                        .parallelism(1 + rnd.nextInt(rescales ? 4 : 3))
+                        .splits(rnd.nextInt(rescales ? 12 : 8))
+                        .maxRowsPerSplit(1 + rnd.nextInt(rescales ? 6 : 3))
                         .checkpointsEnabled(checkpoints)
                         .maxTrackerEntries(rnd.nextBoolean() ? 1 + rnd.nextInt(3) : 100)
                         .drainBatch(rnd.nextBoolean() ? 1024 : 1 + rnd.nextInt(3))
@@ -117,9 +162,20 @@ class RealRuntimeModelTest {
         MiniEngine w = new MiniEngine(config);
         int events = 10 + rnd.nextInt(90);
         for (int e = 0; e < events; e++) {
-            WorldDriver.step(w, rnd, sustainedFailure && e < events * 2 / 3, true);
+            WorldDriver.step(w, rnd, sustainedFailure && e < events * 2 / 3, true, rescales);
         }
         return w.runToCompletion();
+    }
+
+    /** What a run of schedules exercised. */
+    private static final class Totals {
+        int schedules;
+        long restores;
+        long faultsFired;
+        long rescalesUp;
+        long rescalesDown;
+        long splitsFromRemovedSubtasks;
+        long statesFromRemovedSubtasks;
     }
 
     private static long longProperty(String key, long dflt) {

@@ -31,7 +31,20 @@ final class WorldDriver {
      * checkpoint failure). {@code failovers}: whether the schedule itself fails tasks.
      */
     static void step(MiniEngine w, Random rnd, boolean failingCheckpoints, boolean failovers) {
-        int p = w.config().parallelism();
+        step(w, rnd, failingCheckpoints, failovers, false);
+    }
+
+    /**
+     * As {@link #step(MiniEngine, Random, boolean, boolean)}; {@code rescales}: the schedule also
+     * restores with another parallelism (1 to 4 readers, more or fewer than before).
+     */
+    static void step(
+            MiniEngine w,
+            Random rnd,
+            boolean failingCheckpoints,
+            boolean failovers,
+            boolean rescales) {
+        int p = w.parallelism();
         int r = rnd.nextInt(100);
         if (r < 30) {
             w.stepReader(rnd.nextInt(p));
@@ -61,6 +74,13 @@ final class WorldDriver {
             w.failReader(rnd.nextInt(p));
         } else if (r < 90 && failovers) {
             w.failCoordinator();
+        } else if (r < 92 && rescales) {
+            if (rnd.nextBoolean()) {
+                // As an operator rescales: a savepoint first, the restore starts from it.
+                w.abortCheckpoint(true);
+                w.fullCheckpoint();
+            }
+            w.rescale(1 + rnd.nextInt(4));
         } else {
             w.drain();
         }

@@ -28,6 +28,7 @@ import org.apache.seatunnel.engine.managed.faults.FaultInjector;
 import org.apache.seatunnel.engine.managed.faults.FaultPoint;
 import org.apache.seatunnel.engine.managed.faults.InjectedFault;
 import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorEventLoop;
+import org.apache.seatunnel.engine.managed.source.reader.ReaderSnapshot;
 
 /**
  * Threading: confined to the run's thread.
@@ -66,7 +67,7 @@ public final class CheckpointDriver {
             engine.trace("checkpoint " + id + " not triggered: coordinator snapshot failed");
             return false;
         }
-        inFlight = new InFlight(id, blob, engine.config().parallelism());
+        inFlight = new InFlight(id, blob, engine.parallelism());
         engine.trace("trigger " + id);
         return true;
     }
@@ -78,7 +79,7 @@ public final class CheckpointDriver {
         }
         InFlight cp = inFlight;
         String where = "reader " + subtask + " checkpoint " + cp.id;
-        ReaderState state;
+        ReaderSnapshot state;
         try {
             state = engine.reader(subtask).snapshot(cp.id);
         } catch (RuntimeException e) {
@@ -128,12 +129,12 @@ public final class CheckpointDriver {
      */
     public boolean complete() {
         InFlight cp = inFlight;
-        int p = engine.config().parallelism();
+        int p = engine.parallelism();
         if (cp == null || cp.stalled || cp.acked.size() < p || cp.forwarded.size() < p) {
             return false;
         }
         inFlight = null;
-        lastCompleted = new Completed(cp.id, cp.blob, cp.states);
+        lastCompleted = new Completed(cp.id, cp.blob, cp.parallelism, cp.states);
         completedCount++;
         engine.sink().commitUpTo(cp.id);
         engine.trace("complete " + cp.id);
@@ -204,7 +205,8 @@ public final class CheckpointDriver {
         final long id;
         final byte[] blob;
         final TreeSet<Integer> barriersPending = new TreeSet<>();
-        final Map<Integer, ReaderState> states = new TreeMap<>();
+        final int parallelism;
+        final Map<Integer, ReaderSnapshot> states = new TreeMap<>();
         final TreeSet<Integer> acked = new TreeSet<>();
         final TreeSet<Integer> forwarded = new TreeSet<>();
         boolean stalled;
@@ -212,22 +214,33 @@ public final class CheckpointDriver {
         InFlight(long id, byte[] blob, int parallelism) {
             this.id = id;
             this.blob = blob;
+            this.parallelism = parallelism;
             for (int s = 0; s < parallelism; s++) {
                 barriersPending.add(s);
             }
         }
     }
 
-    /** A completed global checkpoint: the coordinator blob and every reader's state. Immutable. */
+    /**
+     * A completed global checkpoint: the coordinator blob, the reader parallelism it was taken with
+     * and every reader's state. Immutable.
+     */
     public static final class Completed {
         private final long id;
         private final byte[] blob;
-        private final Map<Integer, ReaderState> states;
+        private final int parallelism;
+        private final Map<Integer, ReaderSnapshot> states;
 
-        Completed(long id, byte[] blob, Map<Integer, ReaderState> states) {
+        Completed(long id, byte[] blob, int parallelism, Map<Integer, ReaderSnapshot> states) {
             this.id = id;
             this.blob = blob.clone();
+            this.parallelism = parallelism;
             this.states = Collections.unmodifiableMap(new TreeMap<>(states));
+        }
+
+        /** The reader parallelism when it was taken. */
+        public int parallelism() {
+            return parallelism;
         }
 
         public long id() {
@@ -238,7 +251,7 @@ public final class CheckpointDriver {
             return blob.clone();
         }
 
-        public Map<Integer, ReaderState> states() {
+        public Map<Integer, ReaderSnapshot> states() {
             return states;
         }
     }

@@ -25,11 +25,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.TreeMap;
 import org.apache.seatunnel.api.source.SourceSplitEnumerator;
 import org.apache.seatunnel.engine.managed.faults.FaultInjectingDispatcher;
 import org.apache.seatunnel.engine.managed.faults.FaultInjector;
 import org.apache.seatunnel.engine.managed.faults.InjectedFault;
 import org.apache.seatunnel.engine.managed.faults.MailboxPort;
+import org.apache.seatunnel.engine.managed.source.checkpoint.SourceRuntimeCheckpointMetadata;
 import org.apache.seatunnel.engine.managed.source.checkpoint.SourceRuntimeCheckpointMetadataSerializer;
 import org.apache.seatunnel.engine.managed.source.coordinator.AssignmentEntry;
 import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorConfig;
@@ -39,14 +41,17 @@ import org.apache.seatunnel.engine.managed.source.coordinator.OfferResult;
 import org.apache.seatunnel.engine.managed.source.coordinator.ReaderInclusionReport;
 import org.apache.seatunnel.engine.managed.source.coordinator.SourceAssignmentTracker;
 import org.apache.seatunnel.engine.managed.source.coordinator.SourceAsyncWorkerPool;
+import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 import org.apache.seatunnel.engine.managed.source.reader.LoopStatus;
+import org.apache.seatunnel.engine.managed.source.reader.ReaderSnapshot;
 import org.apache.seatunnel.engine.managed.source.reader.WorkerMailboxBudget;
 
 /**
  * Threading: confined to the one thread that drives it; every public method is one step of a
  * schedule and runs the real loops inline. Life cycle: constructed running (epoch 1, readers
  * registered); any failure restores the whole pipeline from the last completed checkpoint before
- * the step returns; {@link #runToCompletion} ends the job.
+ * the step returns, with the current reader parallelism or, after {@link #rescale}, a new one;
+ * {@link #runToCompletion} ends the job.
  *
  * <p>A deterministic in-process engine around the real {@link CoordinatorEventLoop} and real reader
  * loops ({@link ReaderTask}), driven the way Zeta 2.3.8 drives a Lane A source: see the package
@@ -75,6 +80,12 @@ public final class MiniEngine {
     private final List<String> unexpectedCoordinatorFailures = new ArrayList<>();
 
     private long epoch;
+    private int parallelism;
+    private int pendingParallelism;
+    private int rescalesUp;
+    private int rescalesDown;
+    private int splitsFromRemovedSubtasks;
+    private int statesFromRemovedSubtasks;
     private long nextAttempt = 1;
     private ManualExecutor executor;
     private FaultInjectingDispatcher dispatcher;
@@ -96,6 +107,7 @@ public final class MiniEngine {
         }
         this.allSplits = Collections.unmodifiableList(splits);
         this.epoch = 1;
+        this.parallelism = config.parallelism();
         startEpoch(null);
         settle();
     }
@@ -181,13 +193,28 @@ public final class MiniEngine {
         settle();
     }
 
+    /**
+     * Rescale: the pipeline restores from the last completed checkpoint (from scratch without
+     * checkpoints) with {@code newParallelism} readers, as Zeta restores a job resubmitted with
+     * another parallelism. Reader states are handed back the way Zeta's checkpoint coordinator
+     * distributes them: new subtask k gets those of old subtasks k, k + p, k + 2p, ...
+     */
+    public void rescale(int newParallelism) {
+        if (newParallelism < 1) {
+            throw new IllegalArgumentException("parallelism " + newParallelism);
+        }
+        pendingParallelism = newParallelism;
+        requestFailure("rescale " + parallelism + " -> " + newParallelism);
+        settle();
+    }
+
     /** Triggers a checkpoint, delivers every barrier and completes it, if possible. */
     public boolean fullCheckpoint() {
         if (!checkpoints.trigger()) {
             settle();
             return false;
         }
-        for (int s = 0; s < config.parallelism() && pendingFailure == null; s++) {
+        for (int s = 0; s < parallelism && pendingFailure == null; s++) {
             checkpoints.barrier(s);
         }
         boolean done = pendingFailure == null && checkpoints.complete();
@@ -211,7 +238,7 @@ public final class MiniEngine {
             settle();
             drainCoordinator();
             settle();
-            for (int s = 0; s < config.parallelism(); s++) {
+            for (int s = 0; s < parallelism; s++) {
                 for (int i = 0; i < 256; i++) {
                     if (stepReader(s) != LoopStatus.BUSY) {
                         break;
@@ -284,11 +311,22 @@ public final class MiniEngine {
         CheckpointDriver.Completed from =
                 config.checkpointsEnabled() ? checkpoints.lastCompleted() : null;
         epoch = config.epochPolicy() == WorldConfig.EpochPolicy.INCREMENT ? epoch + 1 : 1;
+        if (pendingParallelism > 0) {
+            if (pendingParallelism > parallelism) {
+                rescalesUp++;
+            } else if (pendingParallelism < parallelism) {
+                rescalesDown++;
+            }
+            parallelism = pendingParallelism;
+            pendingParallelism = 0;
+        }
         trace(
                 "restore #"
                         + restoreReasons.size()
                         + " epoch "
                         + epoch
+                        + " p="
+                        + parallelism
                         + " from "
                         + (from == null ? "scratch" : "checkpoint " + from.id())
                         + " ("
@@ -317,8 +355,19 @@ public final class MiniEngine {
             expect(coordinator.open(), "open");
         }
         if (from != null) {
-            for (ReaderState st : from.states().values()) {
-                restoreReaderState(st);
+            // As Zeta's CheckpointCoordinator#restoreTaskState: new subtask k restores the states
+            // of old subtasks k, k + p, k + 2p, ... and hands them back as one list.
+            for (int k = 0; k < parallelism; k++) {
+                List<ReaderSnapshot> states = new ArrayList<>();
+                for (int old = k; old < from.parallelism(); old += parallelism) {
+                    ReaderSnapshot st = from.states().get(old);
+                    if (st != null) {
+                        states.add(st);
+                    }
+                }
+                if (!states.isEmpty()) {
+                    restoreReaderStates(k, states);
+                }
             }
         }
         if (!openFirst) {
@@ -328,13 +377,14 @@ public final class MiniEngine {
             // Zeta repeats the restored checkpoint's completion after a restore.
             coordinator.notifyCheckpointComplete(from.id());
         }
-        readers = new ReaderTask[config.parallelism()];
+        readers = new ReaderTask[parallelism];
         for (int s = 0; s < readers.length; s++) {
             readers[s] =
                     new ReaderTask(
                             this,
                             s,
                             nextAttempt++,
+                            e,
                             coordinator,
                             config.mailboxLimits(),
                             workerBudget,
@@ -353,30 +403,44 @@ public final class MiniEngine {
         drainCoordinator();
     }
 
-    /** As {@code ManagedEnumeratorHost#addSplitsBack}: metadata first, then the splits. */
-    private void restoreReaderState(ReaderState st) {
+    /**
+     * As {@code ManagedEnumeratorHost#addSplitsBack} with the list Zeta hands new subtask {@code
+     * subtask}: one RESTORED report per old owner, under its own old index, then every split.
+     */
+    private void restoreReaderStates(int subtask, List<ReaderSnapshot> states) {
         List<RowSplit> splits = new ArrayList<>();
+        Map<Integer, SourceRuntimeCheckpointMetadata> metas = new TreeMap<>();
         RowSplit.Ser ser = new RowSplit.Ser();
-        ReaderInclusionReport report;
-        try {
-            for (byte[] b : st.splits()) {
-                splits.add(ser.deserialize(b));
+        for (ReaderSnapshot st : states) {
+            try {
+                for (int i = 0; i < st.splitCount(); i++) {
+                    splits.add(ser.deserialize(st.split(i)));
+                }
+                metas.put(
+                        st.subtask(),
+                        new SourceRuntimeCheckpointMetadataSerializer().deserialize(st.metadata()));
+            } catch (IOException ex) {
+                throw new IllegalStateException("cannot read reader state " + st.subtask(), ex);
             }
-            report =
-                    RuntimeMetadata.inclusion(
-                            ReaderInclusionReport.Kind.RESTORED,
-                            st.subtask(),
-                            ReaderInclusionReport.NO_ATTEMPT,
-                            new SourceRuntimeCheckpointMetadataSerializer()
-                                    .deserialize(st.metadata()));
-        } catch (IOException ex) {
-            throw new IllegalStateException("cannot read reader state " + st.subtask(), ex);
+            if (st.subtask() >= parallelism) {
+                statesFromRemovedSubtasks++;
+                splitsFromRemovedSubtasks += st.splitCount();
+            }
         }
-        expect(
-                coordinator.registerReader(st.subtask(), ReaderInclusionReport.NO_ATTEMPT, report),
-                "restore reader state");
+        for (Map.Entry<Integer, SourceRuntimeCheckpointMetadata> m : metas.entrySet()) {
+            expect(
+                    coordinator.registerReader(
+                            m.getKey(),
+                            ReaderInclusionReport.NO_ATTEMPT,
+                            ReaderInclusionReport.fromMetadata(
+                                    ReaderInclusionReport.Kind.RESTORED,
+                                    m.getKey(),
+                                    ReaderInclusionReport.NO_ATTEMPT,
+                                    m.getValue())),
+                    "restore reader state");
+        }
         if (!splits.isEmpty()) {
-            expect(coordinator.addSplitsBack(splits, st.subtask()), "addSplitsBack");
+            expect(coordinator.addSplitsBack(splits, subtask), "addSplitsBack");
         }
     }
 
@@ -388,7 +452,7 @@ public final class MiniEngine {
                                 .jobId(ReaderTask.JOB_ID)
                                 .sourceRuntimeId(ReaderTask.SOURCE_ID)
                                 .epoch(e)
-                                .parallelism(config.parallelism())
+                                .parallelism(parallelism)
                                 .maxTrackerEntries(config.maxTrackerEntries())
                                 .checkpointsEnabled(config.checkpointsEnabled())
                                 .commandQueueCapacity(1024)
@@ -449,13 +513,16 @@ public final class MiniEngine {
     }
 
     /** Inclusion reports travel fire-and-forget; the config says how many the network loses. */
-    void reportInclusion(
-            CoordinatorEventLoop<RowSplit, List<RowSplit>> to, ReaderInclusionReport report) {
+    boolean loseInclusionReport(SourceCommandEnvelope report) {
         if (faults.enabled() && rnd.nextDouble() < config.inclusionReportLoss()) {
-            trace("lost inclusion report " + report);
-            return;
+            trace(
+                    "lost inclusion report of reader "
+                            + report.targetSubtask()
+                            + " attempt "
+                            + report.senderAttemptId());
+            return true;
         }
-        to.reportInclusion(report);
+        return false;
     }
 
     private MailboxPort port(int subtask, long attemptId) {
@@ -720,6 +787,31 @@ public final class MiniEngine {
 
     ReaderTask reader(int subtask) {
         return readers[subtask];
+    }
+
+    /** The current reader parallelism (changes with {@link #rescale}). */
+    public int parallelism() {
+        return parallelism;
+    }
+
+    /** Restores that raised the parallelism. */
+    public int rescalesUp() {
+        return rescalesUp;
+    }
+
+    /** Restores that lowered the parallelism. */
+    public int rescalesDown() {
+        return rescalesDown;
+    }
+
+    /** Reader states of subtasks a rescale down removed, handed back through a survivor. */
+    public int statesFromRemovedSubtasks() {
+        return statesFromRemovedSubtasks;
+    }
+
+    /** Splits restored from the state of subtasks a rescale down removed. */
+    public int splitsFromRemovedSubtasks() {
+        return splitsFromRemovedSubtasks;
     }
 
     /** The current attempt of reader {@code subtask}. */

@@ -19,75 +19,58 @@ package org.apache.seatunnel.engine.managed.faults.world;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.seatunnel.api.source.Collector;
-import org.apache.seatunnel.api.source.SourceEvent;
 import org.apache.seatunnel.engine.managed.faults.FaultInjectingMailbox;
 import org.apache.seatunnel.engine.managed.faults.FaultInjectingReader;
 import org.apache.seatunnel.engine.managed.faults.FaultInjectingReaderHost;
 import org.apache.seatunnel.engine.managed.faults.FaultInjector;
 import org.apache.seatunnel.engine.managed.faults.MailboxPort;
 import org.apache.seatunnel.engine.managed.faults.Transport;
-import org.apache.seatunnel.engine.managed.source.checkpoint.SourceRuntimeCheckpointMetadata;
-import org.apache.seatunnel.engine.managed.source.checkpoint.SourceRuntimeCheckpointMetadataSerializer;
 import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorEventLoop;
-import org.apache.seatunnel.engine.managed.source.coordinator.ReaderInclusionReport;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
 import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
-import org.apache.seatunnel.engine.managed.source.reader.LocalCommands;
-import org.apache.seatunnel.engine.managed.source.reader.LoopSignal;
+import org.apache.seatunnel.engine.managed.source.reader.BarrierResult;
 import org.apache.seatunnel.engine.managed.source.reader.LoopStatus;
 import org.apache.seatunnel.engine.managed.source.reader.MailboxLimits;
 import org.apache.seatunnel.engine.managed.source.reader.PollBudget;
-import org.apache.seatunnel.engine.managed.source.reader.ReaderCheckpointCut;
+import org.apache.seatunnel.engine.managed.source.reader.ReaderAttempt;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderEventLoop;
-import org.apache.seatunnel.engine.managed.source.reader.ReaderLoopHost;
-import org.apache.seatunnel.engine.managed.source.reader.ReaderLoopMetrics;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
-import org.apache.seatunnel.engine.managed.source.reader.ReaderMailboxMetrics;
+import org.apache.seatunnel.engine.managed.source.reader.ReaderSnapshot;
 import org.apache.seatunnel.engine.managed.source.reader.TerminalSignal;
 import org.apache.seatunnel.engine.managed.source.reader.WorkerMailboxBudget;
 
 /**
- * Threading: confined to the run's thread, which plays the task thread T, the checkpoint thread A
- * and the operation threads H of one reader subtask attempt; the run never overlaps two calls, as
+ * One reader subtask attempt of the world: a thin adapter over the runtime's {@link ReaderAttempt}
+ * (the same mailbox, loop, snapshot handover, registration and acknowledgements the Zeta host
+ * drives), with a {@link RowReader} as the connector, the sink's writer as the collector and a
+ * {@link CoordinatorLink} as the way to the coordinator. The connector and the attempt's loop
+ * callbacks are wrapped with the fault-injecting wrappers (points 5–8), and coordinator commands
+ * enter through the fault-injecting admission (point 3).
+ *
+ * <p>Threading: confined to the run's thread, which plays the task thread T, the checkpoint thread
+ * A and the operation threads H of one reader subtask attempt; the run never overlaps two calls, as
  * the Zeta host's checkpoint lock guarantees. Life cycle: {@link #open()} (start the loop and
  * register), steps and barriers, {@link #close()} when the attempt ends.
- *
- * <p>One reader attempt hosted as {@code ManagedReaderHost} hosts it: a real {@link ReaderMailbox}
- * and {@link ReaderEventLoop} around a {@link RowReader}, barriers offered to the mailbox and run
- * through {@link ReaderEventLoop#runControlsUntilBarrier}, the state checkpointed as serialized
- * splits plus serialized runtime metadata, the inclusion report and apply acknowledgements sent to
- * the coordinator of its epoch. The connector and the host are wrapped with the fault-injecting
- * wrappers (points 5–8), and coordinator commands enter through the fault-injecting admission
- * (point 3).
  */
-public final class ReaderTask implements ReaderLoopHost<RowSplit> {
+public final class ReaderTask {
     static final long JOB_ID = 1;
     static final long SOURCE_ID = 1;
 
-    private final MiniEngine engine;
     private final int subtask;
     private final long attemptId;
-    private final CoordinatorEventLoop<RowSplit, List<RowSplit>> coordinator;
-    private final ReaderMailbox mailbox;
-    private final LocalCommands local;
     private final RowReader reader;
-    private final ReaderEventLoop<String, RowSplit> loop;
+    private final ReaderAttempt<String, RowSplit> attempt;
     private final MailboxPort port;
     private final RowSplit.Ser splitSer = new RowSplit.Ser();
-    private final SourceRuntimeCheckpointMetadataSerializer metaSer =
-            new SourceRuntimeCheckpointMetadataSerializer();
     private final Object checkpointLock = new Object();
     private final Map<String, RowSplit> admitted = new LinkedHashMap<>();
 
-    private ReaderState pendingState;
-    private Throwable pendingFailure;
     private boolean finished;
     private boolean closed;
 
@@ -95,6 +78,7 @@ public final class ReaderTask implements ReaderLoopHost<RowSplit> {
             MiniEngine engine,
             int subtask,
             long attemptId,
+            long coordinatorEpoch,
             CoordinatorEventLoop<RowSplit, List<RowSplit>> coordinator,
             MailboxLimits limits,
             WorkerMailboxBudget budget,
@@ -102,22 +86,8 @@ public final class ReaderTask implements ReaderLoopHost<RowSplit> {
             int rowsPerTurn,
             FaultInjector faults,
             Transport transport) {
-        this.engine = engine;
         this.subtask = subtask;
         this.attemptId = attemptId;
-        this.coordinator = coordinator;
-        this.mailbox =
-                new ReaderMailbox(
-                        JOB_ID,
-                        SOURCE_ID,
-                        subtask,
-                        attemptId,
-                        limits,
-                        budget,
-                        engine.time(),
-                        new LoopSignal(),
-                        new ReaderMailboxMetrics());
-        this.local = new LocalCommands(mailbox);
         String name = "reader " + subtask + "/" + attemptId;
         // The reader context's sendSplitRequest: an engine call that only enqueues on the loop.
         this.reader =
@@ -135,15 +105,22 @@ public final class ReaderTask implements ReaderLoopHost<RowSplit> {
                         return checkpointLock;
                     }
                 };
-        this.loop =
-                new ReaderEventLoop<>(
-                        mailbox,
-                        new FaultInjectingReader<>(reader, faults, name),
-                        new FaultInjectingReaderHost<>(this, faults, transport, name),
-                        output,
-                        pollBudget,
-                        String::length,
-                        new ReaderLoopMetrics());
+        this.attempt =
+                ReaderAttempt.<String, RowSplit>builder()
+                        .ids(JOB_ID, SOURCE_ID, subtask, attemptId)
+                        .mailboxLimits(limits)
+                        .workerBudget(budget)
+                        .clock(engine.time())
+                        .reader(new FaultInjectingReader<>(reader, faults, name))
+                        .output(output)
+                        .pollBudget(pollBudget)
+                        .recordSizer(String::length)
+                        .splitSerializer(splitSer)
+                        .capabilityDigest(reader.managedSourceCapability().digest())
+                        .uplink(new CoordinatorLink(engine, coordinator, coordinatorEpoch))
+                        .hostDecorator(
+                                h -> new FaultInjectingReaderHost<>(h, faults, transport, name))
+                        .build();
         this.port =
                 new FaultInjectingMailbox(
                         this::admit, faults, attemptId, limits.retryAfterMillis());
@@ -155,7 +132,7 @@ public final class ReaderTask implements ReaderLoopHost<RowSplit> {
      * in the mailbox.
      */
     private AdmissionAck admit(SourceCommandEnvelope env) {
-        AdmissionAck ack = mailbox.offer(env);
+        AdmissionAck ack = attempt.mailbox().offer(env);
         if (ack.status() == AdmissionStatus.ACCEPTED
                 && env.commandKind() == CommandKind.SPLIT_ASSIGNMENT) {
             try {
@@ -185,13 +162,13 @@ public final class ReaderTask implements ReaderLoopHost<RowSplit> {
 
     /** Starts the loop fresh (Zeta hands reader state to the enumerator) and registers. */
     void open() throws Exception {
-        loop.start(0);
-        coordinator.registerReader(subtask, attemptId);
+        attempt.start();
+        attempt.register();
     }
 
     /** One {@code pollNext}: one loop iteration. */
     LoopStatus step() {
-        LoopStatus s = loop.runOnce();
+        LoopStatus s = attempt.loop().runOnce();
         if (s == LoopStatus.FINISHED) {
             finished = true;
         }
@@ -199,37 +176,25 @@ public final class ReaderTask implements ReaderLoopHost<RowSplit> {
     }
 
     /**
-     * The engine's {@code snapshotState} for barrier {@code checkpointId}, as the Zeta host does
-     * it: the barrier enters the mailbox behind every admitted command, the loop runs controls
-     * until it took the barrier, and the state comes back through {@link #onCheckpoint}.
+     * The engine's {@code snapshotState} for barrier {@code checkpointId}, through the attempt's
+     * barrier handover as the Zeta host takes it (single-threaded: no producer can be between
+     * claiming and publishing a mailbox slot, so no publish wait).
      */
-    ReaderState snapshot(long checkpointId) {
-        pendingState = null;
-        pendingFailure = null;
-        AdmissionAck ack = mailbox.offer(local.barrier(checkpointId));
-        if (!ack.status().isAdmitted()) {
+    ReaderSnapshot snapshot(long checkpointId) {
+        BarrierResult r = attempt.takeBarrier(checkpointId, 0);
+        if (r.refusal() != null) {
             throw new IllegalStateException(
-                    "checkpoint " + checkpointId + " barrier was not admitted: " + ack);
+                    "checkpoint " + checkpointId + " barrier was not admitted: " + r.refusal());
         }
-        // Single-threaded: no producer can be between claiming and publishing a slot.
-        boolean done = loop.runControlsUntilBarrier(checkpointId, 0);
-        ReaderState state = pendingState;
-        pendingState = null;
-        if (!done || state == null || pendingFailure != null) {
+        if (r.snapshot() == null) {
             throw new IllegalStateException(
-                    name() + " could not take checkpoint " + checkpointId, pendingFailure);
+                    name() + " could not take checkpoint " + checkpointId, r.failure());
         }
-        return state;
+        return r.snapshot();
     }
 
     void notifyCheckpointComplete(long checkpointId) {
-        offerLocal(local.checkpointComplete(checkpointId));
-    }
-
-    private void offerLocal(SourceCommandEnvelope env) {
-        if (!closed) {
-            mailbox.offer(env);
-        }
+        attempt.notifyCheckpointComplete(checkpointId);
     }
 
     void close() {
@@ -238,61 +203,10 @@ public final class ReaderTask implements ReaderLoopHost<RowSplit> {
         }
         closed = true;
         try {
-            loop.close();
+            attempt.close();
         } catch (Exception e) {
             throw new IllegalStateException(name() + " did not close", e);
         }
-    }
-
-    // ------------------------------------------------------------------ ReaderLoopHost
-
-    @Override
-    public List<RowSplit> decodeSplits(SourceCommandEnvelope assignment) throws IOException {
-        return Collections.singletonList(splitSer.deserialize(assignment.copyPayload()));
-    }
-
-    @Override
-    public SourceEvent decodeSourceEvent(SourceCommandEnvelope event) {
-        throw new IllegalStateException("this source sends no source events");
-    }
-
-    @Override
-    public void onCheckpoint(long checkpointId, List<RowSplit> splitState, ReaderCheckpointCut cut)
-            throws IOException {
-        List<byte[]> splits = new ArrayList<>(splitState.size());
-        for (RowSplit s : splitState) {
-            splits.add(splitSer.serialize(s));
-        }
-        SourceRuntimeCheckpointMetadata meta =
-                RuntimeMetadata.metadata(cut, attemptId, reader.managedSourceCapability().digest());
-        byte[] metaBytes = metaSer.serialize(meta);
-        pendingState = new ReaderState(subtask, splits, metaBytes);
-        // The inclusion proof, fire-and-forget over the transport (READER_CHECKPOINTED); the
-        // coordinator decodes the metadata bytes it receives.
-        engine.reportInclusion(
-                coordinator,
-                RuntimeMetadata.inclusion(
-                        ReaderInclusionReport.Kind.CHECKPOINT,
-                        subtask,
-                        attemptId,
-                        metaSer.deserialize(metaBytes)));
-    }
-
-    @Override
-    public void onCheckpointFailed(long checkpointId, Throwable cause) {
-        pendingFailure = cause;
-    }
-
-    @Override
-    public void onApplied(SourceCommandEnvelope command) {
-        if (command.commandKind() == CommandKind.SPLIT_ASSIGNMENT) {
-            coordinator.assignmentApplied(subtask, attemptId, command.commandId());
-        }
-    }
-
-    @Override
-    public void onEndOfInput() {
-        finished = true;
     }
 
     // ------------------------------------------------------------------ views
@@ -314,19 +228,19 @@ public final class ReaderTask implements ReaderLoopHost<RowSplit> {
     }
 
     ReaderMailbox mailbox() {
-        return mailbox;
+        return attempt.mailbox();
     }
 
     ReaderEventLoop<String, RowSplit> loop() {
-        return loop;
+        return attempt.loop();
     }
 
     boolean finished() {
-        return finished;
+        return finished || attempt.reachedEndOfInput();
     }
 
     TerminalSignal terminalSignal() {
-        return loop.terminalSignal();
+        return attempt.loop().terminalSignal();
     }
 
     String name() {

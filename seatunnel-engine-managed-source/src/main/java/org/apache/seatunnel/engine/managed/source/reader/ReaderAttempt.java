@@ -1,0 +1,469 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.engine.managed.source.reader;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.ToLongFunction;
+import java.util.function.UnaryOperator;
+import org.apache.seatunnel.api.serialization.Serializer;
+import org.apache.seatunnel.api.source.Collector;
+import org.apache.seatunnel.api.source.SourceEvent;
+import org.apache.seatunnel.api.source.SourceSplit;
+import org.apache.seatunnel.api.source.managed.ManagedSourceReader;
+import org.apache.seatunnel.engine.managed.source.checkpoint.SourceRuntimeCheckpointMetadataSerializer;
+import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
+import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
+import org.apache.seatunnel.engine.managed.source.protocol.LongPayload;
+import org.apache.seatunnel.engine.managed.source.protocol.ReasonCode;
+import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One attempt of one Lane A reader subtask, engine-neutral: its mailbox, its event loop around the
+ * connector's reader, the local commands engine callbacks become, the snapshot handover from the
+ * loop's barrier callback to the engine's snapshot call, and what the attempt tells its coordinator
+ * (registration, apply acknowledgements, inclusion reports) through a {@link ReaderUplink}. An
+ * engine binding adds only its own threads, locks, transport and metrics registration: the Zeta
+ * host ({@code ManagedReaderHost}) and the fault-injection world's reader task both drive this
+ * class, so the model tests exercise the code the engine runs.
+ *
+ * <p>Threading: {@link #start}, {@link #takeBarrier}, {@link #close} and the {@link #loop()} are
+ * called by the thread driving the attempt, one call at a time, as {@link ReaderEventLoop} requires
+ * (the Zeta host holds the engine's checkpoint lock around each); the snapshot handover relies on
+ * the loop's barrier callback running inside {@link #takeBarrier} on that thread. {@link
+ * #notifyCheckpointComplete}, {@link #notifyCheckpointAborted}, {@link #register}, {@link
+ * #sendToCoordinator} and the {@link #mailbox()}'s offer may be called from any thread. Life cycle:
+ * built → {@link #start} (opens the connector's reader) → {@link #register} → driven → {@link
+ * #close}; one instance per attempt, never reused.
+ */
+public final class ReaderAttempt<T, SplitT extends SourceSplit> {
+    private static final Logger LOG = LoggerFactory.getLogger(ReaderAttempt.class);
+
+    private final ReaderMailbox mailbox;
+    private final LocalCommands local;
+    private final ReaderEventLoop<T, SplitT> loop;
+    private final LoopSignal signal;
+    private final ReaderLoopMetrics loopMetrics;
+    private final ReaderIdentity identity;
+    private final Serializer<SplitT> splitSerializer;
+    private final Serializer<SourceEvent> eventSerializer;
+    private final SourceRuntimeCheckpointMetadataSerializer metadataSerializer =
+            new SourceRuntimeCheckpointMetadataSerializer();
+    private final String capabilityDigest;
+    private final ReaderUplink uplink;
+    private final AtomicLong outboundIds = new AtomicLong();
+
+    // Driving thread only: set by the loop's barrier callback, taken by takeBarrier on the same
+    // thread and call.
+    private ReaderSnapshot pendingSnapshot;
+    private Throwable pendingFailure;
+    private volatile boolean endOfInput;
+    private volatile boolean closed;
+
+    private ReaderAttempt(Builder<T, SplitT> b) {
+        this.signal = b.signal != null ? b.signal : new LoopSignal();
+        this.loopMetrics = b.loopMetrics != null ? b.loopMetrics : new ReaderLoopMetrics();
+        this.splitSerializer = Objects.requireNonNull(b.splitSerializer, "splitSerializer");
+        this.eventSerializer = b.eventSerializer;
+        this.capabilityDigest = Objects.requireNonNull(b.capabilityDigest, "capabilityDigest");
+        this.uplink = Objects.requireNonNull(b.uplink, "uplink");
+        this.mailbox =
+                new ReaderMailbox(
+                        b.jobId,
+                        b.sourceRuntimeId,
+                        b.subtask,
+                        b.attemptId,
+                        Objects.requireNonNull(b.mailboxLimits, "mailboxLimits"),
+                        Objects.requireNonNull(b.workerBudget, "workerBudget"),
+                        Objects.requireNonNull(b.clock, "clock"),
+                        signal,
+                        new ReaderMailboxMetrics());
+        this.local = new LocalCommands(mailbox);
+        this.identity =
+                b.identity != null ? b.identity : ReaderIdentity.unnamed(b.jobId, b.subtask);
+        ReaderLoopHost<SplitT> callbacks = new LoopCallbacks();
+        this.loop =
+                new ReaderEventLoop<>(
+                        mailbox,
+                        identity,
+                        Objects.requireNonNull(b.reader, "reader"),
+                        b.hostDecorator == null ? callbacks : b.hostDecorator.apply(callbacks),
+                        b.output,
+                        Objects.requireNonNull(b.pollBudget, "pollBudget"),
+                        Objects.requireNonNull(b.recordSizer, "recordSizer"),
+                        loopMetrics);
+    }
+
+    public static <T, SplitT extends SourceSplit> Builder<T, SplitT> builder() {
+        return new Builder<>();
+    }
+
+    /** Opens the connector's reader: a fresh start, the engine hands restored state elsewhere. */
+    public void start() throws Exception {
+        loop.start(0);
+    }
+
+    /**
+     * Registers this attempt with the coordinator, without waiting. Its answer binds the
+     * coordinator epoch ({@link ReaderUplink#registered}); a refused or undeliverable registration
+     * fails the attempt ({@code NO_SUCH_TARGET}), since no coordinator would ever assign to it.
+     */
+    public void register() {
+        sendToCoordinator(CommandKind.READER_REGISTRATION, new byte[0], true);
+    }
+
+    /**
+     * Hands barrier {@code checkpointId} to the loop behind every command admitted before it, runs
+     * the loop's controls until it took the barrier, and returns the snapshot its callback handed
+     * over. The loop applies what the barrier follows (held commands cut before it included), then
+     * the connector and the cut are snapshotted, and the inclusion report is on its way before this
+     * returns.
+     *
+     * @param publishWaitNanos how long to wait for a producer caught between claiming a mailbox
+     *     slot ahead of the barrier and publishing it (0 when nothing offers concurrently)
+     */
+    public BarrierResult takeBarrier(long checkpointId, long publishWaitNanos) {
+        pendingSnapshot = null;
+        pendingFailure = null;
+        AdmissionAck ack = mailbox.offer(local.barrier(checkpointId));
+        if (!ack.status().isAdmitted()) {
+            return BarrierResult.refused(checkpointId, ack);
+        }
+        loop.runControlsUntilBarrier(checkpointId, publishWaitNanos);
+        // A driver waiting on the signal looks again: after the engine's final barrier it must
+        // stop driving at once.
+        signal.signal();
+        ReaderSnapshot snapshot = pendingSnapshot;
+        Throwable failure = pendingFailure;
+        pendingSnapshot = null;
+        pendingFailure = null;
+        // A failure reported after the callback handed its state over (the host could not
+        // register it) fails the barrier too.
+        if (snapshot == null || failure != null) {
+            return BarrierResult.failed(checkpointId, failure);
+        }
+        return BarrierResult.taken(snapshot);
+    }
+
+    /** The engine completed a checkpoint; the loop tells the connector once per id. */
+    public void notifyCheckpointComplete(long checkpointId) {
+        offerLocal(local.checkpointComplete(checkpointId));
+    }
+
+    /** The engine aborted a checkpoint. */
+    public void notifyCheckpointAborted(long checkpointId) {
+        offerLocal(local.checkpointAborted(checkpointId));
+    }
+
+    private void offerLocal(SourceCommandEnvelope env) {
+        if (closed) {
+            return;
+        }
+        AdmissionAck ack = mailbox.offer(env);
+        if (!ack.status().isAdmitted()) {
+            LOG.debug(
+                    "Lane A reader {} dropped {}: {}", mailbox.attemptId(), env.commandKind(), ack);
+        }
+    }
+
+    /**
+     * Sends a reader-to-coordinator command without waiting, stamped with this attempt and the
+     * bound coordinator epoch. A lost registration is fatal ({@code fatalOnFailure}); other losses
+     * are recoverable (acks and inclusion reports are re-derived from later checkpoints).
+     */
+    public void sendToCoordinator(CommandKind kind, byte[] payload, boolean fatalOnFailure) {
+        SourceCommandEnvelope env =
+                SourceCommandEnvelope.builder(kind)
+                        .jobId(mailbox.jobId())
+                        .sourceRuntimeId(mailbox.sourceRuntimeId())
+                        .targetSubtask(mailbox.subtask())
+                        .senderAttemptId(mailbox.attemptId())
+                        // 0 until the registration is acknowledged: the coordinator checks it
+                        // when set.
+                        .coordinatorEpoch(uplink.coordinatorEpoch())
+                        .commandId(outboundIds.incrementAndGet())
+                        .payloadVersion(1)
+                        .payload(payload)
+                        .build();
+        CompletableFuture<AdmissionAck> sent;
+        try {
+            sent = uplink.send(env);
+        } catch (RuntimeException e) {
+            delivered(kind, null, e, fatalOnFailure);
+            return;
+        }
+        sent.whenComplete((ack, err) -> delivered(kind, ack, err, fatalOnFailure));
+    }
+
+    private void delivered(CommandKind kind, AdmissionAck ack, Throwable err, boolean fatal) {
+        boolean ok = err == null && ack != null && ack.status().isAdmitted();
+        if (ok && kind == CommandKind.READER_REGISTRATION) {
+            // The coordinator answers with its epoch: from now on only its commands are accepted.
+            uplink.registered(ack.targetAttemptId());
+        }
+        if (!ok && fatal) {
+            mailbox.terminate(
+                    TerminalSignal.fatal(
+                            ReasonCode.NO_SUCH_TARGET,
+                            err != null
+                                    ? err
+                                    : new IllegalStateException(
+                                            "coordinator refused " + kind + ": " + ack)));
+        } else if (!ok) {
+            LOG.debug(
+                    "Lane A reader {} could not deliver {}: {}",
+                    mailbox.attemptId(),
+                    kind,
+                    err != null ? err.toString() : ack);
+        }
+    }
+
+    /** Closes the loop (and the connector's reader) once; offers after it are dropped. */
+    public void close() throws Exception {
+        closed = true;
+        loop.close();
+    }
+
+    public ReaderMailbox mailbox() {
+        return mailbox;
+    }
+
+    public ReaderEventLoop<T, SplitT> loop() {
+        return loop;
+    }
+
+    /**
+     * Signalled on every admitted command, availability and barrier: what an idle driver waits on.
+     */
+    public LoopSignal signal() {
+        return signal;
+    }
+
+    public ReaderLoopMetrics loopMetrics() {
+        return loopMetrics;
+    }
+
+    public ReaderIdentity identity() {
+        return identity;
+    }
+
+    public long attemptId() {
+        return mailbox.attemptId();
+    }
+
+    public int subtask() {
+        return mailbox.subtask();
+    }
+
+    /** True once the connector reported end of input. */
+    public boolean reachedEndOfInput() {
+        return endOfInput;
+    }
+
+    /** The loop's callbacks: decoding, the snapshot handover and the acknowledgements. */
+    private final class LoopCallbacks implements ReaderLoopHost<SplitT> {
+
+        @Override
+        public List<SplitT> decodeSplits(SourceCommandEnvelope assignment) throws IOException {
+            return Collections.singletonList(splitSerializer.deserialize(assignment.copyPayload()));
+        }
+
+        @Override
+        public SourceEvent decodeSourceEvent(SourceCommandEnvelope event) throws IOException {
+            if (eventSerializer == null) {
+                throw new IllegalStateException(
+                        "received a source event but the connector declares no event serializer");
+            }
+            return eventSerializer.deserialize(event.copyPayload());
+        }
+
+        @Override
+        public void onCheckpoint(
+                long checkpointId, List<SplitT> splitState, ReaderCheckpointCut cut)
+                throws IOException {
+            List<String> ids = new ArrayList<>(splitState.size());
+            List<byte[]> splits = new ArrayList<>(splitState.size());
+            for (SplitT s : splitState) {
+                ids.add(s.splitId());
+                splits.add(splitSerializer.serialize(s));
+            }
+            byte[] meta = metadataSerializer.serialize(cut.toMetadata(capabilityDigest));
+            pendingSnapshot =
+                    new ReaderSnapshot(checkpointId, mailbox.subtask(), ids, splits, meta);
+            // The inclusion proof the coordinator's tracker waits for; fire-and-forget.
+            sendToCoordinator(CommandKind.READER_CHECKPOINTED, meta, false);
+        }
+
+        @Override
+        public void onCheckpointFailed(long checkpointId, Throwable cause) {
+            pendingFailure = cause;
+        }
+
+        @Override
+        public void onApplied(SourceCommandEnvelope command) {
+            if (command.commandKind() == CommandKind.SPLIT_ASSIGNMENT) {
+                sendToCoordinator(
+                        CommandKind.ASSIGNMENT_ACK, LongPayload.encode(command.commandId()), false);
+            }
+        }
+
+        @Override
+        public void onEndOfInput() {
+            endOfInput = true;
+            LOG.info(
+                    "Lane A reader subtask {} attempt {} reached end of input",
+                    mailbox.subtask(),
+                    mailbox.attemptId());
+        }
+    }
+
+    /**
+     * Builder of one attempt. Required: ids, limits, clock, reader, serializer, budgets, record
+     * sizer, capability digest and uplink. Not thread-safe.
+     */
+    public static final class Builder<T, SplitT extends SourceSplit> {
+        private long jobId;
+        private long sourceRuntimeId;
+        private int subtask;
+        private long attemptId;
+        private MailboxLimits mailboxLimits;
+        private WorkerMailboxBudget workerBudget;
+        private NanoClock clock;
+        private LoopSignal signal;
+        private ReaderLoopMetrics loopMetrics;
+        private ReaderIdentity identity;
+        private ManagedSourceReader<T, SplitT> reader;
+        private Collector<T> output;
+        private PollBudget pollBudget;
+        private ToLongFunction<T> recordSizer;
+        private Serializer<SplitT> splitSerializer;
+        private Serializer<SourceEvent> eventSerializer;
+        private String capabilityDigest;
+        private ReaderUplink uplink;
+        private UnaryOperator<ReaderLoopHost<SplitT>> hostDecorator;
+
+        private Builder() {}
+
+        /** Job, source runtime, subtask and attempt ids: what every envelope is addressed by. */
+        public Builder<T, SplitT> ids(
+                long jobId, long sourceRuntimeId, int subtask, long attemptId) {
+            this.jobId = jobId;
+            this.sourceRuntimeId = sourceRuntimeId;
+            this.subtask = subtask;
+            this.attemptId = attemptId;
+            return this;
+        }
+
+        public Builder<T, SplitT> mailboxLimits(MailboxLimits v) {
+            this.mailboxLimits = v;
+            return this;
+        }
+
+        /** The member-wide byte budget every mailbox of the member draws from. */
+        public Builder<T, SplitT> workerBudget(WorkerMailboxBudget v) {
+            this.workerBudget = v;
+            return this;
+        }
+
+        public Builder<T, SplitT> clock(NanoClock v) {
+            this.clock = v;
+            return this;
+        }
+
+        /** Optional: the signal an idle driver waits on (default: a new one). */
+        public Builder<T, SplitT> signal(LoopSignal v) {
+            this.signal = v;
+            return this;
+        }
+
+        /** Optional: the loop's counters (default: new ones). */
+        public Builder<T, SplitT> loopMetrics(ReaderLoopMetrics v) {
+            this.loopMetrics = v;
+            return this;
+        }
+
+        /** Optional: how warnings name the reader (default: job id and subtask). */
+        public Builder<T, SplitT> identity(ReaderIdentity v) {
+            this.identity = v;
+            return this;
+        }
+
+        public Builder<T, SplitT> reader(ManagedSourceReader<T, SplitT> v) {
+            this.reader = v;
+            return this;
+        }
+
+        /** Optional: the collector, if known now; an engine may bind it per call instead. */
+        public Builder<T, SplitT> output(Collector<T> v) {
+            this.output = v;
+            return this;
+        }
+
+        public Builder<T, SplitT> pollBudget(PollBudget v) {
+            this.pollBudget = v;
+            return this;
+        }
+
+        public Builder<T, SplitT> recordSizer(ToLongFunction<T> v) {
+            this.recordSizer = v;
+            return this;
+        }
+
+        public Builder<T, SplitT> splitSerializer(Serializer<SplitT> v) {
+            this.splitSerializer = v;
+            return this;
+        }
+
+        /** Optional: the connector's source-event serializer, if it declares one. */
+        public Builder<T, SplitT> eventSerializer(Serializer<SourceEvent> v) {
+            this.eventSerializer = v;
+            return this;
+        }
+
+        /** The capability digest recorded in the checkpoint metadata (the planned one). */
+        public Builder<T, SplitT> capabilityDigest(String v) {
+            this.capabilityDigest = v;
+            return this;
+        }
+
+        public Builder<T, SplitT> uplink(ReaderUplink v) {
+            this.uplink = v;
+            return this;
+        }
+
+        /**
+         * Optional: wraps the callbacks the loop sees (the fault-injection world puts its fault
+         * points between the loop and the attempt this way).
+         */
+        public Builder<T, SplitT> hostDecorator(UnaryOperator<ReaderLoopHost<SplitT>> v) {
+            this.hostDecorator = v;
+            return this;
+        }
+
+        public ReaderAttempt<T, SplitT> build() {
+            return new ReaderAttempt<>(this);
+        }
+    }
+}
