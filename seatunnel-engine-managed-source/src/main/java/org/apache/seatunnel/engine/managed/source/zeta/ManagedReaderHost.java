@@ -54,6 +54,7 @@ import org.apache.seatunnel.engine.managed.source.reader.ReaderLoopMetrics;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderMailboxMetrics;
 import org.apache.seatunnel.engine.managed.source.reader.RecordSizes;
+import org.apache.seatunnel.engine.managed.source.reader.SchemaChangeMark;
 import org.apache.seatunnel.engine.managed.source.reader.TerminalSignal;
 import org.apache.seatunnel.engine.managed.source.zeta.transport.ManagedSourceMemberService;
 import org.apache.seatunnel.engine.managed.source.zeta.transport.ReaderFence;
@@ -174,6 +175,7 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
                         t.interrupt();
                     }
                 });
+        loop.setSchemaChangeTimeoutNanos(cfg.schemaChangeTimeoutNanos());
         loop.start(0);
         fence = new ReaderFence(mailbox, coordinatorAddress);
         service.targets().registerReader(fence);
@@ -244,6 +246,11 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
                     endSignalled = true;
                     context.signalNoMoreElement();
                 }
+                return;
+            }
+            if (!loop.schemaChange().phase().allowsPolling()) {
+                // A schema change is in progress: the engine triggers its schema-change checkpoint
+                // once this call returns with the mark in its collector (ZetaSchemaChange).
                 return;
             }
             boolean emitted = loopMetrics.records() != recordsBefore;
@@ -440,6 +447,11 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
             }
             send(toCoordinator(CommandKind.ASSIGNMENT_ACK, id), false);
         }
+    }
+
+    @Override
+    public void onSchemaChangeRequested(SchemaChangeMark mark, long epoch) {
+        ZetaSchemaChange.requested(identity, attemptId, mark, epoch);
     }
 
     @Override
