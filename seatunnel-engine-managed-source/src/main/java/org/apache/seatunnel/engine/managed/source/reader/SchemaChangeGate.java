@@ -110,10 +110,10 @@ public final class SchemaChangeGate {
                             + phase
                             + (mark != null ? " with " + mark : ""));
         }
-        transitionTo(SchemaChangePhase.QUIESCING);
         epoch++;
         mark = requested;
         boundCheckpoint = UNBOUND;
+        transitionTo(SchemaChangePhase.QUIESCING);
         requestedAtNanos = clock.nanoTime();
         request = new CompletableFuture<>();
         metrics.schemaChangesRequested.incrementAndGet();

@@ -108,6 +108,10 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
     // it.
     private volatile Object checkpointLock;
     private boolean endSignalled;
+    // Set when a poll call returned for a schema change, cleared when the engine calls pollNext
+    // again: meanwhile Zeta does not call pollNext at all (it waits for its schema-change
+    // checkpoint), so a failed barrier must not wait for the task thread to notice the failure.
+    private volatile boolean schemaChangePause;
 
     // Handed from the loop's onCheckpoint callback to snapshotState, both on the thread holding
     // the checkpoint lock.
@@ -219,6 +223,7 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
     @Override
     public void pollNext(Collector<T> output) throws Exception {
         taskThread = Thread.currentThread();
+        schemaChangePause = false;
         loop.bindOutput(output);
         Object lock = output.getCheckpointLock();
         checkpointLock = lock;
@@ -324,6 +329,9 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
      * flag afterwards. The error names the same cause in any case.
      */
     private IllegalStateException failedBarrier(TerminalSignal t, long checkpointId) {
+        if (schemaChangePause) {
+            return failure(t, "; checkpoint " + checkpointId + " not taken");
+        }
         long deadline = System.nanoTime() + source.config().pollBudget().cancellationNanos();
         boolean interrupted = false;
         try {
@@ -451,6 +459,7 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
 
     @Override
     public void onSchemaChangeRequested(SchemaChangeMark mark, long epoch) {
+        schemaChangePause = true;
         ZetaSchemaChange.requested(identity, attemptId, mark, epoch);
     }
 
