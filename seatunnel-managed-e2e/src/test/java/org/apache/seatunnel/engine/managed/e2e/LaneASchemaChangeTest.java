@@ -66,8 +66,10 @@ class LaneASchemaChangeTest {
         JobStatus status;
         String error;
         List<String> committed;
+        List<String> written;
         List<String> applied;
         int injected;
+        int injectedAfter;
         long laneAReaders;
 
         @Override
@@ -80,6 +82,8 @@ class LaneASchemaChangeTest {
                     + applied
                     + ", injected failures "
                     + injected
+                    + "/"
+                    + injectedAfter
                     + ", Lane A readers "
                     + laneAReaders
                     + ", error "
@@ -93,7 +97,7 @@ class LaneASchemaChangeTest {
         return nl < 0 ? s : s.substring(0, nl);
     }
 
-    private static Run run(boolean laneA, String runId, boolean failInChange) throws Exception {
+    private static Run run(boolean laneA, String runId, String sourceOptions) throws Exception {
         LaneASettings.install(
                 laneA,
                 Collections.singletonList(JOB),
@@ -112,8 +116,8 @@ class LaneASchemaChangeTest {
                         + "\n    change.at = "
                         + CHANGE_AT
                         + "\n"
-                        + "    fail.in.change = "
-                        + failInChange
+                        + "    "
+                        + sourceOptions
                         + "\n  }\n}\n"
                         + "sink {\n  SchemaRecordingSink {\n    run.id = \""
                         + runId
@@ -134,7 +138,9 @@ class LaneASchemaChangeTest {
         SchemaRecordingSink.Records records = SchemaRecordingSink.Records.of(runId);
         r.committed = records.committed();
         r.applied = new ArrayList<>(records.schemaChangesApplied);
+        r.written = new ArrayList<>(records.written);
         r.injected = SchemaChangeReader.injected(runId);
+        r.injectedAfter = SchemaChangeReader.injected(runId + "/after");
         r.laneAReaders = RuntimeStats.readersOpened() - readersBefore;
         SchemaRecordingSink.Records.clear(runId);
         System.out.printf(
@@ -143,7 +149,21 @@ class LaneASchemaChangeTest {
     }
 
     /** Every row exactly once, each with the schema it was read with in force at the sink. */
-    private static void assertEveryRowOnceWithItsSchema(List<String> committed) {
+    private static void assertEveryRowOnceWithItsSchema(Run r) {
+        assertNothingInconsistentWritten(r);
+        assertCommittedOnceWithItsSchema(r.committed);
+    }
+
+    /** Every row any writer attempt received had as many fields as the sink's schema then. */
+    private static void assertNothingInconsistentWritten(Run r) {
+        for (String e : r.written) {
+            String[] parts = e.split("\\|");
+            int schemaFields = parts[1].split(",").length;
+            assertEquals(schemaFields, Integer.parseInt(parts[2]), "row vs sink schema: " + e);
+        }
+    }
+
+    private static void assertCommittedOnceWithItsSchema(List<String> committed) {
         List<String> expected = new ArrayList<>();
         for (int id = 0; id < ROWS; id++) {
             expected.add(id < CHANGE_AT ? id + "|id,name|2" : id + "|id,name,extra|3");
@@ -163,19 +183,85 @@ class LaneASchemaChangeTest {
 
     @Test
     void laneAEveryRowArrivesWithItsSchemaAcrossARestoreInTheMiddleOfTheChange() throws Exception {
-        Run r = run(true, "schema-a-" + System.nanoTime(), true);
+        Run r = run(true, "schema-a-" + System.nanoTime(), "fail.in.change = true");
         assertEquals(JobStatus.FINISHED, r.status, r.toString());
         assertEquals(1, r.injected, "the job failed once, in the middle of the change");
         assertTrue(r.laneAReaders >= 2, "a second reader attempt restored the job: " + r);
-        assertEveryRowOnceWithItsSchema(r.committed);
+        assertEquals(2, r.applied.size(), "applied before the failure and again after: " + r);
+        assertEveryRowOnceWithItsSchema(r);
     }
 
     @Test
     void laneBTheSameJobToday() throws Exception {
-        Run r = run(false, "schema-b-" + System.nanoTime(), true);
+        Run r = run(false, "schema-b-" + System.nanoTime(), "fail.in.change = true");
         assertEquals(0, r.laneAReaders, "the job ran on Lane B");
         assertEquals(JobStatus.FINISHED, r.status, r.toString());
         assertEquals(1, r.injected);
-        assertEveryRowOnceWithItsSchema(r.committed);
+        assertEquals(2, r.applied.size(), r.toString());
+        assertEveryRowOnceWithItsSchema(r);
+    }
+
+    /**
+     * Zeta 2.3.8 sizes every row with the row type its source collector was planned with and keeps
+     * schema changes only in memory: restored from a periodic checkpoint taken after the change, a
+     * row read with the added column fails the task ({@code ArrayIndexOutOfBoundsException} in
+     * {@code SeaTunnelRow.getBytesSize}), every restore again, until the job fails. The same on
+     * both lanes: the engine's collector is the same.
+     */
+    @Test
+    void aRestoreAfterTheChangeFailsOnBothLanesUnlessTheConnectorReemitsIt() throws Exception {
+        for (boolean laneA : new boolean[] {true, false}) {
+            Run r =
+                    run(
+                            laneA,
+                            "schema-later-" + laneA + System.nanoTime(),
+                            "fail.after.change = \"later-cut\"");
+            assertEquals(1, r.injectedAfter, r.toString());
+            assertEquals(JobStatus.FAILED, r.status, r.toString());
+            assertTrue(
+                    r.error.contains("ArrayIndexOutOfBoundsException"),
+                    "the engine's collector cannot size the new rows: " + r.error);
+            assertNothingInconsistentWritten(r);
+        }
+    }
+
+    /**
+     * The remedy a connector has on 2.3.8 (the connector guide describes it): a reader restored
+     * after a change emits the change events again before any row; the engine's collector and a
+     * sink that applies changes idempotently then carry the restored schema.
+     */
+    @Test
+    void aConnectorThatReemitsItsSchemaOnRestoreSurvivesARestoreAfterTheChange() throws Exception {
+        for (boolean laneA : new boolean[] {true, false}) {
+            Run r =
+                    run(
+                            laneA,
+                            "schema-reemit-" + laneA + System.nanoTime(),
+                            "fail.after.change = \"later-cut\"\n    reemit.on.restore = true");
+            assertEquals(1, r.injectedAfter, r.toString());
+            assertEquals(JobStatus.FINISHED, r.status, r.toString());
+            assertEveryRowOnceWithItsSchema(r);
+        }
+    }
+
+    /**
+     * Zeta 2.3.8 cannot restore from a schema-change-after checkpoint: restoring re-notifies the
+     * latest completed checkpoint, and for that type the master's checkpoint coordinator throws
+     * "schema-change-after checkpoint ... is already completed" on every attempt, so a failure
+     * between that checkpoint and the next periodic one fails the job, on both lanes.
+     */
+    @Test
+    void aRestoreFromTheAfterChangeCheckpointFailsOnZeta238() throws Exception {
+        for (boolean laneA : new boolean[] {true, false}) {
+            Run r =
+                    run(
+                            laneA,
+                            "schema-aftercut-" + laneA + System.nanoTime(),
+                            "fail.after.change = \"after-cut\"");
+            assertEquals(1, r.injectedAfter, r.toString());
+            assertEquals(JobStatus.FAILED, r.status, r.toString());
+            assertTrue(
+                    r.error.contains("Checkpoint notify complete failed"), "as today: " + r.error);
+        }
     }
 }

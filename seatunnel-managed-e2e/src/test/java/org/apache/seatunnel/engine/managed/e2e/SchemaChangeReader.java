@@ -63,6 +63,12 @@ final class SchemaChangeReader
     private volatile boolean checkpointSeen;
     private boolean beforeMarked;
     private boolean afterMarked;
+    // This attempt emitted the change (or re-emitted it on restore).
+    private boolean changeAnnounced;
+    private long rowsAfterChange;
+    // The checkpoint that took the after-change cut, and whether a later one completed since.
+    private long afterCut = Long.MAX_VALUE;
+    private volatile boolean laterCheckpointCompleted;
     private boolean endSignalled;
     private CompletableFuture<Void> available = new CompletableFuture<>();
 
@@ -131,13 +137,34 @@ final class SchemaChangeReader
                             SchemaChangeSource.TABLE, SchemaChangeSource.EXTRA));
             split = new SchemaChangeSource.Split(s.next, 2);
             afterMarked = true;
+            changeAnnounced = true;
             out.markSchemaChangeAfterCheckpoint();
             return PollStatus.MORE_AVAILABLE;
+        }
+        if (s.version == 2 && !changeAnnounced && source.reemitOnRestore) {
+            // Restored after the change: the engine's collector and the sink start from the
+            // planned table, so bring them to the schema this split is read with first.
+            changeAnnounced = true;
+            out.collect(
+                    AlterTableAddColumnEvent.add(
+                            SchemaChangeSource.TABLE, SchemaChangeSource.EXTRA));
+            return PollStatus.MORE_AVAILABLE;
+        }
+        if ("later-cut".equals(source.failAfterChange)
+                && s.version == 2
+                && s.next >= source.changeAt + ROWS_PER_STEP
+                && !laterCheckpointCompleted
+                && injected(source.runId + "/after") == 0) {
+            // Hold the rest until a checkpoint after the change completed, to fail the next one.
+            return PollStatus.NOTHING_AVAILABLE;
         }
         long limit = s.version == 1 ? source.changeAt : source.rows;
         long next = s.next;
         for (int n = 0; n < maxRows && next < limit; n++, next++) {
             out.collect(SchemaChangeSource.row(next, s.version));
+        }
+        if (s.version == 2) {
+            rowsAfterChange += next - s.next;
         }
         split = new SchemaChangeSource.Split(next, s.version);
         if (next >= source.rows) {
@@ -149,9 +176,20 @@ final class SchemaChangeReader
     @Override
     public List<SchemaChangeSource.Split> snapshotState(long checkpointId) throws IOException {
         synchronized (splitLock) {
-            if (afterMarked && source.failInChange && injectOnce()) {
+            if (afterMarked && source.failInChange && injectOnce(source.runId)) {
                 throw new IOException(
                         "injected: the reader fails the first checkpoint after its schema change");
+            }
+            boolean failHere =
+                    "later-cut".equals(source.failAfterChange)
+                            ? laterCheckpointCompleted
+                            : "after-cut".equals(source.failAfterChange) && checkpointId > afterCut;
+            if (failHere && injectOnce(source.runId + "/after")) {
+                throw new IOException(
+                        "injected: the reader fails a checkpoint after its schema change completed");
+            }
+            if (afterMarked) {
+                afterCut = checkpointId;
             }
             afterMarked = false;
             return split == null
@@ -160,8 +198,8 @@ final class SchemaChangeReader
         }
     }
 
-    private boolean injectOnce() {
-        return INJECTED.computeIfAbsent(source.runId, k -> new AtomicInteger()).compareAndSet(0, 1);
+    private static boolean injectOnce(String key) {
+        return INJECTED.computeIfAbsent(key, k -> new AtomicInteger()).compareAndSet(0, 1);
     }
 
     @Override
@@ -183,6 +221,9 @@ final class SchemaChangeReader
     @Override
     public void notifyCheckpointComplete(long checkpointId) {
         checkpointSeen = true;
+        if (checkpointId > afterCut) {
+            laterCheckpointCompleted = true;
+        }
         available.complete(null);
     }
 

@@ -55,7 +55,12 @@ import org.apache.seatunnel.connectors.managed.serialization.VersionedSerializer
  *
  * <p>With {@code fail.in.change} the reader fails the first checkpoint after it emitted the change
  * (once per {@code run.id}): the job restores from the before-change checkpoint, in the middle of
- * the change.
+ * the change. With {@code fail.after.change = after-cut} it fails the first checkpoint after the
+ * after-change checkpoint, so the job restores from that one; with {@code later-cut} it holds its
+ * rows until a later checkpoint completed and fails the next one, so the job restores from a
+ * periodic checkpoint after the change (each once per run). With {@code reemit.on.restore} a reader
+ * that starts from a split read after the change first emits the change event again (no marks),
+ * before any row.
  *
  * <p>Threading: immutable.
  */
@@ -79,12 +84,22 @@ public final class SchemaChangeSource
     final int rows;
     final int changeAt;
     final boolean failInChange;
+    final String failAfterChange;
+    final boolean reemitOnRestore;
 
-    SchemaChangeSource(String runId, int rows, int changeAt, boolean failInChange) {
+    SchemaChangeSource(
+            String runId,
+            int rows,
+            int changeAt,
+            boolean failInChange,
+            String failAfterChange,
+            boolean reemitOnRestore) {
         this.runId = runId;
         this.rows = rows;
         this.changeAt = changeAt;
         this.failInChange = failInChange;
+        this.failAfterChange = failAfterChange;
+        this.reemitOnRestore = reemitOnRestore;
     }
 
     @Override

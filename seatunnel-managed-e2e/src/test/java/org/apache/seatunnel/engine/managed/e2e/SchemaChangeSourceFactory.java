@@ -53,6 +53,23 @@ public final class SchemaChangeSourceFactory implements TableSourceFactory {
                             "Fail the first checkpoint after the change was emitted, once per"
                                     + " run.id.");
 
+    public static final Option<String> FAIL_AFTER_CHANGE =
+            Options.key("fail.after.change")
+                    .stringType()
+                    .defaultValue("none")
+                    .withDescription(
+                            "none, after-cut (fail the checkpoint after the after-change one) or"
+                                    + " later-cut (fail the one after a later completed"
+                                    + " checkpoint), once per run.id.");
+
+    public static final Option<Boolean> REEMIT_ON_RESTORE =
+            Options.key("reemit.on.restore")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "A reader starting from a split read after the change emits the"
+                                    + " change event again before any row.");
+
     @Override
     public String factoryIdentifier() {
         return SchemaChangeSource.IDENTIFIER;
@@ -62,7 +79,7 @@ public final class SchemaChangeSourceFactory implements TableSourceFactory {
     public OptionRule optionRule() {
         return OptionRule.builder()
                 .required(RUN_ID)
-                .optional(ROWS, CHANGE_AT, FAIL_IN_CHANGE)
+                .optional(ROWS, CHANGE_AT, FAIL_IN_CHANGE, FAIL_AFTER_CHANGE, REEMIT_ON_RESTORE)
                 .build();
     }
 
@@ -75,7 +92,9 @@ public final class SchemaChangeSourceFactory implements TableSourceFactory {
                         context.getOptions().get(RUN_ID),
                         context.getOptions().get(ROWS),
                         context.getOptions().get(CHANGE_AT),
-                        context.getOptions().get(FAIL_IN_CHANGE));
+                        context.getOptions().get(FAIL_IN_CHANGE),
+                        context.getOptions().get(FAIL_AFTER_CHANGE),
+                        context.getOptions().get(REEMIT_ON_RESTORE));
         return () -> (SeaTunnelSource<T, SplitT, StateT>) (Object) source;
     }
 
