@@ -74,6 +74,7 @@ public final class SchemaRecordingSink
 
     @Override
     public SinkWriter<SeaTunnelRow, Batch, WriterState> createWriter(SinkWriter.Context context) {
+        Records.of(runId).writersStarted.add("new:" + fieldNames(initial));
         return new Writer(Records.of(runId), initial);
     }
 
@@ -81,6 +82,7 @@ public final class SchemaRecordingSink
     public SinkWriter<SeaTunnelRow, Batch, WriterState> restoreWriter(
             SinkWriter.Context context, List<WriterState> states) {
         SeaTunnelRowType type = states.isEmpty() ? initial : states.get(0).rowType;
+        Records.of(runId).writersStarted.add("restored:" + fieldNames(type));
         return new Writer(Records.of(runId), type);
     }
 
@@ -101,11 +103,11 @@ public final class SchemaRecordingSink
 
     /** {@code id|field,names,at,arrival|fields in the row}. */
     static String entry(SeaTunnelRow row, SeaTunnelRowType schema) {
-        return row.getField(0)
-                + "|"
-                + String.join(",", Arrays.asList(schema.getFieldNames()))
-                + "|"
-                + row.getArity();
+        return row.getField(0) + "|" + fieldNames(schema) + "|" + row.getArity();
+    }
+
+    static String fieldNames(SeaTunnelRowType schema) {
+        return String.join(",", Arrays.asList(schema.getFieldNames()));
     }
 
     /** The writer's schema, checkpointed with it. */
@@ -135,6 +137,8 @@ public final class SchemaRecordingSink
         final ConcurrentLinkedQueue<String> written = new ConcurrentLinkedQueue<>();
         final ConcurrentLinkedQueue<String> committed = new ConcurrentLinkedQueue<>();
         final ConcurrentLinkedQueue<String> schemaChangesApplied = new ConcurrentLinkedQueue<>();
+        // "new:<fields>" or "restored:<fields>" per writer, in creation order.
+        final ConcurrentLinkedQueue<String> writersStarted = new ConcurrentLinkedQueue<>();
 
         static Records of(String runId) {
             return RUNS.computeIfAbsent(runId, k -> new Records());
