@@ -35,6 +35,17 @@ import org.apache.seatunnel.api.source.SourceSplit;
  *
  * <p>The legacy {@link SourceReader#pollNext} stays the Lane B entry point: the same class runs
  * unchanged when an operator keeps the job on Lane B.
+ *
+ * <p>Schema change. A reader reports a change of its table's schema through the collector of the
+ * turn, with SeaTunnel's own calls: in one turn the rows read before the change, then {@link
+ * Collector#markSchemaChangeBeforeCheckpoint()}, and return; in the next turn the change events
+ * ({@link Collector#collect(org.apache.seatunnel.api.table.event.SchemaChangeEvent)}), then {@link
+ * Collector#markSchemaChangeAfterCheckpoint()}, and return; rows with the new schema in later
+ * turns. After a mark {@link PollContext#shouldYield()} is true, the checkpoint cut falls at the
+ * end of that turn, and no further turn runs until that checkpoint completed. One change at a time:
+ * a mark while one is in progress fails the attempt. The position and schema version belong in the
+ * split state, advanced in the same turn. The connector guide ("Schema change") gives the rules and
+ * what SeaTunnel 2.3.8's engine carries.
  */
 @Experimental
 public interface ManagedSourceReader<T, SplitT extends SourceSplit>

@@ -48,8 +48,10 @@ public interface PollContext {
     long nanoTime();
 
     /**
-     * True once any budget (records, bytes or time) is used up or a control or terminal signal is
-     * waiting. A compliant reader returns from {@code pollNextManaged} soon after this turns true.
+     * True once any budget (records, bytes or time) is used up, a control or terminal signal is
+     * waiting, or the reader marked a schema change in this turn ({@code
+     * Collector.markSchemaChangeBeforeCheckpoint()} / {@code markSchemaChangeAfterCheckpoint()}). A
+     * compliant reader returns from {@code pollNextManaged} soon after this turns true.
      */
     boolean shouldYield();
 }

@@ -71,6 +71,7 @@ public final class ManagedSourceConfig implements java.io.Serializable {
     private final int trackerMaxEntries;
     private final long trackerMaxBytes;
     private final long cutHoldNanos;
+    private final long schemaChangeTimeoutNanos;
     private final long idleWaitNanos;
     private final long admissionBudgetNanos;
     private final long closeTimeoutNanos;
@@ -107,6 +108,7 @@ public final class ManagedSourceConfig implements java.io.Serializable {
         this.trackerMaxEntries = count(raw, ManagedSourceOptions.TRACKER_MAX_ENTRIES);
         this.trackerMaxBytes = ranged(raw, ManagedSourceOptions.TRACKER_MAX_BYTES);
         this.cutHoldNanos = ranged(raw, ManagedSourceOptions.CUT_HOLD_TIMEOUT);
+        this.schemaChangeTimeoutNanos = ranged(raw, ManagedSourceOptions.SCHEMA_CHANGE_TIMEOUT);
         this.idleWaitNanos = ranged(raw, ManagedSourceOptions.IDLE_WAIT);
         this.closeTimeoutNanos = ranged(raw, ManagedSourceOptions.COORDINATOR_CLOSE_TIMEOUT);
         if (retryMaxMillis < retryInitialMillis) {
@@ -351,6 +353,11 @@ public final class ManagedSourceConfig implements java.io.Serializable {
 
     public long trackerMaxBytes() {
         return trackerMaxBytes;
+    }
+
+    /** {@code reader.schema-change-timeout}: the bound of one reader schema change. */
+    public long schemaChangeTimeoutNanos() {
+        return schemaChangeTimeoutNanos;
     }
 
     public long idleWaitNanos() {

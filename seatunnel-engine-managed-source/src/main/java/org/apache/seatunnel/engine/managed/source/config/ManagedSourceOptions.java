@@ -267,6 +267,16 @@ public final class ManagedSourceOptions {
                                     + " snapshot N while waiting for its own barrier N; past it the"
                                     + " task fails and restores rather than risk a duplicate.");
 
+    public static final Option<Duration> SCHEMA_CHANGE_TIMEOUT =
+            Options.key("reader.schema-change-timeout")
+                    .durationType()
+                    .defaultValue(Duration.ofMinutes(10))
+                    .withDescription(
+                            "Longest time a reader's schema change may take from the connector's"
+                                    + " mark to the completion of the checkpoint it is bound to;"
+                                    + " no poll turn runs meanwhile. Past it the task fails with"
+                                    + " SCHEMA_CHANGE_FAILED and the job restores.");
+
     public static final Option<Duration> IDLE_WAIT =
             Options.key("reader.idle-wait")
                     .durationType()
@@ -324,6 +334,7 @@ public final class ManagedSourceOptions {
                 TRACKER_MAX_ENTRIES,
                 TRACKER_MAX_BYTES,
                 CUT_HOLD_TIMEOUT,
+                SCHEMA_CHANGE_TIMEOUT,
                 IDLE_WAIT,
                 COORDINATOR_CLOSE_TIMEOUT);
     }

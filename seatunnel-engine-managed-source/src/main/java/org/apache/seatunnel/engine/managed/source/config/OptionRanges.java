@@ -142,6 +142,7 @@ public final class OptionRanges {
         count(m, ManagedSourceOptions.TRACKER_MAX_ENTRIES, 1, 10_000_000);
         bytes(m, ManagedSourceOptions.TRACKER_MAX_BYTES, KIB, 16 * GIB);
         duration(m, ManagedSourceOptions.CUT_HOLD_TIMEOUT, MS, HOUR);
+        duration(m, ManagedSourceOptions.SCHEMA_CHANGE_TIMEOUT, MS, 24 * HOUR);
         duration(m, ManagedSourceOptions.IDLE_WAIT, MS, MINUTE);
         duration(m, ManagedSourceOptions.COORDINATOR_CLOSE_TIMEOUT, MS, 10 * MINUTE);
         RANGES = Collections.unmodifiableMap(m);

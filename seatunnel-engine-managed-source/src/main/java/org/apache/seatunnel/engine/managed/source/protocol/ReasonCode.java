@@ -68,7 +68,12 @@ public enum ReasonCode {
      * The target cannot check the frame yet (the engine has not recorded the reader's member, or
      * the reader has not learned its coordinator's epoch): retry.
      */
-    AWAITING_REGISTRATION(32);
+    AWAITING_REGISTRATION(32),
+    /**
+     * A reader's schema change was refused or failed: overlapping changes, the bound checkpoint
+     * aborted or superseded, the trigger failed, or reader.schema-change-timeout passed.
+     */
+    SCHEMA_CHANGE_FAILED(33);
 
     private final int wireCode;
 

@@ -22,6 +22,7 @@ import java.util.function.ToLongFunction;
 import org.apache.seatunnel.api.source.Collector;
 import org.apache.seatunnel.api.source.managed.PollContext;
 import org.apache.seatunnel.api.table.event.SchemaChangeEvent;
+import org.apache.seatunnel.engine.managed.source.protocol.ReasonCode;
 
 /**
  * Threading: owned by the reader event loop; handed to the connector only for the duration of one
@@ -69,6 +70,8 @@ final class PollTurn<T> implements PollContext, Collector<T> {
     private final ReaderMailbox mailbox;
     private final ToLongFunction<T> sizer;
     private final AtomicLong unsizedRecords;
+    private final SchemaChangeGate schema;
+    private final AtomicLong schemaEvents;
     private Collector<T> output;
 
     // Per-record state: a turn's counters and the marks that divert into the slow paths.
@@ -101,11 +104,35 @@ final class PollTurn<T> implements PollContext, Collector<T> {
             ReaderMailbox mailbox,
             ToLongFunction<T> sizer,
             AtomicLong unsizedRecords) {
+        this(
+                budget,
+                clock,
+                mailbox,
+                sizer,
+                new SchemaChangeGate(
+                        ReaderIdentity.unnamed(mailbox.jobId(), mailbox.subtask()),
+                        clock,
+                        new ReaderLoopMetrics(),
+                        Long.MAX_VALUE),
+                new ReaderLoopMetrics(),
+                unsizedRecords);
+    }
+
+    PollTurn(
+            PollBudget budget,
+            NanoClock clock,
+            ReaderMailbox mailbox,
+            ToLongFunction<T> sizer,
+            SchemaChangeGate schema,
+            ReaderLoopMetrics metrics,
+            AtomicLong unsizedRecords) {
         this.budget = budget;
         this.clock = clock;
         this.mailbox = mailbox;
         this.sizer = sizer;
         this.unsizedRecords = unsizedRecords;
+        this.schema = schema;
+        this.schemaEvents = metrics.schemaChangeEvents;
     }
 
     /**
@@ -296,19 +323,40 @@ final class PollTurn<T> implements PollContext, Collector<T> {
         return output.getCheckpointLock();
     }
 
+    /**
+     * The connector marks a schema change: the gate enters QUIESCING (or refuses an overlapping
+     * change, which fails the attempt), the turn yields, and the mark reaches the engine's
+     * collector, whose own mechanism (Zeta 2.3.8) triggers the schema-change checkpoint when the
+     * host returns. The cut falls at the end of this turn.
+     */
     @Override
     public void markSchemaChangeBeforeCheckpoint() {
+        requestSchemaChange(SchemaChangeMark.BEFORE_CHECKPOINT);
         output.markSchemaChangeBeforeCheckpoint();
     }
 
     @Override
     public void collect(SchemaChangeEvent event) {
+        schemaEvents.incrementAndGet();
         output.collect(event);
     }
 
     @Override
     public void markSchemaChangeAfterCheckpoint() {
+        requestSchemaChange(SchemaChangeMark.AFTER_CHECKPOINT);
         output.markSchemaChangeAfterCheckpoint();
+    }
+
+    private void requestSchemaChange(SchemaChangeMark mark) {
+        try {
+            schema.request(mark);
+        } catch (SchemaChangeRefusedException e) {
+            // Set before the connector sees the exception, so that whatever it does with it the
+            // attempt fails for this reason, not as a generic connector failure.
+            mailbox.terminate(TerminalSignal.fatal(ReasonCode.SCHEMA_CHANGE_FAILED, e));
+            throw e;
+        }
+        latchYield();
     }
 
     @Override

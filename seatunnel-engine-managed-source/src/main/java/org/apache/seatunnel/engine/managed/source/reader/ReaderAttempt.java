@@ -73,6 +73,7 @@ public final class ReaderAttempt<T, SplitT extends SourceSplit> {
             new SourceRuntimeCheckpointMetadataSerializer();
     private final String capabilityDigest;
     private final ReaderUplink uplink;
+    private final SchemaChangeListener schemaChangeListener;
     private final AtomicLong outboundIds = new AtomicLong();
 
     // Driving thread only: set by the loop's barrier callback, taken by takeBarrier on the same
@@ -89,6 +90,7 @@ public final class ReaderAttempt<T, SplitT extends SourceSplit> {
         this.eventSerializer = b.eventSerializer;
         this.capabilityDigest = Objects.requireNonNull(b.capabilityDigest, "capabilityDigest");
         this.uplink = Objects.requireNonNull(b.uplink, "uplink");
+        this.schemaChangeListener = b.schemaChangeListener;
         this.mailbox =
                 new ReaderMailbox(
                         b.jobId,
@@ -330,6 +332,13 @@ public final class ReaderAttempt<T, SplitT extends SourceSplit> {
         }
 
         @Override
+        public void onSchemaChangeRequested(SchemaChangeMark mark, long epoch) {
+            if (schemaChangeListener != null) {
+                schemaChangeListener.requested(mark, epoch);
+            }
+        }
+
+        @Override
         public void onEndOfInput() {
             endOfInput = true;
             LOG.info(
@@ -363,6 +372,7 @@ public final class ReaderAttempt<T, SplitT extends SourceSplit> {
         private String capabilityDigest;
         private ReaderUplink uplink;
         private UnaryOperator<ReaderLoopHost<SplitT>> hostDecorator;
+        private SchemaChangeListener schemaChangeListener;
 
         private Builder() {}
 
@@ -462,8 +472,24 @@ public final class ReaderAttempt<T, SplitT extends SourceSplit> {
             return this;
         }
 
+        /**
+         * Optional: told on the loop's thread when the connector marked a schema change, for an
+         * engine binding that must return to its engine so the engine triggers the schema-change
+         * checkpoint (Zeta 2.3.8).
+         */
+        public Builder<T, SplitT> schemaChangeListener(SchemaChangeListener v) {
+            this.schemaChangeListener = v;
+            return this;
+        }
+
         public ReaderAttempt<T, SplitT> build() {
             return new ReaderAttempt<>(this);
         }
+    }
+
+    /** What an engine binding does when the connector marked a schema change. */
+    public interface SchemaChangeListener {
+        /** See {@link ReaderLoopHost#onSchemaChangeRequested}. */
+        void requested(SchemaChangeMark mark, long epoch);
     }
 }

@@ -70,6 +70,11 @@ import org.slf4j.LoggerFactory;
  * ends it as a cancel and keeps the thread's interrupt flag; a failure signalled first (such as the
  * watchdog's {@code POLL_CANCELLATION_TIMEOUT}) is never replaced.
  *
+ * <p>Schema change is a sub-state ({@link SchemaChangeGate}): when the connector marks a change
+ * through its turn's collector the turn yields, the host is asked for a schema-change checkpoint,
+ * the next barrier taken is bound to the change, and no poll turn runs until that checkpoint
+ * completed. End of input reported meanwhile is latched and entered when the change completes.
+ *
  * <p>At a barrier every command admitted before it and not held by the cut rule is applied first,
  * then the reader and the runtime cut are snapshotted, and only then does the host register,
  * acknowledge and forward (invariant 4). Coordinator commands are applied at most once per attempt
@@ -92,6 +97,7 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
     private final PollTurn<T> turn;
     private final CheckpointCutGate cutGate;
     private final CheckpointCutGate.Applier applyReleased;
+    private final SchemaChangeGate schema;
     private final BiConsumer<Void, Throwable> availabilityCallback;
 
     private ReaderLifecycle lifecycle = ReaderLifecycle.CREATED;
@@ -101,6 +107,8 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
     private long lastProcessedBarrier;
     private boolean pollWanted = true;
     private boolean endOfInput;
+    // END_OF_INPUT reported while a schema change was in progress: entered when it completes.
+    private boolean endOfInputLatched;
     private CompletableFuture<Void> armedFuture;
     private TerminalSignal handledTerminal;
 
@@ -162,7 +170,18 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
         this.metrics = metrics;
         this.reports = new ReaderContractReports(identity, mailbox.attemptId(), budget, metrics);
         this.ledger = new AppliedCommandLedger(1024);
-        this.turn = new PollTurn<>(budget, clock, mailbox, recordSizer, metrics.unsizedRecords);
+        this.schema =
+                new SchemaChangeGate(
+                        identity, clock, metrics, SchemaChangeGate.DEFAULT_TIMEOUT_NANOS);
+        this.turn =
+                new PollTurn<>(
+                        budget,
+                        clock,
+                        mailbox,
+                        recordSizer,
+                        schema,
+                        metrics,
+                        metrics.unsizedRecords);
         this.availabilityCallback = (v, t) -> mailbox.signalAvailable();
         this.cutGate = new CheckpointCutGate(clock, budget.cutHoldNanos());
         this.applyReleased = this::apply;
@@ -210,7 +229,7 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
             // The future may never complete (a reader bug): poll anyway, at reader.idle-wait.
             pollWanted = true;
         }
-        if (lifecycle == ReaderLifecycle.RUNNING && pollWanted) {
+        if (lifecycle == ReaderLifecycle.RUNNING && pollWanted && schema.phase().allowsPolling()) {
             pollTurn();
             if (mailbox.terminalSignal() != null) {
                 return handleTerminal();
@@ -229,7 +248,9 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
      * if no such poll is pending. A host that waits for a signal waits at most this long.
      */
     public long nanosUntilIdlePoll() {
-        if (!awaitingAvailability || lifecycle != ReaderLifecycle.RUNNING) {
+        if (!awaitingAvailability
+                || lifecycle != ReaderLifecycle.RUNNING
+                || !schema.phase().allowsPolling()) {
             return Long.MAX_VALUE;
         }
         return Math.max(0, quietSinceNanos + budget.idlePollNanos() - clock.nanoTime());
@@ -262,6 +283,7 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
             }
         }
         checkHoldTimeout();
+        checkSchemaChangeTimeout();
         if (mailbox.terminalSignal() != null) {
             return handleTerminal();
         }
@@ -329,6 +351,11 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
         }
         metrics.checkpoints.incrementAndGet();
         cutGate.barrierTaken(checkpointId);
+        try {
+            schema.barrierTaken(checkpointId);
+        } catch (SchemaChangeRefusedException e) {
+            fail(ReasonCode.SCHEMA_CHANGE_FAILED, e);
+        }
         // A barrier is a command too: an idle reader is polled after it.
         pollWanted = true;
         cutGate.release(cutGate.releasedCut(), applyReleased, mailbox);
@@ -367,6 +394,7 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
                         lastCompleteNotified = done;
                         reader.notifyCheckpointComplete(done);
                     }
+                    schemaCheckpointCompleted(done);
                     break;
                 case CHECKPOINT_ABORTED:
                     long aborted = LocalCommands.checkpointIdOf(env);
@@ -374,6 +402,7 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
                         cutGate.release(cutGate.releasedCut(), applyReleased, mailbox);
                     }
                     reader.notifyCheckpointAborted(aborted);
+                    schemaCheckpointAborted(aborted);
                     break;
                 case GRACEFUL_CLOSE:
                     if (lifecycle == ReaderLifecycle.RUNNING) {
@@ -467,6 +496,9 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
             return;
         }
         turnEpoch.lazySet(++turnEpochLocal);
+        if (schema.phase() == SchemaChangePhase.QUIESCING) {
+            schemaTurnEnded();
+        }
         long took = turn.end();
         // One driver at a time (the host's exclusion gives happens-before between drivers), so
         // ordered stores suffice where an atomic add per turn would cost more.
@@ -513,10 +545,63 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
         pollWanted = false;
         if (status == PollStatus.NOTHING_AVAILABLE) {
             armAvailability();
+        } else if (!schema.phase().allowsPolling()) {
+            endOfInputLatched = true;
         } else {
-            endOfInput = true;
-            transition(ReaderLifecycle.DRAINING);
-            host.onEndOfInput();
+            enterEndOfInput();
+        }
+    }
+
+    private void enterEndOfInput() {
+        endOfInput = true;
+        transition(ReaderLifecycle.DRAINING);
+        host.onEndOfInput();
+    }
+
+    /** The turn that marked a schema change returned: ask the host for its checkpoint. */
+    private void schemaTurnEnded() {
+        long epoch = schema.turnEnded();
+        try {
+            host.onSchemaChangeRequested(schema.mark(), epoch);
+        } catch (Throwable e) {
+            try {
+                schema.triggerFailed(epoch, e);
+            } catch (SchemaChangeRefusedException refused) {
+                fail(ReasonCode.SCHEMA_CHANGE_FAILED, refused);
+            }
+        }
+    }
+
+    private void schemaCheckpointCompleted(long checkpointId) {
+        boolean ended;
+        try {
+            ended = schema.checkpointCompleted(checkpointId);
+        } catch (SchemaChangeRefusedException e) {
+            fail(ReasonCode.SCHEMA_CHANGE_FAILED, e);
+            return;
+        }
+        if (ended) {
+            pollWanted = true;
+            if (endOfInputLatched && lifecycle == ReaderLifecycle.RUNNING) {
+                endOfInputLatched = false;
+                enterEndOfInput();
+            }
+        }
+    }
+
+    private void schemaCheckpointAborted(long checkpointId) {
+        try {
+            schema.checkpointAborted(checkpointId);
+        } catch (SchemaChangeRefusedException e) {
+            fail(ReasonCode.SCHEMA_CHANGE_FAILED, e);
+        }
+    }
+
+    private void checkSchemaChangeTimeout() {
+        try {
+            schema.checkTimeout();
+        } catch (SchemaChangeRefusedException e) {
+            fail(ReasonCode.SCHEMA_CHANGE_FAILED, e);
         }
     }
 
@@ -608,6 +693,7 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
         TerminalSignal t = mailbox.terminalSignal();
         if (handledTerminal == null && t != null) {
             handledTerminal = t;
+            schema.fence();
             ReaderLifecycle next =
                     t.kind() == TerminalSignal.Kind.CANCEL
                             ? ReaderLifecycle.CANCELLING
@@ -659,6 +745,19 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
 
     public TerminalSignal terminalSignal() {
         return mailbox.terminalSignal();
+    }
+
+    /**
+     * The schema-change sub-state machine of this attempt; read its {@link SchemaChangeGate#phase}
+     * from the driving thread only.
+     */
+    public SchemaChangeGate schemaChange() {
+        return schema;
+    }
+
+    /** Sets {@code reader.schema-change-timeout}; call before {@link #start}. */
+    public void setSchemaChangeTimeoutNanos(long nanos) {
+        schema.setTimeoutNanos(nanos);
     }
 
     public long lastBarrier() {

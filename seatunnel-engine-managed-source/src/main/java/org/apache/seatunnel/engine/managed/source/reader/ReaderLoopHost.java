@@ -52,4 +52,13 @@ public interface ReaderLoopHost<SplitT extends SourceSplit> {
 
     /** The reader reported end of input; the host tells the engine this subtask is done. */
     void onEndOfInput();
+
+    /**
+     * The turn in which the connector marked a schema change has returned: the host triggers a
+     * schema-change checkpoint for request {@code epoch} (the loop binds the next barrier it takes
+     * and runs no poll turn until that checkpoint completed). A host whose engine triggers the
+     * checkpoint by itself when the mark reaches its collector (Zeta 2.3.8) returns from its engine
+     * call instead. Throwing fails the attempt with {@code SCHEMA_CHANGE_FAILED}.
+     */
+    default void onSchemaChangeRequested(SchemaChangeMark mark, long epoch) {}
 }

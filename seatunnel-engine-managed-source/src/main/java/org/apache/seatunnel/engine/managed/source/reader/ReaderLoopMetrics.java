@@ -38,6 +38,10 @@ public final class ReaderLoopMetrics {
     final AtomicLong queueWaitNanos = new AtomicLong();
     final AtomicLong availabilityNotSignalled = new AtomicLong();
     final AtomicLong recordBudgetOverruns = new AtomicLong();
+    final AtomicLong schemaChangesRequested = new AtomicLong();
+    final AtomicLong schemaChangesCompleted = new AtomicLong();
+    final AtomicLong schemaChangeIgnoredCallbacks = new AtomicLong();
+    final AtomicLong schemaChangeEvents = new AtomicLong();
 
     public long pollTurns() {
         return pollTurns.get();
@@ -100,6 +104,32 @@ public final class ReaderLoopMetrics {
      */
     public long recordBudgetOverruns() {
         return recordBudgetOverruns.get();
+    }
+
+    /** Schema changes the connector marked (ManagedSourceSchemaChangesRequested). */
+    public long schemaChangesRequested() {
+        return schemaChangesRequested.get();
+    }
+
+    /**
+     * Schema changes whose bound checkpoint completed, after which polling resumed
+     * (ManagedSourceSchemaChangesCompleted).
+     */
+    public long schemaChangesCompleted() {
+        return schemaChangesCompleted.get();
+    }
+
+    /**
+     * Stale or repeated checkpoint callbacks the schema-change gate ignored while a change was in
+     * progress or right after one (ManagedSourceSchemaChangeIgnoredCallbacks).
+     */
+    public long schemaChangeIgnoredCallbacks() {
+        return schemaChangeIgnoredCallbacks.get();
+    }
+
+    /** Schema-change events the connector emitted (ManagedSourceSchemaChangeEvents). */
+    public long schemaChangeEvents() {
+        return schemaChangeEvents.get();
     }
 
     /** Sum of admission→apply waits of applied commands. */

@@ -49,6 +49,7 @@ import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderSnapshot;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderUplink;
 import org.apache.seatunnel.engine.managed.source.reader.RecordSizes;
+import org.apache.seatunnel.engine.managed.source.reader.SchemaChangeMark;
 import org.apache.seatunnel.engine.managed.source.reader.TerminalSignal;
 import org.apache.seatunnel.engine.managed.source.zeta.transport.ManagedSourceMemberService;
 import org.apache.seatunnel.engine.managed.source.zeta.transport.ReaderFence;
@@ -106,6 +107,10 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
     // it.
     private volatile Object checkpointLock;
     private boolean endSignalled;
+    // Set when a poll call returned for a schema change, cleared when the engine calls pollNext
+    // again: meanwhile Zeta does not call pollNext at all (it waits for its schema-change
+    // checkpoint), so a failed barrier must not wait for the task thread to notice the failure.
+    private volatile boolean schemaChangePause;
 
     ManagedReaderHost(
             ManagedSourceReader<T, SplitT> reader,
@@ -158,6 +163,7 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
                         .eventSerializer(source.eventSerializer())
                         .capabilityDigest(source.decision().capabilityDigest())
                         .uplink(new Uplink())
+                        .schemaChangeListener(this::onSchemaChangeRequested)
                         .build();
         mailbox = attempt.mailbox();
         loop = attempt.loop();
@@ -168,6 +174,7 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
                         t.interrupt();
                     }
                 });
+        loop.setSchemaChangeTimeoutNanos(cfg.schemaChangeTimeoutNanos());
         attempt.start();
         fence = new ReaderFence(mailbox, coordinatorAddress);
         service.targets().registerReader(fence);
@@ -211,6 +218,7 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
     @Override
     public void pollNext(Collector<T> output) throws Exception {
         taskThread = Thread.currentThread();
+        schemaChangePause = false;
         loop.bindOutput(output);
         Object lock = output.getCheckpointLock();
         checkpointLock = lock;
@@ -238,6 +246,11 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
                     endSignalled = true;
                     context.signalNoMoreElement();
                 }
+                return;
+            }
+            if (!loop.schemaChange().phase().allowsPolling()) {
+                // A schema change is in progress: the engine triggers its schema-change checkpoint
+                // once this call returns with the mark in its collector (ZetaSchemaChange).
                 return;
             }
             boolean emitted = loopMetrics.records() != recordsBefore;
@@ -311,6 +324,9 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
      * flag afterwards. The error names the same cause in any case.
      */
     private IllegalStateException failedBarrier(TerminalSignal t, long checkpointId) {
+        if (schemaChangePause) {
+            return failure(t, "; checkpoint " + checkpointId + " not taken");
+        }
         long deadline = System.nanoTime() + source.config().pollBudget().cancellationNanos();
         boolean interrupted = false;
         try {
@@ -419,6 +435,11 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
         public void registered(long coordinatorEpoch) {
             fence.bindEpoch(coordinatorEpoch);
         }
+    }
+
+    private void onSchemaChangeRequested(SchemaChangeMark mark, long epoch) {
+        schemaChangePause = true;
+        ZetaSchemaChange.requested(identity, attemptId, mark, epoch);
     }
 
     @Override

@@ -60,6 +60,11 @@ final class ReaderTaskMetrics {
     static final String QUEUE_WAIT_NANOS = "ManagedSourceQueueWaitNanos";
     static final String CUT_DEFERRALS = "ManagedSourceCutDeferrals";
     static final String READER_CHECKPOINTS = "ManagedSourceReaderCheckpoints";
+    static final String SCHEMA_CHANGES_REQUESTED = "ManagedSourceSchemaChangesRequested";
+    static final String SCHEMA_CHANGES_COMPLETED = "ManagedSourceSchemaChangesCompleted";
+    static final String SCHEMA_CHANGE_IGNORED_CALLBACKS =
+            "ManagedSourceSchemaChangeIgnoredCallbacks";
+    static final String SCHEMA_CHANGE_EVENTS = "ManagedSourceSchemaChangeEvents";
 
     private ReaderTaskMetrics() {}
 
@@ -103,6 +108,10 @@ final class ReaderTaskMetrics {
         add(context, names, QUEUE_WAIT_NANOS, loop::queueWaitNanos);
         add(context, names, CUT_DEFERRALS, loop::cutDeferrals);
         add(context, names, READER_CHECKPOINTS, loop::checkpoints);
+        add(context, names, SCHEMA_CHANGES_REQUESTED, loop::schemaChangesRequested);
+        add(context, names, SCHEMA_CHANGES_COMPLETED, loop::schemaChangesCompleted);
+        add(context, names, SCHEMA_CHANGE_IGNORED_CALLBACKS, loop::schemaChangeIgnoredCallbacks);
+        add(context, names, SCHEMA_CHANGE_EVENTS, loop::schemaChangeEvents);
         return Collections.unmodifiableList(names);
     }
 

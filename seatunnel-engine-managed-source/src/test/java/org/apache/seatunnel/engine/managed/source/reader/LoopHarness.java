@@ -195,6 +195,20 @@ final class LoopHarness implements ReaderLoopHost<TestSplit> {
         endOfInput++;
     }
 
+    /** Schema-change checkpoint requests the loop made, as "MARK@epoch". */
+    final List<String> schemaRequests = new ArrayList<>();
+
+    /** Thrown from the next schema-change request when set. */
+    RuntimeException schemaTriggerFailure;
+
+    @Override
+    public void onSchemaChangeRequested(SchemaChangeMark mark, long epoch) {
+        schemaRequests.add(mark + "@" + epoch);
+        if (schemaTriggerFailure != null) {
+            throw schemaTriggerFailure;
+        }
+    }
+
     List<String> traceWithoutOpen() {
         List<String> t = new ArrayList<>(reader.trace);
         t.removeAll(Collections.singleton("open"));
