@@ -125,6 +125,10 @@ class EveryOptionHasAnEffectTest {
                 "40s",
                 c -> c.pollBudget().cancellationNanos());
         effect(
+                ManagedSourceOptions.SCHEMA_CHANGE_TIMEOUT,
+                "30s",
+                ManagedSourceConfig::schemaChangeTimeoutNanos);
+        effect(
                 ManagedSourceOptions.ADMISSION_P99_BUDGET,
                 "2ms",
                 c -> member(c).admissionBudgetNanos());
