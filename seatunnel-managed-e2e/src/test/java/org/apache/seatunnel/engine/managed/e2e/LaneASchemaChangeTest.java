@@ -263,25 +263,4 @@ class LaneASchemaChangeTest {
             assertEveryRowOnceWithItsSchema(r);
         }
     }
-
-    /**
-     * Zeta 2.3.8 cannot restore from a schema-change-after checkpoint: restoring re-notifies the
-     * latest completed checkpoint, and for that type the master's checkpoint coordinator throws
-     * "schema-change-after checkpoint ... is already completed" on every attempt, so a failure
-     * between that checkpoint and the next periodic one fails the job, on both lanes.
-     */
-    @Test
-    void aRestoreFromTheAfterChangeCheckpointFailsOnZeta238() throws Exception {
-        for (boolean laneA : new boolean[] {true, false}) {
-            Run r =
-                    run(
-                            laneA,
-                            "schema-aftercut-" + laneA + System.nanoTime(),
-                            "fail.after.change = \"after-cut\"");
-            assertEquals(1, r.injectedAfter, r.toString());
-            assertEquals(JobStatus.FAILED, r.status, r.toString());
-            assertTrue(
-                    r.error.contains("Checkpoint notify complete failed"), "as today: " + r.error);
-        }
-    }
 }
