@@ -209,6 +209,28 @@ public final class ManagedSourceOptions {
                                     + " without a poll turn if its availability future never"
                                     + " completes.");
 
+    public static final Option<Integer> READER_MAX_OUTSTANDING_REQUESTS =
+            Options.key("reader.max-outstanding-requests")
+                    .intType()
+                    .defaultValue(16)
+                    .withDescription(
+                            "Most requests of one reader to its coordinator (split requests and"
+                                    + " source events) sent or waiting to be sent without an"
+                                    + " answer yet. At the bound a split request is sent when an"
+                                    + " answer frees a slot, and a source event is refused with"
+                                    + " RejectedExecutionException.");
+
+    public static final Option<Duration> READER_INTERRUPT_CHECK_INTERVAL =
+            Options.key("reader.interrupt-check-interval")
+                    .durationType()
+                    .defaultValue(Duration.ofMillis(10))
+                    .withDescription(
+                            "How often the member looks for Lane A task threads the engine has"
+                                    + " interrupted (how Zeta cancels a task) while a reader may be"
+                                    + " inside a poll turn; an interrupted reader's attempt is"
+                                    + " cancelled and its wakeup() called, so a reader waiting"
+                                    + " inside a turn leaves it within about this long.");
+
     public static final Option<Duration> COORDINATOR_CLOSE_TIMEOUT =
             Options.key("coordinator.close-timeout")
                     .durationType()
@@ -248,6 +270,8 @@ public final class ManagedSourceOptions {
                 TRACKER_MAX_BYTES,
                 CUT_HOLD_TIMEOUT,
                 IDLE_WAIT,
+                READER_MAX_OUTSTANDING_REQUESTS,
+                READER_INTERRUPT_CHECK_INTERVAL,
                 COORDINATOR_CLOSE_TIMEOUT);
     }
 }

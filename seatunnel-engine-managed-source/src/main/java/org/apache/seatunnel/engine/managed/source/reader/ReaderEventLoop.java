@@ -188,9 +188,6 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
      * (0 for a fresh start): commands cut at or before it are not held.
      */
     public void start(long restoredCheckpointId) throws Exception {
-        if (restoredCheckpointId > 0) {
-            transition(ReaderLifecycle.RESTORING);
-        }
         lastBarrier = restoredCheckpointId;
         lastCompleteNotified = restoredCheckpointId;
         reader.open();
@@ -406,6 +403,10 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
                 case GRACEFUL_CLOSE:
                     if (lifecycle == ReaderLifecycle.RUNNING) {
                         transition(ReaderLifecycle.DRAINING);
+                        LOG.info(
+                                "Reader attempt {} of {} closes gracefully: no further poll turns",
+                                mailbox.attemptId(),
+                                identity);
                     }
                     break;
                 default:

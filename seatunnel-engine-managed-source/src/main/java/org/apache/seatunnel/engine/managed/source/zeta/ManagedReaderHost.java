@@ -22,6 +22,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
@@ -46,6 +47,7 @@ import org.apache.seatunnel.engine.managed.source.reader.LocalCommands;
 import org.apache.seatunnel.engine.managed.source.reader.LoopSignal;
 import org.apache.seatunnel.engine.managed.source.reader.LoopStatus;
 import org.apache.seatunnel.engine.managed.source.reader.NanoClock;
+import org.apache.seatunnel.engine.managed.source.reader.OutboundRequests;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderCheckpointCut;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderEventLoop;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderIdentity;
@@ -89,6 +91,8 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
     private final LoopSignal signal = new LoopSignal();
     private final ReaderLoopMetrics loopMetrics = new ReaderLoopMetrics();
     private final AtomicLong outboundIds = new AtomicLong();
+    private final OutboundRequests requests;
+    private final AtomicLong interruptCancels = new AtomicLong();
     // Counted down when the engine closes this reader: its task has ended.
     private final CountDownLatch closed = new CountDownLatch(1);
 
@@ -102,6 +106,8 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
     private LocalCommands local;
     private ReaderEventLoop<T, SplitT> loop;
     private ScheduledFuture<?> watchdog;
+    private InterruptWatch.Registration interruptCheck;
+    private boolean gracefulCloseOffered;
     private volatile Thread taskThread;
     // The engine's checkpoint lock, learned from the first pollNext; close drives the loop under
     // it.
@@ -116,8 +122,10 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
     ManagedReaderHost(
             ManagedSourceReader<T, SplitT> reader,
             SourceReader.Context context,
-            ManagedLaneSource<T, SplitT, ?> source) {
+            ManagedLaneSource<T, SplitT, ?> source,
+            OutboundRequests requests) {
         this.reader = reader;
+        this.requests = requests;
         this.context = context;
         this.source = source;
         this.splitSerializer = source.inner().getSplitSerializer();
@@ -185,6 +193,13 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
         ReaderTaskMetrics.register(
                 context.getMetricsContext(), mailbox, loopMetrics, System::nanoTime);
         send(toCoordinator(CommandKind.READER_REGISTRATION, new byte[0]), true);
+        // Behind the registration on the same transport lane, so the coordinator knows the
+        // attempt before its first request.
+        requests.open(this::sendRequest);
+        interruptCheck =
+                service.interruptWatch().watch(cfg.interruptCheckNanos(), this::checkInterrupted);
+        ReaderTaskMetrics.registerHostMetrics(
+                context.getMetricsContext(), requests, interruptCancels::get);
         LOG.info(
                 "Lane A reader subtask {} attempt {} opened (source runtime {})",
                 context.getIndexOfSubtask(),
@@ -230,6 +245,7 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
             synchronized (lock) {
                 if (EngineAccess.prepareClose(lifecycle)) {
                     // The engine took its final barrier: no record may follow it.
+                    offerGracefulClose();
                     loop.runControls();
                     return;
                 }
@@ -298,12 +314,60 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
         if (t == null) {
             return;
         }
+        requests.close();
         if (t.kind() == TerminalSignal.Kind.FATAL) {
             throw failure(t, "");
         }
-        if (Thread.interrupted()) {
-            throw new InterruptedException("Lane A reader of " + identity + " cancelled");
+        // Always thrown, even if the reader cleared the interrupt flag: a call that returned
+        // normally would have the engine poll a cancelled reader until its next sleep noticed.
+        Thread.interrupted();
+        throw new InterruptedException("Lane A reader of " + identity + " cancelled");
+    }
+
+    /**
+     * Watchdog thread, every {@code reader.interrupt-check-interval}: the engine interrupted the
+     * task thread, which is how Zeta cancels a task (or restarts its pipeline). A reader waiting
+     * inside a turn may honour only {@code wakeup()}, so the interrupt becomes the attempt's cancel
+     * signal here, which calls {@code wakeup()}; the turn returns and {@link #rethrowTerminal} ends
+     * the engine's call. The first terminal signal wins, so a failure already signalled (the poll
+     * watchdog interrupts the thread itself) is never replaced by a cancel.
+     */
+    private void checkInterrupted() {
+        Thread t = taskThread;
+        if (t != null
+                && t.isInterrupted()
+                && loop.terminalSignal() == null
+                && mailbox.terminate(TerminalSignal.cancel())) {
+            interruptCancels.incrementAndGet();
+            LOG.info(
+                    "Lane A reader of {} (attempt {}): task thread interrupted by the engine;"
+                            + " cancelling the attempt and waking the reader",
+                    identity,
+                    attemptId);
         }
+    }
+
+    /**
+     * The engine latched prepare-close (a savepoint or the end of a bounded job took its final
+     * barrier): the attempt closes gracefully, controls and barriers still run, no poll turn does.
+     */
+    private void offerGracefulClose() {
+        if (!gracefulCloseOffered) {
+            gracefulCloseOffered = true;
+            offerLocal(local.gracefulClose());
+        }
+    }
+
+    /** A request of the connector's reader, numbered by {@link OutboundRequests}; never blocks. */
+    private CompletableFuture<AdmissionAck> sendRequest(
+            CommandKind kind, long sequence, byte[] payload) {
+        SourceCommandEnvelope env =
+                toCoordinator(kind, payload).toBuilder().senderSequence(sequence).build();
+        return service.sender()
+                .send(
+                        coordinatorAddress,
+                        env,
+                        System.currentTimeMillis() + REGISTRATION_DEADLINE_MILLIS);
     }
 
     /**
@@ -565,6 +629,10 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
     @Override
     public void close() throws IOException {
         closed.countDown();
+        requests.close();
+        if (interruptCheck != null) {
+            interruptCheck.cancel();
+        }
         if (loop == null) {
             reader.close();
             return;
