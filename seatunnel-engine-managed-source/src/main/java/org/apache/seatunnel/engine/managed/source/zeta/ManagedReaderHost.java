@@ -93,6 +93,8 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
     private final AtomicLong outboundIds = new AtomicLong();
     private final OutboundRequests requests;
     private final AtomicLong interruptCancels = new AtomicLong();
+    private final TaskInterruptListener interrupts =
+            new TaskInterruptListener(this::cancelOnInterrupt);
     // Counted down when the engine closes this reader: its task has ended.
     private final CountDownLatch closed = new CountDownLatch(1);
 
@@ -100,7 +102,8 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
     private ManagedSourceMemberService service;
     private Address coordinatorAddress;
     private long attemptId;
-    private ReaderMailbox mailbox;
+    // Set once in open(); read by the interrupt callbacks on other threads.
+    private volatile ReaderMailbox mailbox;
     private ReaderFence fence;
     private ReaderIdentity identity;
     private LocalCommands local;
@@ -229,8 +232,21 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
         }
     }
 
+    /**
+     * Drives the loop with the task thread armed for interrupts: the engine's cancel reaches a
+     * reader waiting inside a turn at once, whatever the reader does with the interrupt.
+     */
     @Override
     public void pollNext(Collector<T> output) throws Exception {
+        interrupts.arm();
+        try {
+            drive(output);
+        } finally {
+            interrupts.disarm();
+        }
+    }
+
+    private void drive(Collector<T> output) throws Exception {
         taskThread = Thread.currentThread();
         loop.bindOutput(output);
         Object lock = output.getCheckpointLock();
@@ -325,19 +341,28 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
     }
 
     /**
-     * Watchdog thread, every {@code reader.interrupt-check-interval}: the engine interrupted the
-     * task thread, which is how Zeta cancels a task (or restarts its pipeline). A reader waiting
-     * inside a turn may honour only {@code wakeup()}, so the interrupt becomes the attempt's cancel
-     * signal here, which calls {@code wakeup()}; the turn returns and {@link #rethrowTerminal} ends
-     * the engine's call. The first terminal signal wins, so a failure already signalled (the poll
-     * watchdog interrupts the thread itself) is never replaced by a cancel.
+     * Watchdog thread, every {@code reader.interrupt-check-interval}: the fallback of {@link
+     * #interrupts} for a task thread whose interrupt registration connector I/O displaced during
+     * the current engine call, while the interrupt flag is still set.
      */
     private void checkInterrupted() {
         Thread t = taskThread;
-        if (t != null
-                && t.isInterrupted()
-                && loop.terminalSignal() == null
-                && mailbox.terminate(TerminalSignal.cancel())) {
+        if (t != null && t.isInterrupted()) {
+            cancelOnInterrupt();
+        }
+    }
+
+    /**
+     * The engine interrupted the task thread, which is how Zeta cancels a task (or restarts its
+     * pipeline). A reader waiting inside a turn may honour only {@code wakeup()}, so the interrupt
+     * becomes the attempt's cancel signal, which calls {@code wakeup()}; the turn returns and
+     * {@link #rethrowTerminal} ends the engine's call. Runs on the interrupting thread (or the
+     * watchdog). The first terminal signal wins, so a failure already signalled (the poll watchdog
+     * interrupts the thread itself) is never replaced by a cancel.
+     */
+    private void cancelOnInterrupt() {
+        ReaderMailbox m = mailbox;
+        if (m != null && m.terminalSignal() == null && m.terminate(TerminalSignal.cancel())) {
             interruptCancels.incrementAndGet();
             LOG.info(
                     "Lane A reader of {} (attempt {}): task thread interrupted by the engine;"
@@ -425,6 +450,10 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
         long start = System.nanoTime();
         pendingState = null;
         pendingFailure = null;
+        if (EngineAccess.prepareClose(lifecycle)) {
+            // The engine latched prepare-close for this barrier and calls pollNext no more.
+            offerGracefulClose();
+        }
         AdmissionAck ack = mailbox.offer(local.barrier(checkpointId));
         if (!ack.status().isAdmitted()) {
             // A barrier refused because the attempt already failed reports that failure: the
