@@ -55,14 +55,19 @@ public final class CancelRun {
         /** Cancel asked → the master completed the job, in nanoseconds. */
         public final long cancelToEndNanos;
 
+        /** Cancel asked → the reader's {@code wakeup()} was called (-1 if it never was). */
+        public final long cancelToWakeupNanos;
+
         public final int wakeups;
         public final int waitsWoken;
         public final int interruptsIgnored;
 
-        Result(JobResult r, long nanos, WakeupProbe probe) {
+        Result(JobResult r, long cancelAt, long endedAt, WakeupProbe probe) {
             this.status = r.getStatus();
             this.error = r.getError();
-            this.cancelToEndNanos = nanos;
+            this.cancelToEndNanos = endedAt - cancelAt;
+            long woken = probe.firstWakeupNanos.get();
+            this.cancelToWakeupNanos = woken == 0 ? -1 : woken - cancelAt;
             this.wakeups = probe.wakeups.get();
             this.waitsWoken = probe.waitsWoken.get();
             this.interruptsIgnored = probe.interruptsIgnored.get();
@@ -120,7 +125,7 @@ public final class CancelRun {
             long cancelAt = System.nanoTime();
             zeta.coordinator().cancelJob(jobId);
             await().atMost(bound).until(done::isDone);
-            return new Result(done.get(), endedAt.get() - cancelAt, probe);
+            return new Result(done.get(), cancelAt, endedAt.get(), probe);
         } finally {
             WakeupProbe.clear(probeName);
             CollectedRows.clear(runId);

@@ -43,6 +43,9 @@ final class WakeupProbe {
     /** Interrupts the reader saw (and ignored) while it waited. */
     final AtomicInteger interruptsIgnored = new AtomicInteger();
 
+    /** {@code System.nanoTime()} of the first {@code wakeup()} call, 0 before any. */
+    final AtomicLong firstWakeupNanos = new AtomicLong();
+
     /** {@code System.nanoTime()} when the latest wait began, 0 before any. */
     final AtomicLong waitingSinceNanos = new AtomicLong();
 

@@ -136,6 +136,7 @@ final class WakeupWaitReader implements ManagedSourceReader<SeaTunnelRow, PullSp
 
     @Override
     public synchronized void wakeup() {
+        probe.firstWakeupNanos.compareAndSet(0, System.nanoTime());
         probe.wakeups.incrementAndGet();
         woken = true;
         notifyAll();
