@@ -44,7 +44,10 @@ public enum ReaderLifecycle {
      * still run, polls do not. Left by close, cancel or failure.
      */
     DRAINING,
-    /** A cancel signal preempted the loop; the reader is woken and closed. */
+    /**
+     * A cancel signal preempted the loop; the reader is woken and closed. On Zeta: the engine
+     * interrupted the task thread (cancel or pipeline restart).
+     */
     CANCELLING,
     /** A fatal failure ended the attempt; the task fails and the job restores. */
     FAILED,
