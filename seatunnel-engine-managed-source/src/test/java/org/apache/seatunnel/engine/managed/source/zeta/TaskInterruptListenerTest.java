@@ -47,7 +47,7 @@ class TaskInterruptListenerTest {
                         });
         CountDownLatch armed = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        AtomicInteger swallowed = new AtomicInteger();
+        CountDownLatch swallowed = new CountDownLatch(1);
         Thread task =
                 new Thread(
                         () -> {
@@ -59,7 +59,7 @@ class TaskInterruptListenerTest {
                                     try {
                                         release.await();
                                     } catch (InterruptedException e) {
-                                        swallowed.incrementAndGet();
+                                        swallowed.countDown();
                                     }
                                 }
                             } finally {
@@ -74,10 +74,12 @@ class TaskInterruptListenerTest {
         assertSame(Thread.currentThread(), ranOn.get());
         task.interrupt();
         assertEquals(1, runs.get(), "at most once");
+        assertTrue(
+                swallowed.await(10, TimeUnit.SECONDS),
+                "the task thread consumed the interrupt itself");
         release.countDown();
         task.join(TimeUnit.SECONDS.toMillis(10));
         assertFalse(task.isAlive());
-        assertTrue(swallowed.get() >= 1, "the task thread consumed the interrupt itself");
     }
 
     @Test
