@@ -33,10 +33,12 @@ import org.junit.jupiter.api.Test;
 /**
  * A pull-model connector on a real engine: its enumerator assigns a split only when a reader asks,
  * and its reader asks with {@code context.sendSplitRequest()} from inside its poll turns whenever
- * it has no split. On Lane A the bounded job finishes with every row exactly once and no request
- * call waited for the enumerator's handling: the request is a command on the reader attempt's own
- * transport lane. The same job on Lane B finishes too, but there each call blocks the reader until
- * the enumerator has handled it — which the probe detects, so the Lane A check can fail.
+ * it has no split; each reader also sends a source event from {@code open()}, before its attempt
+ * registered. On Lane A the bounded job finishes with every row exactly once, every event arrives
+ * once, and no request call waited for the enumerator's handling: the request is a command on the
+ * reader attempt's own transport lane. The same job on Lane B finishes too, but there each call
+ * blocks the reader until the enumerator has handled it — which the probe detects, so the Lane A
+ * check can fail.
  */
 class LaneAPullModelTest {
     private static final int SPLITS = 6;
@@ -92,6 +94,10 @@ class LaneAPullModelTest {
                     probe.requestsHandled.get() >= SPLITS + 2,
                     "one request per split, and one per reader answered with no-more-splits");
             assertEquals(0, probe.blockedCalls.get(), "no request call waited for its handling");
+            assertEquals(
+                    "{0=1, 1=1}",
+                    String.valueOf(new java.util.TreeMap<>(probe.eventsBySubtask)),
+                    "each reader's event from open() reached the enumerator once");
         } finally {
             PullProbe.clear(probeName);
         }

@@ -19,6 +19,8 @@ package org.apache.seatunnel.engine.managed.e2e;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.seatunnel.api.source.SourceEvent;
 import org.apache.seatunnel.api.source.SourceSplitEnumerator;
 
 /**
@@ -85,6 +87,15 @@ final class PullEnumerator implements SourceSplitEnumerator<PullSplit, ArrayList
 
     @Override
     public void registerReader(int subtaskId) {}
+
+    @Override
+    public void handleSourceEvent(int subtaskId, SourceEvent event) {
+        if (event instanceof PullSource.Hello && ((PullSource.Hello) event).subtask == subtaskId) {
+            probe.eventsBySubtask
+                    .computeIfAbsent(subtaskId, s -> new AtomicInteger())
+                    .incrementAndGet();
+        }
+    }
 
     @Override
     public synchronized ArrayList<PullSplit> snapshotState(long checkpointId) {

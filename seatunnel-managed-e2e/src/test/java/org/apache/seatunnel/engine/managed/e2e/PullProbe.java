@@ -48,6 +48,9 @@ final class PullProbe {
      */
     final AtomicInteger blockedCalls = new AtomicInteger();
 
+    /** Reader-to-enumerator source events received, by the subtask they came from. */
+    final ConcurrentMap<Integer, AtomicInteger> eventsBySubtask = new ConcurrentHashMap<>();
+
     static PullProbe of(String name) {
         return RUNS.computeIfAbsent(name, n -> new PullProbe());
     }

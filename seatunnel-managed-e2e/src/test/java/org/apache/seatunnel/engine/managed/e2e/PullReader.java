@@ -65,8 +65,11 @@ final class PullReader implements ManagedSourceReader<SeaTunnelRow, PullSplit> {
         return CAPABILITY;
     }
 
+    /** Says hello to the enumerator: sent before the attempt registered, so it waits for that. */
     @Override
-    public void open() {}
+    public void open() {
+        context.sendSourceEventToEnumerator(new PullSource.Hello(subtask));
+    }
 
     @Override
     public synchronized CompletableFuture<Void> isAvailable() {

@@ -17,12 +17,16 @@
 
 package org.apache.seatunnel.engine.managed.e2e;
 
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import org.apache.seatunnel.api.serialization.Serializer;
 import org.apache.seatunnel.api.source.Boundedness;
 import org.apache.seatunnel.api.source.SeaTunnelSource;
+import org.apache.seatunnel.api.source.SourceEvent;
 import org.apache.seatunnel.api.source.SourceReader;
 import org.apache.seatunnel.api.source.SourceSplitEnumerator;
 import org.apache.seatunnel.api.source.SupportParallelism;
@@ -35,11 +39,13 @@ import org.apache.seatunnel.api.table.type.SeaTunnelDataType;
 import org.apache.seatunnel.api.table.type.SeaTunnelRow;
 import org.apache.seatunnel.api.table.type.SeaTunnelRowType;
 import org.apache.seatunnel.connectors.managed.serialization.SplitListSerializer;
+import org.apache.seatunnel.connectors.managed.serialization.VersionedSerializer;
 
 /**
  * {@code PullProbe}: a bounded source whose readers pull their splits: the enumerator ({@link
  * PullEnumerator}) assigns a split only in answer to a reader's split request, and the reader
- * ({@link PullReader}) sends one from inside its poll turns whenever it has no split.
+ * ({@link PullReader}) sends one from inside its poll turns whenever it has no split. Each reader
+ * also sends its enumerator a {@link Hello} source event from {@code open()}.
  *
  * <p>Threading: immutable.
  */
@@ -59,6 +65,41 @@ public final class PullSource
         this.splits = splits;
         this.rowsPerSplit = rowsPerSplit;
         this.probe = probe;
+    }
+
+    /** The event every reader sends its enumerator when it opens. Immutable. */
+    static final class Hello implements SourceEvent {
+        private static final long serialVersionUID = 1L;
+        final int subtask;
+
+        Hello(int subtask) {
+            this.subtask = subtask;
+        }
+    }
+
+    /** Version 1: i32 subtask. */
+    static final class HelloSerializer extends VersionedSerializer<SourceEvent> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected int version() {
+            return 1;
+        }
+
+        @Override
+        protected void write(DataOutputStream out, SourceEvent e) throws IOException {
+            out.writeInt(((Hello) e).subtask);
+        }
+
+        @Override
+        protected SourceEvent read(DataInputStream in, int version) throws IOException {
+            return new Hello(in.readInt());
+        }
+    }
+
+    @Override
+    public Serializer<SourceEvent> managedSourceEventSerializer() {
+        return new HelloSerializer();
     }
 
     @Override
