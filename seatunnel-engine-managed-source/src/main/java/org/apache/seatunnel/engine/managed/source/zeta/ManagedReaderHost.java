@@ -70,7 +70,11 @@ import org.slf4j.LoggerFactory;
  * operation threads H, which only offer to the mailbox. T drives the loop only while holding the
  * same checkpoint lock, so T and A never drive it at once and a barrier falls between turns. T
  * waits for work with the lock released, on the loop's signal, so an idle reader answers a new
- * command within microseconds instead of the engine's 100 ms empty-poll sleep.
+ * command within microseconds instead of the engine's 100 ms empty-poll sleep. The engine's
+ * interrupt of T (its cancel) is seen on the interrupting thread while T is inside {@code
+ * pollNext}, or by the member's periodic check; either only sets the attempt's terminal signal. The
+ * connector's split requests and source events leave through {@link OutboundRequests} from
+ * whichever thread makes them, never blocking it.
  *
  * <p>The reader the engine drives on Lane A. It owns no connector state: every engine callback
  * becomes a command in the attempt's {@link ReaderMailbox} or one turn of its {@link
