@@ -58,6 +58,9 @@ public final class CancelRun {
         /** Cancel asked → the reader's {@code wakeup()} was called (-1 if it never was). */
         public final long cancelToWakeupNanos;
 
+        /** Cancel asked → the engine closed the reader (-1 if it did not). */
+        public final long cancelToReaderClosedNanos;
+
         public final int wakeups;
         public final int waitsWoken;
         public final int interruptsIgnored;
@@ -68,6 +71,8 @@ public final class CancelRun {
             this.cancelToEndNanos = endedAt - cancelAt;
             long woken = probe.firstWakeupNanos.get();
             this.cancelToWakeupNanos = woken == 0 ? -1 : woken - cancelAt;
+            long closed = probe.closedNanos.get();
+            this.cancelToReaderClosedNanos = closed == 0 ? -1 : closed - cancelAt;
             this.wakeups = probe.wakeups.get();
             this.waitsWoken = probe.waitsWoken.get();
             this.interruptsIgnored = probe.interruptsIgnored.get();

@@ -46,6 +46,9 @@ final class WakeupProbe {
     /** {@code System.nanoTime()} of the first {@code wakeup()} call, 0 before any. */
     final AtomicLong firstWakeupNanos = new AtomicLong();
 
+    /** {@code System.nanoTime()} of the reader's {@code close()}, 0 before it. */
+    final AtomicLong closedNanos = new AtomicLong();
+
     /** {@code System.nanoTime()} when the latest wait began, 0 before any. */
     final AtomicLong waitingSinceNanos = new AtomicLong();
 

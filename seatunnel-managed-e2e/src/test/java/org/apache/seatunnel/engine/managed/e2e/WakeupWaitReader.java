@@ -174,5 +174,7 @@ final class WakeupWaitReader implements ManagedSourceReader<SeaTunnelRow, PullSp
     public void notifyCheckpointComplete(long checkpointId) {}
 
     @Override
-    public void close() {}
+    public void close() {
+        probe.closedNanos.compareAndSet(0, System.nanoTime());
+    }
 }
