@@ -72,9 +72,10 @@ import org.slf4j.LoggerFactory;
  * waits for work with the lock released, on the loop's signal, so an idle reader answers a new
  * command within microseconds instead of the engine's 100 ms empty-poll sleep. The engine's
  * interrupt of T (its cancel) is seen on the interrupting thread while T is inside {@code
- * pollNext}, or by the member's periodic check; either only sets the attempt's terminal signal. The
- * connector's split requests and source events leave through {@link OutboundRequests} from
- * whichever thread makes them, never blocking it.
+ * pollNext}, or by the member's periodic check; either hands the attempt's cancel (terminal signal
+ * and the reader's {@code wakeup()}) to the member's watchdog thread. The connector's split
+ * requests and source events leave through {@link OutboundRequests} from whichever thread makes
+ * them, never blocking it.
  *
  * <p>The reader the engine drives on Lane A. It owns no connector state: every engine callback
  * becomes a command in the attempt's {@link ReaderMailbox} or one turn of its {@link
@@ -98,7 +99,7 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
     private final OutboundRequests requests;
     private final AtomicLong interruptCancels = new AtomicLong();
     private final TaskInterruptListener interrupts =
-            new TaskInterruptListener(this::cancelOnInterrupt);
+            new TaskInterruptListener(this::onTaskInterrupted);
     // Counted down when the engine closes this reader: its task has ended.
     private final CountDownLatch closed = new CountDownLatch(1);
 
@@ -345,6 +346,21 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
     }
 
     /**
+     * Inside {@code Thread.interrupt()}, on the interrupting thread: hands the cancel, which runs
+     * the connector's {@code wakeup()}, to the member's watchdog thread (where the poll watchdog
+     * calls {@code wakeup()} too), so connector code never runs while the JDK holds the task
+     * thread's interrupt lock.
+     */
+    private void onTaskInterrupted() {
+        try {
+            service.watchdog().execute(this::cancelOnInterrupt);
+        } catch (RuntimeException e) {
+            // The member is shutting down: cancel here rather than not at all.
+            cancelOnInterrupt();
+        }
+    }
+
+    /**
      * Watchdog thread, every {@code reader.interrupt-check-interval}: the fallback of {@link
      * #interrupts} for a task thread whose interrupt registration connector I/O displaced during
      * the current engine call, while the interrupt flag is still set.
@@ -360,9 +376,9 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
      * The engine interrupted the task thread, which is how Zeta cancels a task (or restarts its
      * pipeline). A reader waiting inside a turn may honour only {@code wakeup()}, so the interrupt
      * becomes the attempt's cancel signal, which calls {@code wakeup()}; the turn returns and
-     * {@link #rethrowTerminal} ends the engine's call. Runs on the interrupting thread (or the
-     * watchdog). The first terminal signal wins, so a failure already signalled (the poll watchdog
-     * interrupts the thread itself) is never replaced by a cancel.
+     * {@link #rethrowTerminal} ends the engine's call. Runs on the member's watchdog thread. The
+     * first terminal signal wins, so a failure already signalled (the poll watchdog interrupts the
+     * thread itself) is never replaced by a cancel.
      */
     private void cancelOnInterrupt() {
         ReaderMailbox m = mailbox;

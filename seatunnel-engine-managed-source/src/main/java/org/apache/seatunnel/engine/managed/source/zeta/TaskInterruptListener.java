@@ -28,7 +28,8 @@ import java.util.Objects;
  * <p>Threading: {@link #arm()} and {@link #disarm()} only on the task thread, in pairs; the
  * callback runs on whichever thread calls {@code Thread.interrupt()} on it (or on the task thread
  * itself when it arms already interrupted), at most once per listener, and must be short and
- * non-blocking: the JDK runs it inside {@code Thread.interrupt()}.
+ * non-blocking: the JDK runs it inside {@code Thread.interrupt()}, holding the task thread's
+ * interrupt lock, so it must not run connector code (hand that to another thread).
  *
  * <p>Why a channel: Zeta cancels a task by interrupting its thread, and a reader waiting inside a
  * poll turn may consume the interrupt (catch {@code InterruptedException} and wait on, as client
