@@ -225,11 +225,13 @@ public final class ManagedSourceOptions {
                     .durationType()
                     .defaultValue(Duration.ofMillis(10))
                     .withDescription(
-                            "How often the member looks for Lane A task threads the engine has"
-                                    + " interrupted (how Zeta cancels a task) while a reader may be"
-                                    + " inside a poll turn; an interrupted reader's attempt is"
-                                    + " cancelled and its wakeup() called, so a reader waiting"
-                                    + " inside a turn leaves it within about this long.");
+                            "How often the member checks whether the engine interrupted a Lane A"
+                                    + " task thread (how Zeta cancels a task), then cancels the"
+                                    + " reader attempt and calls its wakeup(). A fallback: the"
+                                    + " runtime hears of the interrupt the moment it happens while"
+                                    + " it drives the reader, unless the connector's own channel"
+                                    + " I/O inside the turn displaced that listener and left the"
+                                    + " interrupt flag set."));
 
     public static final Option<Duration> COORDINATOR_CLOSE_TIMEOUT =
             Options.key("coordinator.close-timeout")
