@@ -231,7 +231,7 @@ public final class ManagedSourceOptions {
                                     + " runtime hears of the interrupt the moment it happens while"
                                     + " it drives the reader, unless the connector's own channel"
                                     + " I/O inside the turn displaced that listener and left the"
-                                    + " interrupt flag set."));
+                                    + " interrupt flag set.");
 
     public static final Option<Duration> COORDINATOR_CLOSE_TIMEOUT =
             Options.key("coordinator.close-timeout")
