@@ -73,6 +73,8 @@ public final class ManagedSourceConfig implements java.io.Serializable {
     private final long cutHoldNanos;
     private final long schemaChangeTimeoutNanos;
     private final long idleWaitNanos;
+    private final int maxOutstandingRequests;
+    private final long interruptCheckNanos;
     private final long admissionBudgetNanos;
     private final long closeTimeoutNanos;
 
@@ -110,6 +112,10 @@ public final class ManagedSourceConfig implements java.io.Serializable {
         this.cutHoldNanos = ranged(raw, ManagedSourceOptions.CUT_HOLD_TIMEOUT);
         this.schemaChangeTimeoutNanos = ranged(raw, ManagedSourceOptions.SCHEMA_CHANGE_TIMEOUT);
         this.idleWaitNanos = ranged(raw, ManagedSourceOptions.IDLE_WAIT);
+        this.maxOutstandingRequests =
+                count(raw, ManagedSourceOptions.READER_MAX_OUTSTANDING_REQUESTS);
+        this.interruptCheckNanos =
+                ranged(raw, ManagedSourceOptions.READER_INTERRUPT_CHECK_INTERVAL);
         this.closeTimeoutNanos = ranged(raw, ManagedSourceOptions.COORDINATOR_CLOSE_TIMEOUT);
         if (retryMaxMillis < retryInitialMillis) {
             throw invalid(
@@ -362,6 +368,16 @@ public final class ManagedSourceConfig implements java.io.Serializable {
 
     public long idleWaitNanos() {
         return idleWaitNanos;
+    }
+
+    /** {@code reader.max-outstanding-requests}. */
+    public int maxOutstandingRequests() {
+        return maxOutstandingRequests;
+    }
+
+    /** {@code reader.interrupt-check-interval}. */
+    public long interruptCheckNanos() {
+        return interruptCheckNanos;
     }
 
     /** {@code coordinator.close-timeout}. */

@@ -290,6 +290,30 @@ public final class ManagedSourceOptions {
                                     + " without a poll turn if its availability future never"
                                     + " completes.");
 
+    public static final Option<Integer> READER_MAX_OUTSTANDING_REQUESTS =
+            Options.key("reader.max-outstanding-requests")
+                    .intType()
+                    .defaultValue(16)
+                    .withDescription(
+                            "Most requests of one reader to its coordinator (split requests and"
+                                    + " source events) sent or waiting to be sent without an"
+                                    + " answer yet. At the bound a split request is sent when an"
+                                    + " answer frees a slot, and a source event is refused with"
+                                    + " RejectedExecutionException.");
+
+    public static final Option<Duration> READER_INTERRUPT_CHECK_INTERVAL =
+            Options.key("reader.interrupt-check-interval")
+                    .durationType()
+                    .defaultValue(Duration.ofMillis(10))
+                    .withDescription(
+                            "How often the member checks whether the engine interrupted a Lane A"
+                                    + " task thread (how Zeta cancels a task), then cancels the"
+                                    + " reader attempt and calls its wakeup(). A fallback: the"
+                                    + " runtime hears of the interrupt the moment it happens while"
+                                    + " it drives the reader, unless the connector's own channel"
+                                    + " I/O inside the turn displaced that listener and left the"
+                                    + " interrupt flag set.");
+
     public static final Option<Duration> COORDINATOR_CLOSE_TIMEOUT =
             Options.key("coordinator.close-timeout")
                     .durationType()
@@ -336,6 +360,8 @@ public final class ManagedSourceOptions {
                 CUT_HOLD_TIMEOUT,
                 SCHEMA_CHANGE_TIMEOUT,
                 IDLE_WAIT,
+                READER_MAX_OUTSTANDING_REQUESTS,
+                READER_INTERRUPT_CHECK_INTERVAL,
                 COORDINATOR_CLOSE_TIMEOUT);
     }
 }

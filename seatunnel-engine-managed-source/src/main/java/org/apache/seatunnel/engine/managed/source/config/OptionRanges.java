@@ -144,6 +144,8 @@ public final class OptionRanges {
         duration(m, ManagedSourceOptions.CUT_HOLD_TIMEOUT, MS, HOUR);
         duration(m, ManagedSourceOptions.SCHEMA_CHANGE_TIMEOUT, MS, 24 * HOUR);
         duration(m, ManagedSourceOptions.IDLE_WAIT, MS, MINUTE);
+        count(m, ManagedSourceOptions.READER_MAX_OUTSTANDING_REQUESTS, 1, 1024);
+        duration(m, ManagedSourceOptions.READER_INTERRUPT_CHECK_INTERVAL, MS, SECOND);
         duration(m, ManagedSourceOptions.COORDINATOR_CLOSE_TIMEOUT, MS, 10 * MINUTE);
         RANGES = Collections.unmodifiableMap(m);
     }

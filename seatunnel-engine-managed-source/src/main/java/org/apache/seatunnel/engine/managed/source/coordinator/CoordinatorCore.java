@@ -256,6 +256,19 @@ final class CoordinatorCore<SplitT extends SourceSplit, StateT> {
         enumerator.handleSourceEvent(subtask, event);
     }
 
+    void readerEvent(int subtask, long attempt, byte[] bytes) throws IOException {
+        if (!readers.isCurrent(subtask, attempt)) {
+            metrics.increment(Counter.STALE_READER_COMMANDS);
+            return;
+        }
+        if (eventSerializer == null) {
+            // The reader side refuses to send without one; a frame without it is not ours.
+            throw new UnsupportedOperationException(
+                    "a reader sent a source event but this source declared no event serializer");
+        }
+        enumerator.handleSourceEvent(subtask, eventSerializer.deserialize(bytes));
+    }
+
     void inclusion(ReaderInclusionReport r) {
         if (r.kind() == ReaderInclusionReport.Kind.RESTORED) {
             if (!readers.isAwaiting(r.subtask())) {

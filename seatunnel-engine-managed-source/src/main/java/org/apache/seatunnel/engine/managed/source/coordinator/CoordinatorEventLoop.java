@@ -198,6 +198,17 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
                         () -> core.readerEvent(subtask, attemptId, event)));
     }
 
+    /**
+     * A reader's source event in the bytes of the connector's event serializer, decoded on the
+     * loop: the operation thread that receives it runs no connector code.
+     */
+    public OfferResult handleSourceEvent(int subtask, long attemptId, byte[] event) {
+        return offer(
+                new Command(
+                        CoordinatorCommandType.SOURCE_EVENT,
+                        () -> core.readerEvent(subtask, attemptId, event)));
+    }
+
     public OfferResult notifyCheckpointComplete(long checkpointId) {
         return offer(
                 new Command(

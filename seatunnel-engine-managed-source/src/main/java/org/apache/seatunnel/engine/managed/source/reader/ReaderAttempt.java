@@ -196,19 +196,7 @@ public final class ReaderAttempt<T, SplitT extends SourceSplit> {
      * are recoverable (acks and inclusion reports are re-derived from later checkpoints).
      */
     public void sendToCoordinator(CommandKind kind, byte[] payload, boolean fatalOnFailure) {
-        SourceCommandEnvelope env =
-                SourceCommandEnvelope.builder(kind)
-                        .jobId(mailbox.jobId())
-                        .sourceRuntimeId(mailbox.sourceRuntimeId())
-                        .targetSubtask(mailbox.subtask())
-                        .senderAttemptId(mailbox.attemptId())
-                        // 0 until the registration is acknowledged: the coordinator checks it
-                        // when set.
-                        .coordinatorEpoch(uplink.coordinatorEpoch())
-                        .commandId(outboundIds.incrementAndGet())
-                        .payloadVersion(1)
-                        .payload(payload)
-                        .build();
+        SourceCommandEnvelope env = toCoordinator(kind, payload).build();
         CompletableFuture<AdmissionAck> sent;
         try {
             sent = uplink.send(env);
@@ -217,6 +205,37 @@ public final class ReaderAttempt<T, SplitT extends SourceSplit> {
             return;
         }
         sent.whenComplete((ack, err) -> delivered(kind, ack, err, fatalOnFailure));
+    }
+
+    /**
+     * Sends one of the connector's requests (a split request or a source event) without waiting,
+     * numbered {@code sequence} so the coordinator hands a redelivered one to the enumerator once.
+     * The caller ({@code OutboundRequests}) bounds, fences and accounts for them.
+     */
+    public CompletableFuture<AdmissionAck> sendRequest(
+            CommandKind kind, long sequence, byte[] payload) {
+        return uplink.send(toCoordinator(kind, payload).senderSequence(sequence).build());
+    }
+
+    /**
+     * The engine will call no more poll turns (a savepoint's or a bounded job's final barrier): the
+     * attempt closes gracefully; controls and barriers still run.
+     */
+    public void gracefulClose() {
+        offerLocal(local.gracefulClose());
+    }
+
+    private SourceCommandEnvelope.Builder toCoordinator(CommandKind kind, byte[] payload) {
+        return SourceCommandEnvelope.builder(kind)
+                .jobId(mailbox.jobId())
+                .sourceRuntimeId(mailbox.sourceRuntimeId())
+                .targetSubtask(mailbox.subtask())
+                .senderAttemptId(mailbox.attemptId())
+                // 0 until the registration is acknowledged: the coordinator checks it when set.
+                .coordinatorEpoch(uplink.coordinatorEpoch())
+                .commandId(outboundIds.incrementAndGet())
+                .payloadVersion(1)
+                .payload(payload);
     }
 
     private void delivered(CommandKind kind, AdmissionAck ack, Throwable err, boolean fatal) {

@@ -206,9 +206,6 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
      * (0 for a fresh start): commands cut at or before it are not held.
      */
     public void start(long restoredCheckpointId) throws Exception {
-        if (restoredCheckpointId > 0) {
-            transition(ReaderLifecycle.RESTORING);
-        }
         cutGate.start(restoredCheckpointId);
         lastCompleteNotified = restoredCheckpointId;
         reader.open();
@@ -407,6 +404,10 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
                 case GRACEFUL_CLOSE:
                     if (lifecycle == ReaderLifecycle.RUNNING) {
                         transition(ReaderLifecycle.DRAINING);
+                        LOG.info(
+                                "Reader attempt {} of {} closes gracefully: no further poll turns",
+                                mailbox.attemptId(),
+                                identity);
                     }
                     break;
                 default:

@@ -21,20 +21,33 @@ import java.util.EnumSet;
 import java.util.Set;
 
 /**
- * The main lifecycle of a Lane A reader (STIP-31 "Lifecycle and schema change"). All legal
+ * The main lifecycle of a Lane A reader attempt (STIP-31 "Lifecycle and schema change"). All legal
  * transitions sit in {@link #canTransitionTo}; {@link ReaderEventLoop} is the only code that moves
  * a reader between states, through one gate.
+ *
+ * <p>The STIP's {@code RESTORING} state has no counterpart: on the hosted engine a reader attempt
+ * never restores state of its own. Zeta hands every reader's checkpointed splits back to the
+ * enumerator before the readers open (ARCHITECTURE hazard 2); the coordinator reconciles them with
+ * the runtime metadata when the new attempt registers and assigns them again as ordinary
+ * assignments, so a restored attempt goes from {@code CREATED} to {@code RUNNING} like a new one.
+ * The STIP's graceful close is the engine's prepare-close (a savepoint, or the last barrier of a
+ * bounded job): the host offers {@code GRACEFUL_CLOSE}, which moves a running reader to {@code
+ * DRAINING}.
  */
 public enum ReaderLifecycle {
     /** Constructed; nothing applied. Left by {@code start}. */
     CREATED,
-    /** Restored splits are being re-added; no poll turn yet. Left when they are applied. */
-    RESTORING,
     /** Controls and poll turns run. Left at end of input, close, cancel or failure. */
     RUNNING,
-    /** End of input or graceful close latched: controls and barriers still run, polls do not. */
+    /**
+     * End of input or graceful close (the engine's prepare-close) latched: controls and barriers
+     * still run, polls do not. Left by close, cancel or failure.
+     */
     DRAINING,
-    /** A cancel signal preempted the loop; the reader is woken and closed. */
+    /**
+     * A cancel signal preempted the loop; the reader is woken and closed. On Zeta: the engine
+     * interrupted the task thread (cancel or pipeline restart).
+     */
     CANCELLING,
     /** A fatal failure ended the attempt; the task fails and the job restores. */
     FAILED,
@@ -42,9 +55,7 @@ public enum ReaderLifecycle {
     CLOSED;
 
     private static final Set<ReaderLifecycle> FROM_CREATED =
-            EnumSet.of(RESTORING, RUNNING, CANCELLING, FAILED, CLOSED);
-    private static final Set<ReaderLifecycle> FROM_RESTORING =
-            EnumSet.of(RUNNING, CANCELLING, FAILED);
+            EnumSet.of(RUNNING, CANCELLING, FAILED, CLOSED);
     private static final Set<ReaderLifecycle> FROM_RUNNING =
             EnumSet.of(DRAINING, CANCELLING, FAILED, CLOSED);
     private static final Set<ReaderLifecycle> FROM_DRAINING =
@@ -55,8 +66,6 @@ public enum ReaderLifecycle {
         switch (this) {
             case CREATED:
                 return FROM_CREATED.contains(next);
-            case RESTORING:
-                return FROM_RESTORING.contains(next);
             case RUNNING:
                 return FROM_RUNNING.contains(next);
             case DRAINING:
@@ -71,6 +80,6 @@ public enum ReaderLifecycle {
 
     /** Whether barriers can still be taken in this state. */
     public boolean acceptsBarriers() {
-        return this == RUNNING || this == DRAINING || this == RESTORING;
+        return this == RUNNING || this == DRAINING;
     }
 }

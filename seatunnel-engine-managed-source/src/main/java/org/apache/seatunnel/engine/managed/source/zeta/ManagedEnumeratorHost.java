@@ -44,6 +44,7 @@ import org.apache.seatunnel.engine.managed.source.coordinator.ReaderInclusionRep
 import org.apache.seatunnel.engine.managed.source.lane.Lane;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
+import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
 import org.apache.seatunnel.engine.managed.source.protocol.LongPayload;
 import org.apache.seatunnel.engine.managed.source.protocol.ReasonCode;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
@@ -51,6 +52,7 @@ import org.apache.seatunnel.engine.managed.source.retry.RetryPolicy;
 import org.apache.seatunnel.engine.managed.source.zeta.transport.CoordinatorEndpoint;
 import org.apache.seatunnel.engine.managed.source.zeta.transport.CoordinatorFence;
 import org.apache.seatunnel.engine.managed.source.zeta.transport.ManagedSourceMemberService;
+import org.apache.seatunnel.engine.managed.source.zeta.transport.ReaderRequestLedger;
 import org.apache.seatunnel.engine.server.checkpoint.operation.CheckpointErrorReportOperation;
 import org.apache.seatunnel.engine.server.task.SourceSplitEnumeratorTask;
 import org.slf4j.Logger;
@@ -83,6 +85,7 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
     private final Serializer<SplitT> splitSerializer;
     private final long epoch;
     private final CoordinatorFence fence;
+    private final ReaderRequestLedger requests;
 
     private final ManagedSourceMemberService service;
     private final CoordinatorEventLoop<SplitT, StateT> loop;
@@ -112,6 +115,7 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
                         epoch,
                         context.currentParallelism(),
                         subtask -> deployedMember(task, subtask));
+        this.requests = new ReaderRequestLedger(context.currentParallelism());
         this.loop = buildLoop();
         CoordinatorTaskMetrics.register(context.getMetricsContext(), loop.metrics());
         service.targets().registerCoordinator(source.sourceRuntimeId(), this);
@@ -306,7 +310,20 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
                 }
                 break;
             case SPLIT_REQUEST:
-                r = loop.handleSplitRequest(subtask, attempt);
+            case READER_EVENT:
+                // Requests of the reader's OutboundRequests: numbered, so a redelivered one is
+                // answered DUPLICATE instead of reaching the enumerator twice.
+                long sequence = env.senderSequence();
+                if (!requests.isNew(subtask, attempt, sequence)) {
+                    return AdmissionAck.rejected(AdmissionStatus.DUPLICATE, epoch, ReasonCode.NONE);
+                }
+                r =
+                        env.commandKind() == CommandKind.SPLIT_REQUEST
+                                ? loop.handleSplitRequest(subtask, attempt)
+                                : loop.handleSourceEvent(subtask, attempt, env.copyPayload());
+                if (r == OfferResult.ENQUEUED) {
+                    requests.taken(subtask, attempt, sequence);
+                }
                 break;
             case ASSIGNMENT_ACK:
                 r = loop.assignmentApplied(subtask, attempt, LongPayload.decode(env));

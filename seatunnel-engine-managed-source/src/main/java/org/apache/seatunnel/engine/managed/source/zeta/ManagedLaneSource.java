@@ -29,6 +29,7 @@ import org.apache.seatunnel.api.source.managed.ManagedSourceReader;
 import org.apache.seatunnel.api.source.managed.SupportManagedSource;
 import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
 import org.apache.seatunnel.engine.managed.source.lane.LaneDecision;
+import org.apache.seatunnel.engine.managed.source.reader.OutboundRequests;
 
 /**
  * Threading: immutable after planning; the engine calls it from its task threads.
@@ -79,7 +80,12 @@ final class ManagedLaneSource<T, SplitT extends SourceSplit, StateT extends Seri
     @Override
     public SourceReader<T, ManagedSplit> createReader(SourceReader.Context readerContext)
             throws Exception {
-        SourceReader<T, SplitT> reader = inner.createReader(readerContext);
+        // The connector's reader asks its coordinator through the attempt's own requests, never
+        // through the engine's context, whose calls block the asking thread on a remote call.
+        OutboundRequests requests = new OutboundRequests(config.maxOutstandingRequests());
+        SourceReader<T, SplitT> reader =
+                inner.createReader(
+                        new ManagedReaderContext(readerContext, requests, eventSerializer()));
         if (!(reader instanceof ManagedSourceReader)) {
             throw new IllegalStateException(
                     "Lane A was planned for "
@@ -89,7 +95,7 @@ final class ManagedLaneSource<T, SplitT extends SourceSplit, StateT extends Seri
                             + " is not a ManagedSourceReader");
         }
         return new ManagedReaderHost<>(
-                (ManagedSourceReader<T, SplitT>) reader, readerContext, this);
+                (ManagedSourceReader<T, SplitT>) reader, readerContext, this, requests);
     }
 
     @Override

@@ -26,6 +26,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.seatunnel.api.source.Collector;
 import org.apache.seatunnel.api.source.SeaTunnelSource;
 import org.apache.seatunnel.api.source.SourceEvent;
@@ -36,11 +37,13 @@ import org.apache.seatunnel.api.table.catalog.CatalogTableUtil;
 import org.apache.seatunnel.api.table.type.SeaTunnelDataType;
 import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
+import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 import org.apache.seatunnel.engine.managed.source.reader.BarrierResult;
 import org.apache.seatunnel.engine.managed.source.reader.LoopSignal;
 import org.apache.seatunnel.engine.managed.source.reader.LoopStatus;
 import org.apache.seatunnel.engine.managed.source.reader.NanoClock;
+import org.apache.seatunnel.engine.managed.source.reader.OutboundRequests;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderAttempt;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderEventLoop;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderIdentity;
@@ -73,9 +76,13 @@ import org.slf4j.LoggerFactory;
  * operation threads H, which only offer to the mailbox. T drives the loop only while holding the
  * same checkpoint lock, so T and A never drive it at once and a barrier falls between turns. T
  * waits for work with the lock released, on the loop's signal, so an idle reader answers a new
- * command within microseconds instead of the engine's 100 ms empty-poll sleep. Life cycle: one
- * instance per reader task attempt, {@code open} → {@code pollNext}/{@code snapshotState} → {@code
- * close}.
+ * command within microseconds instead of the engine's 100 ms empty-poll sleep. The engine's
+ * interrupt of T (its cancel) is seen on the interrupting thread while T is inside {@code
+ * pollNext}, or by the member's periodic check; either hands the attempt's cancel (terminal signal
+ * and the reader's {@code wakeup()}) to the member's watchdog thread. The connector's split
+ * requests and source events leave through {@link OutboundRequests} from whichever thread makes
+ * them, never blocking it. Life cycle: one instance per reader task attempt, {@code open} → {@code
+ * pollNext}/{@code snapshotState} → {@code close}.
  */
 final class ManagedReaderHost<T, SplitT extends SourceSplit>
         implements SourceReader<T, ManagedSplit> {
@@ -89,6 +96,10 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
     private final ManagedLaneSource<T, SplitT, ?> source;
     private final LoopSignal signal = new LoopSignal();
     private final ReaderLoopMetrics loopMetrics = new ReaderLoopMetrics();
+    private final OutboundRequests requests;
+    private final AtomicLong interruptCancels = new AtomicLong();
+    private final TaskInterruptListener interrupts =
+            new TaskInterruptListener(this::onTaskInterrupted);
     // Counted down when the engine closes this reader: its task has ended.
     private final CountDownLatch closed = new CountDownLatch(1);
 
@@ -97,11 +108,14 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
     private Address coordinatorAddress;
     private long attemptId;
     private ReaderAttempt<T, SplitT> attempt;
-    private ReaderMailbox mailbox;
+    // Set once in open(); read by the interrupt callbacks on other threads.
+    private volatile ReaderMailbox mailbox;
     private ReaderFence fence;
     private ReaderIdentity identity;
     private ReaderEventLoop<T, SplitT> loop;
     private ScheduledFuture<?> watchdog;
+    private InterruptWatch.Registration interruptCheck;
+    private boolean gracefulCloseOffered;
     private volatile Thread taskThread;
     // The engine's checkpoint lock, learned from the first pollNext; close drives the loop under
     // it.
@@ -115,8 +129,10 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
     ManagedReaderHost(
             ManagedSourceReader<T, SplitT> reader,
             SourceReader.Context context,
-            ManagedLaneSource<T, SplitT, ?> source) {
+            ManagedLaneSource<T, SplitT, ?> source,
+            OutboundRequests requests) {
         this.reader = reader;
+        this.requests = requests;
         this.context = context;
         this.source = source;
     }
@@ -186,6 +202,13 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
         ReaderTaskMetrics.register(
                 context.getMetricsContext(), mailbox, loopMetrics, System::nanoTime);
         attempt.register();
+        // Behind the registration on the same transport lane, so the coordinator knows the
+        // attempt before its first request.
+        requests.open(this::sendRequest);
+        interruptCheck =
+                service.interruptWatch().watch(cfg.interruptCheckNanos(), this::checkInterrupted);
+        ReaderTaskMetrics.registerHostMetrics(
+                context.getMetricsContext(), requests, interruptCancels::get);
         LOG.info(
                 "Lane A reader subtask {} attempt {} opened (source runtime {})",
                 context.getIndexOfSubtask(),
@@ -215,8 +238,21 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
         }
     }
 
+    /**
+     * Drives the loop with the task thread armed for interrupts: the engine's cancel reaches a
+     * reader waiting inside a turn at once, whatever the reader does with the interrupt.
+     */
     @Override
     public void pollNext(Collector<T> output) throws Exception {
+        interrupts.arm();
+        try {
+            drive(output);
+        } finally {
+            interrupts.disarm();
+        }
+    }
+
+    private void drive(Collector<T> output) throws Exception {
         taskThread = Thread.currentThread();
         schemaChangePause = false;
         loop.bindOutput(output);
@@ -232,6 +268,7 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
             synchronized (lock) {
                 if (EngineAccess.prepareClose(lifecycle)) {
                     // The engine took its final barrier: no record may follow it.
+                    offerGracefulClose();
                     loop.runControls();
                     return;
                 }
@@ -305,12 +342,78 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
         if (t == null) {
             return;
         }
+        requests.close();
         if (t.kind() == TerminalSignal.Kind.FATAL) {
             throw failure(t, "");
         }
-        if (Thread.interrupted()) {
-            throw new InterruptedException("Lane A reader of " + identity + " cancelled");
+        // Always thrown, even if the reader cleared the interrupt flag: a call that returned
+        // normally would have the engine poll a cancelled reader until its next sleep noticed.
+        Thread.interrupted();
+        throw new InterruptedException("Lane A reader of " + identity + " cancelled");
+    }
+
+    /**
+     * Inside {@code Thread.interrupt()}, on the interrupting thread: hands the cancel, which runs
+     * the connector's {@code wakeup()}, to the member's watchdog thread (where the poll watchdog
+     * calls {@code wakeup()} too), so connector code never runs while the JDK holds the task
+     * thread's interrupt lock.
+     */
+    private void onTaskInterrupted() {
+        try {
+            service.watchdog().execute(this::cancelOnInterrupt);
+        } catch (RuntimeException e) {
+            // The member is shutting down: cancel here rather than not at all.
+            cancelOnInterrupt();
         }
+    }
+
+    /**
+     * Watchdog thread, every {@code reader.interrupt-check-interval}: the fallback of {@link
+     * #interrupts} for a task thread whose interrupt registration connector I/O displaced during
+     * the current engine call, while the interrupt flag is still set.
+     */
+    private void checkInterrupted() {
+        Thread t = taskThread;
+        if (t != null && t.isInterrupted()) {
+            cancelOnInterrupt();
+        }
+    }
+
+    /**
+     * The engine interrupted the task thread, which is how Zeta cancels a task (or restarts its
+     * pipeline). A reader waiting inside a turn may honour only {@code wakeup()}, so the interrupt
+     * becomes the attempt's cancel signal, which calls {@code wakeup()}; the turn returns and
+     * {@link #rethrowTerminal} ends the engine's call. Runs on the member's watchdog thread. The
+     * first terminal signal wins, so a failure already signalled (the poll watchdog interrupts the
+     * thread itself) is never replaced by a cancel.
+     */
+    private void cancelOnInterrupt() {
+        ReaderMailbox m = mailbox;
+        if (m != null && m.terminalSignal() == null && m.terminate(TerminalSignal.cancel())) {
+            interruptCancels.incrementAndGet();
+            LOG.info(
+                    "Lane A reader of {} (attempt {}): task thread interrupted by the engine;"
+                            + " cancelling the attempt and waking the reader",
+                    identity,
+                    attemptId);
+        }
+    }
+
+    /**
+     * The engine latched prepare-close (a savepoint or the end of a bounded job took its final
+     * barrier): the attempt closes gracefully, controls and barriers still run, no poll turn does.
+     */
+    private void offerGracefulClose() {
+        if (!gracefulCloseOffered) {
+            gracefulCloseOffered = true;
+            attempt.gracefulClose();
+        }
+    }
+
+    /** A request of the connector's reader, numbered by {@link OutboundRequests}; never blocks. */
+    private CompletableFuture<AdmissionAck> sendRequest(
+            CommandKind kind, long sequence, byte[] payload) {
+        return attempt.sendRequest(kind, sequence, payload);
     }
 
     /**
@@ -369,6 +472,10 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
     @Override
     public List<ManagedSplit> snapshotState(long checkpointId) throws Exception {
         long start = System.nanoTime();
+        if (EngineAccess.prepareClose(lifecycle)) {
+            // The engine latched prepare-close for this barrier and calls pollNext no more.
+            offerGracefulClose();
+        }
         BarrierResult barrier = attempt.takeBarrier(checkpointId, BARRIER_PUBLISH_WAIT_NANOS);
         if (barrier.refusal() != null) {
             // A barrier refused because the attempt already failed reports that failure: the
@@ -501,6 +608,10 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
     @Override
     public void close() throws IOException {
         closed.countDown();
+        requests.close();
+        if (interruptCheck != null) {
+            interruptCheck.cancel();
+        }
         if (loop == null) {
             reader.close();
             return;

@@ -24,6 +24,7 @@ import java.util.function.LongSupplier;
 import org.apache.seatunnel.api.common.metrics.MetricsContext;
 import org.apache.seatunnel.api.source.managed.SnapshotGauge;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
+import org.apache.seatunnel.engine.managed.source.reader.OutboundRequests;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderLoopMetrics;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderMailboxMetrics;
@@ -65,6 +66,13 @@ final class ReaderTaskMetrics {
     static final String SCHEMA_CHANGE_IGNORED_CALLBACKS =
             "ManagedSourceSchemaChangeIgnoredCallbacks";
     static final String SCHEMA_CHANGE_EVENTS = "ManagedSourceSchemaChangeEvents";
+    static final String REQUESTS_SENT = "ManagedSourceReaderRequestsSent";
+    static final String REQUESTS_OUTSTANDING = "ManagedSourceReaderRequestsOutstanding";
+    static final String SPLIT_REQUESTS_COALESCED = "ManagedSourceReaderSplitRequestsCoalesced";
+    static final String REQUESTS_AT_BOUND = "ManagedSourceReaderRequestsAtBound";
+    static final String REQUESTS_UNDELIVERED = "ManagedSourceReaderRequestsUndelivered";
+    static final String REQUESTS_FENCED = "ManagedSourceReaderRequestsFenced";
+    static final String INTERRUPT_CANCELS = "ManagedSourceReaderInterruptCancels";
 
     private ReaderTaskMetrics() {}
 
@@ -112,6 +120,26 @@ final class ReaderTaskMetrics {
         add(context, names, SCHEMA_CHANGES_COMPLETED, loop::schemaChangesCompleted);
         add(context, names, SCHEMA_CHANGE_IGNORED_CALLBACKS, loop::schemaChangeIgnoredCallbacks);
         add(context, names, SCHEMA_CHANGE_EVENTS, loop::schemaChangeEvents);
+        return Collections.unmodifiableList(names);
+    }
+
+    /**
+     * Registers the host's own figures: the reader's requests to its coordinator and the cancels
+     * its interrupt check turned into terminal signals. A null context registers nothing.
+     */
+    static List<String> registerHostMetrics(
+            MetricsContext context, OutboundRequests requests, LongSupplier interruptCancels) {
+        List<String> names = new ArrayList<>();
+        if (context == null) {
+            return names;
+        }
+        add(context, names, REQUESTS_SENT, requests::sent);
+        add(context, names, REQUESTS_OUTSTANDING, requests::outstanding);
+        add(context, names, SPLIT_REQUESTS_COALESCED, requests::coalesced);
+        add(context, names, REQUESTS_AT_BOUND, requests::atBound);
+        add(context, names, REQUESTS_UNDELIVERED, requests::undelivered);
+        add(context, names, REQUESTS_FENCED, requests::fenced);
+        add(context, names, INTERRUPT_CANCELS, interruptCancels);
         return Collections.unmodifiableList(names);
     }
 

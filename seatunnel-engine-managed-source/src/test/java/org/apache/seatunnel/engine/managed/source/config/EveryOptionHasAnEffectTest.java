@@ -129,6 +129,14 @@ class EveryOptionHasAnEffectTest {
                 "30s",
                 ManagedSourceConfig::schemaChangeTimeoutNanos);
         effect(
+                ManagedSourceOptions.READER_MAX_OUTSTANDING_REQUESTS,
+                4,
+                ManagedSourceConfig::maxOutstandingRequests);
+        effect(
+                ManagedSourceOptions.READER_INTERRUPT_CHECK_INTERVAL,
+                "50ms",
+                ManagedSourceConfig::interruptCheckNanos);
+        effect(
                 ManagedSourceOptions.ADMISSION_P99_BUDGET,
                 "2ms",
                 c -> member(c).admissionBudgetNanos());

@@ -145,7 +145,14 @@ class ReaderTaskMetricsTest {
     void docsListExactlyTheReaderMetricsTheTaskRegisters(String doc) throws IOException {
         RecordingContext ctx = new RecordingContext();
         List<String> registered =
-                ReaderTaskMetrics.register(ctx, mailbox(), new ReaderLoopMetrics(), () -> 0L);
+                new java.util.ArrayList<>(
+                        ReaderTaskMetrics.register(
+                                ctx, mailbox(), new ReaderLoopMetrics(), () -> 0L));
+        registered.addAll(
+                ReaderTaskMetrics.registerHostMetrics(
+                        ctx,
+                        new org.apache.seatunnel.engine.managed.source.reader.OutboundRequests(1),
+                        () -> 0L));
         assertEquals(
                 documented(Path.of(doc), 0),
                 new TreeSet<>(registered),

@@ -184,8 +184,11 @@ public final class CoordinatorFence {
             case READER_CHECKPOINTED:
                 // Decoded by the endpoint, which answers MALFORMED_PAYLOAD when that fails.
                 return env.payloadLength() > 0 ? ReasonCode.NONE : ReasonCode.MALFORMED_PAYLOAD;
+            case READER_EVENT:
+                // The connector's versioned event bytes, decoded on the coordinator loop.
+                return ReasonCode.NONE;
             default:
-                // SPLITS_RETURNED and READER_EVENT travel through the engine's own path on Lane A.
+                // SPLITS_RETURNED travels through the engine's own path on Lane A.
                 return ReasonCode.KIND_NOT_ACCEPTED;
         }
     }

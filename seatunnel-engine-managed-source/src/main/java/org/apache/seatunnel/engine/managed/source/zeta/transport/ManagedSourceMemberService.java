@@ -41,6 +41,7 @@ import org.apache.seatunnel.api.source.managed.AsyncTaskOptions.WorkerClass;
 import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
 import org.apache.seatunnel.engine.managed.source.coordinator.SourceAsyncWorkerPool;
 import org.apache.seatunnel.engine.managed.source.reader.WorkerMailboxBudget;
+import org.apache.seatunnel.engine.managed.source.zeta.InterruptWatch;
 import org.apache.seatunnel.engine.managed.source.zeta.ManagedSourceSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -82,6 +83,7 @@ public final class ManagedSourceMemberService implements ManagedService {
     private final TransportTargets targets = new TransportTargets();
     private final TransportMetrics metrics = new TransportMetrics();
     private final SourceCommandTransportAdapter adapter;
+    private final InterruptWatch interruptWatch = new InterruptWatch(this::watchdog);
 
     // Set once in init(); volatile because accessors run on other threads.
     private volatile NodeEngine nodeEngine;
@@ -397,6 +399,11 @@ public final class ManagedSourceMemberService implements ManagedService {
     /** A single daemon thread for periodic checks (timeouts, stuck loops). Tasks must be short. */
     public ScheduledExecutorService watchdog() {
         return requireStarted(watchdog);
+    }
+
+    /** The interrupt checks of this member's Lane A readers, on the {@link #watchdog()}. */
+    public InterruptWatch interruptWatch() {
+        return interruptWatch;
     }
 
     /**

@@ -251,7 +251,7 @@ class InboundFenceTest {
                 2);
         assertRefused(
                 adapter.route(
-                        fromReader(CommandKind.READER_EVENT, JOB, 0, 5, EPOCH, new byte[1]),
+                        fromReader(CommandKind.SPLITS_RETURNED, JOB, 0, 5, EPOCH, new byte[1]),
                         READER_MEMBER),
                 AdmissionStatus.INVALID_PAYLOAD,
                 ReasonCode.KIND_NOT_ACCEPTED,

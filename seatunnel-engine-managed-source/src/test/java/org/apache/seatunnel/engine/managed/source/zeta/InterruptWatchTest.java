@@ -1,0 +1,82 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.engine.managed.source.zeta;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A member runs one periodic task per interval in use, not one per reader, stops it when the last
+ * reader of that interval leaves, and a failing check does not stop the others.
+ */
+class InterruptWatchTest {
+    private final ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1);
+    private final InterruptWatch watch = new InterruptWatch(() -> scheduler);
+
+    @AfterEach
+    void stop() {
+        scheduler.shutdownNow();
+    }
+
+    @Test
+    void readersOfOneIntervalShareOneTaskThatStopsWithTheLastOfThem() throws Exception {
+        long interval = TimeUnit.MILLISECONDS.toNanos(1);
+        CountDownLatch a = new CountDownLatch(3);
+        CountDownLatch b = new CountDownLatch(3);
+        InterruptWatch.Registration ra = watch.watch(interval, a::countDown);
+        InterruptWatch.Registration rb = watch.watch(interval, b::countDown);
+        assertEquals(1, watch.tickers());
+        assertEquals(1, scheduler.getQueue().size());
+        assertTrue(a.await(10, TimeUnit.SECONDS));
+        assertTrue(b.await(10, TimeUnit.SECONDS));
+
+        InterruptWatch.Registration rc = watch.watch(TimeUnit.MILLISECONDS.toNanos(50), () -> {});
+        assertEquals(2, watch.tickers());
+        ra.cancel();
+        ra.cancel();
+        assertEquals(2, watch.tickers());
+        rb.cancel();
+        rc.cancel();
+        assertEquals(0, watch.tickers());
+        scheduler.purge();
+        assertEquals(0, scheduler.getQueue().size(), "no periodic task is left behind");
+    }
+
+    @Test
+    void aFailingCheckDoesNotStopTheOthers() throws Exception {
+        long interval = TimeUnit.MILLISECONDS.toNanos(1);
+        AtomicInteger failures = new AtomicInteger();
+        CountDownLatch healthy = new CountDownLatch(5);
+        watch.watch(
+                interval,
+                () -> {
+                    failures.incrementAndGet();
+                    throw new IllegalStateException("broken check");
+                });
+        watch.watch(interval, healthy::countDown);
+        assertTrue(healthy.await(10, TimeUnit.SECONDS));
+        assertTrue(failures.get() >= 5, "the failing check kept running too");
+    }
+}
