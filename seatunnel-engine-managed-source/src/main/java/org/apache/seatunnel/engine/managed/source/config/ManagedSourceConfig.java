@@ -63,6 +63,8 @@ public final class ManagedSourceConfig implements java.io.Serializable {
     private final long trackerMaxBytes;
     private final long cutHoldNanos;
     private final long idleWaitNanos;
+    private final long barrierHandoffNanos;
+    private final long outputInFlightTargetNanos;
     private final long admissionBudgetNanos;
     private final long closeTimeoutNanos;
 
@@ -93,6 +95,8 @@ public final class ManagedSourceConfig implements java.io.Serializable {
         this.trackerMaxBytes = ranged(raw, ManagedSourceOptions.TRACKER_MAX_BYTES);
         this.cutHoldNanos = ranged(raw, ManagedSourceOptions.CUT_HOLD_TIMEOUT);
         this.idleWaitNanos = ranged(raw, ManagedSourceOptions.IDLE_WAIT);
+        this.barrierHandoffNanos = ranged(raw, ManagedSourceOptions.BARRIER_HANDOFF_TIMEOUT);
+        this.outputInFlightTargetNanos = ranged(raw, ManagedSourceOptions.OUTPUT_IN_FLIGHT_TARGET);
         this.closeTimeoutNanos = ranged(raw, ManagedSourceOptions.COORDINATOR_CLOSE_TIMEOUT);
         if (retryMaxMillis < retryInitialMillis) {
             throw invalid(
@@ -301,6 +305,16 @@ public final class ManagedSourceConfig implements java.io.Serializable {
 
     public long idleWaitNanos() {
         return idleWaitNanos;
+    }
+
+    /** {@code reader.barrier-handoff-timeout}; 0 turns the handoff off. */
+    public long barrierHandoffNanos() {
+        return barrierHandoffNanos;
+    }
+
+    /** {@code reader.output-in-flight-target}; 0 keeps the in-flight bound at its maximum. */
+    public long outputInFlightTargetNanos() {
+        return outputInFlightTargetNanos;
     }
 
     /** {@code coordinator.close-timeout}. */

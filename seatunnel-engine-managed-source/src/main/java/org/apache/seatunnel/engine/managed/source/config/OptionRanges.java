@@ -137,6 +137,8 @@ public final class OptionRanges {
         bytes(m, ManagedSourceOptions.TRACKER_MAX_BYTES, KIB, 16 * GIB);
         duration(m, ManagedSourceOptions.CUT_HOLD_TIMEOUT, MS, HOUR);
         duration(m, ManagedSourceOptions.IDLE_WAIT, MS, MINUTE);
+        duration(m, ManagedSourceOptions.BARRIER_HANDOFF_TIMEOUT, 0, 10 * SECOND);
+        duration(m, ManagedSourceOptions.OUTPUT_IN_FLIGHT_TARGET, 0, MINUTE);
         duration(m, ManagedSourceOptions.COORDINATOR_CLOSE_TIMEOUT, MS, 10 * MINUTE);
         RANGES = Collections.unmodifiableMap(m);
     }
@@ -394,6 +396,9 @@ public final class OptionRanges {
                 }
                 return v + " B";
             case DURATION:
+                if (v == 0) {
+                    return "0";
+                }
                 if (v % HOUR == 0) {
                     return v / HOUR + "h";
                 }

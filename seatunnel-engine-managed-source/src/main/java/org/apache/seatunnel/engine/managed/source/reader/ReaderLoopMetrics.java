@@ -38,6 +38,12 @@ public final class ReaderLoopMetrics {
     final AtomicLong queueWaitNanos = new AtomicLong();
     final AtomicLong availabilityNotSignalled = new AtomicLong();
     final AtomicLong recordBudgetOverruns = new AtomicLong();
+    private final BackpressureMetrics backpressure = new BackpressureMetrics();
+
+    /** Barrier handoffs and output-blocked time of the reader host. */
+    public BackpressureMetrics backpressure() {
+        return backpressure;
+    }
 
     public long pollTurns() {
         return pollTurns.get();

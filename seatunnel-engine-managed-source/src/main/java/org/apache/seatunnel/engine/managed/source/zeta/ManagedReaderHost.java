@@ -107,6 +107,8 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
     // it.
     private volatile Object checkpointLock;
     private boolean endSignalled;
+    // T only: barrier handoff and output room between turns, bound on the first pollNext.
+    private ReaderFlowControl flow;
 
     // Handed from the loop's onCheckpoint callback to snapshotState, both on the thread holding
     // the checkpoint lock.
@@ -220,12 +222,39 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
         loop.bindOutput(output);
         Object lock = output.getCheckpointLock();
         checkpointLock = lock;
+        if (flow == null) {
+            flow =
+                    ReaderFlowControl.bind(
+                            output,
+                            loop,
+                            mailbox,
+                            signal,
+                            source.config(),
+                            loopMetrics.backpressure());
+        }
         long recordsBefore = loopMetrics.records();
         // Read lazily: a call that emits rows returns after a few turns and never needs it.
         long deadline = 0;
         boolean deadlineSet = false;
         int turns = 0;
         for (; ; ) {
+            // Lock released: an announced barrier takes it now, and a full output is waited for
+            // here rather than inside the engine's collector with the lock held.
+            flow.awaitAnnouncedBarrier();
+            if (flow.outputBlocked()) {
+                long now = System.nanoTime();
+                if (!deadlineSet) {
+                    deadline = now + source.config().idleWaitNanos();
+                    deadlineSet = true;
+                }
+                if (deadline - now <= 0) {
+                    return;
+                }
+                flow.awaitRoom(deadline - now);
+                if (Thread.currentThread().isInterrupted()) {
+                    throw new InterruptedException("Lane A reader interrupted");
+                }
+            }
             LoopStatus status;
             synchronized (lock) {
                 if (EngineAccess.prepareClose(lifecycle)) {
@@ -374,6 +403,8 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
                     "Checkpoint " + checkpointId + " barrier was not admitted: " + ack);
         }
         boolean done = loop.runControlsUntilBarrier(checkpointId, BARRIER_PUBLISH_WAIT_NANOS);
+        // Ends the task thread's handoff wait (the signal below wakes it).
+        mailbox.barrierTaken(checkpointId);
         RuntimeStats.barrierWait(System.nanoTime() - start);
         // Wake an idle task thread: if this was the engine's final barrier it must return now.
         signal.signal();

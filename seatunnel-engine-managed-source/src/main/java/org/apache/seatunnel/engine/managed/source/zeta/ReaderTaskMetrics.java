@@ -24,6 +24,7 @@ import java.util.function.LongSupplier;
 import org.apache.seatunnel.api.common.metrics.MetricsContext;
 import org.apache.seatunnel.api.source.managed.SnapshotGauge;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
+import org.apache.seatunnel.engine.managed.source.reader.BackpressureMetrics;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderLoopMetrics;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderMailboxMetrics;
@@ -60,6 +61,11 @@ final class ReaderTaskMetrics {
     static final String QUEUE_WAIT_NANOS = "ManagedSourceQueueWaitNanos";
     static final String CUT_DEFERRALS = "ManagedSourceCutDeferrals";
     static final String READER_CHECKPOINTS = "ManagedSourceReaderCheckpoints";
+    static final String BARRIER_HANDOFFS = "ManagedSourceBarrierHandoffs";
+    static final String BARRIER_HANDOFF_TIMEOUTS = "ManagedSourceBarrierHandoffTimeouts";
+    static final String BARRIER_HANDOFF_WAIT_NANOS = "ManagedSourceBarrierHandoffWaitNanos";
+    static final String OUTPUT_BLOCKED_NANOS = "ManagedSourceOutputBlockedNanos";
+    static final String OUTPUT_IN_FLIGHT_LIMIT = "ManagedSourceOutputInFlightLimit";
 
     private ReaderTaskMetrics() {}
 
@@ -103,6 +109,12 @@ final class ReaderTaskMetrics {
         add(context, names, QUEUE_WAIT_NANOS, loop::queueWaitNanos);
         add(context, names, CUT_DEFERRALS, loop::cutDeferrals);
         add(context, names, READER_CHECKPOINTS, loop::checkpoints);
+        BackpressureMetrics bp = loop.backpressure();
+        add(context, names, BARRIER_HANDOFFS, bp::barrierHandoffs);
+        add(context, names, BARRIER_HANDOFF_TIMEOUTS, bp::barrierHandoffTimeouts);
+        add(context, names, BARRIER_HANDOFF_WAIT_NANOS, bp::barrierHandoffWaitNanos);
+        add(context, names, OUTPUT_BLOCKED_NANOS, bp::outputBlockedNanos);
+        add(context, names, OUTPUT_IN_FLIGHT_LIMIT, bp::outputInFlightLimit);
         return Collections.unmodifiableList(names);
     }
 
