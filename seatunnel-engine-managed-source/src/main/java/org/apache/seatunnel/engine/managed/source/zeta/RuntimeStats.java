@@ -55,7 +55,10 @@ public final class RuntimeStats {
         BYTES,
         UNSIZED_RECORDS,
         AVAILABILITY_NOT_SIGNALLED,
-        RECORD_BUDGET_OVERRUNS
+        RECORD_BUDGET_OVERRUNS,
+        BARRIER_HANDOFFS,
+        BARRIER_HANDOFF_TIMEOUTS,
+        OUTPUT_BLOCKED_NANOS
     }
 
     private RuntimeStats() {}
@@ -114,7 +117,10 @@ public final class RuntimeStats {
             m.bytes(),
             m.unsizedRecords(),
             m.availabilityNotSignalled(),
-            m.recordBudgetOverruns()
+            m.recordBudgetOverruns(),
+            m.backpressure().barrierHandoffs(),
+            m.backpressure().barrierHandoffTimeouts(),
+            m.backpressure().outputBlockedNanos()
         };
     }
 
