@@ -181,6 +181,11 @@ public final class RuntimeStats {
         return a;
     }
 
+    /** Clears the barrier-wait samples only (a benchmark's measured window). */
+    public static void clearBarrierWaits() {
+        BARRIER_NANOS.clear();
+    }
+
     /** Clears everything (between demo runs and test classes). */
     public static void reset() {
         LIVE.clear();
