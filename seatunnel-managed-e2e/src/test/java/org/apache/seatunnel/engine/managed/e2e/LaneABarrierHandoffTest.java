@@ -21,7 +21,10 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.hazelcast.cluster.Address;
+import com.hazelcast.instance.impl.HazelcastInstanceImpl;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,7 +32,10 @@ import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSource;
 import org.apache.seatunnel.connectors.managed.fake.testing.ManagedFakeFaults;
 import org.apache.seatunnel.connectors.managed.fake.testing.ManagedFakeTestingSourceFactory;
 import org.apache.seatunnel.engine.core.job.JobStatus;
+import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
 import org.apache.seatunnel.engine.managed.source.zeta.RuntimeStats;
+import org.apache.seatunnel.engine.managed.source.zeta.transport.BarrierNoticeOperation;
+import org.apache.seatunnel.engine.managed.source.zeta.transport.ManagedSourceMemberService;
 import org.apache.seatunnel.managed.testkit.engine.CollectedRows;
 import org.apache.seatunnel.managed.testkit.engine.EmbeddedZeta;
 import org.apache.seatunnel.managed.testkit.engine.LaneASettings;
@@ -106,7 +112,9 @@ class LaneABarrierHandoffTest {
                                 sourceOptions
                                         + "    fault.id = \""
                                         + faultId
-                                        + "\"\n    fail.once.at.row = 3000\n",
+                                        + "\"\n    fail.once.at.row = "
+                                        + failAtRow
+                                        + "\n",
                                 sinkRowsPerSecond));
         await().atMost(BOUND).until(() -> ManagedFakeFaults.fired(faultId + "/reader"));
         int committedAtFailure = rows.committed().size();
@@ -150,7 +158,8 @@ class LaneABarrierHandoffTest {
     void announcedBarriersAreHandedOverAndRowsStayExactlyOnceInOrderThroughARestore()
             throws Exception {
         CollectedRows rows =
-                runThroughRestore("handoff", "    rows.per.second = 4000\n", 1_000_000, 4000);
+                runThroughRestore(
+                        "handoff", "    rows.per.second = 4000\n", 1_000_000, 10_000, 4000);
         assertTrue(
                 RuntimeStats.total(RuntimeStats.Counter.BARRIER_HANDOFFS) > 0,
                 "readers stepped aside for announced barriers");
@@ -163,10 +172,76 @@ class LaneABarrierHandoffTest {
             throws Exception {
         // An unpaced source into a sink capped at 2,000 rows/s per writer: the queue to the sink
         // fills, and turns end at its in-flight bound rather than blocking in the collector.
-        runThroughRestore("backpressure", "", 2000, 3000);
+        runThroughRestore("backpressure", "", 2000, 3000, 3000);
         assertTrue(
                 RuntimeStats.total(RuntimeStats.Counter.OUTPUT_BLOCKED_NANOS) > 0,
                 "readers waited for room outside the checkpoint lock");
         CollectedRows.clear("handoff-backpressure");
+    }
+
+    /**
+     * The notice's remote path on two members: a notice sent from the other member raises the
+     * announcement of that job's reader (and of no other job's), and a barrier that never comes for
+     * it only delays the reader by the handoff timeout: the job goes on.
+     */
+    @Test
+    void aBarrierNoticeFromAnotherMemberReachesThatJobsReaderAndTheJobGoesOn() throws Exception {
+        try (EmbeddedZeta two =
+                EmbeddedZeta.builder("lane-a-handoff-2m", 24312).members(2).start()) {
+            String runId = "handoff-2m";
+            CollectedRows rows = CollectedRows.of(runId);
+            RuntimeStats.reset();
+            long jobId = two.submit(job(runId, "    rows.per.second = 200\n", 1_000_000));
+            two.awaitStatus(jobId, JobStatus.RUNNING, BOUND);
+            await().atMost(BOUND).until(() -> RuntimeStats.readersLive() == 2);
+            HazelcastInstanceImpl[] members = {two.member(0), two.member(1)};
+            List<ReaderMailbox> notified = new ArrayList<>();
+            for (int target = 0; target < 2; target++) {
+                Address to = members[target].node.getNodeEngine().getThisAddress();
+                for (ReaderMailbox m :
+                        ManagedSourceMemberService.of(members[target])
+                                .targets()
+                                .readerMailboxes()) {
+                    long id = 1_000_000;
+                    int[] subtask = {m.subtask()};
+                    notice(members[1 - target], to, jobId + 1, m.sourceRuntimeId(), id, subtask);
+                    assertTrue(m.announcedBarrier() < id, "another job's notice is ignored");
+                    notice(members[1 - target], to, jobId, m.sourceRuntimeId(), id, subtask);
+                    assertEquals(id, m.announcedBarrier());
+                    notified.add(m);
+                }
+            }
+            assertEquals(2, notified.size(), "both readers were notified");
+            // Checkpoint 1,000,000 never comes: each reader gives up on it after the timeout.
+            await().atMost(BOUND)
+                    .until(
+                            () ->
+                                    RuntimeStats.total(
+                                                    RuntimeStats.Counter.BARRIER_HANDOFF_TIMEOUTS)
+                                            >= 2);
+            int before = rows.written().size();
+            await().atMost(BOUND).until(() -> rows.written().size() >= before + 100);
+            assertEquals(JobStatus.RUNNING, two.status(jobId));
+            two.cancel(jobId, BOUND);
+            CollectedRows.clear(runId);
+        }
+    }
+
+    private static void notice(
+            HazelcastInstanceImpl from,
+            Address to,
+            long jobId,
+            long sourceRuntimeId,
+            long checkpointId,
+            int[] subtasks)
+            throws Exception {
+        from.node
+                .getNodeEngine()
+                .getOperationService()
+                .invokeOnTarget(
+                        ManagedSourceMemberService.SERVICE_NAME,
+                        new BarrierNoticeOperation(jobId, sourceRuntimeId, checkpointId, subtasks),
+                        to)
+                .get(BOUND.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
     }
 }
