@@ -100,7 +100,8 @@ class LaneABarrierHandoffTest {
      * more} committed rows after it, cancels and checks exact, ordered accounting.
      */
     private static CollectedRows runThroughRestore(
-            String name, String sourceOptions, long sinkRowsPerSecond, int more) throws Exception {
+            String name, String sourceOptions, long sinkRowsPerSecond, int failAtRow, int more)
+            throws Exception {
         String runId = "handoff-" + name;
         String faultId = "lane-a-handoff-" + name + "-" + System.nanoTime();
         CollectedRows rows = CollectedRows.of(runId);
