@@ -146,7 +146,7 @@ class OutputQueueGateTest {
     }
 
     @Test
-    void awaitRoomReturnsOnceTheQueueIsDownToHalfTheBoundOrAControlIsPending() {
+    void awaitRoomReturnsOnceTheQueueIsDownToThreeQuartersOfTheBoundOrAControlIsPending() {
         LoopSignal signal = new LoopSignal();
         ReaderMailbox mailbox =
                 new ReaderMailbox(
@@ -165,7 +165,11 @@ class OutputQueueGateTest {
         mailbox.announceBarrier(1);
         assertFalse(gate.awaitRoom(signal, mailbox, TimeUnit.HOURS.toNanos(1)));
         mailbox.barrierTaken(1);
-        drain(1792 - 896);
+        // 1,792 - 1,792 / 4 = 1,344 rows is the mark; one row above it is not enough.
+        drain(1792 - 1345);
+        assertFalse(gate.awaitRoom(signal, mailbox, 0));
+        assertTrue(gate.isBlocked());
+        drain(1);
         assertTrue(gate.awaitRoom(signal, mailbox, TimeUnit.HOURS.toNanos(1)));
         assertFalse(gate.isBlocked());
     }
