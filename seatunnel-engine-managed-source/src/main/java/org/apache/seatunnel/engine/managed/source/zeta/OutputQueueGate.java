@@ -41,11 +41,12 @@ import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
  *
  * <p>The limit adapts, in the spirit of Flink's buffer debloating: the rate at which the next task
  * drains is learnt from how the queue's length and this reader's emitted count move between samples
- * taken at least {@value #SAMPLE_NANOS} ns apart, counted only while rows were queued at both ends
- * of the sample (an emptied queue means the next task could have taken more, so such a sample may
- * only raise the estimate); the limit is that rate times the target, at least {@value #MIN_LIMIT}
- * rows and at most the queue's capacity less a slack for the rows a connector emits between two
- * {@code shouldYield()} calls. Until a rate is known the limit is that maximum.
+ * taken at least {@value #SAMPLE_NANOS} ns apart: smoothed while rows were queued at both ends of a
+ * sample; a queue that ran dry since the last look at least doubles it (the next task waited for
+ * rows); a sample of a queue empty at both ends may only raise it. The limit is that rate times the
+ * target, at least {@value #MIN_LIMIT} rows and at most the queue's capacity less a slack for the
+ * rows a connector emits between two {@code shouldYield()} calls. Until a rate is known the limit
+ * is that maximum.
  */
 final class OutputQueueGate implements OutputGate {
     static final int MIN_LIMIT = 32;
@@ -181,6 +182,12 @@ final class OutputQueueGate implements OutputGate {
         if (sampleQueued > 0 && queued > 0) {
             rowsPerNano =
                     rowsPerNano == 0 ? sample : rowsPerNano + SMOOTHING * (sample - rowsPerNano);
+        } else if (sampleQueued > 0) {
+            // Ran dry since the last look: the next task waited for rows, so it takes more than
+            // the estimate says. Doubling escapes the trap where a low estimate paces the refills
+            // and the refills are all that an emptied queue lets it measure; a source that is
+            // merely slower than the next task only raises a bound it never reaches.
+            rowsPerNano = Math.max(sample, 2 * rowsPerNano);
         } else if (sample > rowsPerNano) {
             rowsPerNano = sample;
         }

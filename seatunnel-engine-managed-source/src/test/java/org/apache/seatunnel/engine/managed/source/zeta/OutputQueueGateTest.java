@@ -103,24 +103,29 @@ class OutputQueueGateTest {
     }
 
     @Test
-    void samplesOfAnEmptiedQueueOnlyRaiseTheRate() {
+    void aQueueThatRanDryDoublesTheRateAndAnEmptyOneOnlyRaisesIt() {
         gate.credit(0);
-        emit(900);
-        // 2 rows per ms while backlogged, down to an empty queue.
-        for (int i = 0; i < 45; i++) {
+        emit(820);
+        // 2 rows per ms while backlogged: 100 rows at a 50 ms target.
+        for (int i = 0; i < 40; i++) {
             now[0] += 10 * MS;
             drain(20);
             gate.credit(emitted);
         }
-        assertEquals(0, queue.size());
+        assertEquals(20, queue.size());
         assertEquals(100, gate.limit());
-        // Empty at both ends: the next task could have taken more, so a low sample says nothing.
+        // Ran dry: the next task waited for rows, so it could take more than the estimate.
+        now[0] += 10 * MS;
+        drain(20);
+        gate.credit(emitted);
+        assertEquals(200, gate.limit());
+        // Empty at both ends: a low sample says nothing about what the next task could take.
         now[0] += 10 * MS;
         emit(5);
         drain(5);
         gate.credit(emitted);
-        assertEquals(100, gate.limit());
-        // A faster refill drained at once shows the next task takes more than was learnt.
+        assertEquals(200, gate.limit());
+        // A refill drained at once at more than the estimate raises it to what was seen.
         now[0] += 10 * MS;
         emit(100);
         drain(100);
