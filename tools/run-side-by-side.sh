@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Runs the same managed FakeSource job on Lane A and Lane B in one embedded Zeta 2.3.8 engine and
 # prints the comparison table (throughput, CPU per row, barrier wait and checkpoint duration with
-# slow data of 0/200/1000 ms, idle-reader latency, CPU) and writes it with a plot to
+# slow data of 0/200/1000 ms, idle-reader latency, CPU; a sink capped at 2,000 and 20,000 rows/s;
+# p=1 slow data with every core kept busy) and writes it with a plot to
 # seatunnel-managed-e2e/target/side-by-side.json and .svg. Not a test; run it on a quiet machine.
-# Usage: tools/run-side-by-side.sh [quick]
+# Usage: tools/run-side-by-side.sh [quick] [backpressure]   (backpressure: only the throttled-sink
+# and busy-cores scenarios, written to side-by-side-backpressure.json and .svg)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./mvnw -q -B -ntp install -DskipTests -Dspotless.check.skip
@@ -11,4 +13,4 @@ cd "$(dirname "$0")/.."
 exec ./mvnw -q -B -ntp -pl seatunnel-managed-e2e exec:exec \
   -Dexec.classpathScope=test \
   -Dexec.executable=java \
-  "-Dexec.args=-Xmx2g --add-opens java.base/java.lang=ALL-UNNAMED -cp %classpath org.apache.seatunnel.engine.managed.e2e.bench.SideBySideRunner ${1:-}"
+  "-Dexec.args=-Xmx2g --add-opens java.base/java.lang=ALL-UNNAMED -cp %classpath org.apache.seatunnel.engine.managed.e2e.bench.SideBySideRunner $*"

@@ -58,7 +58,10 @@ public final class RuntimeStats {
         BYTES,
         UNSIZED_RECORDS,
         AVAILABILITY_NOT_SIGNALLED,
-        RECORD_BUDGET_OVERRUNS
+        RECORD_BUDGET_OVERRUNS,
+        BARRIER_HANDOFFS,
+        BARRIER_HANDOFF_TIMEOUTS,
+        OUTPUT_BLOCKED_NANOS
     }
 
     private RuntimeStats() {}
@@ -140,7 +143,10 @@ public final class RuntimeStats {
             m.bytes(),
             m.unsizedRecords(),
             m.availabilityNotSignalled(),
-            m.recordBudgetOverruns()
+            m.recordBudgetOverruns(),
+            m.backpressure().barrierHandoffs(),
+            m.backpressure().barrierHandoffTimeouts(),
+            m.backpressure().outputBlockedNanos()
         };
     }
 
@@ -197,6 +203,11 @@ public final class RuntimeStats {
         long[] a = BARRIER_NANOS.stream().mapToLong(Long::longValue).toArray();
         java.util.Arrays.sort(a);
         return a;
+    }
+
+    /** Clears the barrier-wait samples only (a benchmark's measured window). */
+    public static void clearBarrierWaits() {
+        BARRIER_NANOS.clear();
     }
 
     /** Clears everything (between demo runs and test classes). */

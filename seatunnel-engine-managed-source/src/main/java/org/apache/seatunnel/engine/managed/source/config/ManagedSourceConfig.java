@@ -75,6 +75,8 @@ public final class ManagedSourceConfig implements java.io.Serializable {
     private final long idleWaitNanos;
     private final int maxOutstandingRequests;
     private final long interruptCheckNanos;
+    private final long barrierHandoffNanos;
+    private final long outputInFlightTargetNanos;
     private final long admissionBudgetNanos;
     private final long closeTimeoutNanos;
 
@@ -116,6 +118,8 @@ public final class ManagedSourceConfig implements java.io.Serializable {
                 count(raw, ManagedSourceOptions.READER_MAX_OUTSTANDING_REQUESTS);
         this.interruptCheckNanos =
                 ranged(raw, ManagedSourceOptions.READER_INTERRUPT_CHECK_INTERVAL);
+        this.barrierHandoffNanos = ranged(raw, ManagedSourceOptions.BARRIER_HANDOFF_TIMEOUT);
+        this.outputInFlightTargetNanos = ranged(raw, ManagedSourceOptions.OUTPUT_IN_FLIGHT_TARGET);
         this.closeTimeoutNanos = ranged(raw, ManagedSourceOptions.COORDINATOR_CLOSE_TIMEOUT);
         if (retryMaxMillis < retryInitialMillis) {
             throw invalid(
@@ -378,6 +382,16 @@ public final class ManagedSourceConfig implements java.io.Serializable {
     /** {@code reader.interrupt-check-interval}. */
     public long interruptCheckNanos() {
         return interruptCheckNanos;
+    }
+
+    /** {@code reader.barrier-handoff-timeout}; 0 turns the handoff off. */
+    public long barrierHandoffNanos() {
+        return barrierHandoffNanos;
+    }
+
+    /** {@code reader.output-in-flight-target}; 0 keeps the in-flight bound at its maximum. */
+    public long outputInFlightTargetNanos() {
+        return outputInFlightTargetNanos;
     }
 
     /** {@code coordinator.close-timeout}. */

@@ -313,6 +313,30 @@ public final class ManagedSourceOptions {
                                     + " it drives the reader, unless the connector's own channel"
                                     + " I/O inside the turn displaced that listener and left the"
                                     + " interrupt flag set.");
+    public static final Option<Duration> BARRIER_HANDOFF_TIMEOUT =
+            Options.key("reader.barrier-handoff-timeout")
+                    .durationType()
+                    .defaultValue(Duration.ofMillis(100))
+                    .withDescription(
+                            "Longest wait of a reader's task thread, checkpoint lock released, for"
+                                    + " a barrier its coordinator announced (the coordinator"
+                                    + " snapshots each checkpoint before the engine sends the"
+                                    + " barrier to the readers), so that the barrier takes the"
+                                    + " lock at once instead of racing the reader for it; past it"
+                                    + " the reader goes on. 0 turns the handoff off.");
+
+    public static final Option<Duration> OUTPUT_IN_FLIGHT_TARGET =
+            Options.key("reader.output-in-flight-target")
+                    .durationType()
+                    .defaultValue(Duration.ofMillis(50))
+                    .withDescription(
+                            "Rows a reader keeps queued to the next task of its task group: as"
+                                    + " many as that task drains in this time at its measured"
+                                    + " rate (at least 32, at most the engine's queue less 256),"
+                                    + " so a barrier waits behind at most about this much data."
+                                    + " Poll turns end when that much is queued instead of"
+                                    + " blocking in the engine's collector with the checkpoint"
+                                    + " lock held. 0 keeps the bound at its maximum.");
 
     public static final Option<Duration> COORDINATOR_CLOSE_TIMEOUT =
             Options.key("coordinator.close-timeout")
@@ -362,6 +386,8 @@ public final class ManagedSourceOptions {
                 IDLE_WAIT,
                 READER_MAX_OUTSTANDING_REQUESTS,
                 READER_INTERRUPT_CHECK_INTERVAL,
+                BARRIER_HANDOFF_TIMEOUT,
+                OUTPUT_IN_FLIGHT_TARGET,
                 COORDINATOR_CLOSE_TIMEOUT);
     }
 }

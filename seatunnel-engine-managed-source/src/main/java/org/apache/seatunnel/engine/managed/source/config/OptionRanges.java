@@ -146,6 +146,8 @@ public final class OptionRanges {
         duration(m, ManagedSourceOptions.IDLE_WAIT, MS, MINUTE);
         count(m, ManagedSourceOptions.READER_MAX_OUTSTANDING_REQUESTS, 1, 1024);
         duration(m, ManagedSourceOptions.READER_INTERRUPT_CHECK_INTERVAL, MS, SECOND);
+        duration(m, ManagedSourceOptions.BARRIER_HANDOFF_TIMEOUT, 0, 10 * SECOND);
+        duration(m, ManagedSourceOptions.OUTPUT_IN_FLIGHT_TARGET, 0, MINUTE);
         duration(m, ManagedSourceOptions.COORDINATOR_CLOSE_TIMEOUT, MS, 10 * MINUTE);
         RANGES = Collections.unmodifiableMap(m);
     }
@@ -403,6 +405,9 @@ public final class OptionRanges {
                 }
                 return v + " B";
             case DURATION:
+                if (v == 0) {
+                    return "0";
+                }
                 if (v % HOUR == 0) {
                     return v / HOUR + "h";
                 }

@@ -51,6 +51,9 @@ import org.apache.seatunnel.engine.managed.source.protocol.ReasonCode;
  *       takes far less than that, most turns read no clock at all: the record budget ends them
  *       first. One turn in {@value #MEASURE_EVERY} is still measured so the loop notices when
  *       records become slow.
+ *   <li><b>output room</b> — the {@link OutputGate} is asked before the first record and at the
+ *       mark where its last answer runs out; no room ends the turn like a pending control, so the
+ *       engine's collector is never entered when it would block with the checkpoint lock held.
  * </ul>
  */
 final class PollTurn<T> implements PollContext, Collector<T> {
@@ -73,6 +76,11 @@ final class PollTurn<T> implements PollContext, Collector<T> {
     private final SchemaChangeGate schema;
     private final AtomicLong schemaEvents;
     private Collector<T> output;
+    private OutputGate gate = OutputGate.UNBOUNDED;
+    // Records emitted in earlier turns, and the emitted count at which this turn asks the gate
+    // again (Integer.MAX_VALUE for an unbounded output, so the record path never asks).
+    private long emittedBefore;
+    private int creditEnd;
 
     // Per-record state: a turn's counters and the marks that divert into the slow paths.
     private int calls;
@@ -135,6 +143,11 @@ final class PollTurn<T> implements PollContext, Collector<T> {
         this.schemaEvents = metrics.schemaChangeEvents;
     }
 
+    /** The output's gate; {@link OutputGate#UNBOUNDED} until a host sets one. Driving thread. */
+    void setOutputGate(OutputGate gate) {
+        this.gate = gate == null ? OutputGate.UNBOUNDED : gate;
+    }
+
     /**
      * Starts a turn. It reads the clock only if records are slow enough for in-turn clock checks or
      * it is this turn's turn to be measured; otherwise the first clock check (if any) starts its
@@ -157,6 +170,13 @@ final class PollTurn<T> implements PollContext, Collector<T> {
             this.startNanos = NOT_STARTED;
             this.deadline = Long.MAX_VALUE;
         }
+        int credit = gate.credit(emittedBefore);
+        this.creditEnd = credit;
+        if (credit <= 0) {
+            // No room downstream: the first shouldYield() ends the turn.
+            latchYield();
+            nextMark = Integer.MAX_VALUE;
+        }
     }
 
     private long startClock(int atCall) {
@@ -172,6 +192,7 @@ final class PollTurn<T> implements PollContext, Collector<T> {
      * and learns the clock stride for the next turns from it.
      */
     long end() {
+        emittedBefore += emitted;
         if (startNanos == NOT_STARTED) {
             return NOT_STARTED;
         }
@@ -289,7 +310,12 @@ final class PollTurn<T> implements PollContext, Collector<T> {
             nextMark = Integer.MAX_VALUE;
             return;
         }
-        int mark = Math.min(emitted + SIZE_EVERY, maxRecords);
+        if (emitted >= creditEnd && !refreshCredit()) {
+            latchYield();
+            nextMark = Integer.MAX_VALUE;
+            return;
+        }
+        int mark = Math.min(Math.min(emitted + SIZE_EVERY, maxRecords), creditEnd);
         int window = mark - emitted;
         // The byte budget falls inside the next window iff bytesLeft <= size * (window - 1). A
         // multiply decides that; the divide that finds the exact record (a 64-bit divide costs
@@ -301,6 +327,16 @@ final class PollTurn<T> implements PollContext, Collector<T> {
             }
         }
         nextMark = mark;
+    }
+
+    /** Asks the gate again once its last answer ran out; false if the output has no room. */
+    private boolean refreshCredit() {
+        int credit = gate.credit(emittedBefore + emitted);
+        if (credit <= 0) {
+            return false;
+        }
+        creditEnd = (int) Math.min(Integer.MAX_VALUE, (long) emitted + credit);
+        return true;
     }
 
     /**

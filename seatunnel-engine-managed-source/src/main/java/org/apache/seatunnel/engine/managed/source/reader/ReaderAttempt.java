@@ -154,6 +154,8 @@ public final class ReaderAttempt<T, SplitT extends SourceSplit> {
             return BarrierResult.refused(checkpointId, ack);
         }
         loop.runControlsUntilBarrier(checkpointId, publishWaitNanos);
+        // Ends a driver's handoff wait for this announced barrier (the signal below wakes it).
+        mailbox.barrierTaken(checkpointId);
         // A driver waiting on the signal looks again: after the engine's final barrier it must
         // stop driving at once.
         signal.signal();

@@ -196,6 +196,14 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
         this.output = output;
     }
 
+    /**
+     * Sets the gate that tells poll turns how much room the output has (see {@link OutputGate});
+     * driving thread, between iterations.
+     */
+    public void setOutputGate(OutputGate gate) {
+        turn.setOutputGate(gate);
+    }
+
     /** Called by the watchdog when a turn overruns the cancellation timeout (e.g. interrupt T). */
     public void setCancellationTimeoutHook(Runnable hook) {
         this.cancellationTimeoutHook = hook == null ? () -> {} : hook;

@@ -43,6 +43,13 @@ public final class ReaderLoopMetrics {
     final AtomicLong schemaChangeIgnoredCallbacks = new AtomicLong();
     final AtomicLong schemaChangeEvents = new AtomicLong();
 
+    private final BackpressureMetrics backpressure = new BackpressureMetrics();
+
+    /** Barrier handoffs and output-blocked time of the reader host. */
+    public BackpressureMetrics backpressure() {
+        return backpressure;
+    }
+
     public long pollTurns() {
         return pollTurns.get();
     }

@@ -87,6 +87,13 @@ public final class ReaderMailbox {
     private volatile Runnable wakeupHook = () -> {};
     private volatile boolean closed;
 
+    // Barrier announcements (see announceBarrier): the highest checkpoint announced and the highest
+    // taken; the flag tells a running turn to yield and is raised again by a newer announcement
+    // racing with its withdrawal.
+    private final AtomicLong announcedBarrier = new AtomicLong();
+    private volatile long takenBarrier;
+    private volatile boolean barrierAnnounced;
+
     // Consumer-only facts about the command returned by the last poll().
     private long lastSequence = -1;
     private long lastAdmittedNanos;
@@ -440,7 +447,70 @@ public final class ReaderMailbox {
      * yield. Any thread; approximate.
      */
     public boolean hasPendingControlOrTerminal() {
-        return ring.hasClaimed() || terminal.get() != null;
+        return ring.hasClaimed() || terminal.get() != null || barrierAnnounced;
+    }
+
+    /**
+     * Tells the reader that barrier {@code checkpointId} is on its way (the coordinator snapshotted
+     * it) before the engine's barrier thread blocks on the lock the reader holds during a turn: a
+     * running turn yields, and the host steps aside instead of re-entering the lock. Advisory only;
+     * an announcement of a barrier already taken or older than another one is ignored. Any thread,
+     * never blocks.
+     */
+    public void announceBarrier(long checkpointId) {
+        if (checkpointId <= takenBarrier) {
+            return;
+        }
+        for (; ; ) {
+            long a = announcedBarrier.get();
+            if (checkpointId <= a) {
+                return;
+            }
+            if (announcedBarrier.compareAndSet(a, checkpointId)) {
+                break;
+            }
+        }
+        barrierAnnounced = true;
+        signal.signal();
+    }
+
+    /** The highest announced checkpoint, 0 if none. Any thread. */
+    public long announcedBarrier() {
+        return announcedBarrier.get();
+    }
+
+    /** The highest checkpoint whose barrier the host reported taken. Any thread. */
+    public long takenBarrier() {
+        return takenBarrier;
+    }
+
+    /** True while an announcement asks running turns to yield. Any thread; approximate. */
+    public boolean isBarrierAnnounced() {
+        return barrierAnnounced;
+    }
+
+    /**
+     * The host took barrier {@code checkpointId} (or gave up on it): announcements up to it are
+     * answered. Called by the one thread that takes barriers, holding the reader's lock.
+     */
+    public void barrierTaken(long checkpointId) {
+        if (checkpointId > takenBarrier) {
+            takenBarrier = checkpointId;
+        }
+        withdrawBarrierAnnouncement(checkpointId);
+    }
+
+    /**
+     * Lowers the yield flag if no announcement newer than {@code upTo} is pending. An announcement
+     * racing with this call either is seen by the re-check or raises the flag after it.
+     */
+    public void withdrawBarrierAnnouncement(long upTo) {
+        if (announcedBarrier.get() <= upTo) {
+            barrierAnnounced = false;
+            if (announcedBarrier.get() > upTo) {
+                barrierAnnounced = true;
+            }
+        }
     }
 
     /** True when a command or availability is waiting. Any thread; approximate. */

@@ -83,6 +83,52 @@ final class EngineAccess {
         return enumeratorTask(context).getTaskLocation().getJobId();
     }
 
+    /**
+     * The bounded queues a source task's collector puts every row into, one per output, with the
+     * smallest capacity; null when an output is not such a queue (a transform chained into the
+     * task, the disruptor queue type, another collector), whose room cannot be seen.
+     */
+    static OutputQueues outputQueues(Object collector) {
+        if (!(collector
+                instanceof org.apache.seatunnel.engine.server.task.SeaTunnelSourceCollector)) {
+            return null;
+        }
+        java.util.List<?> outputs = (java.util.List<?>) read(collector, "outputs");
+        java.util.List<java.util.concurrent.BlockingQueue<?>> queues = new java.util.ArrayList<>();
+        int capacity = Integer.MAX_VALUE;
+        for (Object o : outputs) {
+            if (!(o
+                    instanceof
+                    org.apache.seatunnel.engine.server.task.flow.IntermediateQueueFlowLifeCycle)) {
+                return null;
+            }
+            Object q =
+                    ((org.apache.seatunnel.engine.server.task.group.queue.AbstractIntermediateQueue<
+                                            ?>)
+                                    read(o, "queue"))
+                            .getIntermediateQueue();
+            if (!(q instanceof java.util.concurrent.BlockingQueue)) {
+                return null;
+            }
+            java.util.concurrent.BlockingQueue<?> bq = (java.util.concurrent.BlockingQueue<?>) q;
+            long cap = (long) bq.remainingCapacity() + bq.size();
+            capacity = (int) Math.min(capacity, Math.min(Integer.MAX_VALUE, cap));
+            queues.add(bq);
+        }
+        return queues.isEmpty() ? null : new OutputQueues(queues, capacity);
+    }
+
+    /** The result of {@link #outputQueues}. */
+    static final class OutputQueues {
+        final java.util.List<java.util.concurrent.BlockingQueue<?>> queues;
+        final int capacity;
+
+        OutputQueues(java.util.List<java.util.concurrent.BlockingQueue<?>> queues, int capacity) {
+            this.queues = queues;
+            this.capacity = capacity;
+        }
+    }
+
     private static Object read(Object target, String fieldName) {
         Class<?> c = target.getClass();
         while (c != null) {

@@ -49,6 +49,7 @@ import org.apache.seatunnel.engine.managed.source.protocol.LongPayload;
 import org.apache.seatunnel.engine.managed.source.protocol.ReasonCode;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 import org.apache.seatunnel.engine.managed.source.retry.RetryPolicy;
+import org.apache.seatunnel.engine.managed.source.zeta.transport.BarrierAnnouncer;
 import org.apache.seatunnel.engine.managed.source.zeta.transport.CoordinatorEndpoint;
 import org.apache.seatunnel.engine.managed.source.zeta.transport.CoordinatorFence;
 import org.apache.seatunnel.engine.managed.source.zeta.transport.ManagedSourceMemberService;
@@ -86,6 +87,7 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
     private final long epoch;
     private final CoordinatorFence fence;
     private final ReaderRequestLedger requests;
+    private final BarrierAnnouncer announcer;
 
     private final ManagedSourceMemberService service;
     private final CoordinatorEventLoop<SplitT, StateT> loop;
@@ -117,6 +119,13 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
                         subtask -> deployedMember(task, subtask));
         this.requests = new ReaderRequestLedger(context.currentParallelism());
         this.loop = buildLoop();
+        this.announcer =
+                new BarrierAnnouncer(
+                        service,
+                        EngineAccess.jobId(context),
+                        source.sourceRuntimeId(),
+                        context.currentParallelism(),
+                        fence);
         CoordinatorTaskMetrics.register(context.getMetricsContext(), loop.metrics());
         service.targets().registerCoordinator(source.sourceRuntimeId(), this);
     }
@@ -437,6 +446,10 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
     @Override
     public ManagedEnumeratorState snapshotState(long checkpointId) throws Exception {
         byte[] blob = loop.snapshotAndWait(checkpointId);
+        // Zeta sends this checkpoint's barrier to the readers right after this snapshot: tell them
+        // now, so each hands its checkpoint lock to the barrier instead of racing it. (Not before
+        // the snapshot: readers would idle while a busy coordinator takes it.)
+        announcer.announce(checkpointId);
         return new ManagedEnumeratorState(
                 Lane.A, source.decision().capabilityDigest(), checkpointId, blob);
     }

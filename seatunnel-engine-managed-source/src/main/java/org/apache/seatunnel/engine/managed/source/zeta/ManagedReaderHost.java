@@ -125,6 +125,8 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
     // again: meanwhile Zeta does not call pollNext at all (it waits for its schema-change
     // checkpoint), so a failed barrier must not wait for the task thread to notice the failure.
     private volatile boolean schemaChangePause;
+    // T only: barrier handoff and output room between turns, bound on the first pollNext.
+    private ReaderFlowControl flow;
 
     ManagedReaderHost(
             ManagedSourceReader<T, SplitT> reader,
@@ -258,12 +260,39 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
         loop.bindOutput(output);
         Object lock = output.getCheckpointLock();
         checkpointLock = lock;
+        if (flow == null) {
+            flow =
+                    ReaderFlowControl.bind(
+                            output,
+                            loop,
+                            mailbox,
+                            signal,
+                            source.config(),
+                            loopMetrics.backpressure());
+        }
         long recordsBefore = loopMetrics.records();
         // Read lazily: a call that emits rows returns after a few turns and never needs it.
         long deadline = 0;
         boolean deadlineSet = false;
         int turns = 0;
         for (; ; ) {
+            // Lock released: an announced barrier takes it now, and a full output is waited for
+            // here rather than inside the engine's collector with the lock held.
+            flow.awaitAnnouncedBarrier();
+            if (flow.outputBlocked()) {
+                long now = System.nanoTime();
+                if (!deadlineSet) {
+                    deadline = now + source.config().idleWaitNanos();
+                    deadlineSet = true;
+                }
+                if (deadline - now <= 0) {
+                    return;
+                }
+                flow.awaitRoom(deadline - now);
+                if (Thread.currentThread().isInterrupted()) {
+                    throw new InterruptedException("Lane A reader interrupted");
+                }
+            }
             LoopStatus status;
             synchronized (lock) {
                 if (EngineAccess.prepareClose(lifecycle)) {

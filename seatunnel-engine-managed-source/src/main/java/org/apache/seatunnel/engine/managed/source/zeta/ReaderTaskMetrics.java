@@ -24,6 +24,7 @@ import java.util.function.LongSupplier;
 import org.apache.seatunnel.api.common.metrics.MetricsContext;
 import org.apache.seatunnel.api.source.managed.SnapshotGauge;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
+import org.apache.seatunnel.engine.managed.source.reader.BackpressureMetrics;
 import org.apache.seatunnel.engine.managed.source.reader.OutboundRequests;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderLoopMetrics;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
@@ -73,6 +74,11 @@ final class ReaderTaskMetrics {
     static final String REQUESTS_UNDELIVERED = "ManagedSourceReaderRequestsUndelivered";
     static final String REQUESTS_FENCED = "ManagedSourceReaderRequestsFenced";
     static final String INTERRUPT_CANCELS = "ManagedSourceReaderInterruptCancels";
+    static final String BARRIER_HANDOFFS = "ManagedSourceBarrierHandoffs";
+    static final String BARRIER_HANDOFF_TIMEOUTS = "ManagedSourceBarrierHandoffTimeouts";
+    static final String BARRIER_HANDOFF_WAIT_NANOS = "ManagedSourceBarrierHandoffWaitNanos";
+    static final String OUTPUT_BLOCKED_NANOS = "ManagedSourceOutputBlockedNanos";
+    static final String OUTPUT_IN_FLIGHT_LIMIT = "ManagedSourceOutputInFlightLimit";
 
     private ReaderTaskMetrics() {}
 
@@ -120,6 +126,12 @@ final class ReaderTaskMetrics {
         add(context, names, SCHEMA_CHANGES_COMPLETED, loop::schemaChangesCompleted);
         add(context, names, SCHEMA_CHANGE_IGNORED_CALLBACKS, loop::schemaChangeIgnoredCallbacks);
         add(context, names, SCHEMA_CHANGE_EVENTS, loop::schemaChangeEvents);
+        BackpressureMetrics bp = loop.backpressure();
+        add(context, names, BARRIER_HANDOFFS, bp::barrierHandoffs);
+        add(context, names, BARRIER_HANDOFF_TIMEOUTS, bp::barrierHandoffTimeouts);
+        add(context, names, BARRIER_HANDOFF_WAIT_NANOS, bp::barrierHandoffWaitNanos);
+        add(context, names, OUTPUT_BLOCKED_NANOS, bp::outputBlockedNanos);
+        add(context, names, OUTPUT_IN_FLIGHT_LIMIT, bp::outputInFlightLimit);
         return Collections.unmodifiableList(names);
     }
 

@@ -137,6 +137,14 @@ class EveryOptionHasAnEffectTest {
                 "50ms",
                 ManagedSourceConfig::interruptCheckNanos);
         effect(
+                ManagedSourceOptions.BARRIER_HANDOFF_TIMEOUT,
+                "0ms",
+                ManagedSourceConfig::barrierHandoffNanos);
+        effect(
+                ManagedSourceOptions.OUTPUT_IN_FLIGHT_TARGET,
+                "200ms",
+                ManagedSourceConfig::outputInFlightTargetNanos);
+        effect(
                 ManagedSourceOptions.ADMISSION_P99_BUDGET,
                 "2ms",
                 c -> member(c).admissionBudgetNanos());

@@ -51,7 +51,8 @@ import org.apache.seatunnel.managed.testkit.engine.RuntimeStats;
  * B is the same connector through the Managed source with the job not allowlisted, i.e. the
  * connector's own legacy path.
  *
- * <p>Usage: {@code SideBySideRunner [quick]} — quick shortens every phase for a smoke run.
+ * <p>Usage: {@code SideBySideRunner [quick] [backpressure]} — quick shortens every phase for a
+ * smoke run; backpressure runs only the throttled-sink and all-cores-busy scenarios.
  */
 public final class SideBySideRunner {
     private static final OperatingSystemMXBean OS =
@@ -68,7 +69,7 @@ public final class SideBySideRunner {
     }
 
     public static void main(String[] args) throws Exception {
-        boolean quick = args.length > 0 && "quick".equals(args[0]);
+        boolean quick = Arrays.asList(args).contains("quick");
         Map<String, Object> cfg = new HashMap<>();
         cfg.put("enabled", true);
         cfg.put("allowed-jobs", Arrays.asList("side-a"));
@@ -78,12 +79,36 @@ public final class SideBySideRunner {
                         ManagedFakeSource.IDENTIFIER, ManagedFakeTestingSourceFactory.IDENTIFIER));
         LaneASettings.install(cfg);
         try (EmbeddedZeta zeta =
-                EmbeddedZeta.builder("side-by-side-" + ProcessHandle.current().pid(), 23400)
+                EmbeddedZeta.builder(
+                                "side-by-side-" + ProcessHandle.current().pid(),
+                                // -Dside-by-side.port: another run on the same machine.
+                                Integer.getInteger("side-by-side.port", 23400))
                         .checkpointIntervalMillis(1000)
                         .start()) {
-            new SideBySideRunner(zeta, quick).run();
+            if (Arrays.asList(args).contains("backpressure")) {
+                runBackpressureOnly(zeta, quick);
+            } else {
+                new SideBySideRunner(zeta, quick).run();
+            }
         }
         System.exit(0);
+    }
+
+    /** {@code SideBySideRunner [quick] backpressure}: only the backpressure scenarios. */
+    private static void runBackpressureOnly(EmbeddedZeta zeta, boolean quick) throws Exception {
+        List<String[]> table = new ArrayList<>();
+        table.add(new String[] {"figure", LANES[0], LANES[1]});
+        BenchReport report = new BenchReport("Managed FakeSource under backpressure, B vs A");
+        ArrayNode lanes = report.json().putArray("lanes");
+        ObjectNode[] laneJson = {lanes.addObject(), lanes.addObject()};
+        for (int l = 0; l < 2; l++) {
+            laneJson[l].put("lane", LANES[l]);
+        }
+        new BackpressureScenarios(zeta, quick).run(table, report, laneJson);
+        print(table);
+        for (Path p : report.write(Paths.get("target"), "side-by-side-backpressure")) {
+            System.out.println("written " + p.toAbsolutePath());
+        }
     }
 
     private void run() throws Exception {
@@ -184,6 +209,9 @@ public final class SideBySideRunner {
                 List.of(
                         new LatencyPlot.Series(LANES[0], delays[0]),
                         new LatencyPlot.Series(LANES[1], delays[1])));
+
+        // 4. Backpressure (throttled sink) and loaded-machine scenarios, in their own class.
+        new BackpressureScenarios(zeta, quick).run(table, report, laneJson);
 
         print(table);
         Path[] written = report.write(Paths.get("target"), "side-by-side");

@@ -41,6 +41,9 @@ public final class ManagedSourceDataSerializerHook implements DataSerializerHook
     /** {@link FailJobOperation}. */
     public static final int FAIL_JOB_OPERATION = 2;
 
+    /** {@link BarrierNoticeOperation}. */
+    public static final int BARRIER_NOTICE_OPERATION = 3;
+
     @Override
     public int getFactoryId() {
         return FACTORY_ID;
@@ -57,6 +60,8 @@ public final class ManagedSourceDataSerializerHook implements DataSerializerHook
                 return new DeliverCommandOperation();
             case FAIL_JOB_OPERATION:
                 return new FailJobOperation();
+            case BARRIER_NOTICE_OPERATION:
+                return new BarrierNoticeOperation();
             default:
                 // Hazelcast turns this into a deserialization failure naming the factory.
                 throw new IllegalArgumentException(

@@ -439,6 +439,12 @@ public final class ManagedSourceMemberService implements ManagedService {
         }
     }
 
+    /** Sends an operation of this service to {@code target} and does not wait for its answer. */
+    void invokeWithoutWaiting(
+            com.hazelcast.spi.impl.operationservice.Operation op, Address target) {
+        requireStarted(nodeEngine).getOperationService().invokeOnTarget(SERVICE_NAME, op, target);
+    }
+
     /** This member's address, the {@code from} of commands it sends. */
     public Address thisAddress() {
         return requireStarted(nodeEngine).getThisAddress();

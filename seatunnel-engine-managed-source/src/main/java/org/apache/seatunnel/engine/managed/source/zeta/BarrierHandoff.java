@@ -1,0 +1,105 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.engine.managed.source.zeta;
+
+import org.apache.seatunnel.engine.managed.source.reader.BackpressureMetrics;
+import org.apache.seatunnel.engine.managed.source.reader.LoopSignal;
+import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
+
+/**
+ * Hands the engine's checkpoint lock to an announced barrier instead of racing it for the lock.
+ *
+ * <p>Threading: {@link #awaitAnnouncedBarrier()} only on the task thread T, never holding the
+ * checkpoint lock; the announcement arrives on any thread through {@link
+ * ReaderMailbox#announceBarrier}, and the barrier thread reports it taken through {@link
+ * ReaderMailbox#barrierTaken}, which wakes T through the loop's signal.
+ *
+ * <p>Why: Zeta's barrier thread must take the checkpoint lock before it calls {@code
+ * snapshotState}, so the barrier reaches the mailbox only once the lock is free, and a Java monitor
+ * is unfair: a task thread that re-takes it between turns usually wins, and the barrier waits for
+ * the whole engine call. The coordinator snapshots each checkpoint before the engine sends its
+ * barrier to the readers, and announces it to them then ({@code BarrierAnnouncer}); the running
+ * turn yields (the announcement counts as a pending control), and T waits here, lock released,
+ * until the barrier was taken, so the barrier thread gets the lock at once. The wait is bounded by
+ * {@code reader.barrier-handoff-timeout}: an announced barrier may never come (a failed or declined
+ * checkpoint), and then T goes on and the announcement is dropped.
+ */
+final class BarrierHandoff {
+    private final ReaderMailbox mailbox;
+    private final LoopSignal signal;
+    private final long timeoutNanos;
+    private final BackpressureMetrics metrics;
+
+    // T only: the announcement T is waiting for, since when, and the highest it gave up on.
+    private long waitingFor;
+    private long waitingSince;
+    private long expiredUpTo;
+
+    BarrierHandoff(
+            ReaderMailbox mailbox, LoopSignal signal, long timeoutNanos, BackpressureMetrics m) {
+        this.mailbox = mailbox;
+        this.signal = signal;
+        this.timeoutNanos = timeoutNanos;
+        this.metrics = m;
+    }
+
+    /**
+     * If a barrier is announced and not yet taken, waits until it is taken, the attempt ends, the
+     * thread is interrupted or the handoff timeout (counted from the first wait for that
+     * announcement) passes. Returns at once otherwise, which is the common case: one volatile read.
+     *
+     * @return true if it waited
+     */
+    boolean awaitAnnouncedBarrier() {
+        if (!mailbox.isBarrierAnnounced()) {
+            return false;
+        }
+        long announced = mailbox.announcedBarrier();
+        if (timeoutNanos <= 0 || announced <= mailbox.takenBarrier() || announced <= expiredUpTo) {
+            // Late, stale or disabled: nothing to hand over.
+            mailbox.withdrawBarrierAnnouncement(announced);
+            return false;
+        }
+        long start = System.nanoTime();
+        if (waitingFor != announced) {
+            waitingFor = announced;
+            waitingSince = start;
+        }
+        long now = start;
+        for (; ; ) {
+            if (mailbox.takenBarrier() >= announced) {
+                metrics.barrierHandoffs.incrementAndGet();
+                break;
+            }
+            long left = waitingSince + timeoutNanos - now;
+            if (left <= 0) {
+                expiredUpTo = announced;
+                mailbox.withdrawBarrierAnnouncement(announced);
+                metrics.barrierHandoffTimeouts.incrementAndGet();
+                break;
+            }
+            if (mailbox.terminalSignal() != null || Thread.currentThread().isInterrupted()) {
+                break;
+            }
+            signal.await(left);
+            now = System.nanoTime();
+        }
+        metrics.barrierHandoffWaitNanos.addAndGet(System.nanoTime() - start);
+        return true;
+    }
+}

@@ -1,0 +1,137 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.engine.managed.source.zeta;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.seatunnel.engine.managed.source.reader.BackpressureMetrics;
+import org.apache.seatunnel.engine.managed.source.reader.LoopSignal;
+import org.apache.seatunnel.engine.managed.source.reader.MailboxLimits;
+import org.apache.seatunnel.engine.managed.source.reader.NanoClock;
+import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
+import org.apache.seatunnel.engine.managed.source.reader.ReaderMailboxMetrics;
+import org.apache.seatunnel.engine.managed.source.reader.TerminalSignal;
+import org.apache.seatunnel.engine.managed.source.reader.WorkerMailboxBudget;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The task thread's side of the barrier handoff: with no announcement it does not wait; with one it
+ * waits, lock released, until the barrier thread reports the barrier taken (woken by the loop's
+ * signal), or the attempt ends, or the handoff timeout passes, after which that announcement no
+ * longer holds turns back; announcements of barriers already taken are dropped without a wait.
+ */
+class BarrierHandoffTest {
+    private static final Duration BOUND = Duration.ofSeconds(30);
+
+    private final LoopSignal signal = new LoopSignal();
+    private final ReaderMailbox mailbox =
+            new ReaderMailbox(
+                    1,
+                    2,
+                    0,
+                    3,
+                    MailboxLimits.defaults(),
+                    new WorkerMailboxBudget(64L << 20),
+                    NanoClock.SYSTEM,
+                    signal,
+                    new ReaderMailboxMetrics());
+    private final BackpressureMetrics metrics = new BackpressureMetrics();
+
+    private BarrierHandoff handoff(long timeout, TimeUnit unit) {
+        return new BarrierHandoff(mailbox, signal, unit.toNanos(timeout), metrics);
+    }
+
+    @Test
+    void withoutAnAnnouncementNothingWaits() {
+        assertFalse(handoff(1, TimeUnit.HOURS).awaitAnnouncedBarrier());
+        assertEquals(0, metrics.barrierHandoffs());
+    }
+
+    @Test
+    void theTaskThreadWaitsUntilTheAnnouncedBarrierIsTaken() throws Exception {
+        BarrierHandoff h = handoff(1, TimeUnit.HOURS);
+        mailbox.announceBarrier(4);
+        CompletableFuture<Boolean> waited = new CompletableFuture<>();
+        Thread t = new Thread(() -> waited.complete(h.awaitAnnouncedBarrier()), "task-thread");
+        t.start();
+        // Parked in the handoff (an hour's bound), and still parked after an unrelated wakeup.
+        await().atMost(BOUND).until(() -> t.getState() == Thread.State.TIMED_WAITING);
+        signal.signal();
+        await().atMost(BOUND).until(() -> t.getState() == Thread.State.TIMED_WAITING);
+        assertFalse(waited.isDone());
+        mailbox.barrierTaken(4);
+        signal.signal();
+        assertTrue(waited.get(BOUND.toMillis(), TimeUnit.MILLISECONDS));
+        t.join(BOUND.toMillis());
+        assertEquals(1, metrics.barrierHandoffs());
+        assertEquals(0, metrics.barrierHandoffTimeouts());
+        assertTrue(metrics.barrierHandoffWaitNanos() > 0);
+        assertFalse(mailbox.isBarrierAnnounced(), "taking the barrier withdrew the announcement");
+        assertFalse(h.awaitAnnouncedBarrier(), "nothing left to wait for");
+    }
+
+    @Test
+    void aBarrierThatNeverComesReleasesTheReaderAfterTheTimeout() {
+        BarrierHandoff h = handoff(20, TimeUnit.MILLISECONDS);
+        mailbox.announceBarrier(9);
+        assertTrue(h.awaitAnnouncedBarrier());
+        assertEquals(1, metrics.barrierHandoffTimeouts());
+        assertEquals(0, metrics.barrierHandoffs());
+        assertFalse(mailbox.isBarrierAnnounced(), "turns are no longer held back");
+        // Announcing the same checkpoint again does not make the reader wait a second time.
+        mailbox.announceBarrier(9);
+        assertFalse(h.awaitAnnouncedBarrier());
+        // A newer checkpoint is waited for again.
+        mailbox.announceBarrier(10);
+        assertTrue(h.awaitAnnouncedBarrier());
+        assertEquals(2, metrics.barrierHandoffTimeouts());
+    }
+
+    @Test
+    void aTerminatedAttemptStopsWaiting() {
+        BarrierHandoff h = handoff(1, TimeUnit.HOURS);
+        mailbox.announceBarrier(2);
+        mailbox.terminate(TerminalSignal.cancel());
+        assertTrue(h.awaitAnnouncedBarrier());
+        assertEquals(0, metrics.barrierHandoffs());
+        assertEquals(0, metrics.barrierHandoffTimeouts());
+    }
+
+    @Test
+    void aLateAnnouncementOfATakenBarrierIsDroppedWithoutWaiting() {
+        BarrierHandoff h = handoff(1, TimeUnit.HOURS);
+        mailbox.barrierTaken(6);
+        mailbox.announceBarrier(6);
+        assertFalse(mailbox.isBarrierAnnounced());
+        assertFalse(h.awaitAnnouncedBarrier());
+    }
+
+    @Test
+    void aZeroTimeoutTurnsTheHandoffOff() {
+        BarrierHandoff h = handoff(0, TimeUnit.MILLISECONDS);
+        mailbox.announceBarrier(1);
+        assertFalse(h.awaitAnnouncedBarrier());
+        assertFalse(mailbox.isBarrierAnnounced());
+    }
+}

@@ -1,0 +1,248 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.engine.managed.e2e;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.hazelcast.cluster.Address;
+import com.hazelcast.instance.impl.HazelcastInstanceImpl;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSource;
+import org.apache.seatunnel.connectors.managed.fake.testing.ManagedFakeFaults;
+import org.apache.seatunnel.connectors.managed.fake.testing.ManagedFakeTestingSourceFactory;
+import org.apache.seatunnel.engine.core.job.JobStatus;
+import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
+import org.apache.seatunnel.engine.managed.source.zeta.transport.BarrierNoticeOperation;
+import org.apache.seatunnel.engine.managed.source.zeta.transport.ManagedSourceMemberService;
+import org.apache.seatunnel.managed.testkit.engine.CollectedRows;
+import org.apache.seatunnel.managed.testkit.engine.EmbeddedZeta;
+import org.apache.seatunnel.managed.testkit.engine.LaneASettings;
+import org.apache.seatunnel.managed.testkit.engine.RuntimeStats;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Barrier handoff and output-aware turns on a real engine, each through a restore: the coordinator
+ * announces every checkpoint to its readers, which step aside for the barrier (counted as
+ * handoffs); with a sink capped at 2,000 rows/s per writer the readers' turns end when the queue to
+ * the sink holds its in-flight bound (counted as output-blocked time) instead of blocking in the
+ * engine's collector. In both, an injected reader failure restores the pipeline from the last
+ * checkpoint, and at the sink the committed rows are, per split, seq 0..k-1 exactly once and in
+ * order.
+ */
+class LaneABarrierHandoffTest {
+    private static final Duration BOUND = Duration.ofSeconds(60);
+    private static final String JOB_NAME = "lane-a-handoff";
+    private static final int SPLITS = 4;
+    private static EmbeddedZeta zeta;
+
+    @BeforeAll
+    static void startEngine() {
+        LaneASettings.enable(
+                List.of(JOB_NAME),
+                List.of(ManagedFakeSource.IDENTIFIER, ManagedFakeTestingSourceFactory.IDENTIFIER));
+        zeta = EmbeddedZeta.builder("lane-a-handoff", 24310).start();
+    }
+
+    @AfterAll
+    static void stopEngine() {
+        if (zeta != null) {
+            zeta.close();
+        }
+        LaneASettings.clear();
+    }
+
+    private static String job(String runId, String sourceOptions, long sinkRowsPerSecond) {
+        return "env {\n  job.mode = \"STREAMING\"\n  parallelism = 2\n"
+                + "  checkpoint.interval = 1000\n}\n"
+                + "source {\n  Managed {\n    connector = \""
+                + ManagedFakeTestingSourceFactory.IDENTIFIER
+                + "\"\n    job-name = \""
+                + JOB_NAME
+                + "\"\n    split.count = "
+                + SPLITS
+                + "\n    bounded = false\n"
+                + sourceOptions
+                + "  }\n}\n"
+                + "sink {\n  "
+                + ThrottledSink.IDENTIFIER
+                + " {\n    run.id = \""
+                + runId
+                + "\"\n    collect = true\n    rows.per.second = "
+                + sinkRowsPerSecond
+                + "\n  }\n}\n";
+    }
+
+    /**
+     * Runs the job, waits for the injected reader failure, for the restored readers and for {@code
+     * more} committed rows after it, cancels and checks exact, ordered accounting.
+     */
+    private static CollectedRows runThroughRestore(
+            String name, String sourceOptions, long sinkRowsPerSecond, int failAtRow, int more)
+            throws Exception {
+        String runId = "handoff-" + name;
+        String faultId = "lane-a-handoff-" + name + "-" + System.nanoTime();
+        CollectedRows rows = CollectedRows.of(runId);
+        RuntimeStats.reset();
+        long jobId =
+                zeta.submit(
+                        job(
+                                runId,
+                                sourceOptions
+                                        + "    fault.id = \""
+                                        + faultId
+                                        + "\"\n    fail.once.at.row = "
+                                        + failAtRow
+                                        + "\n",
+                                sinkRowsPerSecond));
+        await().atMost(BOUND).until(() -> ManagedFakeFaults.fired(faultId + "/reader"));
+        int committedAtFailure = rows.committed().size();
+        await().atMost(BOUND).until(() -> RuntimeStats.readersOpened() >= 4);
+        await().atMost(BOUND).until(() -> rows.committed().size() >= committedAtFailure + more);
+        assertEquals(JobStatus.RUNNING, zeta.status(jobId));
+        zeta.cancel(jobId, BOUND);
+        assertEquals(JobStatus.CANCELED, zeta.awaitTerminal(jobId, BOUND));
+
+        Map<Integer, Long> perSplit =
+                Accounting.assertContiguousExactlyOnce(rows.committed(), SPLITS);
+        assertOrderedPerSplit(rows.committed());
+        System.out.printf(
+                "[LaneABarrierHandoffTest] %s: committed per split %s (%d at failure), written %d,"
+                        + " handoffs %d, handoff timeouts %d, output blocked %d ms%n",
+                name,
+                perSplit,
+                committedAtFailure,
+                rows.writtenCount(),
+                RuntimeStats.total(RuntimeStats.Counter.BARRIER_HANDOFFS),
+                RuntimeStats.total(RuntimeStats.Counter.BARRIER_HANDOFF_TIMEOUTS),
+                RuntimeStats.total(RuntimeStats.Counter.OUTPUT_BLOCKED_NANOS) / 1_000_000);
+        ManagedFakeFaults.clear(faultId);
+        return rows;
+    }
+
+    /** Per split, the committed seqs appear in increasing order (commit order is write order). */
+    private static void assertOrderedPerSplit(List<String> committed) {
+        Map<Integer, Long> last = new HashMap<>();
+        for (String key : committed) {
+            String[] parts = key.substring("fake-".length()).split(":");
+            int split = Integer.parseInt(parts[0]);
+            long seq = Long.parseLong(parts[1]);
+            Long prev = last.put(split, seq);
+            assertTrue(
+                    prev == null || seq > prev, "split " + split + ": " + seq + " after " + prev);
+        }
+    }
+
+    @Test
+    void announcedBarriersAreHandedOverAndRowsStayExactlyOnceInOrderThroughARestore()
+            throws Exception {
+        CollectedRows rows =
+                runThroughRestore(
+                        "handoff", "    rows.per.second = 4000\n", 1_000_000, 10_000, 4000);
+        assertTrue(
+                RuntimeStats.total(RuntimeStats.Counter.BARRIER_HANDOFFS) > 0,
+                "readers stepped aside for announced barriers");
+        CollectedRows.clear("handoff-handoff");
+        assertTrue(rows.commitCalls() > 0);
+    }
+
+    @Test
+    void outputAwareTurnsUnderBackpressureKeepRowsExactlyOnceInOrderThroughARestore()
+            throws Exception {
+        // An unpaced source into a sink capped at 2,000 rows/s per writer: the queue to the sink
+        // fills, and turns end at its in-flight bound rather than blocking in the collector.
+        runThroughRestore("backpressure", "", 2000, 3000, 3000);
+        assertTrue(
+                RuntimeStats.total(RuntimeStats.Counter.OUTPUT_BLOCKED_NANOS) > 0,
+                "readers waited for room outside the checkpoint lock");
+        CollectedRows.clear("handoff-backpressure");
+    }
+
+    /**
+     * The notice's remote path on two members: a notice sent from the other member raises the
+     * announcement of that job's reader (and of no other job's), and a barrier that never comes for
+     * it only delays the reader by the handoff timeout: the job goes on.
+     */
+    @Test
+    void aBarrierNoticeFromAnotherMemberReachesThatJobsReaderAndTheJobGoesOn() throws Exception {
+        try (EmbeddedZeta two =
+                EmbeddedZeta.builder("lane-a-handoff-2m", 24312).members(2).start()) {
+            String runId = "handoff-2m";
+            CollectedRows rows = CollectedRows.of(runId);
+            RuntimeStats.reset();
+            long jobId = two.submit(job(runId, "    rows.per.second = 200\n", 1_000_000));
+            two.awaitStatus(jobId, JobStatus.RUNNING, BOUND);
+            await().atMost(BOUND).until(() -> RuntimeStats.readersLive() == 2);
+            HazelcastInstanceImpl[] members = {two.member(0), two.member(1)};
+            List<ReaderMailbox> notified = new ArrayList<>();
+            for (int target = 0; target < 2; target++) {
+                Address to = members[target].node.getNodeEngine().getThisAddress();
+                for (ReaderMailbox m :
+                        ManagedSourceMemberService.of(members[target])
+                                .targets()
+                                .readerMailboxes()) {
+                    long id = 1_000_000;
+                    int[] subtask = {m.subtask()};
+                    notice(members[1 - target], to, jobId + 1, m.sourceRuntimeId(), id, subtask);
+                    assertTrue(m.announcedBarrier() < id, "another job's notice is ignored");
+                    notice(members[1 - target], to, jobId, m.sourceRuntimeId(), id, subtask);
+                    assertEquals(id, m.announcedBarrier());
+                    notified.add(m);
+                }
+            }
+            assertEquals(2, notified.size(), "both readers were notified");
+            // Checkpoint 1,000,000 never comes: each reader gives up on it after the timeout.
+            await().atMost(BOUND)
+                    .until(
+                            () ->
+                                    RuntimeStats.total(
+                                                    RuntimeStats.Counter.BARRIER_HANDOFF_TIMEOUTS)
+                                            >= 2);
+            int before = rows.written().size();
+            await().atMost(BOUND).until(() -> rows.written().size() >= before + 100);
+            assertEquals(JobStatus.RUNNING, two.status(jobId));
+            two.cancel(jobId, BOUND);
+            CollectedRows.clear(runId);
+        }
+    }
+
+    private static void notice(
+            HazelcastInstanceImpl from,
+            Address to,
+            long jobId,
+            long sourceRuntimeId,
+            long checkpointId,
+            int[] subtasks)
+            throws Exception {
+        from.node
+                .getNodeEngine()
+                .getOperationService()
+                .invokeOnTarget(
+                        ManagedSourceMemberService.SERVICE_NAME,
+                        new BarrierNoticeOperation(jobId, sourceRuntimeId, checkpointId, subtasks),
+                        to)
+                .get(BOUND.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+    }
+}
