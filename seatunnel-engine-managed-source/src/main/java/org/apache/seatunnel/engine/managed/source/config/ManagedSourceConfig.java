@@ -65,6 +65,8 @@ public final class ManagedSourceConfig implements java.io.Serializable {
     private final long idleWaitNanos;
     private final long admissionBudgetNanos;
     private final long closeTimeoutNanos;
+    private final long snapshotTimeoutNanos;
+    private final long snapshotSlowNanos;
 
     private ManagedSourceConfig(ReadonlyConfig c, Map<String, Object> raw) {
         this.enabled = get(c, ManagedSourceOptions.ENABLED);
@@ -94,6 +96,9 @@ public final class ManagedSourceConfig implements java.io.Serializable {
         this.cutHoldNanos = ranged(raw, ManagedSourceOptions.CUT_HOLD_TIMEOUT);
         this.idleWaitNanos = ranged(raw, ManagedSourceOptions.IDLE_WAIT);
         this.closeTimeoutNanos = ranged(raw, ManagedSourceOptions.COORDINATOR_CLOSE_TIMEOUT);
+        this.snapshotTimeoutNanos = ranged(raw, ManagedSourceOptions.COORDINATOR_SNAPSHOT_TIMEOUT);
+        this.snapshotSlowNanos =
+                ranged(raw, ManagedSourceOptions.COORDINATOR_SNAPSHOT_SLOW_THRESHOLD);
         if (retryMaxMillis < retryInitialMillis) {
             throw invalid(
                     ManagedSourceOptions.RETRY_MAX_BACKOFF,
@@ -306,6 +311,16 @@ public final class ManagedSourceConfig implements java.io.Serializable {
     /** {@code coordinator.close-timeout}. */
     public long closeTimeoutNanos() {
         return closeTimeoutNanos;
+    }
+
+    /** {@code coordinator.snapshot-timeout}. */
+    public long snapshotTimeoutNanos() {
+        return snapshotTimeoutNanos;
+    }
+
+    /** {@code coordinator.snapshot-slow-threshold}. */
+    public long snapshotSlowNanos() {
+        return snapshotSlowNanos;
     }
 
     public long admissionBudgetNanos() {

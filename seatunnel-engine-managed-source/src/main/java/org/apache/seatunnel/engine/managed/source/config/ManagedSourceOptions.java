@@ -219,6 +219,25 @@ public final class ManagedSourceOptions {
                                     + " member shuts down; past it the close is abandoned and"
                                     + " logged.");
 
+    public static final Option<Duration> COORDINATOR_SNAPSHOT_TIMEOUT =
+            Options.key("coordinator.snapshot-timeout")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(10))
+                    .withDescription(
+                            "Longest wait of the engine's enumerator snapshot (made while the"
+                                    + " engine holds its enumerator lock) for the coordinator loop;"
+                                    + " past it the snapshot fails, the engine fails that checkpoint"
+                                    + " and the timeout is counted and logged.");
+
+    public static final Option<Duration> COORDINATOR_SNAPSHOT_SLOW_THRESHOLD =
+            Options.key("coordinator.snapshot-slow-threshold")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(1))
+                    .withDescription(
+                            "An enumerator snapshot that waits longer than this for the"
+                                    + " coordinator loop is counted (CoordinatorSnapshotSlowWaits)"
+                                    + " and logged at WARN, at most once a minute per coordinator.");
+
     private ManagedSourceOptions() {}
 
     /** Every option, for documentation, unknown-key detection and validation. */
@@ -248,6 +267,8 @@ public final class ManagedSourceOptions {
                 TRACKER_MAX_BYTES,
                 CUT_HOLD_TIMEOUT,
                 IDLE_WAIT,
-                COORDINATOR_CLOSE_TIMEOUT);
+                COORDINATOR_CLOSE_TIMEOUT,
+                COORDINATOR_SNAPSHOT_TIMEOUT,
+                COORDINATOR_SNAPSHOT_SLOW_THRESHOLD);
     }
 }

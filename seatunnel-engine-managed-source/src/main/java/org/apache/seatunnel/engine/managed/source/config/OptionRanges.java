@@ -138,6 +138,8 @@ public final class OptionRanges {
         duration(m, ManagedSourceOptions.CUT_HOLD_TIMEOUT, MS, HOUR);
         duration(m, ManagedSourceOptions.IDLE_WAIT, MS, MINUTE);
         duration(m, ManagedSourceOptions.COORDINATOR_CLOSE_TIMEOUT, MS, 10 * MINUTE);
+        duration(m, ManagedSourceOptions.COORDINATOR_SNAPSHOT_TIMEOUT, MS, 10 * MINUTE);
+        duration(m, ManagedSourceOptions.COORDINATOR_SNAPSHOT_SLOW_THRESHOLD, MS, 10 * MINUTE);
         RANGES = Collections.unmodifiableMap(m);
     }
 

@@ -29,6 +29,7 @@ public final class CoordinatorConfig {
     public static final int DEFAULT_COMPLETION_QUEUE_CAPACITY = 1 << 16;
     public static final int DEFAULT_DRAIN_BATCH = 1024;
     public static final Duration DEFAULT_SNAPSHOT_TIMEOUT = Duration.ofSeconds(10);
+    public static final Duration DEFAULT_SNAPSHOT_SLOW_THRESHOLD = Duration.ofSeconds(1);
     public static final Duration DEFAULT_RETRY_INITIAL = Duration.ofMillis(10);
     public static final Duration DEFAULT_RETRY_MAX = Duration.ofSeconds(1);
 
@@ -43,6 +44,7 @@ public final class CoordinatorConfig {
     private final long maxTrackerBytes;
     private final boolean checkpointsEnabled;
     private final Duration snapshotTimeout;
+    private final Duration snapshotSlowThreshold;
     private final Duration retryInitial;
     private final Duration retryMax;
 
@@ -58,6 +60,7 @@ public final class CoordinatorConfig {
         this.maxTrackerBytes = b.maxTrackerBytes;
         this.checkpointsEnabled = b.checkpointsEnabled;
         this.snapshotTimeout = b.snapshotTimeout;
+        this.snapshotSlowThreshold = b.snapshotSlowThreshold;
         this.retryInitial = b.retryInitial;
         this.retryMax = b.retryMax;
     }
@@ -107,8 +110,14 @@ public final class CoordinatorConfig {
         return checkpointsEnabled;
     }
 
+    /** {@code coordinator.snapshot-timeout}: the longest wait of the engine's snapshot demand. */
     public Duration snapshotTimeout() {
         return snapshotTimeout;
+    }
+
+    /** {@code coordinator.snapshot-slow-threshold}: a longer snapshot wait is reported. */
+    public Duration snapshotSlowThreshold() {
+        return snapshotSlowThreshold;
     }
 
     public Duration retryInitial() {
@@ -132,6 +141,7 @@ public final class CoordinatorConfig {
         private long maxTrackerBytes = SourceAssignmentTracker.DEFAULT_MAX_BYTES;
         private boolean checkpointsEnabled = true;
         private Duration snapshotTimeout = DEFAULT_SNAPSHOT_TIMEOUT;
+        private Duration snapshotSlowThreshold = DEFAULT_SNAPSHOT_SLOW_THRESHOLD;
         private Duration retryInitial = DEFAULT_RETRY_INITIAL;
         private Duration retryMax = DEFAULT_RETRY_MAX;
 
@@ -195,6 +205,11 @@ public final class CoordinatorConfig {
 
         public Builder snapshotTimeout(Duration v) {
             this.snapshotTimeout = Objects.requireNonNull(v, "snapshotTimeout");
+            return this;
+        }
+
+        public Builder snapshotSlowThreshold(Duration v) {
+            this.snapshotSlowThreshold = Objects.requireNonNull(v, "snapshotSlowThreshold");
             return this;
         }
 

@@ -22,6 +22,7 @@ import java.io.IOException;
 import java.io.Serializable;
 import java.nio.ByteBuffer;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -60,8 +61,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Threading: engine callbacks on the enumerator task thread, pool threads A (snapshot, with the
  * engine's enumerator-context monitor held) and operation threads H; all of them only enqueue,
- * except {@link #snapshotState}, the one synchronous demand, whose wait is bounded by the
- * coordinator's snapshot timeout and never needs the monitor the caller holds.
+ * except {@link #snapshotState}, the one synchronous demand: A takes the snapshot itself when the
+ * coordinator loop is free, else waits for it, bounded by {@code coordinator.snapshot-timeout} and
+ * reported above {@code coordinator.snapshot-slow-threshold}; it never needs the monitor A holds.
  *
  * <p>The enumerator the engine drives on Lane A. Every engine callback becomes a command of the
  * source's {@link CoordinatorEventLoop}, which alone touches the connector's enumerator and the
@@ -142,6 +144,8 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
                                 .parallelism(context.currentParallelism())
                                 .maxTrackerEntries(cfg.trackerMaxEntries())
                                 .maxTrackerBytes(cfg.trackerMaxBytes())
+                                .snapshotTimeout(Duration.ofNanos(cfg.snapshotTimeoutNanos()))
+                                .snapshotSlowThreshold(Duration.ofNanos(cfg.snapshotSlowNanos()))
                                 .build())
                 .metrics(new CoordinatorMetrics())
                 .enumeratorFactory(

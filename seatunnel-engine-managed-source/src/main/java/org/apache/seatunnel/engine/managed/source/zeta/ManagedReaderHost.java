@@ -23,7 +23,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -101,7 +100,6 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
     private ReaderIdentity identity;
     private LocalCommands local;
     private ReaderEventLoop<T, SplitT> loop;
-    private ScheduledFuture<?> watchdog;
     private volatile Thread taskThread;
     // The engine's checkpoint lock, learned from the first pollNext; close drives the loop under
     // it.
@@ -177,10 +175,7 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
         loop.start(0);
         fence = new ReaderFence(mailbox, coordinatorAddress);
         service.targets().registerReader(fence);
-        watchdog =
-                service.watchdog()
-                        .scheduleWithFixedDelay(
-                                loop::checkTurnBudget, 100, 100, TimeUnit.MILLISECONDS);
+        loop.turnWatch().attach(service.turnWatchdog());
         RuntimeStats.readerOpened(mailbox, loopMetrics);
         ReaderTaskMetrics.register(
                 context.getMetricsContext(), mailbox, loopMetrics, System::nanoTime);
@@ -569,9 +564,7 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
             reader.close();
             return;
         }
-        if (watchdog != null) {
-            watchdog.cancel(false);
-        }
+        loop.turnWatch().detach();
         applyLastCheckpointNotices();
         service.targets().unregisterReader(mailbox);
         RuntimeStats.readerClosed(mailbox, loopMetrics);

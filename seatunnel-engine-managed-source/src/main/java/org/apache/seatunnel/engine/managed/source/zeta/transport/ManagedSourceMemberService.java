@@ -36,6 +36,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
+import org.apache.seatunnel.engine.managed.source.reader.TurnWatchdog;
 import org.apache.seatunnel.engine.managed.source.reader.WorkerMailboxBudget;
 import org.apache.seatunnel.engine.managed.source.zeta.ManagedSourceSettings;
 import org.slf4j.Logger;
@@ -81,6 +82,7 @@ public final class ManagedSourceMemberService implements ManagedService {
     private volatile NodeEngine nodeEngine;
     private volatile ThreadPoolExecutor coordinatorExecutor;
     private volatile ScheduledThreadPoolExecutor watchdog;
+    private volatile TurnWatchdog turnWatchdog;
     private volatile ScheduledThreadPoolExecutor senderScheduler;
     private volatile CommandSender sender;
 
@@ -205,6 +207,7 @@ public final class ManagedSourceMemberService implements ManagedService {
         this.watchdog =
                 singleThreadScheduler(
                         daemonThreads("hz." + member + ".managed-source-watchdog", false));
+        this.turnWatchdog = TurnWatchdog.on(watchdog);
         this.senderScheduler =
                 singleThreadScheduler(
                         daemonThreads("hz." + member + ".managed-source-sender", false));
@@ -353,6 +356,11 @@ public final class ManagedSourceMemberService implements ManagedService {
     /** A single daemon thread for periodic checks (timeouts, stuck loops). Tasks must be short. */
     public ScheduledExecutorService watchdog() {
         return requireStarted(watchdog);
+    }
+
+    /** The member-wide checker of reader poll turns; idle while no reader polls. */
+    public TurnWatchdog turnWatchdog() {
+        return requireStarted(turnWatchdog);
     }
 
     /**
