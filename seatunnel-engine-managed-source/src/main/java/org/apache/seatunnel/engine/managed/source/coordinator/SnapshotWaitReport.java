@@ -92,7 +92,8 @@ final class SnapshotWaitReport {
         }
     }
 
-    private boolean mayWarn(long nowNanos) {
+    /** Rate limit: true at most once per {@link #WARN_INTERVAL_NANOS}; else counts the miss. */
+    boolean mayWarn(long nowNanos) {
         long next = nextWarnNanos.get();
         if (nowNanos - next >= 0
                 && nextWarnNanos.compareAndSet(next, nowNanos + WARN_INTERVAL_NANOS)) {
@@ -100,5 +101,10 @@ final class SnapshotWaitReport {
         }
         suppressed.incrementAndGet();
         return false;
+    }
+
+    /** Slow waits not logged since the last warning (tests). */
+    long suppressedSinceLastWarning() {
+        return suppressed.get();
     }
 }
