@@ -186,6 +186,9 @@ public final class SideBySideRunner {
                         new LatencyPlot.Series(LANES[0], delays[0]),
                         new LatencyPlot.Series(LANES[1], delays[1])));
 
+        // 4. Scale: checkpoint time at p=16 and p=64, CPU with 16 idle and slow-data readers.
+        new ScaleScenarios(zeta, quick).run(table, laneJson);
+
         print(table);
         Path[] written = report.write(Paths.get("target"), "side-by-side");
         for (Path p : written) {
@@ -254,7 +257,7 @@ public final class SideBySideRunner {
     }
 
     /** A bounded wait on a monitor nobody notifies: the runner's pacing, not a test's sleep. */
-    private static void waitFor(Duration d) throws InterruptedException {
+    static void waitFor(Duration d) throws InterruptedException {
         Object o = new Object();
         long end = System.nanoTime() + d.toNanos();
         synchronized (o) {
@@ -315,7 +318,7 @@ public final class SideBySideRunner {
         return cells;
     }
 
-    private static void print(List<String[]> table) {
+    static void print(List<String[]> table) {
         int[] w = new int[3];
         for (String[] r : table) {
             for (int i = 0; i < 3; i++) {
