@@ -42,6 +42,7 @@ import org.apache.seatunnel.engine.managed.source.zeta.ManagedSourceSettings;
 import org.apache.seatunnel.engine.managed.source.zeta.RuntimeStats;
 import org.apache.seatunnel.engine.server.checkpoint.CheckpointCoordinator;
 import org.apache.seatunnel.engine.server.checkpoint.CompletedCheckpoint;
+import org.apache.seatunnel.engine.server.checkpoint.PendingCheckpoint;
 import org.apache.seatunnel.engine.server.master.JobMaster;
 import org.apache.seatunnel.managed.bench.report.BenchReport;
 import org.apache.seatunnel.managed.testkit.engine.EmbeddedZeta;
@@ -104,10 +105,17 @@ final class ScaleScenarios {
 
     /** Adds the scale rows to {@code table} and each lane's figures to its JSON object. */
     void run(List<String[]> table, ObjectNode[] laneJson) throws Exception {
-        long seconds = quick ? 8 : 20;
+        long seconds = Long.getLong("scale.seconds", quick ? 8 : 20);
         int reps = quick ? 1 : 2;
-        for (int p : new int[] {16, 64}) {
-            checkpointsAtScale(table, laneJson, p, seconds, reps);
+        // -Dscale.only=cpu or =checkpoints runs one half (when iterating on one of them).
+        String only = System.getProperty("scale.only", "");
+        if (!only.equals("cpu")) {
+            for (String p : System.getProperty("scale.parallelisms", "16,64").split(",")) {
+                checkpointsAtScale(table, laneJson, Integer.parseInt(p.trim()), seconds, reps);
+            }
+        }
+        if (only.equals("checkpoints")) {
+            return;
         }
         double[][] idle = new double[2][reps];
         double[][] slow = new double[2][reps];
@@ -199,18 +207,83 @@ final class ScaleScenarios {
         double cpuPct = 100.0 * (OS.getProcessCpuTime() - cpu0) / (System.nanoTime() - t0);
         ManagedFakeProbe.disable();
         zeta.cancel(jobId, Duration.ofSeconds(120));
-        return new Measured(checkpoints.durations, cpuPct);
+        if (checkpoints.notCompleted.get() > 0) {
+            System.out.printf(
+                    "%s, p=%d: %d checkpoints did not complete%n",
+                    LANES[laneA ? 1 : 0], p, checkpoints.notCompleted.get());
+        }
+        return new Measured(new ArrayList<>(checkpoints.durations), cpuPct);
     }
 
     /** Process CPU % of one core while an unbounded job at parallelism {@code p} runs. */
     private double cpu(boolean laneA, int p, String extra, long seconds) throws Exception {
         long jobId = start(laneA, p, extra);
+        Map<String, Long> threads0 = THREADS_BREAKDOWN ? threadCpu() : null;
         long cpu0 = OS.getProcessCpuTime();
         long t0 = System.nanoTime();
         SideBySideRunner.waitFor(Duration.ofSeconds(seconds));
         double cpuPct = 100.0 * (OS.getProcessCpuTime() - cpu0) / (System.nanoTime() - t0);
+        if (threads0 != null) {
+            printThreadCpu(LANES[laneA ? 1 : 0] + ", p=" + p + ", " + extra, threads0);
+        }
         zeta.cancel(jobId, Duration.ofSeconds(120));
         return cpuPct;
+    }
+
+    /** {@code -Dscale.threads=true}: where the CPU went, by thread-name family. */
+    private static final boolean THREADS_BREAKDOWN = Boolean.getBoolean("scale.threads");
+
+    private static Map<String, Long> threadCpu() {
+        java.lang.management.ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        Map<String, Long> out = new HashMap<>();
+        for (java.lang.management.ThreadInfo info : mx.getThreadInfo(mx.getAllThreadIds())) {
+            if (info == null) {
+                continue;
+            }
+            long t = mx.getThreadCpuTime(info.getThreadId());
+            if (t > 0) {
+                out.merge(family(info.getThreadName()), t, Long::sum);
+                out.merge(
+                        "#" + info.getThreadId() + " " + family(info.getThreadName()),
+                        t,
+                        Long::sum);
+            }
+        }
+        return out;
+    }
+
+    private static String family(String name) {
+        return name.replaceAll("[0-9]+", "N");
+    }
+
+    private static void printThreadCpu(String what, Map<String, Long> before) {
+        Map<String, Long> after = threadCpu();
+        Map<String, Long> delta = new HashMap<>();
+        after.forEach(
+                (k, v) -> {
+                    if (!k.startsWith("#")) {
+                        // Threads of this run only: ids seen before count from their old value.
+                        delta.put(k, 0L);
+                    }
+                });
+        after.forEach(
+                (k, v) -> {
+                    if (k.startsWith("#")) {
+                        String fam = k.substring(k.indexOf(' ') + 1);
+                        delta.merge(fam, v - before.getOrDefault(k, 0L), Long::sum);
+                    }
+                });
+        System.out.println("CPU by thread family, " + what + ":");
+        delta.entrySet().stream()
+                .sorted((a, b) -> Long.compare(b.getValue(), a.getValue()))
+                .limit(12)
+                .forEach(
+                        e ->
+                                System.out.printf(
+                                        Locale.ROOT,
+                                        "  %8.1f ms  %s%n",
+                                        e.getValue() / 1e6,
+                                        e.getKey()));
     }
 
     private long start(boolean laneA, int p, String extra) throws Exception {
@@ -243,20 +316,26 @@ final class ScaleScenarios {
     }
 
     /**
-     * The engine's own checkpoint timing, lane-agnostic: the pipeline's checkpoint coordinator
-     * keeps its latest {@link CompletedCheckpoint} (a private field, hence reflection) with the
-     * trigger and completion wall-clock times in milliseconds; sampled often enough to see each
-     * one.
+     * The engine's own checkpoint timing, lane-agnostic: each pending checkpoint of the pipeline's
+     * coordinator (a private map, hence reflection) is watched from the first sample that sees it
+     * until its future completes with the {@link CompletedCheckpoint}, whose trigger and completion
+     * wall-clock times (milliseconds) give the duration. A pending checkpoint lives at least that
+     * long, so a sampler delayed by a busy machine still sees every one; the latest completed
+     * checkpoint is sampled too, in case one was missed.
      */
     private static final class EngineCheckpoints {
         private final long sinceMillis;
-        private final Set<Long> seen = new HashSet<>();
-        final List<Long> durations = new ArrayList<>();
+        private final Set<Long> watched = new HashSet<>();
+        private final Set<Long> recorded = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        final List<Long> durations = java.util.Collections.synchronizedList(new ArrayList<>());
+        final java.util.concurrent.atomic.AtomicInteger notCompleted =
+                new java.util.concurrent.atomic.AtomicInteger();
 
         EngineCheckpoints(long sinceMillis) {
             this.sinceMillis = sinceMillis;
         }
 
+        @SuppressWarnings("unchecked")
         void sample(EmbeddedZeta zeta, long jobId) throws ReflectiveOperationException {
             JobMaster master = zeta.jobMaster(jobId);
             if (master == null) {
@@ -264,17 +343,38 @@ final class ScaleScenarios {
             }
             CheckpointCoordinator coordinator =
                     master.getCheckpointManager().getCheckpointCoordinator(1);
+            Field pf = CheckpointCoordinator.class.getDeclaredField("pendingCheckpoints");
+            pf.setAccessible(true);
+            Map<Long, PendingCheckpoint> pending =
+                    (Map<Long, PendingCheckpoint>) pf.get(coordinator);
+            for (PendingCheckpoint pc : pending.values()) {
+                if (pc.getCheckpointTimestamp() >= sinceMillis
+                        && watched.add(pc.getCheckpointId())) {
+                    pc.getCompletableFuture()
+                            .whenComplete(
+                                    (c, e) -> {
+                                        if (c != null) {
+                                            record(c);
+                                        } else {
+                                            notCompleted.incrementAndGet();
+                                        }
+                                    });
+                }
+            }
             Field f = CheckpointCoordinator.class.getDeclaredField("latestCompletedCheckpoint");
             f.setAccessible(true);
             CompletedCheckpoint c = (CompletedCheckpoint) f.get(coordinator);
-            if (c == null
-                    || c.getCheckpointTimestamp() < sinceMillis
-                    || !seen.add(c.getCheckpointId())) {
-                return;
+            if (c != null && c.getCheckpointTimestamp() >= sinceMillis) {
+                record(c);
             }
-            durations.add(
-                    TimeUnit.MILLISECONDS.toNanos(
-                            c.getCompletedTimestamp() - c.getCheckpointTimestamp()));
+        }
+
+        private void record(CompletedCheckpoint c) {
+            if (recorded.add(c.getCheckpointId())) {
+                durations.add(
+                        TimeUnit.MILLISECONDS.toNanos(
+                                c.getCompletedTimestamp() - c.getCheckpointTimestamp()));
+            }
         }
     }
 
