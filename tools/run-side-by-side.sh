@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the same managed FakeSource job on Lane A and Lane B in one embedded Zeta 2.3.8 engine and
 # prints the comparison table (throughput, CPU per row, barrier wait and checkpoint duration with
-# slow data of 0/200/1000 ms, idle-reader latency, CPU) and writes it with a plot to
+# slow data of 0/200/1000 ms, idle-reader latency, CPU; at p=16 and p=64 the engine's checkpoint
+# trigger->completed next to the runtime's, and CPU with 16 idle / slow-data readers) and writes it with a plot to
 # seatunnel-managed-e2e/target/side-by-side.json and .svg. Not a test; run it on a quiet machine.
 # Usage: tools/run-side-by-side.sh [quick]
 set -euo pipefail
