@@ -18,6 +18,7 @@
 package org.apache.seatunnel.engine.managed.e2e.bench;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.hazelcast.jet.datamodel.Tuple2;
 import com.sun.management.OperatingSystemMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.reflect.Field;
@@ -40,9 +41,13 @@ import org.apache.seatunnel.engine.core.job.JobStatus;
 import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
 import org.apache.seatunnel.engine.managed.source.zeta.ManagedSourceSettings;
 import org.apache.seatunnel.engine.managed.source.zeta.RuntimeStats;
+import org.apache.seatunnel.engine.server.checkpoint.ActionStateKey;
 import org.apache.seatunnel.engine.server.checkpoint.CheckpointCoordinator;
+import org.apache.seatunnel.engine.server.checkpoint.CheckpointPlan;
 import org.apache.seatunnel.engine.server.checkpoint.CompletedCheckpoint;
 import org.apache.seatunnel.engine.server.checkpoint.PendingCheckpoint;
+import org.apache.seatunnel.engine.server.checkpoint.SubtaskStatistics;
+import org.apache.seatunnel.engine.server.checkpoint.TaskStatistics;
 import org.apache.seatunnel.engine.server.master.JobMaster;
 import org.apache.seatunnel.managed.bench.report.BenchReport;
 import org.apache.seatunnel.managed.testkit.engine.EmbeddedZeta;
@@ -148,6 +153,8 @@ final class ScaleScenarios {
             List<String[]> table, ObjectNode[] laneJson, int p, long seconds, int reps)
             throws Exception {
         List<List<Long>> engine = List.of(new ArrayList<>(), new ArrayList<>());
+        List<List<Long>> enumAcks = List.of(new ArrayList<>(), new ArrayList<>());
+        List<List<Long>> readerAcks = List.of(new ArrayList<>(), new ArrayList<>());
         List<List<Long>> runtime = List.of(new ArrayList<>(), new ArrayList<>());
         List<List<Long>> waits = List.of(new ArrayList<>(), new ArrayList<>());
         double[][] cpu = new double[2][reps];
@@ -155,16 +162,22 @@ final class ScaleScenarios {
             for (int lane = 0; lane < 2; lane++) {
                 Measured m = checkpointRun(lane == 1, p, seconds);
                 engine.get(lane).addAll(m.engine);
+                enumAcks.get(lane).addAll(m.enumeratorAcks);
+                readerAcks.get(lane).addAll(m.lastReaderAcks);
                 addAll(runtime.get(lane), ManagedFakeProbe.checkpointDurations());
                 addAll(waits.get(lane), ManagedFakeProbe.barrierWaits());
                 cpu[lane][r] = m.cpuPercent;
             }
         }
         long[][] e = {sorted(engine.get(0)), sorted(engine.get(1))};
+        long[][] ea = {sorted(enumAcks.get(0)), sorted(enumAcks.get(1))};
+        long[][] ra = {sorted(readerAcks.get(0)), sorted(readerAcks.get(1))};
         long[][] rt = {sorted(runtime.get(0)), sorted(runtime.get(1))};
         long[][] w = {sorted(waits.get(0)), sorted(waits.get(1))};
         String at = "p=" + p + ", data always there";
         table.add(row("engine ckpt trigger->completed p50/p99, " + at, pcts(e[0]), pcts(e[1])));
+        table.add(row("  of which trigger->enumerator ack, " + at, pcts(ea[0]), pcts(ea[1])));
+        table.add(row("  of which trigger->last reader ack, " + at, pcts(ra[0]), pcts(ra[1])));
         table.add(
                 row(
                         "runtime ckpt enum snapshot->complete p50/p99, " + at,
@@ -175,6 +188,8 @@ final class ScaleScenarios {
         for (int l = 0; l < 2; l++) {
             ObjectNode o = laneJson[l].putObject("p" + p + "Checkpoints");
             o.set("engineTriggerToCompleted", BenchReport.distribution(e[l], true));
+            o.set("engineTriggerToEnumeratorAck", BenchReport.distribution(ea[l], true));
+            o.set("engineTriggerToLastReaderAck", BenchReport.distribution(ra[l], true));
             o.set("runtimeSnapshotToComplete", BenchReport.distribution(rt[l], true));
             o.set("barrierWait", BenchReport.distribution(w[l], true));
             putAll(o.putArray("cpuPercent"), cpu[l]);
@@ -183,10 +198,14 @@ final class ScaleScenarios {
 
     private static final class Measured {
         final List<Long> engine;
+        final List<Long> enumeratorAcks;
+        final List<Long> lastReaderAcks;
         final double cpuPercent;
 
-        Measured(List<Long> engine, double cpuPercent) {
-            this.engine = engine;
+        Measured(EngineCheckpoints c, double cpuPercent) {
+            this.engine = new ArrayList<>(c.durations);
+            this.enumeratorAcks = new ArrayList<>(c.enumeratorAcks);
+            this.lastReaderAcks = new ArrayList<>(c.lastReaderAcks);
             this.cpuPercent = cpuPercent;
         }
     }
@@ -206,13 +225,48 @@ final class ScaleScenarios {
         }
         double cpuPct = 100.0 * (OS.getProcessCpuTime() - cpu0) / (System.nanoTime() - t0);
         ManagedFakeProbe.disable();
+        if (laneA) {
+            printCoordinatorSnapshots(jobId, p);
+        }
         zeta.cancel(jobId, Duration.ofSeconds(120));
         if (checkpoints.notCompleted.get() > 0) {
             System.out.printf(
                     "%s, p=%d: %d checkpoints did not complete%n",
                     LANES[laneA ? 1 : 0], p, checkpoints.notCompleted.get());
         }
-        return new Measured(new ArrayList<>(checkpoints.durations), cpuPct);
+        return new Measured(checkpoints, cpuPct);
+    }
+
+    /**
+     * The Lane A coordinator's own account of the engine's snapshot demands (job metrics): how
+     * many, how many were taken on the engine's thread, and their mean wait. Zero where the runtime
+     * does not export them.
+     */
+    private void printCoordinatorSnapshots(long jobId, int p) {
+        long snapshots = jobMetric(jobId, "ManagedSourceCoordinatorSnapshots");
+        long onCaller = jobMetric(jobId, "ManagedSourceCoordinatorSnapshotsOnCaller");
+        long waitNanos = jobMetric(jobId, "ManagedSourceCoordinatorSnapshotWaitNanos");
+        System.out.printf(
+                Locale.ROOT,
+                "Lane A coordinator, p=%d: %d snapshots, %d on the engine's thread, mean wait %.1f"
+                        + " us%n",
+                p,
+                snapshots,
+                onCaller,
+                snapshots == 0 ? 0.0 : waitNanos / 1e3 / snapshots);
+    }
+
+    private long jobMetric(long jobId, String name) {
+        long sum = 0;
+        try {
+            for (org.apache.seatunnel.api.common.metrics.Measurement m :
+                    zeta.coordinator().getJobMetrics(jobId).get(name)) {
+                sum += ((Number) m.getValue()).longValue();
+            }
+        } catch (RuntimeException e) {
+            return 0;
+        }
+        return sum;
     }
 
     /** Process CPU % of one core while an unbounded job at parallelism {@code p} runs. */
@@ -328,6 +382,12 @@ final class ScaleScenarios {
         private final Set<Long> watched = new HashSet<>();
         private final Set<Long> recorded = java.util.concurrent.ConcurrentHashMap.newKeySet();
         final List<Long> durations = java.util.Collections.synchronizedList(new ArrayList<>());
+        // Trigger -> the enumerator task's ack (its snapshot plus the barrier fan-out to readers),
+        // and trigger -> the last reader task's ack, per checkpoint.
+        final List<Long> enumeratorAcks = java.util.Collections.synchronizedList(new ArrayList<>());
+        final List<Long> lastReaderAcks = java.util.Collections.synchronizedList(new ArrayList<>());
+        private volatile Set<Long> enumeratorVertices;
+        private volatile Set<Long> readerVertices;
         final java.util.concurrent.atomic.AtomicInteger notCompleted =
                 new java.util.concurrent.atomic.AtomicInteger();
 
@@ -343,6 +403,9 @@ final class ScaleScenarios {
             }
             CheckpointCoordinator coordinator =
                     master.getCheckpointManager().getCheckpointCoordinator(1);
+            if (enumeratorVertices == null) {
+                sourceVertices(coordinator);
+            }
             Field pf = CheckpointCoordinator.class.getDeclaredField("pendingCheckpoints");
             pf.setAccessible(true);
             Map<Long, PendingCheckpoint> pending =
@@ -370,11 +433,65 @@ final class ScaleScenarios {
         }
 
         private void record(CompletedCheckpoint c) {
-            if (recorded.add(c.getCheckpointId())) {
-                durations.add(
-                        TimeUnit.MILLISECONDS.toNanos(
-                                c.getCompletedTimestamp() - c.getCheckpointTimestamp()));
+            if (!recorded.add(c.getCheckpointId())) {
+                return;
             }
+            long trigger = c.getCheckpointTimestamp();
+            durations.add(TimeUnit.MILLISECONDS.toNanos(c.getCompletedTimestamp() - trigger));
+            Set<Long> enumerators = enumeratorVertices;
+            Set<Long> readers = readerVertices;
+            if (enumerators == null) {
+                return;
+            }
+            long lastReader = Long.MIN_VALUE;
+            for (TaskStatistics task : c.getTaskStatistics().values()) {
+                boolean enumerator = enumerators.contains(task.getJobVertexId());
+                boolean reader = readers.contains(task.getJobVertexId());
+                for (SubtaskStatistics sub : task.getSubtaskStats()) {
+                    if (sub == null) {
+                        continue;
+                    }
+                    if (enumerator) {
+                        enumeratorAcks.add(
+                                TimeUnit.MILLISECONDS.toNanos(sub.getAckTimestamp() - trigger));
+                    } else if (reader) {
+                        lastReader = Math.max(lastReader, sub.getAckTimestamp());
+                    }
+                }
+            }
+            if (lastReader != Long.MIN_VALUE) {
+                lastReaderAcks.add(TimeUnit.MILLISECONDS.toNanos(lastReader - trigger));
+            }
+        }
+
+        /**
+         * The source's task vertices from the coordinator's plan (a private field): the one that
+         * holds the source's state at the coordinator index is the enumerator, the ones holding it
+         * at a subtask index are the readers.
+         */
+        private void sourceVertices(CheckpointCoordinator coordinator)
+                throws ReflectiveOperationException {
+            Field f = CheckpointCoordinator.class.getDeclaredField("plan");
+            f.setAccessible(true);
+            CheckpointPlan plan = (CheckpointPlan) f.get(coordinator);
+            Set<Long> enumerators = new HashSet<>();
+            Set<Long> readers = new HashSet<>();
+            plan.getSubtaskActions()
+                    .forEach(
+                            (location, actions) -> {
+                                for (Tuple2<ActionStateKey, Integer> a : actions) {
+                                    if (!a.f0().toString().contains("Source")) {
+                                        continue;
+                                    }
+                                    if (CheckpointPlan.COORDINATOR_INDEX.equals(a.f1())) {
+                                        enumerators.add(location.getTaskVertexId());
+                                    } else {
+                                        readers.add(location.getTaskVertexId());
+                                    }
+                                }
+                            });
+            readerVertices = readers;
+            enumeratorVertices = enumerators;
         }
     }
 
