@@ -2,7 +2,8 @@
 # Runs the same managed FakeSource job on Lane A and Lane B in one embedded Zeta 2.3.8 engine and
 # prints the comparison table (throughput, CPU per row, barrier wait and checkpoint duration with
 # slow data of 0/200/1000 ms, idle-reader latency, CPU; a sink capped at 2,000 and 20,000 rows/s;
-# p=1 slow data with every core kept busy) and writes it with a plot to
+# p=1 slow data with every core kept busy; at p=16 and p=64 the engine's checkpoint
+# trigger->completed next to the runtime's, and CPU with 16 idle / slow-data readers) and writes it with a plot to
 # seatunnel-managed-e2e/target/side-by-side.json and .svg. Not a test; run it on a quiet machine.
 # Usage: tools/run-side-by-side.sh [quick] [backpressure]   (backpressure: only the throttled-sink
 # and busy-cores scenarios, written to side-by-side-backpressure.json and .svg)

@@ -17,6 +17,7 @@
 
 package org.apache.seatunnel.engine.managed.source.config;
 
+import java.time.Duration;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -79,6 +80,8 @@ public final class ManagedSourceConfig implements java.io.Serializable {
     private final long outputInFlightTargetNanos;
     private final long admissionBudgetNanos;
     private final long closeTimeoutNanos;
+    private final long snapshotTimeoutNanos;
+    private final long snapshotSlowNanos;
 
     private ManagedSourceConfig(ReadonlyConfig c, Map<String, Object> raw) {
         this.enabled = get(c, ManagedSourceOptions.ENABLED);
@@ -121,6 +124,9 @@ public final class ManagedSourceConfig implements java.io.Serializable {
         this.barrierHandoffNanos = ranged(raw, ManagedSourceOptions.BARRIER_HANDOFF_TIMEOUT);
         this.outputInFlightTargetNanos = ranged(raw, ManagedSourceOptions.OUTPUT_IN_FLIGHT_TARGET);
         this.closeTimeoutNanos = ranged(raw, ManagedSourceOptions.COORDINATOR_CLOSE_TIMEOUT);
+        this.snapshotTimeoutNanos = ranged(raw, ManagedSourceOptions.COORDINATOR_SNAPSHOT_TIMEOUT);
+        this.snapshotSlowNanos =
+                ranged(raw, ManagedSourceOptions.COORDINATOR_SNAPSHOT_SLOW_THRESHOLD);
         if (retryMaxMillis < retryInitialMillis) {
             throw invalid(
                     ManagedSourceOptions.RETRY_MAX_BACKOFF,
@@ -292,7 +298,9 @@ public final class ManagedSourceConfig implements java.io.Serializable {
                 .maxTrackerEntries(trackerMaxEntries)
                 .maxTrackerBytes(trackerMaxBytes)
                 .asyncBounds(asyncMaxConcurrency, asyncQueueCapacity)
-                .retryPolicy(retryPolicy());
+                .retryPolicy(retryPolicy())
+                .snapshotTimeout(Duration.ofNanos(snapshotTimeoutNanos))
+                .snapshotSlowThreshold(Duration.ofNanos(snapshotSlowNanos));
     }
 
     public boolean enabled() {
@@ -397,6 +405,16 @@ public final class ManagedSourceConfig implements java.io.Serializable {
     /** {@code coordinator.close-timeout}. */
     public long closeTimeoutNanos() {
         return closeTimeoutNanos;
+    }
+
+    /** {@code coordinator.snapshot-timeout}. */
+    public long snapshotTimeoutNanos() {
+        return snapshotTimeoutNanos;
+    }
+
+    /** {@code coordinator.snapshot-slow-threshold}. */
+    public long snapshotSlowNanos() {
+        return snapshotSlowNanos;
     }
 
     public long admissionBudgetNanos() {

@@ -348,6 +348,25 @@ public final class ManagedSourceOptions {
                                     + " member shuts down; past it the close is abandoned and"
                                     + " logged.");
 
+    public static final Option<Duration> COORDINATOR_SNAPSHOT_TIMEOUT =
+            Options.key("coordinator.snapshot-timeout")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(10))
+                    .withDescription(
+                            "Longest wait of the engine's enumerator snapshot (made while the"
+                                    + " engine holds its enumerator lock) for the coordinator loop;"
+                                    + " past it the snapshot fails, the engine fails that checkpoint"
+                                    + " and the timeout is counted and logged.");
+
+    public static final Option<Duration> COORDINATOR_SNAPSHOT_SLOW_THRESHOLD =
+            Options.key("coordinator.snapshot-slow-threshold")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(1))
+                    .withDescription(
+                            "An enumerator snapshot that waits longer than this for the"
+                                    + " coordinator loop is counted (CoordinatorSnapshotSlowWaits)"
+                                    + " and logged at WARN, at most once a minute per coordinator.");
+
     private ManagedSourceOptions() {}
 
     /** Every option, for documentation, unknown-key detection and validation. */
@@ -388,6 +407,8 @@ public final class ManagedSourceOptions {
                 READER_INTERRUPT_CHECK_INTERVAL,
                 BARRIER_HANDOFF_TIMEOUT,
                 OUTPUT_IN_FLIGHT_TARGET,
-                COORDINATOR_CLOSE_TIMEOUT);
+                COORDINATOR_CLOSE_TIMEOUT,
+                COORDINATOR_SNAPSHOT_TIMEOUT,
+                COORDINATOR_SNAPSHOT_SLOW_THRESHOLD);
     }
 }

@@ -149,6 +149,8 @@ public final class OptionRanges {
         duration(m, ManagedSourceOptions.BARRIER_HANDOFF_TIMEOUT, 0, 10 * SECOND);
         duration(m, ManagedSourceOptions.OUTPUT_IN_FLIGHT_TARGET, 0, MINUTE);
         duration(m, ManagedSourceOptions.COORDINATOR_CLOSE_TIMEOUT, MS, 10 * MINUTE);
+        duration(m, ManagedSourceOptions.COORDINATOR_SNAPSHOT_TIMEOUT, MS, 10 * MINUTE);
+        duration(m, ManagedSourceOptions.COORDINATOR_SNAPSHOT_SLOW_THRESHOLD, MS, 10 * MINUTE);
         RANGES = Collections.unmodifiableMap(m);
     }
 

@@ -32,6 +32,7 @@ public final class CoordinatorConfig {
     public static final Duration DEFAULT_SNAPSHOT_TIMEOUT = Duration.ofSeconds(10);
     public static final int DEFAULT_ASYNC_MAX_CONCURRENCY = 4;
     public static final int DEFAULT_ASYNC_QUEUE_CAPACITY = 16;
+    public static final Duration DEFAULT_SNAPSHOT_SLOW_THRESHOLD = Duration.ofSeconds(1);
 
     private final long jobId;
     private final long sourceRuntimeId;
@@ -47,6 +48,7 @@ public final class CoordinatorConfig {
     private final RetryPolicy retryPolicy;
     private final int asyncMaxConcurrency;
     private final int asyncQueueCapacity;
+    private final Duration snapshotSlowThreshold;
 
     private CoordinatorConfig(Builder b) {
         this.jobId = b.jobId;
@@ -63,6 +65,7 @@ public final class CoordinatorConfig {
         this.retryPolicy = b.retryPolicy;
         this.asyncMaxConcurrency = b.asyncMaxConcurrency;
         this.asyncQueueCapacity = b.asyncQueueCapacity;
+        this.snapshotSlowThreshold = b.snapshotSlowThreshold;
     }
 
     public static Builder builder() {
@@ -110,8 +113,14 @@ public final class CoordinatorConfig {
         return checkpointsEnabled;
     }
 
+    /** {@code coordinator.snapshot-timeout}: the longest wait of the engine's snapshot demand. */
     public Duration snapshotTimeout() {
         return snapshotTimeout;
+    }
+
+    /** {@code coordinator.snapshot-slow-threshold}: a longer snapshot wait is reported. */
+    public Duration snapshotSlowThreshold() {
+        return snapshotSlowThreshold;
     }
 
     /** The {@code retry.*} settings: how assignments and controls are sent again. */
@@ -145,6 +154,7 @@ public final class CoordinatorConfig {
         private RetryPolicy retryPolicy = RetryPolicy.defaults();
         private int asyncMaxConcurrency = DEFAULT_ASYNC_MAX_CONCURRENCY;
         private int asyncQueueCapacity = DEFAULT_ASYNC_QUEUE_CAPACITY;
+        private Duration snapshotSlowThreshold = DEFAULT_SNAPSHOT_SLOW_THRESHOLD;
 
         private Builder() {}
 
@@ -206,6 +216,11 @@ public final class CoordinatorConfig {
 
         public Builder snapshotTimeout(Duration v) {
             this.snapshotTimeout = Objects.requireNonNull(v, "snapshotTimeout");
+            return this;
+        }
+
+        public Builder snapshotSlowThreshold(Duration v) {
+            this.snapshotSlowThreshold = Objects.requireNonNull(v, "snapshotSlowThreshold");
             return this;
         }
 

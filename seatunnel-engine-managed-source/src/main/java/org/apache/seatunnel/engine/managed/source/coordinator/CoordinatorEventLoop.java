@@ -28,7 +28,10 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import org.apache.seatunnel.api.common.metrics.MetricsContext;
 import org.apache.seatunnel.api.event.EventListener;
 import org.apache.seatunnel.api.serialization.Serializer;
@@ -45,13 +48,14 @@ import org.slf4j.LoggerFactory;
  * ...) may be called from any thread, any number of threads at once: they only offer to a bounded
  * MPSC queue and return ({@link OfferResult#QUEUE_FULL} when full, counted as {@code
  * CoordinatorQueueFull}; never blocking). A drain task on the injected {@link Executor} is the only
- * code that touches the enumerator and the {@link SourceAssignmentTracker}; at most one drain is
- * scheduled at a time, so callbacks are serialized even on a multi-threaded executor. Life cycle:
+ * code that touches the enumerator and the {@link SourceAssignmentTracker}; at most one drain runs
+ * at a time (the {@code drainState} claim), so callbacks are serialized even on a multi-threaded
+ * executor — and the owner may be the caller of {@link #snapshotAndWait} instead. Life cycle:
  * {@link LoopState} CREATED → RUNNING → CLOSED (or FAILED when open throws).
  *
  * <p>Memory effects: everything a thread did before a successful offer happens-before the loop runs
  * that command (the queue's release/acquire), and each drain happens-before the next (the {@code
- * drainScheduled} flag is released after a drain and acquired before the next).
+ * drainState} claim is released after a drain and acquired, by compare-and-set, before the next).
  *
  * <p>Each drain runs a bounded batch, interleaving completions (acks, async results, timer ticks;
  * their own bounded queue so that replies are never starved by new requests) with commands, each in
@@ -61,11 +65,22 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The one synchronous demand is the enumerator snapshot of an engine checkpoint: {@link
  * #snapshotAndWait} blocks its caller (never the loop) for at most {@link
- * CoordinatorConfig#snapshotTimeout()}. The caller may hold engine monitors (Zeta holds {@code
- * enumeratorContext}); the loop never takes any lock a caller could hold, so this cannot deadlock.
+ * CoordinatorConfig#snapshotTimeout()} (plus the one command that may be running when it expires).
+ * To spare the checkpoint two thread hops (caller → executor → caller), the caller takes the loop
+ * over when no drain is running — a drain merely scheduled is claimed from under the executor,
+ * whose task then finds the loop taken and returns — and drains on its own thread until its
+ * snapshot is taken; a drain running elsewhere hands the loop to the waiting caller when it ends.
+ * The single-owner rule holds either way: whoever wins the claim is the only thread touching loop
+ * state until it releases it. The caller may hold engine monitors (Zeta holds {@code
+ * enumeratorContext}); neither the loop nor connector code on it takes any lock a caller could hold
+ * (connector enumerators get this loop's context, never the engine's), and no command blocks, so
+ * this cannot deadlock.
  */
 public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> implements LoopPort {
     private static final Logger LOG = LoggerFactory.getLogger(CoordinatorEventLoop.class);
+    private static final int IDLE = 0;
+    private static final int SCHEDULED = 1;
+    private static final int RUNNING = 2;
 
     private final CoordinatorConfig config;
     private final CoordinatorMetrics metrics;
@@ -73,8 +88,12 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
     private final MpscArrayQueue<Command> completions;
     private final EnumeratorCallQueue enumeratorCalls;
     private final Executor executor;
-    private final AtomicBoolean drainScheduled = new AtomicBoolean();
-    private final Runnable drainTask = this::drain;
+    // IDLE, SCHEDULED (a drain task is queued on the executor) or RUNNING (someone owns the loop).
+    private final AtomicInteger drainState = new AtomicInteger(IDLE);
+    private final Runnable drainTask = this::runDrainTask;
+    // A snapshotAndWait caller waiting for the loop: woken when a drain releases it.
+    private final AtomicReference<Thread> handoffWaiter = new AtomicReference<>();
+    private final SnapshotWaitReport snapshotWaits;
     private final ClassLoader enumeratorClassLoader;
     private final CoordinatorFailureHandler failureHandler;
 
@@ -113,6 +132,7 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
         this.executor = executor;
         this.enumeratorClassLoader = enumeratorClassLoader;
         this.failureHandler = failureHandler;
+        this.snapshotWaits = new SnapshotWaitReport(config, metrics, System.nanoTime());
     }
 
     /**
@@ -254,17 +274,79 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
     }
 
     /**
-     * The engine's synchronous snapshot demand: waits at most {@link
-     * CoordinatorConfig#snapshotTimeout()}, then throws {@link
-     * java.util.concurrent.TimeoutException} so the engine fails this checkpoint (the loop itself
-     * never waits). Must not be called on the loop.
+     * The engine's synchronous snapshot demand: the same strict cut as {@link #snapshot}, taken on
+     * the calling thread when the loop is free (see the class comment), else by the loop's current
+     * owner, who hands the loop over when it ends its drain. Waits at most {@link
+     * CoordinatorConfig#snapshotTimeout()} — checked between commands when the caller drains itself
+     * — then throws {@link TimeoutException} so the engine fails this checkpoint (the loop itself
+     * never waits). A wait above {@link CoordinatorConfig#snapshotSlowThreshold()} is counted and
+     * logged. Must not be called on the loop.
      */
     public byte[] snapshotAndWait(long checkpointId) throws Exception {
         if (isOwnerThread()) {
             throw new IllegalStateException(
                     "snapshotAndWait on the coordinator loop would deadlock");
         }
-        return snapshot(checkpointId).get(config.snapshotTimeout().toNanos(), TimeUnit.NANOSECONDS);
+        long start = System.nanoTime();
+        long deadline = start + config.snapshotTimeout().toNanos();
+        Thread me = Thread.currentThread();
+        CompletableFuture<byte[]> f = new CompletableFuture<>();
+        SnapshotCommand c = new SnapshotCommand(checkpointId, f, me);
+        // Not scheduled on the executor yet: the caller first tries to run it itself.
+        OfferResult r = offerOnly(c);
+        if (!r.isEnqueued()) {
+            f.completeExceptionally(new RejectedExecutionException("coordinator loop " + r));
+        }
+        boolean waiter = handoffWaiter.compareAndSet(null, me);
+        try {
+            awaitSnapshot(f, deadline, waiter);
+        } catch (TimeoutException e) {
+            long now = System.nanoTime();
+            snapshotWaits.timedOut(checkpointId, now - start, now);
+            throw e;
+        } finally {
+            if (waiter) {
+                handoffWaiter.compareAndSet(me, null);
+            }
+        }
+        long now = System.nanoTime();
+        snapshotWaits.answered(checkpointId, now - start, now);
+        return f.get();
+    }
+
+    private void awaitSnapshot(CompletableFuture<byte[]> f, long deadline, boolean waiter)
+            throws InterruptedException, TimeoutException {
+        while (!f.isDone()) {
+            if (Thread.interrupted()) {
+                // The engine cancelling: leave the snapshot to the executor.
+                scheduleDrain();
+                throw new InterruptedException("interrupted waiting for the coordinator snapshot");
+            }
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                scheduleDrain();
+                throw new TimeoutException(
+                        "coordinator snapshot not taken within coordinator.snapshot-timeout");
+            }
+            // An unopened (or failed) loop keeps the snapshot until open: the executor runs it.
+            boolean mayDrainHere = state == LoopState.RUNNING;
+            if (mayDrainHere && tryClaim()) {
+                metrics.increment(Counter.SNAPSHOTS_ON_CALLER);
+                drainClaimed(Integer.MAX_VALUE, f, deadline);
+                continue;
+            }
+            if (!mayDrainHere || !waiter) {
+                scheduleDrain();
+                try {
+                    f.get(left, TimeUnit.NANOSECONDS);
+                } catch (TimeoutException | java.util.concurrent.ExecutionException e) {
+                    // Timeout: checked above; failure: snapshotAndWait rethrows it.
+                }
+                continue;
+            }
+            // Another thread drains: woken by the snapshot's answer or by that drain's release.
+            LockSupport.parkNanos(this, left);
+        }
     }
 
     // ------------------------------------------------------------------ views
@@ -387,6 +469,15 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
     // ------------------------------------------------------------------ drain (loop)
 
     private OfferResult offer(Command c) {
+        OfferResult r = offerOnly(c);
+        if (r.isEnqueued()) {
+            scheduleDrain();
+        }
+        return r;
+    }
+
+    /** Queues without scheduling a drain: the caller drains or schedules. */
+    private OfferResult offerOnly(Command c) {
         if (state == LoopState.CLOSED) {
             metrics.increment(Counter.COMMANDS_AFTER_CLOSE);
             c.drop("closed");
@@ -396,16 +487,20 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
             metrics.increment(Counter.QUEUE_FULL);
             return OfferResult.QUEUE_FULL;
         }
-        scheduleDrain();
         return OfferResult.ENQUEUED;
     }
 
+    /**
+     * Queues a drain task unless one is queued or running. Invariant: while the state is SCHEDULED
+     * at least one drain task is queued on the executor (a caller that claims a SCHEDULED loop
+     * leaves an extra task behind, which later finds the loop taken or idle and is harmless).
+     */
     private void scheduleDrain() {
-        if (drainScheduled.compareAndSet(false, true)) {
+        if (drainState.compareAndSet(IDLE, SCHEDULED)) {
             try {
                 executor.execute(drainTask);
             } catch (RejectedExecutionException e) {
-                drainScheduled.set(false);
+                drainState.compareAndSet(SCHEDULED, IDLE);
                 if (executor instanceof ExecutorService
                         && ((ExecutorService) executor).isShutdown()) {
                     // The member is shutting down; its service closed this loop first (or gave up
@@ -418,18 +513,41 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
         }
     }
 
+    /** Claims the loop from IDLE or SCHEDULED; false while another thread runs it. */
+    private boolean tryClaim() {
+        for (; ; ) {
+            int s = drainState.get();
+            if (s == RUNNING) {
+                return false;
+            }
+            if (drainState.compareAndSet(s, RUNNING)) {
+                return true;
+            }
+        }
+    }
+
+    /** The executor's task: a stale one (its drain was claimed by a caller) may find no work. */
+    private void runDrainTask() {
+        if (tryClaim()) {
+            drainClaimed(config.drainBatch(), null, 0);
+        }
+    }
+
     /**
-     * One bounded pass: completions and commands alternately, each isolated; then, if work is left,
-     * reschedule instead of looping so other coordinators on a shared executor get their turn.
+     * One bounded pass by the thread that claimed the loop: completions and commands alternately,
+     * each isolated; then, if work is left, reschedule instead of looping so other coordinators on
+     * a shared executor get their turn. A snapshot caller ({@code until} non-null) drains until its
+     * snapshot is answered or, between commands, its deadline passes.
      */
-    private void drain() {
+    private void drainClaimed(int batch, CompletableFuture<?> until, long deadline) {
         Thread t = Thread.currentThread();
         owner = t;
         ClassLoader previous = t.getContextClassLoader();
         t.setContextClassLoader(enumeratorClassLoader);
         try {
-            int budget = config.drainBatch();
-            while (budget > 0) {
+            int budget = batch;
+            while (budget > 0
+                    && (until == null || (!until.isDone() && deadline - System.nanoTime() > 0))) {
                 Command completion = completions.poll();
                 if (completion != null) {
                     runCompletion(completion);
@@ -457,7 +575,11 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
         } finally {
             t.setContextClassLoader(previous);
             owner = null;
-            drainScheduled.set(false);
+            drainState.set(IDLE);
+        }
+        Thread waiting = handoffWaiter.get();
+        if (waiting != null && waiting != t) {
+            LockSupport.unpark(waiting);
         }
         if (!commands.isEmpty()
                 || !completions.isEmpty()
@@ -593,16 +715,25 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
         void drop(String why) {}
     }
 
-    /** The snapshot command: its future fails instead of hanging when the command is dropped. */
+    /**
+     * The snapshot command: its future fails instead of hanging when the command is dropped; a
+     * parked {@link #snapshotAndWait} caller is woken when it is answered either way.
+     */
     private final class SnapshotCommand extends Command {
         private final CompletableFuture<byte[]> future;
+        private final Thread waiter;
 
         SnapshotCommand(long checkpointId, CompletableFuture<byte[]> future) {
+            this(checkpointId, future, null);
+        }
+
+        SnapshotCommand(long checkpointId, CompletableFuture<byte[]> future, Thread waiter) {
             super(
                     CoordinatorCommandType.SNAPSHOT,
                     () -> {
                         try {
                             future.complete(core.snapshot(checkpointId));
+                            wake(waiter);
                         } catch (Exception e) {
                             // The engine fails this checkpoint; the coordinator itself is fine.
                             metrics.increment(Counter.SNAPSHOT_FAILURES);
@@ -612,9 +743,11 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
                                     checkpointId,
                                     e);
                             future.completeExceptionally(e);
+                            wake(waiter);
                         }
                     });
             this.future = future;
+            this.waiter = waiter;
         }
 
         @Override
@@ -623,6 +756,13 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
                     new IllegalStateException("coordinator snapshot not taken: " + why))) {
                 metrics.increment(Counter.SNAPSHOT_FAILURES);
             }
+            wake(waiter);
+        }
+    }
+
+    private static void wake(Thread waiter) {
+        if (waiter != null && waiter != Thread.currentThread()) {
+            LockSupport.unpark(waiter);
         }
     }
 

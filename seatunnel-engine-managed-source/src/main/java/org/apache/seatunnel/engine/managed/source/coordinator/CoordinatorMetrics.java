@@ -39,6 +39,14 @@ public final class CoordinatorMetrics {
         COMMANDS_AFTER_CLOSE("CoordinatorCommandsAfterClose"),
         SNAPSHOTS("CoordinatorSnapshots"),
         SNAPSHOT_FAILURES("CoordinatorSnapshotFailures"),
+        /** Engine snapshot demands whose caller ran the loop itself: no thread hop. */
+        SNAPSHOTS_ON_CALLER("CoordinatorSnapshotsOnCaller"),
+        /** Nanoseconds the engine's snapshot demands waited in total (divide by the count). */
+        SNAPSHOT_WAIT_NANOS("CoordinatorSnapshotWaitNanos"),
+        /** Snapshot demands that waited longer than coordinator.snapshot-slow-threshold. */
+        SNAPSHOT_SLOW_WAITS("CoordinatorSnapshotSlowWaits"),
+        /** Snapshot demands that gave up after coordinator.snapshot-timeout. */
+        SNAPSHOT_TIMEOUTS("CoordinatorSnapshotTimeouts"),
         STALE_RESULTS("CoordinatorStaleResults"),
         CANCELLED_RESULTS("CoordinatorCancelledResults"),
         ASYNC_SUBMITTED("CoordinatorAsyncSubmitted"),

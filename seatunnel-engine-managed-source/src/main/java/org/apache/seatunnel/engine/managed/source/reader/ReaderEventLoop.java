@@ -37,7 +37,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Threading: {@link #runOnce()}, {@link #runControls()}, {@link #nanosUntilIdlePoll()}, {@link
  * #start}, {@link #close()} — one driving thread at a time, mutually excluded by the host. {@link
- * #checkTurnBudget()} and the gauges — any thread (the watchdog; checks are serialized).
+ * #checkTurnBudget()} and the gauges — any thread (the watchdog; checks are serialized). Turn
+ * budgets are watched by the attempt's {@link TurnWatch}, which a host attaches to the member-wide
+ * {@link TurnWatchdog}.
  *
  * <p>The single owner of one Lane A reader attempt's checkpoint-visible state (invariant 1). It has
  * no thread of its own (invariant 14): a host calls {@link #runOnce()} from the task's thread and
@@ -118,17 +120,8 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
     // A split, no-more-splits or source event applied since the last NOTHING_AVAILABLE turn.
     private boolean dataCommandSinceQuiet;
 
-    // Odd while a poll turn runs: bumped by the driving thread at both ends of every turn with
-    // ordered stores (a volatile write or a clock read per turn is measurable against cheap
-    // records), read by the watchdog, which times a turn from the first tick that sees it and so
-    // acts within one watchdog period of the budget.
-    private final java.util.concurrent.atomic.AtomicLong turnEpoch =
-            new java.util.concurrent.atomic.AtomicLong();
-    private long turnEpochLocal;
-    // Watchdog-only (checkTurnBudget is synchronized): the turn it is timing and since when.
-    private long watchedEpoch;
-    private long watchedSince;
-    private boolean watchedWoken;
+    // Times this attempt's turns for the watchdog (hard budget, cancellation timeout).
+    private final TurnWatch watch;
     private volatile Runnable cancellationTimeoutHook = () -> {};
 
     /** A loop whose reader is named only by job id and subtask (test drivers, benchmarks). */
@@ -185,7 +178,13 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
         this.availabilityCallback = (v, t) -> mailbox.signalAvailable();
         this.cutGate = new CheckpointCutGate(clock, budget.cutHoldNanos());
         this.applyReleased = this::apply;
+        this.watch = new TurnWatch(budget, clock, new WatchedOverrun());
         mailbox.setWakeupHook(reader::wakeup);
+    }
+
+    /** This attempt's turn watch; the host attaches it to the member's {@link TurnWatchdog}. */
+    public TurnWatch turnWatch() {
+        return watch;
     }
 
     /**
@@ -495,16 +494,16 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
         boolean afterQuiet = awaitingAvailability;
         awaitingAvailability = false;
         turn.begin(output);
-        turnEpoch.lazySet(++turnEpochLocal);
+        watch.turnStarted();
         PollStatus status;
         try {
             status = reader.pollNextManaged(turn, turn);
         } catch (Throwable e) {
-            turnEpoch.lazySet(++turnEpochLocal);
+            watch.turnEnded();
             failConnector(e);
             return;
         }
-        turnEpoch.lazySet(++turnEpochLocal);
+        watch.turnEnded();
         if (schema.phase() == SchemaChangePhase.QUIESCING) {
             schemaTurnEnded();
         }
@@ -552,6 +551,7 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
 
     private void afterQuietTurn(PollStatus status) {
         pollWanted = false;
+        watch.quiet();
         if (status == PollStatus.NOTHING_AVAILABLE) {
             armAvailability();
         } else if (!schema.phase().allowsPolling()) {
@@ -630,36 +630,31 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
     }
 
     /**
-     * Watchdog check, any thread, one at a time: a turn is timed from the first check that sees it
-     * running, so with checks every 100 ms a budget is acted on at most 100 ms late. Past the hard
+     * Watchdog check, any thread, one at a time: see {@link TurnWatch#check()}. Past the hard
      * budget the reader is woken once; past the cancellation timeout the attempt is failed and the
      * host's hook (which interrupts the task thread) runs.
      */
-    public synchronized void checkTurnBudget() {
-        long epoch = turnEpoch.get();
-        long now = clock.nanoTime();
-        if ((epoch & 1) == 0) {
-            return;
-        }
-        if (epoch != watchedEpoch) {
-            watchedEpoch = epoch;
-            watchedSince = now;
-            watchedWoken = false;
-            return;
-        }
-        long elapsed = now - watchedSince;
-        if (elapsed >= budget.hardNanos() && !watchedWoken) {
-            watchedWoken = true;
+    public void checkTurnBudget() {
+        watch.check();
+    }
+
+    /** The loop's answers to overrunning turns; runs on the checking thread. */
+    private final class WatchedOverrun implements TurnWatch.Overrun {
+        @Override
+        public void hardBudgetExceeded() {
             metrics.hardWakeups.incrementAndGet();
             reader.wakeup();
         }
-        if (elapsed >= budget.cancellationNanos()
-                && mailbox.terminate(
-                        TerminalSignal.fatal(
-                                ReasonCode.POLL_CANCELLATION_TIMEOUT,
-                                reports.cancellationTimeoutCause()))) {
-            reports.cancellationTimeout(elapsed);
-            cancellationTimeoutHook.run();
+
+        @Override
+        public void cancellationTimeout(long elapsedNanos) {
+            if (mailbox.terminate(
+                    TerminalSignal.fatal(
+                            ReasonCode.POLL_CANCELLATION_TIMEOUT,
+                            reports.cancellationTimeoutCause()))) {
+                reports.cancellationTimeout(elapsedNanos);
+                cancellationTimeoutHook.run();
+            }
         }
     }
 
@@ -703,6 +698,7 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
         if (handledTerminal == null && t != null) {
             handledTerminal = t;
             schema.fence();
+            watch.quiet();
             ReaderLifecycle next =
                     t.kind() == TerminalSignal.Kind.CANCEL
                             ? ReaderLifecycle.CANCELLING
@@ -721,6 +717,8 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
             return;
         }
         transition(ReaderLifecycle.CLOSED);
+        watch.quiet();
+        watch.detach();
         cutGate.discard(mailbox);
         mailbox.close();
         reader.close();

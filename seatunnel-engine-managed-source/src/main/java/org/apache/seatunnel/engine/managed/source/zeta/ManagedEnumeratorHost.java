@@ -62,8 +62,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Threading: engine callbacks on the enumerator task thread, pool threads A (snapshot, with the
  * engine's enumerator-context monitor held) and operation threads H; all of them only enqueue,
- * except {@link #snapshotState}, the one synchronous demand, whose wait is bounded by the
- * coordinator's snapshot timeout and never needs the monitor the caller holds.
+ * except {@link #snapshotState}, the one synchronous demand: A takes the snapshot itself when the
+ * coordinator loop is free, else waits for it, bounded by {@code coordinator.snapshot-timeout} and
+ * reported above {@code coordinator.snapshot-slow-threshold}; it never needs the monitor A holds.
  *
  * <p>The enumerator the engine drives on Lane A. Every engine callback becomes a command of the
  * source's {@link CoordinatorEventLoop}, which alone touches the connector's enumerator and the

@@ -23,7 +23,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -113,7 +112,6 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
     private ReaderFence fence;
     private ReaderIdentity identity;
     private ReaderEventLoop<T, SplitT> loop;
-    private ScheduledFuture<?> watchdog;
     private InterruptWatch.Registration interruptCheck;
     private boolean gracefulCloseOffered;
     private volatile Thread taskThread;
@@ -196,10 +194,7 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
         attempt.start();
         fence = new ReaderFence(mailbox, coordinatorAddress);
         service.targets().registerReader(fence);
-        watchdog =
-                service.watchdog()
-                        .scheduleWithFixedDelay(
-                                loop::checkTurnBudget, 100, 100, TimeUnit.MILLISECONDS);
+        loop.turnWatch().attach(service.turnWatchdog());
         RuntimeObservers.readerOpened(mailbox, loopMetrics);
         ReaderTaskMetrics.register(
                 context.getMetricsContext(), mailbox, loopMetrics, System::nanoTime);
@@ -645,9 +640,7 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
             reader.close();
             return;
         }
-        if (watchdog != null) {
-            watchdog.cancel(false);
-        }
+        loop.turnWatch().detach();
         applyLastCheckpointNotices();
         service.targets().unregisterReader(mailbox);
         RuntimeObservers.readerClosed(mailbox, loopMetrics);

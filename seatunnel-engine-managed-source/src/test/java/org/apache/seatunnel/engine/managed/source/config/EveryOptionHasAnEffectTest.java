@@ -145,6 +145,14 @@ class EveryOptionHasAnEffectTest {
                 "200ms",
                 ManagedSourceConfig::outputInFlightTargetNanos);
         effect(
+                ManagedSourceOptions.COORDINATOR_SNAPSHOT_TIMEOUT,
+                "3s",
+                c -> coordinator(c).snapshotTimeout());
+        effect(
+                ManagedSourceOptions.COORDINATOR_SNAPSHOT_SLOW_THRESHOLD,
+                "200ms",
+                c -> coordinator(c).snapshotSlowThreshold());
+        effect(
                 ManagedSourceOptions.ADMISSION_P99_BUDGET,
                 "2ms",
                 c -> member(c).admissionBudgetNanos());

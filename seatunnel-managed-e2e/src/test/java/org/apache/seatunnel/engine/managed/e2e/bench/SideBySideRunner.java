@@ -213,6 +213,9 @@ public final class SideBySideRunner {
         // 4. Backpressure (throttled sink) and loaded-machine scenarios, in their own class.
         new BackpressureScenarios(zeta, quick).run(table, report, laneJson);
 
+        // 5. Scale: checkpoint time at p=16 and p=64, CPU with 16 idle and slow-data readers.
+        new ScaleScenarios(zeta, quick).run(table, laneJson);
+
         print(table);
         Path[] written = report.write(Paths.get("target"), "side-by-side");
         for (Path p : written) {
@@ -281,7 +284,7 @@ public final class SideBySideRunner {
     }
 
     /** A bounded wait on a monitor nobody notifies: the runner's pacing, not a test's sleep. */
-    private static void waitFor(Duration d) throws InterruptedException {
+    static void waitFor(Duration d) throws InterruptedException {
         Object o = new Object();
         long end = System.nanoTime() + d.toNanos();
         synchronized (o) {
@@ -342,7 +345,7 @@ public final class SideBySideRunner {
         return cells;
     }
 
-    private static void print(List<String[]> table) {
+    static void print(List<String[]> table) {
         int[] w = new int[3];
         for (String[] r : table) {
             for (int i = 0; i < 3; i++) {

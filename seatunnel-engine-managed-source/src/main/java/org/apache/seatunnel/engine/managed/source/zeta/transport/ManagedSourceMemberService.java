@@ -40,6 +40,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.seatunnel.api.source.managed.AsyncTaskOptions.WorkerClass;
 import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
 import org.apache.seatunnel.engine.managed.source.coordinator.SourceAsyncWorkerPool;
+import org.apache.seatunnel.engine.managed.source.reader.TurnWatchdog;
 import org.apache.seatunnel.engine.managed.source.reader.WorkerMailboxBudget;
 import org.apache.seatunnel.engine.managed.source.zeta.InterruptWatch;
 import org.apache.seatunnel.engine.managed.source.zeta.ManagedSourceSettings;
@@ -89,6 +90,7 @@ public final class ManagedSourceMemberService implements ManagedService {
     private volatile NodeEngine nodeEngine;
     private volatile ThreadPoolExecutor coordinatorExecutor;
     private volatile ScheduledThreadPoolExecutor watchdog;
+    private volatile TurnWatchdog turnWatchdog;
     private volatile ScheduledThreadPoolExecutor senderScheduler;
     private volatile CommandSender sender;
     private volatile Map<WorkerClass, ThreadPoolExecutor> asyncExecutors;
@@ -236,6 +238,7 @@ public final class ManagedSourceMemberService implements ManagedService {
         this.watchdog =
                 singleThreadScheduler(
                         daemonThreads("hz." + member + ".managed-source-watchdog", false));
+        this.turnWatchdog = TurnWatchdog.on(watchdog);
         this.senderScheduler =
                 singleThreadScheduler(
                         daemonThreads("hz." + member + ".managed-source-sender", false));
@@ -404,6 +407,11 @@ public final class ManagedSourceMemberService implements ManagedService {
     /** The interrupt checks of this member's Lane A readers, on the {@link #watchdog()}. */
     public InterruptWatch interruptWatch() {
         return interruptWatch;
+    }
+
+    /** The member-wide checker of reader poll turns; idle while no reader polls. */
+    public TurnWatchdog turnWatchdog() {
+        return requireStarted(turnWatchdog);
     }
 
     /**

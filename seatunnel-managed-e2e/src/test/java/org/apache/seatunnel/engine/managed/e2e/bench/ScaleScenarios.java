@@ -1,0 +1,545 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.engine.managed.e2e.bench;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.hazelcast.jet.datamodel.Tuple2;
+import com.sun.management.OperatingSystemMXBean;
+import java.lang.management.ManagementFactory;
+import java.lang.reflect.Field;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSource;
+import org.apache.seatunnel.connectors.managed.fake.testing.ManagedFakeProbe;
+import org.apache.seatunnel.connectors.managed.fake.testing.ManagedFakeTestingSourceFactory;
+import org.apache.seatunnel.engine.core.job.JobStatus;
+import org.apache.seatunnel.engine.server.checkpoint.ActionStateKey;
+import org.apache.seatunnel.engine.server.checkpoint.CheckpointCoordinator;
+import org.apache.seatunnel.engine.server.checkpoint.CheckpointPlan;
+import org.apache.seatunnel.engine.server.checkpoint.CompletedCheckpoint;
+import org.apache.seatunnel.engine.server.checkpoint.PendingCheckpoint;
+import org.apache.seatunnel.engine.server.checkpoint.SubtaskStatistics;
+import org.apache.seatunnel.engine.server.checkpoint.TaskStatistics;
+import org.apache.seatunnel.engine.server.master.JobMaster;
+import org.apache.seatunnel.managed.bench.report.BenchReport;
+import org.apache.seatunnel.managed.testkit.engine.EmbeddedZeta;
+import org.apache.seatunnel.managed.testkit.engine.LaneASettings;
+import org.apache.seatunnel.managed.testkit.engine.RuntimeStats;
+
+/**
+ * The side-by-side runner's scale scenarios (issue 15, items 3 and 4), both lanes measured
+ * alternately in one engine: the engine's own checkpoint time (coordinator trigger → completed,
+ * from its {@code CompletedCheckpoint}) next to the runtime's (enumerator snapshot → checkpoint
+ * complete, and the barrier wait, from the ManagedFake probes) at parallelism 16 and 64 with data
+ * always there; and the process CPU with 16 nearly idle readers (one row per second each) and with
+ * 16 readers on slow data (a chunk every 200 ms, jittered). Not a test: figures depend on the
+ * machine.
+ *
+ * <p>Run with the other scenarios by {@link SideBySideRunner}, or alone: {@code ScaleScenarios
+ * [quick]} (prints its own table).
+ */
+final class ScaleScenarios {
+    private static final OperatingSystemMXBean OS =
+            (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    private static final String[] LANES = {"Lane B (stock path)", "Lane A (managed)"};
+    private static final long SAMPLE_MILLIS = 50;
+
+    private final EmbeddedZeta zeta;
+    private final boolean quick;
+    private int runs;
+
+    ScaleScenarios(EmbeddedZeta zeta, boolean quick) {
+        this.zeta = zeta;
+        this.quick = quick;
+    }
+
+    public static void main(String[] args) throws Exception {
+        boolean quick = args.length > 0 && "quick".equals(args[0]);
+        Map<String, Object> cfg = new HashMap<>();
+        cfg.put("enabled", true);
+        cfg.put("allowed-jobs", Arrays.asList("side-a"));
+        cfg.put(
+                "allowed-connectors",
+                Arrays.asList(
+                        ManagedFakeSource.IDENTIFIER, ManagedFakeTestingSourceFactory.IDENTIFIER));
+        LaneASettings.install(cfg);
+        try (EmbeddedZeta zeta =
+                EmbeddedZeta.builder("side-by-side-scale-" + ProcessHandle.current().pid(), 24280)
+                        .checkpointIntervalMillis(1000)
+                        .start()) {
+            List<String[]> table = new ArrayList<>();
+            table.add(new String[] {"figure", LANES[0], LANES[1]});
+            BenchReport report = new BenchReport("Scale scenarios, Lane B vs Lane A");
+            ObjectNode json = report.json();
+            ObjectNode[] lanes = {json.putObject("laneB"), json.putObject("laneA")};
+            new ScaleScenarios(zeta, quick).run(table, lanes);
+            SideBySideRunner.print(table);
+            Path[] written = report.write(Paths.get("target"), "side-by-side-scale");
+            for (Path p : written) {
+                System.out.println("written " + p.toAbsolutePath());
+            }
+        }
+        System.exit(0);
+    }
+
+    /** Adds the scale rows to {@code table} and each lane's figures to its JSON object. */
+    void run(List<String[]> table, ObjectNode[] laneJson) throws Exception {
+        long seconds = Long.getLong("scale.seconds", quick ? 8 : 20);
+        int reps = quick ? 1 : 2;
+        // -Dscale.only=cpu or =checkpoints runs one half (when iterating on one of them).
+        String only = System.getProperty("scale.only", "");
+        if (!only.equals("cpu")) {
+            for (String p : System.getProperty("scale.parallelisms", "16,64").split(",")) {
+                checkpointsAtScale(table, laneJson, Integer.parseInt(p.trim()), seconds, reps);
+            }
+        }
+        if (only.equals("checkpoints")) {
+            return;
+        }
+        double[][] idle = new double[2][reps];
+        double[][] slow = new double[2][reps];
+        for (int r = 0; r < reps; r++) {
+            for (int lane = 0; lane < 2; lane++) {
+                idle[lane][r] = cpu(lane == 1, 16, "rows.per.second = 1", seconds);
+                slow[lane][r] =
+                        cpu(
+                                lane == 1,
+                                16,
+                                "slow.data.millis = 200\n    slow.data.jitter = true",
+                                seconds);
+            }
+        }
+        table.add(
+                row(
+                        "process CPU, p=16 idle (1 row/s per reader), % of one core",
+                        cpus(idle[0]), cpus(idle[1])));
+        table.add(
+                row(
+                        "process CPU, p=16 slow data 200 ms, % of one core",
+                        cpus(slow[0]), cpus(slow[1])));
+        for (int l = 0; l < 2; l++) {
+            putAll(laneJson[l].putArray("p16IdleCpuPercent"), idle[l]);
+            putAll(laneJson[l].putArray("p16SlowData200CpuPercent"), slow[l]);
+        }
+    }
+
+    private void checkpointsAtScale(
+            List<String[]> table, ObjectNode[] laneJson, int p, long seconds, int reps)
+            throws Exception {
+        List<List<Long>> engine = List.of(new ArrayList<>(), new ArrayList<>());
+        List<List<Long>> enumAcks = List.of(new ArrayList<>(), new ArrayList<>());
+        List<List<Long>> readerAcks = List.of(new ArrayList<>(), new ArrayList<>());
+        List<List<Long>> runtime = List.of(new ArrayList<>(), new ArrayList<>());
+        List<List<Long>> waits = List.of(new ArrayList<>(), new ArrayList<>());
+        double[][] cpu = new double[2][reps];
+        for (int r = 0; r < reps; r++) {
+            for (int lane = 0; lane < 2; lane++) {
+                Measured m = checkpointRun(lane == 1, p, seconds);
+                engine.get(lane).addAll(m.engine);
+                enumAcks.get(lane).addAll(m.enumeratorAcks);
+                readerAcks.get(lane).addAll(m.lastReaderAcks);
+                addAll(runtime.get(lane), ManagedFakeProbe.checkpointDurations());
+                addAll(waits.get(lane), ManagedFakeProbe.barrierWaits());
+                cpu[lane][r] = m.cpuPercent;
+            }
+        }
+        long[][] e = {sorted(engine.get(0)), sorted(engine.get(1))};
+        long[][] ea = {sorted(enumAcks.get(0)), sorted(enumAcks.get(1))};
+        long[][] ra = {sorted(readerAcks.get(0)), sorted(readerAcks.get(1))};
+        long[][] rt = {sorted(runtime.get(0)), sorted(runtime.get(1))};
+        long[][] w = {sorted(waits.get(0)), sorted(waits.get(1))};
+        String at = "p=" + p + ", data always there";
+        table.add(row("engine ckpt trigger->completed p50/p99, " + at, pcts(e[0]), pcts(e[1])));
+        table.add(row("  of which trigger->enumerator ack, " + at, pcts(ea[0]), pcts(ea[1])));
+        table.add(row("  of which trigger->last reader ack, " + at, pcts(ra[0]), pcts(ra[1])));
+        table.add(
+                row(
+                        "runtime ckpt enum snapshot->complete p50/p99, " + at,
+                        pcts(rt[0]),
+                        pcts(rt[1])));
+        table.add(row("barrier wait p50/p99, " + at, pcts(w[0]), pcts(w[1])));
+        table.add(row("process CPU, " + at + ", % of one core", cpus(cpu[0]), cpus(cpu[1])));
+        for (int l = 0; l < 2; l++) {
+            ObjectNode o = laneJson[l].putObject("p" + p + "Checkpoints");
+            o.set("engineTriggerToCompleted", BenchReport.distribution(e[l], true));
+            o.set("engineTriggerToEnumeratorAck", BenchReport.distribution(ea[l], true));
+            o.set("engineTriggerToLastReaderAck", BenchReport.distribution(ra[l], true));
+            o.set("runtimeSnapshotToComplete", BenchReport.distribution(rt[l], true));
+            o.set("barrierWait", BenchReport.distribution(w[l], true));
+            putAll(o.putArray("cpuPercent"), cpu[l]);
+        }
+    }
+
+    private static final class Measured {
+        final List<Long> engine;
+        final List<Long> enumeratorAcks;
+        final List<Long> lastReaderAcks;
+        final double cpuPercent;
+
+        Measured(EngineCheckpoints c, double cpuPercent) {
+            this.engine = new ArrayList<>(c.durations);
+            this.enumeratorAcks = new ArrayList<>(c.enumeratorAcks);
+            this.lastReaderAcks = new ArrayList<>(c.lastReaderAcks);
+            this.cpuPercent = cpuPercent;
+        }
+    }
+
+    /** An unbounded job at parallelism {@code p}; samples the engine's checkpoints meanwhile. */
+    private Measured checkpointRun(boolean laneA, int p, long seconds) throws Exception {
+        long jobId = start(laneA, p, "slow.data.millis = 0");
+        ManagedFakeProbe.reset();
+        ManagedFakeProbe.enable();
+        EngineCheckpoints checkpoints = new EngineCheckpoints(System.currentTimeMillis());
+        long cpu0 = OS.getProcessCpuTime();
+        long t0 = System.nanoTime();
+        long end = t0 + TimeUnit.SECONDS.toNanos(seconds);
+        while (System.nanoTime() - end < 0) {
+            SideBySideRunner.waitFor(Duration.ofMillis(SAMPLE_MILLIS));
+            checkpoints.sample(zeta, jobId);
+        }
+        double cpuPct = 100.0 * (OS.getProcessCpuTime() - cpu0) / (System.nanoTime() - t0);
+        ManagedFakeProbe.disable();
+        if (laneA) {
+            printCoordinatorSnapshots(jobId, p);
+        }
+        zeta.cancel(jobId, Duration.ofSeconds(120));
+        if (checkpoints.notCompleted.get() > 0) {
+            System.out.printf(
+                    "%s, p=%d: %d checkpoints did not complete%n",
+                    LANES[laneA ? 1 : 0], p, checkpoints.notCompleted.get());
+        }
+        return new Measured(checkpoints, cpuPct);
+    }
+
+    /**
+     * The Lane A coordinator's own account of the engine's snapshot demands (job metrics): how
+     * many, how many were taken on the engine's thread, and their mean wait. Zero where the runtime
+     * does not export them.
+     */
+    private void printCoordinatorSnapshots(long jobId, int p) {
+        long snapshots = jobMetric(jobId, "ManagedSourceCoordinatorSnapshots");
+        long onCaller = jobMetric(jobId, "ManagedSourceCoordinatorSnapshotsOnCaller");
+        long waitNanos = jobMetric(jobId, "ManagedSourceCoordinatorSnapshotWaitNanos");
+        System.out.printf(
+                Locale.ROOT,
+                "Lane A coordinator, p=%d: %d snapshots, %d on the engine's thread, mean wait %.1f"
+                        + " us%n",
+                p,
+                snapshots,
+                onCaller,
+                snapshots == 0 ? 0.0 : waitNanos / 1e3 / snapshots);
+    }
+
+    private long jobMetric(long jobId, String name) {
+        long sum = 0;
+        try {
+            for (org.apache.seatunnel.api.common.metrics.Measurement m :
+                    zeta.coordinator().getJobMetrics(jobId).get(name)) {
+                sum += ((Number) m.getValue()).longValue();
+            }
+        } catch (RuntimeException e) {
+            return 0;
+        }
+        return sum;
+    }
+
+    /** Process CPU % of one core while an unbounded job at parallelism {@code p} runs. */
+    private double cpu(boolean laneA, int p, String extra, long seconds) throws Exception {
+        long jobId = start(laneA, p, extra);
+        Map<String, Long> threads0 = THREADS_BREAKDOWN ? threadCpu() : null;
+        long cpu0 = OS.getProcessCpuTime();
+        long t0 = System.nanoTime();
+        SideBySideRunner.waitFor(Duration.ofSeconds(seconds));
+        double cpuPct = 100.0 * (OS.getProcessCpuTime() - cpu0) / (System.nanoTime() - t0);
+        if (threads0 != null) {
+            printThreadCpu(LANES[laneA ? 1 : 0] + ", p=" + p + ", " + extra, threads0);
+        }
+        zeta.cancel(jobId, Duration.ofSeconds(120));
+        return cpuPct;
+    }
+
+    /** {@code -Dscale.threads=true}: where the CPU went, by thread-name family. */
+    private static final boolean THREADS_BREAKDOWN = Boolean.getBoolean("scale.threads");
+
+    private static Map<String, Long> threadCpu() {
+        java.lang.management.ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        Map<String, Long> out = new HashMap<>();
+        for (java.lang.management.ThreadInfo info : mx.getThreadInfo(mx.getAllThreadIds())) {
+            if (info == null) {
+                continue;
+            }
+            long t = mx.getThreadCpuTime(info.getThreadId());
+            if (t > 0) {
+                out.merge(family(info.getThreadName()), t, Long::sum);
+                out.merge(
+                        "#" + info.getThreadId() + " " + family(info.getThreadName()),
+                        t,
+                        Long::sum);
+            }
+        }
+        return out;
+    }
+
+    private static String family(String name) {
+        return name.replaceAll("[0-9]+", "N");
+    }
+
+    private static void printThreadCpu(String what, Map<String, Long> before) {
+        Map<String, Long> after = threadCpu();
+        Map<String, Long> delta = new HashMap<>();
+        after.forEach(
+                (k, v) -> {
+                    if (!k.startsWith("#")) {
+                        // Threads of this run only: ids seen before count from their old value.
+                        delta.put(k, 0L);
+                    }
+                });
+        after.forEach(
+                (k, v) -> {
+                    if (k.startsWith("#")) {
+                        String fam = k.substring(k.indexOf(' ') + 1);
+                        delta.merge(fam, v - before.getOrDefault(k, 0L), Long::sum);
+                    }
+                });
+        System.out.println("CPU by thread family, " + what + ":");
+        delta.entrySet().stream()
+                .sorted((a, b) -> Long.compare(b.getValue(), a.getValue()))
+                .limit(12)
+                .forEach(
+                        e ->
+                                System.out.printf(
+                                        Locale.ROOT,
+                                        "  %8.1f ms  %s%n",
+                                        e.getValue() / 1e6,
+                                        e.getKey()));
+    }
+
+    private long start(boolean laneA, int p, String extra) throws Exception {
+        String runId = "scale-" + (++runs);
+        RuntimeStats.reset();
+        String hocon =
+                "env {\n  job.mode = \"STREAMING\"\n  parallelism = "
+                        + p
+                        + "\n  checkpoint.interval = 1000\n}\n"
+                        + "source {\n  Managed {\n    connector = \"ManagedFakeTesting\"\n"
+                        + "    job-name = \""
+                        + (laneA ? "side-a" : "side-b")
+                        + "\"\n    split.count = "
+                        + p
+                        + "\n    bounded = false\n    "
+                        + extra
+                        + "\n  }\n}\n"
+                        + "sink {\n  ManagedCount {\n    run.id = \""
+                        + runId
+                        + "\"\n  }\n}\n";
+        long jobId = zeta.submit(hocon);
+        zeta.awaitStatus(jobId, JobStatus.RUNNING, Duration.ofSeconds(120));
+        // Let every task start and a few checkpoints pass before measuring.
+        SideBySideRunner.waitFor(Duration.ofSeconds(p >= 64 ? 6 : 3));
+        if (laneA && RuntimeStats.readersOpened() < p) {
+            throw new IllegalStateException(
+                    "Lane A run opened " + RuntimeStats.readersOpened() + " of " + p + " readers");
+        }
+        return jobId;
+    }
+
+    /**
+     * The engine's own checkpoint timing, lane-agnostic: each pending checkpoint of the pipeline's
+     * coordinator (a private map, hence reflection) is watched from the first sample that sees it
+     * until its future completes with the {@link CompletedCheckpoint}, whose trigger and completion
+     * wall-clock times (milliseconds) give the duration. A pending checkpoint lives at least that
+     * long, so a sampler delayed by a busy machine still sees every one; the latest completed
+     * checkpoint is sampled too, in case one was missed.
+     */
+    private static final class EngineCheckpoints {
+        private final long sinceMillis;
+        private final Set<Long> watched = new HashSet<>();
+        private final Set<Long> recorded = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        final List<Long> durations = java.util.Collections.synchronizedList(new ArrayList<>());
+        // Trigger -> the enumerator task's ack (its snapshot plus the barrier fan-out to readers),
+        // and trigger -> the last reader task's ack, per checkpoint.
+        final List<Long> enumeratorAcks = java.util.Collections.synchronizedList(new ArrayList<>());
+        final List<Long> lastReaderAcks = java.util.Collections.synchronizedList(new ArrayList<>());
+        private volatile Set<Long> enumeratorVertices;
+        private volatile Set<Long> readerVertices;
+        final java.util.concurrent.atomic.AtomicInteger notCompleted =
+                new java.util.concurrent.atomic.AtomicInteger();
+
+        EngineCheckpoints(long sinceMillis) {
+            this.sinceMillis = sinceMillis;
+        }
+
+        @SuppressWarnings("unchecked")
+        void sample(EmbeddedZeta zeta, long jobId) throws ReflectiveOperationException {
+            JobMaster master = zeta.jobMaster(jobId);
+            if (master == null) {
+                return;
+            }
+            CheckpointCoordinator coordinator =
+                    master.getCheckpointManager().getCheckpointCoordinator(1);
+            if (enumeratorVertices == null) {
+                sourceVertices(coordinator);
+            }
+            Field pf = CheckpointCoordinator.class.getDeclaredField("pendingCheckpoints");
+            pf.setAccessible(true);
+            Map<Long, PendingCheckpoint> pending =
+                    (Map<Long, PendingCheckpoint>) pf.get(coordinator);
+            for (PendingCheckpoint pc : pending.values()) {
+                if (pc.getCheckpointTimestamp() >= sinceMillis
+                        && watched.add(pc.getCheckpointId())) {
+                    pc.getCompletableFuture()
+                            .whenComplete(
+                                    (c, e) -> {
+                                        if (c != null) {
+                                            record(c);
+                                        } else {
+                                            notCompleted.incrementAndGet();
+                                        }
+                                    });
+                }
+            }
+            Field f = CheckpointCoordinator.class.getDeclaredField("latestCompletedCheckpoint");
+            f.setAccessible(true);
+            CompletedCheckpoint c = (CompletedCheckpoint) f.get(coordinator);
+            if (c != null && c.getCheckpointTimestamp() >= sinceMillis) {
+                record(c);
+            }
+        }
+
+        private void record(CompletedCheckpoint c) {
+            if (!recorded.add(c.getCheckpointId())) {
+                return;
+            }
+            long trigger = c.getCheckpointTimestamp();
+            durations.add(TimeUnit.MILLISECONDS.toNanos(c.getCompletedTimestamp() - trigger));
+            Set<Long> enumerators = enumeratorVertices;
+            Set<Long> readers = readerVertices;
+            if (enumerators == null) {
+                return;
+            }
+            long lastReader = Long.MIN_VALUE;
+            for (TaskStatistics task : c.getTaskStatistics().values()) {
+                boolean enumerator = enumerators.contains(task.getJobVertexId());
+                boolean reader = readers.contains(task.getJobVertexId());
+                for (SubtaskStatistics sub : task.getSubtaskStats()) {
+                    if (sub == null) {
+                        continue;
+                    }
+                    if (enumerator) {
+                        enumeratorAcks.add(
+                                TimeUnit.MILLISECONDS.toNanos(sub.getAckTimestamp() - trigger));
+                    } else if (reader) {
+                        lastReader = Math.max(lastReader, sub.getAckTimestamp());
+                    }
+                }
+            }
+            if (lastReader != Long.MIN_VALUE) {
+                lastReaderAcks.add(TimeUnit.MILLISECONDS.toNanos(lastReader - trigger));
+            }
+        }
+
+        /**
+         * The source's task vertices from the coordinator's plan (a private field): the one that
+         * holds the source's state at the coordinator index is the enumerator, the ones holding it
+         * at a subtask index are the readers.
+         */
+        private void sourceVertices(CheckpointCoordinator coordinator)
+                throws ReflectiveOperationException {
+            Field f = CheckpointCoordinator.class.getDeclaredField("plan");
+            f.setAccessible(true);
+            CheckpointPlan plan = (CheckpointPlan) f.get(coordinator);
+            Set<Long> enumerators = new HashSet<>();
+            Set<Long> readers = new HashSet<>();
+            plan.getSubtaskActions()
+                    .forEach(
+                            (location, actions) -> {
+                                for (Tuple2<ActionStateKey, Integer> a : actions) {
+                                    if (!a.f0().toString().contains("Source")) {
+                                        continue;
+                                    }
+                                    if (CheckpointPlan.COORDINATOR_INDEX.equals(a.f1())) {
+                                        enumerators.add(location.getTaskVertexId());
+                                    } else {
+                                        readers.add(location.getTaskVertexId());
+                                    }
+                                }
+                            });
+            readerVertices = readers;
+            enumeratorVertices = enumerators;
+        }
+    }
+
+    private static long[] sorted(List<Long> v) {
+        long[] a = v.stream().mapToLong(Long::longValue).toArray();
+        Arrays.sort(a);
+        return a;
+    }
+
+    private static void addAll(List<Long> to, long[] from) {
+        for (long x : from) {
+            to.add(x);
+        }
+    }
+
+    private static void putAll(com.fasterxml.jackson.databind.node.ArrayNode a, double[] v) {
+        for (double x : v) {
+            a.add(x);
+        }
+    }
+
+    private static String pcts(long[] ns) {
+        if (ns.length == 0) {
+            return "n/a";
+        }
+        return String.format(
+                Locale.ROOT,
+                "%s / %s ms (n=%d)",
+                ms(BenchReport.percentile(ns, 50)),
+                ms(BenchReport.percentile(ns, 99)),
+                ns.length);
+    }
+
+    private static String cpus(double[] v) {
+        StringBuilder sb = new StringBuilder();
+        for (double x : v) {
+            if (sb.length() > 0) {
+                sb.append(", ");
+            }
+            sb.append(String.format(Locale.ROOT, "%.1f %%", x));
+        }
+        return sb.toString();
+    }
+
+    private static String ms(long ns) {
+        return String.format(Locale.ROOT, ns < 10_000_000 ? "%.2f" : "%.0f", ns / 1e6);
+    }
+
+    private static String[] row(String... cells) {
+        return cells;
+    }
+}
