@@ -21,11 +21,11 @@ import java.util.Objects;
 import org.apache.seatunnel.api.source.SourceEvent;
 
 /**
- * Threading: immutable.
+ * The source event ManagedFake's enumerator sends to a reader when {@code source.event.run.id} is
+ * set: which run it belongs to and which subtask it was addressed to, so the receiver can prove the
+ * event reached the right reader. Always carried by {@link ManagedFakeEventSerializer}.
  *
- * <p>The source event ManagedFake's enumerator sends to a reader when {@code source.event.run.id}
- * is set: which run it belongs to and which subtask it was addressed to, so the receiver can prove
- * the event reached the right reader. Always carried by {@link ManagedFakeEventSerializer}.
+ * <p>Threading: immutable.
  */
 public final class ManagedFakeEvent implements SourceEvent {
     private static final long serialVersionUID = 1L;

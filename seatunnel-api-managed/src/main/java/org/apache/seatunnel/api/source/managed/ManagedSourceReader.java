@@ -24,14 +24,14 @@ import org.apache.seatunnel.api.source.SourceReader;
 import org.apache.seatunnel.api.source.SourceSplit;
 
 /**
- * Threading: on Lane A every method of this interface and of {@link SourceReader} is called by the
- * reader event loop, one call at a time, never concurrently, with the sole exception of {@link
+ * A source reader whose checkpoint-visible state the engine owns (STIP-31 Lane A).
+ *
+ * <p>Threading: on Lane A every method of this interface and of {@link SourceReader} is called by
+ * the reader event loop, one call at a time, never concurrently, with the sole exception of {@link
  * #wakeup()}, which any thread may call at any time. {@code addSplits}, {@code handleNoMoreSplits},
  * {@code handleSourceEvent}, {@code snapshotState} and checkpoint callbacks are therefore never
  * concurrent with {@link #pollNextManaged}. Background threads the reader starts may fetch data but
  * must never mutate split state that {@code snapshotState} returns.
- *
- * <p>A source reader whose checkpoint-visible state the engine owns (STIP-31 Lane A).
  *
  * <p>The legacy {@link SourceReader#pollNext} stays the Lane B entry point: the same class runs
  * unchanged when an operator keeps the job on Lane B.

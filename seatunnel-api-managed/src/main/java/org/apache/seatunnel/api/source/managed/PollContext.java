@@ -20,11 +20,11 @@ package org.apache.seatunnel.api.source.managed;
 import org.apache.seatunnel.api.annotation.Experimental;
 
 /**
- * Threading: valid only on the calling thread and only for the duration of the call it was passed
- * to; the runtime reuses the instance for the next turn. The remaining budgets shrink as the reader
- * emits records through the collector of the same turn.
+ * The budget of one poll turn, handed to {@link ManagedSourceReader#pollNextManaged}.
  *
- * <p>The budget of one poll turn, handed to {@link ManagedSourceReader#pollNextManaged}.
+ * <p>Threading: valid only on the calling thread and only for the duration of the call it was
+ * passed to; the runtime reuses the instance for the next turn. The remaining budgets shrink as the
+ * reader emits records through the collector of the same turn.
  */
 @Experimental
 public interface PollContext {

@@ -21,11 +21,11 @@ import java.io.IOException;
 import java.util.Objects;
 
 /**
- * Threading: immutable, any thread.
+ * Serialized Source runtime checkpoint metadata cannot be read. Restore must fail before execution
+ * on it (STIP-31 "Compatibility and upgrades"), so the message is written for an operator: it names
+ * what was found and what this release supports.
  *
- * <p>Serialized Source runtime checkpoint metadata cannot be read. Restore must fail before
- * execution on it (STIP-31 "Compatibility and upgrades"), so the message is written for an
- * operator: it names what was found and what this release supports.
+ * <p>Threading: immutable, any thread.
  *
  * <p>It is an {@link IOException} so that it travels through SeaTunnel's {@code Serializer}
  * contract and the checkpoint restore paths that already handle I/O failures.

@@ -28,12 +28,12 @@ import org.apache.seatunnel.engine.managed.source.lane.Lane;
 import org.apache.seatunnel.engine.managed.source.protocol.ProtocolVersion;
 
 /**
- * Threading: immutable, any thread.
- *
- * <p>Engine runtime metadata snapshotted by a Lane A Reader together with its connector state, with
+ * Engine runtime metadata snapshotted by a Lane A Reader together with its connector state, with
  * the fields STIP-31 "Split assignment ownership" lists plus the {@link Lane} (STIP-31
  * "Compatibility and upgrades": restore never picks a lane from the installed connector alone) and
  * the id of the barrier it was taken at.
+ *
+ * <p>Threading: immutable, any thread.
  *
  * <p>Every collection is bounded, so the metadata cannot grow without limit when senders misbehave
  * and so the deserializer can reject hostile counts before allocating. Maps iterate in ascending
@@ -381,12 +381,12 @@ public final class SourceRuntimeCheckpointMetadata {
     }
 
     /**
-     * Threading: mutable, confine to one thread.
-     *
-     * <p>{@code managedLaneVersion}, {@code capabilityDigest} and {@code lane} are required;
+     * {@code managedLaneVersion}, {@code capabilityDigest} and {@code lane} are required;
      * collections default to empty and the versions to this release's. All checks run in {@link
      * #build()}, which throws {@link IllegalArgumentException} (or {@link NullPointerException} for
      * null entries).
+     *
+     * <p>Threading: mutable, confine to one thread.
      */
     public static final class Builder {
         private int metadataVersion = CURRENT_METADATA_VERSION;

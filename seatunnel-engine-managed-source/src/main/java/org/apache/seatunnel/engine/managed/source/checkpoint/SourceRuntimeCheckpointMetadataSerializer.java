@@ -29,10 +29,10 @@ import org.apache.seatunnel.engine.managed.source.lane.Lane;
 import org.apache.seatunnel.engine.managed.source.protocol.Crc32c;
 
 /**
- * Threading: stateless, any thread.
- *
- * <p>Versioned binary form of {@link SourceRuntimeCheckpointMetadata}. No Java serialization: the
+ * Versioned binary form of {@link SourceRuntimeCheckpointMetadata}. No Java serialization: the
  * bytes outlive the classes that wrote them.
+ *
+ * <p>Threading: stateless, any thread.
  *
  * <p>Layout of major version 1 (big-endian; "u" = unsigned):
  *

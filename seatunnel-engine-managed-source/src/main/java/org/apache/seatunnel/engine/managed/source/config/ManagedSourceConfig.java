@@ -34,10 +34,10 @@ import org.apache.seatunnel.engine.managed.source.reader.PollBudget;
 import org.apache.seatunnel.engine.managed.source.retry.RetryPolicy;
 
 /**
- * Threading: immutable, any thread.
- *
- * <p>The validated {@code seatunnel.engine.managed-source} section. Immutable and serializable as
+ * The validated {@code seatunnel.engine.managed-source} section. Immutable and serializable as
  * plain values, so a deployment can carry the settings it was planned with.
+ *
+ * <p>Threading: immutable, any thread.
  */
 public final class ManagedSourceConfig implements java.io.Serializable {
     private static final long serialVersionUID = 1L;

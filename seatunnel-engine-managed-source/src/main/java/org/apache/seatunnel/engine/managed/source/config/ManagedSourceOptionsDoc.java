@@ -22,10 +22,10 @@ import java.util.List;
 import org.apache.seatunnel.api.configuration.Option;
 
 /**
- * Threading: stateless, any thread.
- *
- * <p>Renders the option table of the user documentation from the one declaration in {@link
+ * Renders the option table of the user documentation from the one declaration in {@link
  * ManagedSourceOptions}, so the docs cannot drift from the code (a test compares them).
+ *
+ * <p>Threading: stateless, any thread.
  */
 public final class ManagedSourceOptionsDoc {
     public static final String BEGIN =

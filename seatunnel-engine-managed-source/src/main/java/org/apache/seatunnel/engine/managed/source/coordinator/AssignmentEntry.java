@@ -18,12 +18,12 @@
 package org.apache.seatunnel.engine.managed.source.coordinator;
 
 /**
- * Threading: owned by the coordinator loop (through {@link SourceAssignmentTracker}); never
- * published to another thread. Identity equality on purpose: one entry per split id at a time.
- *
- * <p>One tracked assignment of one split. The split is kept as its serialized bytes: they are the
+ * One tracked assignment of one split. The split is kept as its serialized bytes: they are the
  * command payload, the snapshot content, and what goes back to the enumerator if ownership is not
  * proven.
+ *
+ * <p>Threading: owned by the coordinator loop (through {@link SourceAssignmentTracker}); never
+ * published to another thread. Identity equality on purpose: one entry per split id at a time.
  */
 public final class AssignmentEntry {
     /** Marker for "not yet" in the id fields. */

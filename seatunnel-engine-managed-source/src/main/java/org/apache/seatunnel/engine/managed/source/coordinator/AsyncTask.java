@@ -26,7 +26,10 @@ import org.apache.seatunnel.api.source.managed.AsyncTaskOptions;
 import org.apache.seatunnel.api.source.managed.Cancellable;
 
 /**
- * Threading: {@link #run} on one worker thread; {@link #cancel} from any thread; the rest on the
+ * One {@code callAsync} submission of a coordinator: its callable, its options and the single
+ * outcome (delivered, cancelled or timed out) handed back to the coordinator loop.
+ *
+ * <p>Threading: {@link #run} on one worker thread; {@link #cancel} from any thread; the rest on the
  * owning coordinator loop. The phase is the only shared state and moves by CAS, so exactly one of
  * "delivered", "cancelled" or "timed out" wins. The worker writes result and error before its CAS
  * to RESULT_READY and before posting to the loop, which reads them after: both the CAS and the

@@ -21,15 +21,15 @@ import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 
 /**
- * Threading: {@link #dispatch} is called on the coordinator loop and must not block: it starts the
- * send and returns. The callback may run on any thread (even inline, before {@code dispatch}
+ * The coordinator's view of the command transport (in Zeta: our own Hazelcast operation to the
+ * reader's member, answered by the reader mailbox's admission).
+ *
+ * <p>Threading: {@link #dispatch} is called on the coordinator loop and must not block: it starts
+ * the send and returns. The callback may run on any thread (even inline, before {@code dispatch}
  * returns); the loop only re-enqueues it. Every dispatch must end in exactly one callback: an
  * admission answer, or a transport failure when the answer is unknown (timeout, member gone). A
  * failure does not mean the command was not admitted; the loop resends the same command id, which
  * the reader deduplicates.
- *
- * <p>The coordinator's view of the command transport (in Zeta: our own Hazelcast operation to the
- * reader's member, answered by the reader mailbox's admission).
  */
 public interface CommandDispatcher {
 

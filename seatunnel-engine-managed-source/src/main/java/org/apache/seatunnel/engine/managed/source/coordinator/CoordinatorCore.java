@@ -34,10 +34,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Threading: loop-owned; every method runs on the coordinator loop. It is the only code that calls
- * the enumerator and mutates the tracker (invariant 1, single owner).
+ * The command handlers of one coordinator epoch. Recovery rules:
  *
- * <p>The command handlers of one coordinator epoch. Recovery rules:
+ * <p>Threading: loop-owned; every method runs on the coordinator loop. It is the only code that
+ * calls the enumerator and mutates the tracker (invariant 1, single owner).
  *
  * <ul>
  *   <li>Reader failover: a new attempt id on registration reconciles every entry addressed to an

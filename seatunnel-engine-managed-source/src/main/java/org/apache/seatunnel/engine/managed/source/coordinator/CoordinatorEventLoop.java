@@ -44,7 +44,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Threading: the public command methods ({@code open}, {@code registerReader}, {@code snapshot},
+ * Memory effects: everything a thread did before a successful offer happens-before the loop runs
+ * that command (the queue's release/acquire), and each drain happens-before the next (the {@code
+ * drainState} claim is released after a drain and acquired, by compare-and-set, before the next).
+ *
+ * <p>Threading: the public command methods ({@code open}, {@code registerReader}, {@code snapshot},
  * ...) may be called from any thread, any number of threads at once: they only offer to a bounded
  * MPSC queue and return ({@link OfferResult#QUEUE_FULL} when full, counted as {@code
  * CoordinatorQueueFull}; never blocking). A drain task on the injected {@link Executor} is the only
@@ -52,10 +56,6 @@ import org.slf4j.LoggerFactory;
  * at a time (the {@code drainState} claim), so callbacks are serialized even on a multi-threaded
  * executor — and the owner may be the caller of {@link #snapshotAndWait} instead. Life cycle:
  * {@link LoopState} CREATED → RUNNING → CLOSED (or FAILED when open throws).
- *
- * <p>Memory effects: everything a thread did before a successful offer happens-before the loop runs
- * that command (the queue's release/acquire), and each drain happens-before the next (the {@code
- * drainState} claim is released after a drain and acquired, by compare-and-set, before the next).
  *
  * <p>Each drain runs a bounded batch, interleaving completions (acks, async results, timer ticks;
  * their own bounded queue so that replies are never starved by new requests) with commands, each in

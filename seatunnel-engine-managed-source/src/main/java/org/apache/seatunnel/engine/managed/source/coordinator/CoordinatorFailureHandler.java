@@ -18,12 +18,12 @@
 package org.apache.seatunnel.engine.managed.source.coordinator;
 
 /**
- * Threading: called on the coordinator loop; must not block and must not call back into the
- * enumerator.
+ * Receives failures the loop cannot handle itself (a command that threw, an async task whose policy
+ * is {@code FAIL_COORDINATOR}, a protocol violation). The Zeta binding fails the pipeline, which
+ * restores from the last checkpoint.
  *
- * <p>Receives failures the loop cannot handle itself (a command that threw, an async task whose
- * policy is {@code FAIL_COORDINATOR}, a protocol violation). The Zeta binding fails the pipeline,
- * which restores from the last checkpoint.
+ * <p>Threading: called on the coordinator loop; must not block and must not call back into the
+ * enumerator.
  */
 public interface CoordinatorFailureHandler {
 

@@ -22,11 +22,11 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
- * Threading: every method is thread-safe; counters are incremented by the loop, by callers of
- * {@code offer} (queue full) and by worker threads, and read by anyone.
+ * Counter names are bounded PascalCase constants: no split id, command id or payload ever becomes
+ * part of a name.
  *
- * <p>Counter names are bounded PascalCase constants: no split id, command id or payload ever
- * becomes part of a name.
+ * <p>Threading: every method is thread-safe; counters are incremented by the loop, by callers of
+ * {@code offer} (queue full) and by worker threads, and read by anyone.
  */
 public final class CoordinatorMetrics {
 

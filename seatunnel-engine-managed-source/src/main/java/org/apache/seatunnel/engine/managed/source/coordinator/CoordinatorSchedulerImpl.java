@@ -36,17 +36,17 @@ import org.apache.seatunnel.api.source.managed.CoordinatorScheduler;
 import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorMetrics.Counter;
 
 /**
- * Threading: {@link #callAsync}, {@link #scheduleInCoordinatorThread} and {@link
+ * Overlap per key: {@code COALESCE_ONE} keeps one submission waiting behind the active one; a newer
+ * submission replaces the waiting one (its input is fresher; the replaced one is cancelled and
+ * counted as {@code CoordinatorAsyncCoalesced}). {@code REJECT} refuses it. Timeouts interrupt the
+ * worker when {@link AsyncTaskOptions#cancelOnClose()} allows; a result that arrives after a
+ * timeout or cancellation is dropped and counted as {@code CoordinatorCancelledResults}.
+ *
+ * <p>Threading: {@link #callAsync}, {@link #scheduleInCoordinatorThread} and {@link
  * #scheduleOnceInCoordinatorThread} only on the owning coordinator loop (checked); all bookkeeping
  * is loop-owned. Workers and timers reach it only through {@link LoopPort#postCompletion}. One
  * instance per coordinator epoch: closing it (close or failover) fences every result that arrives
  * later, which is then dropped and counted as {@code CoordinatorStaleResults}.
- *
- * <p>Overlap per key: {@code COALESCE_ONE} keeps one submission waiting behind the active one; a
- * newer submission replaces the waiting one (its input is fresher; the replaced one is cancelled
- * and counted as {@code CoordinatorAsyncCoalesced}). {@code REJECT} refuses it. Timeouts interrupt
- * the worker when {@link AsyncTaskOptions#cancelOnClose()} allows; a result that arrives after a
- * timeout or cancellation is dropped and counted as {@code CoordinatorCancelledResults}.
  *
  * <p>Schedules: one per key, repeating (fixed delay) or one-shot; a timer only posts a {@code
  * SCHEDULER_TICK} completion, and the task runs when the loop applies it, so a tick that arrives

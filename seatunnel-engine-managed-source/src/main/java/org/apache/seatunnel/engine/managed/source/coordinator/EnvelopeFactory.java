@@ -22,12 +22,12 @@ import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 
 /**
- * Threading: loop-owned, not thread-safe.
- *
- * <p>Stamps every outbound command with the coordinator's identity: epoch (also the sender attempt
+ * Stamps every outbound command with the coordinator's identity: epoch (also the sender attempt
  * id), a command id unique across epochs ({@code epoch << 40 | counter}), a sender sequence
  * contiguous per target subtask within the epoch, and the coordinator cut (the id of the last
  * enumerator snapshot taken in this epoch, 0 before any).
+ *
+ * <p>Threading: loop-owned, not thread-safe.
  */
 final class EnvelopeFactory {
     static final int SPLIT_PAYLOAD_VERSION = 1;

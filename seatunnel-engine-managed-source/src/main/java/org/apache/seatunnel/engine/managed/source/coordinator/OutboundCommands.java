@@ -32,10 +32,7 @@ import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope
 import org.apache.seatunnel.engine.managed.source.retry.RetryPolicy;
 
 /**
- * Threading: loop-owned except {@link AckHandler}'s callbacks, which run on any thread and only
- * post a completion to the loop.
- *
- * <p>Turns tracker entries and controls into envelopes and hands them to the {@link
+ * Turns tracker entries and controls into envelopes and hands them to the {@link
  * CommandDispatcher}: dispatches pending assignments while the tracker has room (back-pressure
  * otherwise), holds everything while restored owners are unreconciled, sends no-more-splits behind
  * a subtask's last assignment, and resends what the transport could not deliver (same command id,
@@ -44,6 +41,9 @@ import org.apache.seatunnel.engine.managed.source.retry.RetryPolicy;
  * not admitted after {@code retry.max-attempts} attempts fails the coordinator ({@code
  * ManagedSourceRetriesExhausted}): its split can no longer be placed by this epoch, and the
  * pipeline restores from the last checkpoint, where the tracker still owns it.
+ *
+ * <p>Threading: loop-owned except {@link AckHandler}'s callbacks, which run on any thread and only
+ * post a completion to the loop.
  */
 final class OutboundCommands {
     private static final byte[] EMPTY = new byte[0];
@@ -321,7 +321,9 @@ final class OutboundCommands {
     }
 
     /**
-     * Threading: the callbacks run on any transport thread and only post to the loop. Immutable.
+     * The admission answer of one sent command, handed back to the coordinator loop.
+     *
+     * <p>Threading: the callbacks run on any transport thread and only post to the loop. Immutable.
      */
     static final class AckHandler implements CommandDispatcher.AckCallback {
         private final OutboundCommands owner;

@@ -26,12 +26,12 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * Threading: loop-owned, not thread-safe, except {@link #registeredSnapshot()}, which any thread
- * may call.
- *
- * <p>The current attempt of every registered reader subtask, the restored owners still to be
+ * The current attempt of every registered reader subtask, the restored owners still to be
  * reconciled after a coordinator restore (assignment is held until none is left), and which attempt
  * has been sent no-more-splits.
+ *
+ * <p>Threading: loop-owned, not thread-safe, except {@link #registeredSnapshot()}, which any thread
+ * may call.
  */
 final class ReaderRegistry {
     private final TreeMap<Integer, Long> attempts = new TreeMap<>();

@@ -34,12 +34,12 @@ import java.util.TreeSet;
 import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorMetrics.Counter;
 
 /**
- * Threading: owned by one {@link CoordinatorEventLoop}; every method must be called on that loop
- * (tests call it from their single thread). Not thread-safe.
- *
- * <p>Tracks every split the enumerator handed out until ownership is proven durable (STIP-31 "Split
+ * Tracks every split the enumerator handed out until ownership is proven durable (STIP-31 "Split
  * assignment ownership"). Keyed by the stable split id, never by subtask index, so rescale and
  * failover reason about splits, not slots.
+ *
+ * <p>Threading: owned by one {@link CoordinatorEventLoop}; every method must be called on that loop
+ * (tests call it from their single thread). Not thread-safe.
  *
  * <p>Bounds: commands in flight (states {@code DISPATCHED .. CHECKPOINT_INCLUDED}) are limited by
  * entry count and estimated bytes. At the bound a new assignment stays {@code UNASSIGNED} in the

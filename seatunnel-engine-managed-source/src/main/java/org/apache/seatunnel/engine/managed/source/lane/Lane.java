@@ -18,10 +18,9 @@
 package org.apache.seatunnel.engine.managed.source.lane;
 
 /**
- * Threading: immutable, any thread.
+ * The runtime lane a Source runs in. Wire codes are persisted in checkpoints and are fixed forever.
  *
- * <p>The runtime lane a Source runs in. Wire codes are persisted in checkpoints and are fixed
- * forever.
+ * <p>Threading: immutable, any thread.
  */
 public enum Lane {
     /** Engine-managed Source runtime (mailbox, command protocol, coordinator event loop). */

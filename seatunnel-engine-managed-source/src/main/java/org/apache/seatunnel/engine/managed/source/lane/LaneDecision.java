@@ -24,11 +24,11 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Threading: immutable, any thread.
+ * The lane chosen once for one deployment of one source, with what it was chosen from. Recorded in
+ * the job plan (it travels inside the planned source) and in every checkpoint; a restore compares
+ * against it and never re-chooses silently (invariant 12).
  *
- * <p>The lane chosen once for one deployment of one source, with what it was chosen from. Recorded
- * in the job plan (it travels inside the planned source) and in every checkpoint; a restore
- * compares against it and never re-chooses silently (invariant 12).
+ * <p>Threading: immutable, any thread.
  */
 public final class LaneDecision implements Serializable {
     private static final long serialVersionUID = 2L;

@@ -23,11 +23,11 @@ import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
 import org.apache.seatunnel.engine.managed.source.protocol.ProtocolVersion;
 
 /**
- * Threading: stateless, any thread.
- *
- * <p>Chooses the lane of one source when a job is planned: the global switch, then the per-job and
+ * Chooses the lane of one source when a job is planned: the global switch, then the per-job and
  * per-connector allowlists (exact names, or "*"), then the connector's capability. Existing
  * connectors stay on Lane B unless every check passes.
+ *
+ * <p>Threading: stateless, any thread.
  */
 public final class LaneSelector {
     public static final String WILDCARD = "*";

@@ -27,9 +27,9 @@ import static org.apache.seatunnel.engine.managed.source.protocol.SourceCommandC
 import java.util.Objects;
 
 /**
- * Threading: stateless, any thread.
+ * Binary codec for {@link AdmissionAck}, protocol major version 1.
  *
- * <p>Binary codec for {@link AdmissionAck}, protocol major version 1.
+ * <p>Threading: stateless, any thread.
  *
  * <p>Layout (big-endian):
  *
@@ -155,10 +155,10 @@ public final class AdmissionAckCodec {
     }
 
     /**
-     * Threading: immutable, any thread.
-     *
-     * <p>The outcome of {@link #decode}: an acknowledgement, or a failure reason with an
+     * The outcome of {@link #decode}: an acknowledgement, or a failure reason with an
      * operator-readable detail.
+     *
+     * <p>Threading: immutable, any thread.
      */
     public static final class DecodeResult {
         private final AdmissionAck ack;

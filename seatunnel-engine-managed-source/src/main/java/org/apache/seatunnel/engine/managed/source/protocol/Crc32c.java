@@ -18,10 +18,10 @@
 package org.apache.seatunnel.engine.managed.source.protocol;
 
 /**
- * Threading: stateless, any thread.
+ * CRC-32C (Castagnoli), table-driven. {@code java.util.zip.CRC32C} exists only from Java 9 and the
+ * runtime ships as Java 8 bytecode, so it carries its own; tests check it against the JDK's.
  *
- * <p>CRC-32C (Castagnoli), table-driven. {@code java.util.zip.CRC32C} exists only from Java 9 and
- * the runtime ships as Java 8 bytecode, so it carries its own; tests check it against the JDK's.
+ * <p>Threading: stateless, any thread.
  */
 public final class Crc32c {
     private static final int[] TABLE = new int[256];

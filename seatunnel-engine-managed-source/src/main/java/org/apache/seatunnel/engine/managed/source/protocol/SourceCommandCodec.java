@@ -20,9 +20,9 @@ package org.apache.seatunnel.engine.managed.source.protocol;
 import java.util.Objects;
 
 /**
- * Threading: stateless, any thread.
+ * Binary frame codec for {@link SourceCommandEnvelope}, protocol major version 1.
  *
- * <p>Binary frame codec for {@link SourceCommandEnvelope}, protocol major version 1.
+ * <p>Threading: stateless, any thread.
  *
  * <p>Layout of a major-1 frame (all integers big-endian; "u" = unsigned):
  *
@@ -295,10 +295,10 @@ public final class SourceCommandCodec {
     }
 
     /**
-     * Threading: immutable, any thread.
+     * The outcome of {@link #decode}: exactly one of an envelope or a failure (status, reason and a
+     * short operator-readable detail that never contains payload bytes).
      *
-     * <p>The outcome of {@link #decode}: exactly one of an envelope or a failure (status, reason
-     * and a short operator-readable detail that never contains payload bytes).
+     * <p>Threading: immutable, any thread.
      */
     public static final class DecodeResult {
         private final SourceCommandEnvelope envelope;

@@ -24,12 +24,12 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * Threading: owned by the reader event loop; not thread-safe.
- *
- * <p>Which sender sequences a reader attempt has applied, per sender (the coordinator epoch): a
+ * Which sender sequences a reader attempt has applied, per sender (the coordinator epoch): a
  * contiguous watermark plus a bounded set of sequences applied above it. This is what makes apply
  * exactly-once per attempt (invariant 6) independently of the admission dedup window, and what the
  * checkpoint metadata carries as {@code appliedSenderWatermarks} and {@code boundedSequenceGaps}.
+ *
+ * <p>Threading: owned by the reader event loop; not thread-safe.
  *
  * <p>An unknown sender starts at watermark 0: the coordinator numbers the commands of each new
  * reader attempt from 1 (Zeta hands reader state to the enumerator, never back to a reader, so a

@@ -23,11 +23,11 @@ import org.apache.seatunnel.engine.managed.source.protocol.LongPayload;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 
 /**
- * Threading: any thread.
- *
- * <p>Builds the commands a host creates locally for its own reader (barriers, checkpoint callbacks,
+ * Builds the commands a host creates locally for its own reader (barriers, checkpoint callbacks,
  * graceful close). Their command ids are negative so they never collide with coordinator ids, which
  * are positive; the checkpoint id travels as a {@link LongPayload}.
+ *
+ * <p>Threading: any thread.
  */
 public final class LocalCommands {
     private final ReaderMailbox mailbox;

@@ -22,11 +22,11 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Threading: {@link #signal()} from any thread, never blocks (a flag store and at most one {@code
- * unpark}); {@link #await(long)} only from the host thread driving the loop.
- *
- * <p>A sticky wakeup flag between producers (operation threads, availability callbacks) and the one
+ * A sticky wakeup flag between producers (operation threads, availability callbacks) and the one
  * host thread that idles a reader loop.
+ *
+ * <p>Threading: {@link #signal()} from any thread, never blocks (a flag store and at most one
+ * {@code unpark}); {@link #await(long)} only from the host thread driving the loop.
  *
  * <p>No lost wakeup: the flag is set before the waiter is looked up, and the waiter publishes
  * itself before it re-checks the flag, so a signal racing with going idle either is seen by the

@@ -25,13 +25,13 @@ import org.apache.seatunnel.api.table.event.SchemaChangeEvent;
 import org.apache.seatunnel.engine.managed.source.protocol.ReasonCode;
 
 /**
- * Threading: owned by the reader event loop; handed to the connector only for the duration of one
- * {@code pollNextManaged} call on the same thread.
- *
- * <p>The budget and the counting collector of one poll turn, reused turn after turn so a turn
+ * The budget and the counting collector of one poll turn, reused turn after turn so a turn
  * allocates nothing. A connector asks {@link #shouldYield()} once per record, so the per-record
  * path is one increment and one compare on each side (as cheap as a bare poll loop's own record
  * counter); everything else happens at marks:
+ *
+ * <p>Threading: owned by the reader event loop; handed to the connector only for the duration of
+ * one {@code pollNextManaged} call on the same thread.
  *
  * <ul>
  *   <li><b>records and bytes</b> — the collector samples a record's size every {@value #SIZE_EVERY}

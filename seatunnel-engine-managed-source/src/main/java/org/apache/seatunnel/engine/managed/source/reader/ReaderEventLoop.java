@@ -35,17 +35,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Threading: {@link #runOnce()}, {@link #runControls()}, {@link #nanosUntilIdlePoll()}, {@link
+ * The single owner of one Lane A reader attempt's checkpoint-visible state (invariant 1). It has no
+ * thread of its own (invariant 14): a host calls {@link #runOnce()} from the task's thread and
+ * {@link #runControls()} when the engine demands a barrier, and guarantees that never two calls
+ * overlap (the Zeta host holds the engine's checkpoint lock around every call, so a barrier can
+ * only fall between iterations — invariant 5).
+ *
+ * <p>Threading: {@link #runOnce()}, {@link #runControls()}, {@link #nanosUntilIdlePoll()}, {@link
  * #start}, {@link #close()} — one driving thread at a time, mutually excluded by the host. {@link
  * #checkTurnBudget()} and the gauges — any thread (the watchdog; checks are serialized). Turn
  * budgets are watched by the attempt's {@link TurnWatch}, which a host attaches to the member-wide
  * {@link TurnWatchdog}.
- *
- * <p>The single owner of one Lane A reader attempt's checkpoint-visible state (invariant 1). It has
- * no thread of its own (invariant 14): a host calls {@link #runOnce()} from the task's thread and
- * {@link #runControls()} when the engine demands a barrier, and guarantees that never two calls
- * overlap (the Zeta host holds the engine's checkpoint lock around every call, so a barrier can
- * only fall between iterations — invariant 5).
  *
  * <p>One iteration, in order:
  *

@@ -23,11 +23,11 @@ import org.apache.seatunnel.api.source.SourceSplit;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 
 /**
- * Threading: every method is called by the loop, on whichever thread is driving it, one at a time.
- * Implementations must not block on remote calls (invariant 3): acknowledgements to the coordinator
- * are sent asynchronously.
+ * What a host (the Zeta binding, or a test driver) provides to a {@link ReaderEventLoop}.
  *
- * <p>What a host (the Zeta binding, or a test driver) provides to a {@link ReaderEventLoop}.
+ * <p>Threading: every method is called by the loop, on whichever thread is driving it, one at a
+ * time. Implementations must not block on remote calls (invariant 3): acknowledgements to the
+ * coordinator are sent asynchronously.
  */
 public interface ReaderLoopHost<SplitT extends SourceSplit> {
 

@@ -31,12 +31,12 @@ import org.apache.seatunnel.engine.managed.source.protocol.SchedulingCategory;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 
 /**
- * Threading: {@link #admit}, {@link #offer}, {@link #terminate}, {@link #signalAvailable} and the
- * read-only gauges may be called from any thread and never block, sleep, spin or run connector
+ * The bounded inbox of one reader attempt (STIP-31 "Admission and overload").
+ *
+ * <p>Threading: {@link #admit}, {@link #offer}, {@link #terminate}, {@link #signalAvailable} and
+ * the read-only gauges may be called from any thread and never block, sleep, spin or run connector
  * code. {@link #poll}, {@link #complete} and {@link #close} belong to the single consumer, the
  * reader event loop (whichever thread currently drives it, one at a time).
- *
- * <p>The bounded inbox of one reader attempt (STIP-31 "Admission and overload").
  *
  * <p>Admission is linearized in the STIP's order: validate (protocol, target attempt, header, size)
  * → reserve command count and bytes (mailbox, then worker-wide) → allocate the mailbox sequence →

@@ -22,9 +22,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
 
 /**
- * Threading: lock-free counters; any thread.
+ * Admission counters of one or more mailboxes. Labels are the bounded status set only.
  *
- * <p>Admission counters of one or more mailboxes. Labels are the bounded status set only.
+ * <p>Threading: lock-free counters; any thread.
  */
 public final class ReaderMailboxMetrics {
     private final AtomicLongArray byStatus = new AtomicLongArray(AdmissionStatus.values().length);

@@ -21,16 +21,16 @@ import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
- * Threading: {@link #claim} and {@link #publish} — any producer thread, never blocking; {@link
- * #poll} and {@link #hasClaimedUnpublished} — the single consumer; the gauges — any thread.
- *
- * <p>A multi-producer, single-consumer ring whose claimed slot number is the element's sequence, so
+ * A multi-producer, single-consumer ring whose claimed slot number is the element's sequence, so
  * the consumer sees elements in exactly the order their sequences were handed out (JCTools' MPSC
  * queues do not expose the position an offer took, and a separate sequence counter would let two
  * producers publish out of sequence order). The ring does not check capacity: callers reserve a
  * slot before claiming one (the mailbox counts commands), which makes a claim one fetch-and-add
  * that never fails or retries, where a bounded queue's offer is a compare-and-set loop.
  * MailboxQueueBenchmark compares the two.
+ *
+ * <p>Threading: {@link #claim} and {@link #publish} — any producer thread, never blocking; {@link
+ * #poll} and {@link #hasClaimedUnpublished} — the single consumer; the gauges — any thread.
  */
 public final class SequencedMpscRing<E> extends RingHeadPadAfter {
     private static final AtomicLongFieldUpdater<RingTailField> TAIL =

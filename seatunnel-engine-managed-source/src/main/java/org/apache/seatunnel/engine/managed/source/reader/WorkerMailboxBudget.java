@@ -20,11 +20,11 @@ package org.apache.seatunnel.engine.managed.source.reader;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Threading: lock-free; any thread may reserve and release.
- *
- * <p>The payload-byte budget shared by every reader mailbox of one member (STIP-31's third capacity
+ * The payload-byte budget shared by every reader mailbox of one member (STIP-31's third capacity
  * level). Each mailbox also takes its reserved control bytes from here when it is created, so
  * reserved capacity cannot be starved by other mailboxes later.
+ *
+ * <p>Threading: lock-free; any thread may reserve and release.
  */
 public final class WorkerMailboxBudget {
     private final long maxBytes;

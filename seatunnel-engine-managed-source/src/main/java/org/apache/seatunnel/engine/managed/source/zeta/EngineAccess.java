@@ -28,12 +28,12 @@ import org.apache.seatunnel.engine.server.task.context.SourceReaderContext;
 import org.apache.seatunnel.engine.server.task.flow.SourceFlowLifeCycle;
 
 /**
- * Threading: stateless; any thread.
- *
- * <p>The few facts the hosts need from Zeta 2.3.8 that its SPI does not expose: which member a task
+ * The few facts the hosts need from Zeta 2.3.8 that its SPI does not expose: which member a task
  * runs on, where the enumerator task lives, and whether the engine has latched prepare-close. Each
  * path is pinned to 2.3.8's private field names and fails with a message naming the field, so an
  * engine upgrade breaks loudly at open rather than silently at runtime.
+ *
+ * <p>Threading: stateless; any thread.
  */
 final class EngineAccess {
     private EngineAccess() {}

@@ -29,11 +29,11 @@ import org.apache.seatunnel.api.table.type.SeaTunnelDataType;
 import org.apache.seatunnel.engine.managed.source.lane.LaneDecision;
 
 /**
- * Threading: immutable after planning; the engine calls it from its task threads.
- *
- * <p>What both lanes' wrappers share: the connector they wrap and the lane decision made for it at
+ * What both lanes' wrappers share: the connector they wrap and the lane decision made for it at
  * planning. Name, boundedness, produced type and tables are the connector's on either lane; only
  * readers, enumerators and state differ.
+ *
+ * <p>Threading: immutable after planning; the engine calls it from its task threads.
  *
  * @param <SplitT> the split type the engine sees
  * @param <StateT> the enumerator state type the engine sees

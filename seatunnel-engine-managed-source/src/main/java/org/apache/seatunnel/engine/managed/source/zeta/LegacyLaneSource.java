@@ -27,13 +27,13 @@ import org.apache.seatunnel.api.source.SourceSplitEnumerator;
 import org.apache.seatunnel.engine.managed.source.lane.LaneDecision;
 
 /**
- * Threading: as the wrapped source.
- *
- * <p>Lane B for a connector named through the managed factory: every call goes straight to the
+ * Lane B for a connector named through the managed factory: every call goes straight to the
  * connector, on the engine's own threads, under its checkpoint lock, with the connector's own state
  * bytes — exactly today's behaviour (invariant 13). The only addition is on restore: state bytes
  * written by Lane A are recognised and refused with an operator-readable reason instead of being
  * handed to the connector's deserializer.
+ *
+ * <p>Threading: as the wrapped source.
  */
 final class LegacyLaneSource<T, SplitT extends SourceSplit, StateT extends Serializable>
         extends LaneSource<T, SplitT, StateT, SplitT, StateT> {

@@ -60,18 +60,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Threading: engine callbacks on the enumerator task thread, pool threads A (snapshot, with the
- * engine's enumerator-context monitor held) and operation threads H; all of them only enqueue,
- * except {@link #snapshotState}, the one synchronous demand: A takes the snapshot itself when the
- * coordinator loop is free, else waits for it, bounded by {@code coordinator.snapshot-timeout} and
- * reported above {@code coordinator.snapshot-slow-threshold}; it never needs the monitor A holds.
- *
- * <p>The enumerator the engine drives on Lane A. Every engine callback becomes a command of the
+ * The enumerator the engine drives on Lane A. Every engine callback becomes a command of the
  * source's {@link CoordinatorEventLoop}, which alone touches the connector's enumerator and the
  * assignment tracker, and runs on the member service's coordinator executor rather than inside
  * {@link #run()} (which must return so a bounded job can end — docs/en/architecture.md hazard 6).
  * Reader-to-coordinator commands arrive through {@link #onReaderCommand} on operation threads,
  * which only enqueue.
+ *
+ * <p>Threading: engine callbacks on the enumerator task thread, pool threads A (snapshot, with the
+ * engine's enumerator-context monitor held) and operation threads H; all of them only enqueue,
+ * except {@link #snapshotState}, the one synchronous demand: A takes the snapshot itself when the
+ * coordinator loop is free, else waits for it, bounded by {@code coordinator.snapshot-timeout} and
+ * reported above {@code coordinator.snapshot-slow-threshold}; it never needs the monitor A holds.
  */
 final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends Serializable>
         implements SourceSplitEnumerator<ManagedSplit, ManagedEnumeratorState>,

@@ -22,12 +22,12 @@ import java.util.Objects;
 import org.apache.seatunnel.engine.managed.source.lane.Lane;
 
 /**
- * Threading: immutable, any thread.
- *
- * <p>The wrapper's enumerator checkpoint: the lane and capability digest it was taken with, the
+ * The wrapper's enumerator checkpoint: the lane and capability digest it was taken with, the
  * checkpoint id, and the coordinator's one-cut blob (connector enumerator state and assignment
  * tracker together). {@link Serializable} only because the SPI's type bound demands it; it is
  * always written by {@link ManagedEnumeratorStateSerializer}.
+ *
+ * <p>Threading: immutable, any thread.
  */
 public final class ManagedEnumeratorState implements Serializable {
     private static final long serialVersionUID = 1L;

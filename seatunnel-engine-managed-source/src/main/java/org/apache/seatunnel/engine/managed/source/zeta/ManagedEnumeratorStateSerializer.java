@@ -25,9 +25,9 @@ import org.apache.seatunnel.api.serialization.Serializer;
 import org.apache.seatunnel.engine.managed.source.lane.Lane;
 
 /**
- * Threading: stateless, any thread.
+ * Versioned binary form of {@link ManagedEnumeratorState}.
  *
- * <p>Versioned binary form of {@link ManagedEnumeratorState}.
+ * <p>Threading: stateless, any thread.
  *
  * <pre>{@code
  * version 1, big-endian:

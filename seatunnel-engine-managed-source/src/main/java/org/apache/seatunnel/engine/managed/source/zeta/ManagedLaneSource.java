@@ -32,12 +32,12 @@ import org.apache.seatunnel.engine.managed.source.lane.LaneDecision;
 import org.apache.seatunnel.engine.managed.source.reader.OutboundRequests;
 
 /**
- * Threading: immutable after planning; the engine calls it from its task threads.
- *
- * <p>Lane A for one managed connector: the engine sees this source, whose reader is a {@link
+ * Lane A for one managed connector: the engine sees this source, whose reader is a {@link
  * ManagedReaderHost} and whose enumerator is a {@link ManagedEnumeratorHost}. The lane decision,
  * the settings it was planned with and a random runtime id (the key both hosts register under on
  * their members) travel with it inside the job plan.
+ *
+ * <p>Threading: immutable after planning; the engine calls it from its task threads.
  */
 final class ManagedLaneSource<T, SplitT extends SourceSplit, StateT extends Serializable>
         extends LaneSource<T, ManagedSplit, ManagedEnumeratorState, SplitT, StateT> {

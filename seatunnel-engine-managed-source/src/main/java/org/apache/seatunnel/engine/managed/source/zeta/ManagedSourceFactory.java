@@ -29,13 +29,12 @@ import org.apache.seatunnel.api.table.factory.TableSourceFactory;
 import org.apache.seatunnel.api.table.factory.TableSourceFactoryContext;
 
 /**
- * Threading: stateless, any thread.
+ * The {@code Managed} source of a job's HOCON: {@code source { Managed { connector = "ManagedFake",
+ * job-name = "orders", ... } }}. It builds the named connector with the remaining options; the lane
+ * is chosen once per deployment on the member that deserializes the plan (see {@link
+ * PendingLaneSource}), travels inside the planned source and is checked again on every restore.
  *
- * <p>The {@code Managed} source of a job's HOCON: {@code source { Managed { connector =
- * "ManagedFake", job-name = "orders", ... } }}. It builds the named connector with the remaining
- * options; the lane is chosen once per deployment on the member that deserializes the plan (see
- * {@link PendingLaneSource}), travels inside the planned source and is checked again on every
- * restore.
+ * <p>Threading: stateless, any thread.
  */
 public final class ManagedSourceFactory implements TableSourceFactory {
     public static final String IDENTIFIER = "Managed";

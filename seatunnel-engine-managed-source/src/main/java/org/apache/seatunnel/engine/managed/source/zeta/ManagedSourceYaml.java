@@ -31,11 +31,11 @@ import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
 import org.apache.seatunnel.engine.managed.source.config.ManagedSourceOptions;
 
 /**
- * Threading: stateless, any thread.
- *
- * <p>Reads the {@code seatunnel.engine.managed-source} section out of an operator's {@code
+ * Reads the {@code seatunnel.engine.managed-source} section out of an operator's {@code
  * seatunnel.yaml}, with the YAML parser the engine itself ships (the engine's own parser only warns
  * about the section and skips it). A missing section means every default: Lane A off.
+ *
+ * <p>Threading: stateless, any thread.
  *
  * <p>Why the parser's plain object tree rather than Hazelcast's YAML DOM: the DOM refuses a number
  * past {@code Long.MAX_VALUE} with a parser error that names no key, where the section's own

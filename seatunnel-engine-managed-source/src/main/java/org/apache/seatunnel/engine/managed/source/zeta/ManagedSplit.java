@@ -21,13 +21,13 @@ import java.util.Objects;
 import org.apache.seatunnel.api.source.SourceSplit;
 
 /**
- * Threading: immutable, any thread.
- *
- * <p>What the wrapper source hands the engine as a split: either a connector split (kept as the
+ * What the wrapper source hands the engine as a split: either a connector split (kept as the
  * connector serializer's bytes so that engine threads never run connector code), or the reader's
  * runtime checkpoint metadata, which must travel inside the reader's checkpointed state because
  * Zeta returns reader state to the enumerator before readers open (docs/en/architecture.md hazard
  * 2).
+ *
+ * <p>Threading: immutable, any thread.
  */
 public final class ManagedSplit implements SourceSplit {
     private static final long serialVersionUID = 1L;

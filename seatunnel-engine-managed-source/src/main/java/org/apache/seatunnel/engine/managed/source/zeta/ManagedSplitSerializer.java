@@ -24,9 +24,9 @@ import java.nio.charset.StandardCharsets;
 import org.apache.seatunnel.api.serialization.Serializer;
 
 /**
- * Threading: stateless, any thread.
+ * Versioned binary form of {@link ManagedSplit}, checksummed, never Java serialization.
  *
- * <p>Versioned binary form of {@link ManagedSplit}, checksummed, never Java serialization.
+ * <p>Threading: stateless, any thread.
  *
  * <pre>{@code
  * version 1, big-endian:

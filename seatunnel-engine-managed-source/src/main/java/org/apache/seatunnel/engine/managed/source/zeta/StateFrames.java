@@ -22,11 +22,11 @@ import java.nio.ByteBuffer;
 import org.apache.seatunnel.engine.managed.source.protocol.Crc32c;
 
 /**
- * Threading: stateless, any thread.
- *
- * <p>The framing the binding's checkpoint envelopes share: magic, u16 major, u16 minor first, a
+ * The framing the binding's checkpoint envelopes share: magic, u16 major, u16 minor first, a
  * trailing CRC-32C over everything before it, and bounded length-prefixed blobs. Each rejection is
  * an {@link IOException} naming the envelope, never a runtime exception from a buffer.
+ *
+ * <p>Threading: stateless, any thread.
  */
 final class StateFrames {
     private StateFrames() {}

@@ -24,16 +24,16 @@ import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 
 /**
- * Threading: called on the coordinator loop (as every {@link CommandDispatcher}); the answers it
+ * The coordinator's view of the transport, with faults at points 1 (command creation, first
+ * dispatch of a command id only), 2 (operation send) and 4 (admission acknowledgement). Every
+ * dispatch still ends in exactly one callback, as the {@link CommandDispatcher} contract demands,
+ * except after a crash.
+ *
+ * <p>Threading: called on the coordinator loop (as every {@link CommandDispatcher}); the answers it
  * forwards run on whatever thread the {@link Transport} delivers them. Not thread-safe: meant for a
  * single-threaded run. Life cycle: one instance per coordinator epoch; after it injects a
  * coordinator CRASH it is dead and swallows every later dispatch, since a crashed coordinator sends
  * nothing more.
- *
- * <p>The coordinator's view of the transport, with faults at points 1 (command creation, first
- * dispatch of a command id only), 2 (operation send) and 4 (admission acknowledgement). Every
- * dispatch still ends in exactly one callback, as the {@link CommandDispatcher} contract demands,
- * except after a crash.
  */
 public final class FaultInjectingDispatcher implements CommandDispatcher {
     private final Transport transport;

@@ -22,13 +22,13 @@ import org.apache.seatunnel.engine.managed.source.protocol.ReasonCode;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 
 /**
- * Threading: confined to the run's thread (the {@link FaultInjector} is not thread-safe); the
- * wrapped port is called on the same thread. Stateless otherwise.
+ * Fault point 3, capacity reservation: when the schedule fires, the command is answered RETRY_LATER
+ * as if the mailbox's count were exhausted, and not admitted. Consecutive occurrences make a storm.
+ * Only coordinator commands pass here; the reader's own barriers and callbacks go to the mailbox
+ * directly, as in the Zeta host.
  *
- * <p>Fault point 3, capacity reservation: when the schedule fires, the command is answered
- * RETRY_LATER as if the mailbox's count were exhausted, and not admitted. Consecutive occurrences
- * make a storm. Only coordinator commands pass here; the reader's own barriers and callbacks go to
- * the mailbox directly, as in the Zeta host.
+ * <p>Threading: confined to the run's thread (the {@link FaultInjector} is not thread-safe); the
+ * wrapped port is called on the same thread. Stateless otherwise.
  */
 public final class FaultInjectingMailbox implements MailboxPort {
     private final MailboxPort mailbox;

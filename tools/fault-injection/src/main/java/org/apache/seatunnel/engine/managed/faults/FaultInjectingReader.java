@@ -28,13 +28,13 @@ import org.apache.seatunnel.api.source.managed.PollContext;
 import org.apache.seatunnel.api.source.managed.PollStatus;
 
 /**
- * Threading: as the wrapped reader — every call on the reader loop's driving thread, {@link
+ * A connector reader whose {@code addSplits} fails at fault point 5 (before the connector takes the
+ * splits) or 6 (after it took them, before the call returns). Everything else is passed through
+ * unchanged.
+ *
+ * <p>Threading: as the wrapped reader — every call on the reader loop's driving thread, {@link
  * #wakeup()} from any thread. Holds no state of its own besides the injector's counters, which
  * belong to the run's thread.
- *
- * <p>A connector reader whose {@code addSplits} fails at fault point 5 (before the connector takes
- * the splits) or 6 (after it took them, before the call returns). Everything else is passed through
- * unchanged.
  */
 public final class FaultInjectingReader<T, SplitT extends SourceSplit>
         implements ManagedSourceReader<T, SplitT> {

@@ -25,15 +25,15 @@ import org.apache.seatunnel.engine.managed.source.reader.ReaderCheckpointCut;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderLoopHost;
 
 /**
- * Threading: called by the reader loop on its driving thread, one call at a time, as every {@link
- * ReaderLoopHost}; a delayed apply acknowledgement runs later on the run's thread through the
- * {@link Transport}. Stateless besides the injector's counters.
- *
- * <p>Wraps the host of one reader attempt with fault point 7 (the apply acknowledgement is lost,
+ * Wraps the host of one reader attempt with fault point 7 (the apply acknowledgement is lost,
  * duplicated or delayed) and fault point 8 (the host took the snapshot and sent its inclusion
  * report, then fails before the engine registers the state: the loop's {@code onCheckpointFailed}
  * runs and the barrier fails with an {@link InjectedFault} whose action says whether the task
  * crashes or the checkpoint merely never completes).
+ *
+ * <p>Threading: called by the reader loop on its driving thread, one call at a time, as every
+ * {@link ReaderLoopHost}; a delayed apply acknowledgement runs later on the run's thread through
+ * the {@link Transport}. Stateless besides the injector's counters.
  */
 public final class FaultInjectingReaderHost<SplitT extends SourceSplit>
         implements ReaderLoopHost<SplitT> {

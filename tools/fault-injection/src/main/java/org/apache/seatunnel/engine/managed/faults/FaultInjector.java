@@ -24,13 +24,14 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Threading: confined to the thread that drives the run (the in-process engine is single-threaded);
- * not thread-safe. Life cycle: enabled from construction until {@link #disable()}, after which no
- * point fires and occurrences are no longer counted (a run's fault-free tail to completion).
+ * Counts how often each {@link FaultPoint} is reached and answers, from its {@link FaultSchedule},
+ * whether this occurrence fires. Every fired fault is logged so a failing test can print what
+ * happened next to the schedule that replays it.
  *
- * <p>Counts how often each {@link FaultPoint} is reached and answers, from its {@link
- * FaultSchedule}, whether this occurrence fires. Every fired fault is logged so a failing test can
- * print what happened next to the schedule that replays it.
+ * <p>Threading: confined to the thread that drives the run (the in-process engine is
+ * single-threaded); not thread-safe. Life cycle: enabled from construction until {@link
+ * #disable()}, after which no point fires and occurrences are no longer counted (a run's fault-free
+ * tail to completion).
  */
 public final class FaultInjector {
     private final FaultSchedule schedule;

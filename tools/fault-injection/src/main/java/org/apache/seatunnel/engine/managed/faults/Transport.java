@@ -22,10 +22,10 @@ import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 
 /**
- * Threading: as the implementation says; the in-process engine's is single-threaded.
- *
- * <p>The network under {@link FaultInjectingDispatcher}: carries envelopes to reader mailboxes and
+ * The network under {@link FaultInjectingDispatcher}: carries envelopes to reader mailboxes and
  * their admission answers back, and parks whatever a fault delays until the run releases it.
+ *
+ * <p>Threading: as the implementation says; the in-process engine's is single-threaded.
  */
 public interface Transport {
 

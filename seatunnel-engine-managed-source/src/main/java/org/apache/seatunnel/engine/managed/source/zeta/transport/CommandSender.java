@@ -43,7 +43,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Threading: {@link #send} may be called from any thread and never blocks: it encodes the frame,
+ * The sending end of the command transport: delivers envelopes to a member's {@link
+ * SourceCommandTransportAdapter} and resolves each send with the target's final {@link
+ * AdmissionAck}.
+ *
+ * <p>Threading: {@link #send} may be called from any thread and never blocks: it encodes the frame,
  * queues it and returns. Everything after that — invocations, response handling, retry and deadline
  * timers — runs on the single sender thread of {@code scheduler}, which is the only thread that
  * touches a send's progress fields; queues are shared with callers through {@link
@@ -51,10 +55,6 @@ import org.slf4j.LoggerFactory;
  * not block there (use the {@code *Async} variants with their own executor for real work). Life
  * cycle: created by {@link ManagedSourceMemberService}; {@link #close()} fails everything still
  * pending.
- *
- * <p>The sending end of the command transport: delivers envelopes to a member's {@link
- * SourceCommandTransportAdapter} and resolves each send with the target's final {@link
- * AdmissionAck}.
  *
  * <p>Per target {@code (member address, sourceRuntimeId, targetSubtask)} at most one envelope is in
  * flight; later ones wait behind it in FIFO order (bounded; beyond the bound a send fails at once

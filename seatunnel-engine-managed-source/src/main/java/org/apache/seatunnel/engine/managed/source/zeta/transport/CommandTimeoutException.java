@@ -21,11 +21,11 @@ import java.util.concurrent.TimeoutException;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
 
 /**
- * Threading: immutable.
- *
- * <p>A send reached its deadline without a final admission answer. The command may still have been
+ * A send reached its deadline without a final admission answer. The command may still have been
  * admitted (a lost response); the sender of record resends the same command id and relies on the
  * target's deduplication.
+ *
+ * <p>Threading: immutable.
  */
 public final class CommandTimeoutException extends TimeoutException {
     private static final long serialVersionUID = 1L;

@@ -22,17 +22,17 @@ import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 
 /**
- * Threading: {@link #onReaderCommand} is called on a Hazelcast operation thread (or inline on the
- * sender's thread when the reader is on the same member), possibly by several threads at once.
- * Implementations only validate and enqueue into the coordinator loop's bounded inbox, then answer
- * at once: no connector or enumerator code, no locks held across waits, no blocking, no sleeping. A
- * full inbox answers {@code RETRY_LATER}; the sender retries.
- *
- * <p>The receiving side of one source coordinator on its member: reader-to-coordinator commands
+ * The receiving side of one source coordinator on its member: reader-to-coordinator commands
  * ({@code READER_REGISTRATION}, {@code SPLIT_REQUEST}, {@code SPLITS_RETURNED}, {@code
  * READER_EVENT}, {@code ASSIGNMENT_ACK}, {@code READER_CHECKPOINTED}; see {@link
  * SourceCommandTransportAdapter#isCoordinatorBound}) addressed to its {@code sourceRuntimeId}
  * arrive here.
+ *
+ * <p>Threading: {@link #onReaderCommand} is called on a Hazelcast operation thread (or inline on
+ * the sender's thread when the reader is on the same member), possibly by several threads at once.
+ * Implementations only validate and enqueue into the coordinator loop's bounded inbox, then answer
+ * at once: no connector or enumerator code, no locks held across waits, no blocking, no sleeping. A
+ * full inbox answers {@code RETRY_LATER}; the sender retries.
  */
 public interface CoordinatorEndpoint {
 

@@ -24,15 +24,15 @@ import com.hazelcast.spi.impl.operationservice.Operation;
 import java.io.IOException;
 
 /**
- * Threading: built on the sender's thread; {@link #run()} executes on the target member's generic
- * operation thread (inline on the caller for a local target) and delegates to {@link
+ * Carries one encoded {@code SourceCommandEnvelope} frame to the target's member and brings back
+ * the encoded {@code AdmissionAck}. Both directions are our own versioned byte frames, so Hazelcast
+ * only moves opaque bytes and no Java serialization is involved.
+ *
+ * <p>Threading: built on the sender's thread; {@link #run()} executes on the target member's
+ * generic operation thread (inline on the caller for a local target) and delegates to {@link
  * SourceCommandTransportAdapter}, which decodes and admits without waiting and never throws.
  * Nothing here runs connector code. (A member without our service could not even deserialize this
  * operation, as the serializer hook ships in the same jar.)
- *
- * <p>Carries one encoded {@code SourceCommandEnvelope} frame to the target's member and brings back
- * the encoded {@code AdmissionAck}. Both directions are our own versioned byte frames, so Hazelcast
- * only moves opaque bytes and no Java serialization is involved.
  */
 public final class DeliverCommandOperation extends Operation implements IdentifiedDataSerializable {
     private byte[] frame;

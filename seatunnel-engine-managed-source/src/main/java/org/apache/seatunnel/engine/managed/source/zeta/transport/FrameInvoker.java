@@ -21,11 +21,11 @@ import com.hazelcast.cluster.Address;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Threading: called only on the sender's thread; must not block (it starts the invocation and
- * returns). The future may complete on any thread, or already be complete on return.
- *
- * <p>Moves one encoded command frame to a member and returns the encoded ack: in Zeta a {@link
+ * Moves one encoded command frame to a member and returns the encoded ack: in Zeta a {@link
  * DeliverCommandOperation} through Hazelcast's operation service; in unit tests a fake.
+ *
+ * <p>Threading: called only on the sender's thread; must not block (it starts the invocation and
+ * returns). The future may complete on any thread, or already be complete on return.
  */
 @FunctionalInterface
 public interface FrameInvoker {

@@ -22,10 +22,10 @@ import com.hazelcast.nio.serialization.DataSerializableFactory;
 import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 
 /**
- * Threading: stateless; Hazelcast calls it on its serialization paths, from any thread.
- *
- * <p>All {@code IdentifiedDataSerializable} ids of Lane A, in one place. Listed in {@code
+ * All {@code IdentifiedDataSerializable} ids of Lane A, in one place. Listed in {@code
  * META-INF/services/com.hazelcast.DataSerializerHook}; Hazelcast loads it once per member at start.
+ *
+ * <p>Threading: stateless; Hazelcast calls it on its serialization paths, from any thread.
  *
  * <p>The factory id is positive and our own: SeaTunnel's factories use -30001..-30006 and
  * Hazelcast's built-in ones are negative too, so a positive id cannot collide with either. Ids are

@@ -48,19 +48,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Threading: created and {@link #init initialized} by Hazelcast on the node-start thread and {@link
- * #shutdown shut down} on the node-shutdown thread; every accessor may be called from any thread
- * once {@link #of} can find the service (Hazelcast registers services before the member accepts
- * operations). The owned executors run daemon threads named {@code
+ * Lane A's per-member Hazelcast service: owns what exists once per member — the worker mailbox
+ * budget, the registry of reader mailboxes and coordinator endpoints, the shared coordinator-loop
+ * executor, the async worker pool (its own bounded executors, one per worker class, apart from the
+ * coordinator-loop threads), the watchdog scheduler, and the command transport (both ends).
+ *
+ * <p>Threading: created and {@link #init initialized} by Hazelcast on the node-start thread and
+ * {@link #shutdown shut down} on the node-shutdown thread; every accessor may be called from any
+ * thread once {@link #of} can find the service (Hazelcast registers services before the member
+ * accepts operations). The owned executors run daemon threads named {@code
  * hz.<member>.managed-source-coordinator-N}, {@code hz.<member>.managed-source-watchdog}, {@code
  * hz.<member>.managed-source-sender} and {@code hz.<member>.managed-source-async-discovery-N} /
  * {@code hz.<member>.managed-source-async-compute-N} (the async workers), after Hazelcast's own
  * {@code hz.<member>.*} naming, so two members in one JVM stay apart in a thread dump.
- *
- * <p>Lane A's per-member Hazelcast service: owns what exists once per member — the worker mailbox
- * budget, the registry of reader mailboxes and coordinator endpoints, the shared coordinator-loop
- * executor, the async worker pool (its own bounded executors, one per worker class, apart from the
- * coordinator-loop threads), the watchdog scheduler, and the command transport (both ends).
  *
  * <p>Registration: {@link ManagedSourceServiceDescriptorProvider}, listed in {@code
  * META-INF/services/com.hazelcast.spi.impl.servicemanager.ServiceDescriptorProvider}, which

@@ -22,13 +22,13 @@ import com.hazelcast.spi.impl.servicemanager.ServiceDescriptor;
 import com.hazelcast.spi.impl.servicemanager.ServiceDescriptorProvider;
 
 /**
- * Threading: stateless; called once per member on the node-start thread.
- *
- * <p>Registers {@link ManagedSourceMemberService} on every member. Listed in {@code
+ * Registers {@link ManagedSourceMemberService} on every member. Listed in {@code
  * META-INF/services/com.hazelcast.spi.impl.servicemanager.ServiceDescriptorProvider}; Hazelcast's
  * {@code ServiceManagerImpl} instantiates it with its no-argument constructor at node start, calls
  * {@link ServiceDescriptor#getService} once per member, and later {@code init} and {@code shutdown}
  * on the service because it is a {@code ManagedService}.
+ *
+ * <p>Threading: stateless; called once per member on the node-start thread.
  *
  * <p>Why not SeaTunnel's {@code NodeExtension}: that would mean replacing the engine's node
  * extension; a descriptor provider is additive.

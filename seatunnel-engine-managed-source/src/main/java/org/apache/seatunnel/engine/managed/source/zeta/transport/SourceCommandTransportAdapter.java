@@ -32,15 +32,15 @@ import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope
 import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
 
 /**
- * Threading: stateless apart from the shared registry and counters; called concurrently on
+ * STIP-31's {@code SourceCommandTransportAdapter}: the receiving end of a delivered command on the
+ * target's member. It decodes the frame, routes it and answers an {@link AdmissionAck} at once.
+ *
+ * <p>Threading: stateless apart from the shared registry and counters; called concurrently on
  * Hazelcast generic operation threads (or inline on a local sender's thread). It never waits,
  * sleeps, spins, takes a lock or throws, and it holds no reference to connector code: it only
  * decodes (bounded by {@code command.max-payload-bytes}), then either calls {@link
  * ReaderMailbox#offer} (lock-free admission) or a {@link CoordinatorEndpoint} (which only
  * enqueues).
- *
- * <p>STIP-31's {@code SourceCommandTransportAdapter}: the receiving end of a delivered command on
- * the target's member. It decodes the frame, routes it and answers an {@link AdmissionAck} at once.
  *
  * <p>Routing:
  *

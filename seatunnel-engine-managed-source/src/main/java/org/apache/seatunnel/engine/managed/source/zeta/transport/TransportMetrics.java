@@ -26,11 +26,11 @@ import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
 import org.apache.seatunnel.engine.managed.source.protocol.ReasonCode;
 
 /**
- * Threading: lock-free; any thread increments, any thread reads. Reads are individually atomic but
- * a {@link #snapshot()} is not a consistent cut across counters.
- *
- * <p>Counters of one member's command transport, both ends. Names are PascalCase constants; labels
+ * Counters of one member's command transport, both ends. Names are PascalCase constants; labels
  * never carry split ids or payloads (there are no labels: these are member totals).
+ *
+ * <p>Threading: lock-free; any thread increments, any thread reads. Reads are individually atomic
+ * but a {@link #snapshot()} is not a consistent cut across counters.
  */
 public final class TransportMetrics {
     // Receiving end (SourceCommandTransportAdapter).

@@ -23,14 +23,14 @@ import java.util.concurrent.ConcurrentMap;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
 
 /**
- * Threading: lock-free; hosts register and unregister from their own threads while operation
+ * Where commands arriving on this member go: the current reader mailbox per {@code
+ * (sourceRuntimeId, subtask)} and the coordinator endpoint per {@code sourceRuntimeId}.
+ *
+ * <p>Threading: lock-free; hosts register and unregister from their own threads while operation
  * threads look up concurrently. A lookup sees either the previous or the new entry; a command that
  * reaches a replaced mailbox is answered by that mailbox's own attempt check or terminal state, so
  * the race needs no lock. Life cycle: owned by {@link ManagedSourceMemberService}, lives as long as
  * the member; entries are removed by their hosts on close.
- *
- * <p>Where commands arriving on this member go: the current reader mailbox per {@code
- * (sourceRuntimeId, subtask)} and the coordinator endpoint per {@code sourceRuntimeId}.
  */
 public final class TransportTargets {
     private final ConcurrentMap<ReaderKey, ReaderFence> readers = new ConcurrentHashMap<>();

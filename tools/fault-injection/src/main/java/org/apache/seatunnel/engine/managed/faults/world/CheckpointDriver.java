@@ -31,14 +31,14 @@ import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorEventLo
 import org.apache.seatunnel.engine.managed.source.reader.ReaderSnapshot;
 
 /**
- * Threading: confined to the run's thread.
- *
- * <p>The engine's checkpoint coordinator, with Zeta 2.3.8's order: {@link #trigger()} snapshots the
+ * The engine's checkpoint coordinator, with Zeta 2.3.8's order: {@link #trigger()} snapshots the
  * enumerator first; each reader's barrier is a later, separate step ({@link #barrier(int)}), so the
  * run can interleave assignments between the two (hazard 1). After a reader's snapshot returns the
  * engine registers the state, the task acknowledges and the barrier is forwarded to the sink —
  * fault points 9 and 10 sit between those steps. {@link #complete()} commits the sink and then
  * notifies the coordinator — fault point 11 sits between the two.
+ *
+ * <p>Threading: confined to the run's thread.
  */
 public final class CheckpointDriver {
     private final MiniEngine engine;

@@ -26,13 +26,13 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Threading: confined to the run's thread.
- *
- * <p>A two-phase-commit sink with checkpoint-aligned commits: rows a reader emits wait in that
+ * A two-phase-commit sink with checkpoint-aligned commits: rows a reader emits wait in that
  * subtask's open transaction; the barrier of checkpoint N pre-commits it; a completed checkpoint
  * commits every pre-commit at or below its id (an aborted checkpoint's pre-commit rides with the
  * next completed one). A failure discards everything not committed. With checkpoints disabled rows
  * commit as they arrive and a restart truncates the table, i.e. the job reruns from scratch.
+ *
+ * <p>Threading: confined to the run's thread.
  */
 public final class CommittingSink {
     private final boolean checkpointsEnabled;

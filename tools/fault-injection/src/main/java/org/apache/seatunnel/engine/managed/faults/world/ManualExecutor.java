@@ -21,7 +21,9 @@ import java.util.ArrayDeque;
 import java.util.concurrent.Executor;
 
 /**
- * Threading: confined to the run's thread. Tasks run only when the run says so, in submission
+ * An executor whose tasks wait until the model run steps them, so schedules are deterministic.
+ *
+ * <p>Threading: confined to the run's thread. Tasks run only when the run says so, in submission
  * order, on the run's thread — the coordinator loop's drains become explicit steps.
  */
 public final class ManualExecutor implements Executor {

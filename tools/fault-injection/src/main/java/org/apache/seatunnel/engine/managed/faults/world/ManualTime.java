@@ -29,7 +29,9 @@ import org.apache.seatunnel.engine.managed.source.coordinator.DelayScheduler;
 import org.apache.seatunnel.engine.managed.source.reader.NanoClock;
 
 /**
- * Threading: confined to the run's thread. Time moves only in {@link #advance}, which fires due
+ * The model run's one clock and timer queue, moved by hand.
+ *
+ * <p>Threading: confined to the run's thread. Time moves only in {@link #advance}, which fires due
  * timers in due order on the caller's thread; the coordinator's retry timers, its clock and the
  * readers' nano clock all read this one time line, so tests step time instead of sleeping.
  */

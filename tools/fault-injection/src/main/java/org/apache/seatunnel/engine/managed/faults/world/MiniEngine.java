@@ -47,19 +47,19 @@ import org.apache.seatunnel.engine.managed.source.reader.ReaderSnapshot;
 import org.apache.seatunnel.engine.managed.source.reader.WorkerMailboxBudget;
 
 /**
- * Threading: confined to the one thread that drives it; every public method is one step of a
- * schedule and runs the real loops inline. Life cycle: constructed running (epoch 1, readers
- * registered); any failure restores the whole pipeline from the last completed checkpoint before
- * the step returns, with the current reader parallelism or, after {@link #rescale}, a new one;
- * {@link #runToCompletion} ends the job.
- *
- * <p>A deterministic in-process engine around the real {@link CoordinatorEventLoop} and real reader
+ * A deterministic in-process engine around the real {@link CoordinatorEventLoop} and real reader
  * loops ({@link ReaderTask}), driven the way Zeta 2.3.8 drives a Lane A source: see the package
  * comment. Each step ends by restoring after any failure, checking that the tracker and every
  * mailbox stay within their bounds, and (after a restore, or after every step when configured)
  * checking split ownership: every split is finished or has exactly one owner — enumerator, a
  * reader's connector, or the coordinator while in transit — positioned exactly where its rows in
  * the sink's lineage stop, and no row is in the lineage twice.
+ *
+ * <p>Threading: confined to the one thread that drives it; every public method is one step of a
+ * schedule and runs the real loops inline. Life cycle: constructed running (epoch 1, readers
+ * registered); any failure restores the whole pipeline from the last completed checkpoint before
+ * the step returns, with the current reader parallelism or, after {@link #rescale}, a new one;
+ * {@link #runToCompletion} ends the job.
  */
 public final class MiniEngine {
     private static final int TRACE_LIMIT = 400;

@@ -35,15 +35,15 @@ import org.apache.seatunnel.engine.managed.source.protocol.ReasonCode;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 
 /**
- * Threading: confined to the run's thread; deliveries and answers run inline on it.
- *
- * <p>The transport between the coordinator and the reader mailboxes. With {@code fifo} (the
- * default) it keeps what Zeta's {@code CommandSender} keeps for one target (subtask, attempt): the
- * first deliveries of sequenced commands happen in dispatch order. A send that is lost, answered
+ * The transport between the coordinator and the reader mailboxes. With {@code fifo} (the default)
+ * it keeps what Zeta's {@code CommandSender} keeps for one target (subtask, attempt): the first
+ * deliveries of sequenced commands happen in dispatch order. A send that is lost, answered
  * RETRY_LATER or held back blocks the later first deliveries to that target until the same command
  * is sent again or released; redeliveries of a command already admitted need no order. Without
  * {@code fifo} the network is only what the {@code CommandDispatcher} contract promises: lost sends
  * vanish and held ones arrive in any order.
+ *
+ * <p>Threading: confined to the run's thread; deliveries and answers run inline on it.
  *
  * <p>Held sends, delayed answers and duplicate copies wait in the network until {@link #releaseOne}
  * or {@link #releaseAll}; they survive a restore, so stale messages still reach new attempts and

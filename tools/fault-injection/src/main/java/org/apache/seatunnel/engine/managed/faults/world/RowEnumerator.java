@@ -32,13 +32,13 @@ import org.apache.seatunnel.api.source.SourceEvent;
 import org.apache.seatunnel.api.source.SourceSplitEnumerator;
 
 /**
- * Threading: every callback on the coordinator loop (the loop is its only caller). Life cycle:
- * created or restored by the loop, opened, {@code run()} once, closed.
+ * A pull enumerator like most bounded connectors: a split request gets the first pending split, or
+ * no-more-splits once nothing is pending. Returned splits go back to the pending list. It remembers
+ * the last value of every split it handed out, so the engine's ownership check can position splits
+ * that are still in transit.
  *
- * <p>A pull enumerator like most bounded connectors: a split request gets the first pending split,
- * or no-more-splits once nothing is pending. Returned splits go back to the pending list. It
- * remembers the last value of every split it handed out, so the engine's ownership check can
- * position splits that are still in transit.
+ * <p>Threading: every callback on the coordinator loop (the loop is its only caller). Life cycle:
+ * created or restored by the loop, opened, {@code run()} once, closed.
  */
 public final class RowEnumerator implements SourceSplitEnumerator<RowSplit, List<RowSplit>> {
     private final SourceSplitEnumerator.Context<RowSplit> context;

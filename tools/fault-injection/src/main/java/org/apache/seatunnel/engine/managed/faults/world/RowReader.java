@@ -34,14 +34,14 @@ import org.apache.seatunnel.api.source.managed.PollContext;
 import org.apache.seatunnel.api.source.managed.PollStatus;
 
 /**
- * Threading: every method on the reader loop's driving thread except {@link #wakeup()} (any thread,
- * a no-op here). Life cycle: one instance per reader attempt.
+ * A recording connector reader: emits the rows of its splits in order, at most {@code rowsPerTurn}
+ * per poll turn and never past the turn's budget, and advances each split's position with the emit
+ * (state and emit atomic within the turn, invariant 5). It asks for a split when it owns none, and
+ * reports END_OF_INPUT once no-more-splits arrived and everything is read. It records which splits
+ * it was given and flags a split given twice to one attempt.
  *
- * <p>A recording connector reader: emits the rows of its splits in order, at most {@code
- * rowsPerTurn} per poll turn and never past the turn's budget, and advances each split's position
- * with the emit (state and emit atomic within the turn, invariant 5). It asks for a split when it
- * owns none, and reports END_OF_INPUT once no-more-splits arrived and everything is read. It
- * records which splits it was given and flags a split given twice to one attempt.
+ * <p>Threading: every method on the reader loop's driving thread except {@link #wakeup()} (any
+ * thread, a no-op here). Life cycle: one instance per reader attempt.
  */
 public final class RowReader implements ManagedSourceReader<String, RowSplit> {
     private static final ManagedSourceCapability CAPABILITY =
