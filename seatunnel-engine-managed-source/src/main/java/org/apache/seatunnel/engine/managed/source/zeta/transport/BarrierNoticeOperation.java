@@ -19,8 +19,6 @@ package org.apache.seatunnel.engine.managed.source.zeta.transport;
 
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
-import com.hazelcast.spi.impl.operationservice.Operation;
 import java.io.IOException;
 
 /**
@@ -33,7 +31,7 @@ import java.io.IOException;
  * lost, late or forged one delays a reader at most {@code reader.barrier-handoff-timeout} and
  * cannot change what a checkpoint contains.
  */
-public final class BarrierNoticeOperation extends Operation implements IdentifiedDataSerializable {
+public final class BarrierNoticeOperation extends ManagedSourceOperation {
     /** More subtasks than a job can have readers on one member is a malformed frame. */
     static final int MAX_SUBTASKS = 1 << 16;
 
@@ -61,23 +59,8 @@ public final class BarrierNoticeOperation extends Operation implements Identifie
     }
 
     @Override
-    public boolean returnsResponse() {
-        return true;
-    }
-
-    @Override
     public Object getResponse() {
         return Boolean.TRUE;
-    }
-
-    @Override
-    public String getServiceName() {
-        return ManagedSourceMemberService.SERVICE_NAME;
-    }
-
-    @Override
-    public int getFactoryId() {
-        return ManagedSourceDataSerializerHook.FACTORY_ID;
     }
 
     @Override

@@ -19,8 +19,6 @@ package org.apache.seatunnel.engine.managed.source.zeta.transport;
 
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
-import com.hazelcast.spi.impl.operationservice.Operation;
 import java.io.IOException;
 
 /**
@@ -34,7 +32,7 @@ import java.io.IOException;
  * Nothing here runs connector code. (A member without our service could not even deserialize this
  * operation, as the serializer hook ships in the same jar.)
  */
-public final class DeliverCommandOperation extends Operation implements IdentifiedDataSerializable {
+public final class DeliverCommandOperation extends ManagedSourceOperation {
     private byte[] frame;
     private transient byte[] response;
 
@@ -52,23 +50,8 @@ public final class DeliverCommandOperation extends Operation implements Identifi
     }
 
     @Override
-    public boolean returnsResponse() {
-        return true;
-    }
-
-    @Override
     public Object getResponse() {
         return response;
-    }
-
-    @Override
-    public String getServiceName() {
-        return ManagedSourceMemberService.SERVICE_NAME;
-    }
-
-    @Override
-    public int getFactoryId() {
-        return ManagedSourceDataSerializerHook.FACTORY_ID;
     }
 
     @Override

@@ -19,8 +19,6 @@ package org.apache.seatunnel.engine.managed.source.zeta.transport;
 
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
-import com.hazelcast.spi.impl.operationservice.Operation;
 import java.io.IOException;
 import org.apache.seatunnel.engine.server.SeaTunnelServer;
 import org.apache.seatunnel.engine.server.dag.physical.SubPlan;
@@ -41,7 +39,7 @@ import org.apache.seatunnel.engine.server.master.JobMaster;
  * also tells the master never to restore it — makes the refusal the first line of the job's error
  * and fails the job once.
  */
-public final class FailJobOperation extends Operation implements IdentifiedDataSerializable {
+public final class FailJobOperation extends ManagedSourceOperation {
     private long jobId;
     private String reason;
     private transient boolean found;
@@ -87,23 +85,8 @@ public final class FailJobOperation extends Operation implements IdentifiedDataS
     }
 
     @Override
-    public boolean returnsResponse() {
-        return true;
-    }
-
-    @Override
     public Object getResponse() {
         return found;
-    }
-
-    @Override
-    public String getServiceName() {
-        return ManagedSourceMemberService.SERVICE_NAME;
-    }
-
-    @Override
-    public int getFactoryId() {
-        return ManagedSourceDataSerializerHook.FACTORY_ID;
     }
 
     @Override
