@@ -20,9 +20,11 @@ package org.apache.seatunnel.engine.managed.source.reader;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Counters of how a reader steps aside for barriers and for a full output: written by the task
- * thread that drives the reader (and, for the in-flight limit, whenever the gate re-learns it),
- * read by the engine's metrics thread at any time; values are eventually consistent.
+ * Counters of how a reader steps aside for barriers and for a full output.
+ *
+ * <p>Threading: written by the task thread that drives the reader (and, for the in-flight limit,
+ * whenever the gate re-learns it), read by the engine's metrics thread at any time; values are
+ * eventually consistent.
  */
 public final class BackpressureMetrics {
     /** Announced barriers the task thread waited for, lock released, until they were taken. */
