@@ -307,8 +307,10 @@ public final class ManagedSourceOptions {
                     .defaultValue(Duration.ofMillis(10))
                     .withDescription(
                             "How often the member checks whether the engine interrupted a Lane A"
-                                    + " task thread (how Zeta cancels a task), then cancels the"
-                                    + " reader attempt and calls its wakeup(). A fallback: the"
+                                    + " task thread (how Zeta cancels a task) while its reader runs"
+                                    + " poll turns, then cancels the reader attempt and calls its"
+                                    + " wakeup(); no check runs while every reader idles. A"
+                                    + " fallback: the"
                                     + " runtime hears of the interrupt the moment it happens while"
                                     + " it drives the reader, unless the connector's own channel"
                                     + " I/O inside the turn displaced that listener and left the"

@@ -54,6 +54,8 @@ public final class TurnWatch {
     // Driver only: told the watchdog it is active and not yet that it is quiet.
     private boolean active;
     private volatile TurnWatchdog watchdog;
+    // Told of the same transitions as the watchdog, on the driver (the host's interrupt check).
+    private volatile ActivityListener listener;
 
     // Guarded by this (check is synchronized): the turn being timed and since when.
     private long watchedEpoch;
@@ -75,6 +77,10 @@ public final class TurnWatch {
             if (w != null) {
                 w.activate(this);
             }
+            ActivityListener l = listener;
+            if (l != null) {
+                l.active();
+            }
         }
     }
 
@@ -94,7 +100,28 @@ public final class TurnWatch {
             if (w != null) {
                 w.deactivate(this);
             }
+            ActivityListener l = listener;
+            if (l != null) {
+                l.quiet();
+            }
         }
+    }
+
+    /** What else follows this reader between active and quiet; called on the driver. */
+    public interface ActivityListener {
+        /** The reader's first turn after being quiet begins. */
+        void active();
+
+        /** No turn will run until something wakes the reader. */
+        void quiet();
+    }
+
+    /**
+     * Tells {@code l} of every later change between active and quiet (the host's interrupt check
+     * runs only while the reader is active). Set before the first turn.
+     */
+    public void listen(ActivityListener l) {
+        listener = l;
     }
 
     /**

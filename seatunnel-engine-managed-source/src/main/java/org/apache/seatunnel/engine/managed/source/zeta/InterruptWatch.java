@@ -30,17 +30,21 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs the interrupt checks of a member's Lane A readers: one periodic task per distinct {@code
- * reader.interrupt-check-interval}, present only while a reader with that interval is open.
+ * reader.interrupt-check-interval}, scheduled only while at least one reader with that interval is
+ * active (running poll turns), so a member whose readers idle has no periodic work for them.
  *
- * <p>Threading: {@link #watch} and {@link Registration#cancel()} from any thread (registration is
- * guarded by this object's monitor, held only to add or remove); the checks run on the member's
- * watchdog thread, one after another, and must be short and non-blocking.
+ * <p>Threading: {@link #watch}, {@link Registration#activate()}, {@link Registration#deactivate()}
+ * and {@link Registration#cancel()} from any thread (guarded by this object's monitor, held only to
+ * add, remove and schedule); the checks run on the member's watchdog thread, one after another, and
+ * must be short and non-blocking.
  *
  * <p>Why polling: Zeta cancels a task by interrupting its thread, and a thread's interrupt is
  * visible only in its own flag: the JDK has no listener for it. A reader inside a poll turn that
  * waits in a way that ignores interrupts (it honours {@code wakeup()}, as the SPI asks) would never
  * learn of the cancel, so another thread must read the flag and turn it into the attempt's terminal
- * signal. One task for all readers of an interval keeps the cost independent of the reader count.
+ * signal. Only a reader inside a turn needs it: between turns the host waits in a way that ends on
+ * an interrupt and sees the flag itself. One task for all active readers of an interval keeps the
+ * cost independent of the reader count.
  */
 public final class InterruptWatch {
     private static final Logger LOG = LoggerFactory.getLogger(InterruptWatch.class);
@@ -50,13 +54,16 @@ public final class InterruptWatch {
     private final Map<Long, Ticker> tickers = new HashMap<>();
 
     /**
-     * @param scheduler the member's watchdog, looked up when the first check is registered
+     * @param scheduler the member's watchdog, looked up when the first check is activated
      */
     public InterruptWatch(Supplier<ScheduledExecutorService> scheduler) {
         this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
     }
 
-    /** Runs {@code check} every {@code intervalNanos} until the registration is cancelled. */
+    /**
+     * Registers {@code check}, dormant: it runs every {@code intervalNanos} while the registration
+     * is active, until it is cancelled.
+     */
     public synchronized Registration watch(long intervalNanos, Runnable check) {
         if (intervalNanos <= 0) {
             throw new IllegalArgumentException("interval must be positive: " + intervalNanos);
@@ -64,29 +71,52 @@ public final class InterruptWatch {
         Ticker t = tickers.get(intervalNanos);
         if (t == null) {
             t = new Ticker();
-            t.future =
-                    scheduler
-                            .get()
-                            .scheduleAtFixedRate(
-                                    t, intervalNanos, intervalNanos, TimeUnit.NANOSECONDS);
             tickers.put(intervalNanos, t);
         }
-        t.checks.add(check);
+        t.registered++;
         return new Registration(intervalNanos, check);
     }
 
-    /** Periodic tasks currently scheduled (one per interval in use). */
+    /** Periodic tasks currently scheduled (one per interval with an active reader). */
     public synchronized int tickers() {
-        return tickers.size();
+        int n = 0;
+        for (Ticker t : tickers.values()) {
+            if (t.future != null) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    private synchronized void setActive(long intervalNanos, Runnable check, boolean active) {
+        Ticker t = tickers.get(intervalNanos);
+        if (t == null) {
+            return;
+        }
+        if (active) {
+            if (!t.checks.contains(check)) {
+                t.checks.add(check);
+            }
+            if (t.future == null) {
+                t.future =
+                        scheduler
+                                .get()
+                                .scheduleAtFixedRate(
+                                        t, intervalNanos, intervalNanos, TimeUnit.NANOSECONDS);
+            }
+        } else {
+            t.checks.remove(check);
+            if (t.checks.isEmpty() && t.future != null) {
+                t.future.cancel(false);
+                t.future = null;
+            }
+        }
     }
 
     private synchronized void remove(long intervalNanos, Runnable check) {
+        setActive(intervalNanos, check, false);
         Ticker t = tickers.get(intervalNanos);
-        if (t == null || !t.checks.remove(check)) {
-            return;
-        }
-        if (t.checks.isEmpty()) {
-            t.future.cancel(false);
+        if (t != null && --t.registered == 0) {
             tickers.remove(intervalNanos);
         }
     }
@@ -95,23 +125,45 @@ public final class InterruptWatch {
     public final class Registration {
         private final long intervalNanos;
         private final Runnable check;
+        // Guarded by the watch's monitor.
+        private boolean cancelled;
 
         private Registration(long intervalNanos, Runnable check) {
             this.intervalNanos = intervalNanos;
             this.check = check;
         }
 
-        /** Stops the check. Idempotent. */
+        /** The reader runs poll turns: check it every interval. */
+        public void activate() {
+            synchronized (InterruptWatch.this) {
+                if (!cancelled) {
+                    setActive(intervalNanos, check, true);
+                }
+            }
+        }
+
+        /** The reader is quiet: stop checking it (the periodic task ends with the last one). */
+        public void deactivate() {
+            setActive(intervalNanos, check, false);
+        }
+
+        /** Stops the check for good. Idempotent. */
         public void cancel() {
-            remove(intervalNanos, check);
+            synchronized (InterruptWatch.this) {
+                if (!cancelled) {
+                    cancelled = true;
+                    remove(intervalNanos, check);
+                }
+            }
         }
     }
 
     /** The checks of one interval. Threading: runs on the watchdog thread only. */
     private static final class Ticker implements Runnable {
         final CopyOnWriteArrayList<Runnable> checks = new CopyOnWriteArrayList<>();
-        // Written once under the watch's monitor before the ticker is published in the map.
+        // Guarded by the watch's monitor.
         ScheduledFuture<?> future;
+        int registered;
 
         @Override
         public void run() {

@@ -53,6 +53,7 @@ import org.apache.seatunnel.engine.managed.source.reader.ReaderUplink;
 import org.apache.seatunnel.engine.managed.source.reader.RecordSizes;
 import org.apache.seatunnel.engine.managed.source.reader.SchemaChangeMark;
 import org.apache.seatunnel.engine.managed.source.reader.TerminalSignal;
+import org.apache.seatunnel.engine.managed.source.reader.TurnWatch;
 import org.apache.seatunnel.engine.managed.source.zeta.transport.ManagedSourceMemberService;
 import org.apache.seatunnel.engine.managed.source.zeta.transport.ReaderFence;
 import org.apache.seatunnel.engine.server.task.flow.SourceFlowLifeCycle;
@@ -204,6 +205,22 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
         requests.open(this::sendRequest);
         interruptCheck =
                 service.interruptWatch().watch(cfg.interruptCheckNanos(), this::checkInterrupted);
+        // Only a turn runs connector code that can hide an interrupt from this host: between turns
+        // the host's own waits end on it. So the fallback check runs while the reader is active.
+        final InterruptWatch.Registration check = interruptCheck;
+        loop.turnWatch()
+                .listen(
+                        new TurnWatch.ActivityListener() {
+                            @Override
+                            public void active() {
+                                check.activate();
+                            }
+
+                            @Override
+                            public void quiet() {
+                                check.deactivate();
+                            }
+                        });
         ReaderTaskMetrics.registerHostMetrics(
                 context.getMetricsContext(), requests, interruptCancels::get);
         LOG.info(
@@ -392,9 +409,9 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
     }
 
     /**
-     * Watchdog thread, every {@code reader.interrupt-check-interval}: the fallback of {@link
-     * #interrupts} for a task thread whose interrupt registration connector I/O displaced during
-     * the current engine call, while the interrupt flag is still set.
+     * Watchdog thread, every {@code reader.interrupt-check-interval} while the reader runs turns:
+     * the fallback of {@link #interrupts} for a task thread whose interrupt registration connector
+     * I/O displaced during the current engine call, while the interrupt flag is still set.
      */
     private void checkInterrupted() {
         Thread t = taskThread;

@@ -28,8 +28,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A member runs one periodic task per interval in use, not one per reader, stops it when the last
- * reader of that interval leaves, and a failing check does not stop the others.
+ * A member runs one periodic task per interval in use, not one per reader, only while a reader of
+ * that interval is active, stops it when the last active reader goes quiet or leaves, and a failing
+ * check does not stop the others.
  */
 class InterruptWatchTest {
     private final ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1);
@@ -47,12 +48,15 @@ class InterruptWatchTest {
         CountDownLatch b = new CountDownLatch(3);
         InterruptWatch.Registration ra = watch.watch(interval, a::countDown);
         InterruptWatch.Registration rb = watch.watch(interval, b::countDown);
+        ra.activate();
+        rb.activate();
         assertEquals(1, watch.tickers());
         assertEquals(1, scheduler.getQueue().size());
         assertTrue(a.await(10, TimeUnit.SECONDS));
         assertTrue(b.await(10, TimeUnit.SECONDS));
 
         InterruptWatch.Registration rc = watch.watch(TimeUnit.MILLISECONDS.toNanos(50), () -> {});
+        rc.activate();
         assertEquals(2, watch.tickers());
         ra.cancel();
         ra.cancel();
@@ -65,17 +69,48 @@ class InterruptWatchTest {
     }
 
     @Test
+    void idleReadersScheduleNothingAndAQuietReaderIsNoLongerChecked() throws Exception {
+        long interval = TimeUnit.MILLISECONDS.toNanos(1);
+        AtomicInteger runs = new AtomicInteger();
+        InterruptWatch.Registration r = watch.watch(interval, runs::incrementAndGet);
+        InterruptWatch.Registration idle = watch.watch(interval, () -> {});
+        assertEquals(0, watch.tickers(), "registered readers that never ran a turn");
+        assertEquals(0, scheduler.getQueue().size());
+
+        r.activate();
+        r.activate();
+        assertEquals(1, scheduler.getQueue().size(), "activation is idempotent");
+        CountDownLatch checked = new CountDownLatch(1);
+        InterruptWatch.Registration probe = watch.watch(interval, checked::countDown);
+        probe.activate();
+        assertTrue(checked.await(10, TimeUnit.SECONDS));
+        probe.deactivate();
+        r.deactivate();
+        assertEquals(0, watch.tickers(), "the last active reader went quiet");
+        scheduler.purge();
+        assertEquals(0, scheduler.getQueue().size());
+
+        // A cancelled registration cannot be woken again by a late activation.
+        r.cancel();
+        r.activate();
+        assertEquals(0, watch.tickers());
+        idle.cancel();
+        probe.cancel();
+    }
+
+    @Test
     void aFailingCheckDoesNotStopTheOthers() throws Exception {
         long interval = TimeUnit.MILLISECONDS.toNanos(1);
         AtomicInteger failures = new AtomicInteger();
         CountDownLatch healthy = new CountDownLatch(5);
         watch.watch(
-                interval,
-                () -> {
-                    failures.incrementAndGet();
-                    throw new IllegalStateException("broken check");
-                });
-        watch.watch(interval, healthy::countDown);
+                        interval,
+                        () -> {
+                            failures.incrementAndGet();
+                            throw new IllegalStateException("broken check");
+                        })
+                .activate();
+        watch.watch(interval, healthy::countDown).activate();
         assertTrue(healthy.await(10, TimeUnit.SECONDS));
         assertTrue(failures.get() >= 5, "the failing check kept running too");
     }
