@@ -17,6 +17,11 @@
 
 package org.apache.seatunnel.engine.managed.e2e.bench;
 
+import static org.apache.seatunnel.engine.managed.e2e.bench.SideBySideRunner.fmt;
+import static org.apache.seatunnel.engine.managed.e2e.bench.SideBySideRunner.median;
+import static org.apache.seatunnel.engine.managed.e2e.bench.SideBySideRunner.pcts;
+import static org.apache.seatunnel.engine.managed.e2e.bench.SideBySideRunner.pcts2;
+
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.management.OperatingSystemMXBean;
 import java.lang.management.ManagementFactory;
@@ -265,41 +270,6 @@ final class BackpressureScenarios {
         System.arraycopy(b, 0, out, a.length, b.length);
         Arrays.sort(out);
         return out;
-    }
-
-    private static String pcts(long[] ns) {
-        if (ns.length == 0) {
-            return "no barriers";
-        }
-        return fmt(
-                "%s / %s / %s ms (n=%d)",
-                ms(pct(ns, 50)), ms(pct(ns, 99)), ms(ns[ns.length - 1]), ns.length);
-    }
-
-    private static String pcts2(long[] ns) {
-        if (ns.length == 0) {
-            return "n/a";
-        }
-        return fmt("%s / %s ms (n=%d)", ms(pct(ns, 50)), ms(pct(ns, 99)), ns.length);
-    }
-
-    private static String ms(long ns) {
-        return fmt(ns < 10_000_000 ? "%.2f" : "%.0f", ns / 1e6);
-    }
-
-    private static long pct(long[] sorted, int p) {
-        int i = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
-        return sorted[Math.max(0, Math.min(sorted.length - 1, i))];
-    }
-
-    private static double median(double[] v) {
-        double[] c = v.clone();
-        Arrays.sort(c);
-        return c[c.length / 2];
-    }
-
-    private static String fmt(String f, Object... args) {
-        return String.format(Locale.ROOT, f, args);
     }
 
     private static String[] row(String... cells) {

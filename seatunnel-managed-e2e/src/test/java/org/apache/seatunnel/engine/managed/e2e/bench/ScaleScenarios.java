@@ -17,6 +17,8 @@
 
 package org.apache.seatunnel.engine.managed.e2e.bench;
 
+import static org.apache.seatunnel.engine.managed.e2e.bench.SideBySideRunner.ms;
+
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.hazelcast.jet.datamodel.Tuple2;
 import com.sun.management.OperatingSystemMXBean;
@@ -533,10 +535,6 @@ final class ScaleScenarios {
             sb.append(String.format(Locale.ROOT, "%.1f %%", x));
         }
         return sb.toString();
-    }
-
-    private static String ms(long ns) {
-        return String.format(Locale.ROOT, ns < 10_000_000 ? "%.2f" : "%.0f", ns / 1e6);
     }
 
     private static String[] row(String... cells) {

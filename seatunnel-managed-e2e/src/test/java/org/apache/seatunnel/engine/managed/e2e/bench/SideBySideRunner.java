@@ -300,7 +300,7 @@ public final class SideBySideRunner {
         }
     }
 
-    private static String pcts(long[] ns) {
+    static String pcts(long[] ns) {
         if (ns.length == 0) {
             return "no barriers";
         }
@@ -309,18 +309,18 @@ public final class SideBySideRunner {
                 ms(pct(ns, 50)), ms(pct(ns, 99)), ms(ns[ns.length - 1]), ns.length);
     }
 
-    private static String pcts2(long[] ns) {
+    static String pcts2(long[] ns) {
         if (ns.length == 0) {
             return "n/a";
         }
         return fmt("%s / %s ms (n=%d)", ms(pct(ns, 50)), ms(pct(ns, 99)), ns.length);
     }
 
-    private static String ms(long ns) {
+    static String ms(long ns) {
         return fmt(ns < 10_000_000 ? "%.2f" : "%.0f", ns / 1e6);
     }
 
-    private static long pct(long[] sorted, int p) {
+    static long pct(long[] sorted, int p) {
         int i = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
         return sorted[Math.max(0, Math.min(sorted.length - 1, i))];
     }
@@ -331,13 +331,13 @@ public final class SideBySideRunner {
         }
     }
 
-    private static double median(double[] v) {
+    static double median(double[] v) {
         double[] c = v.clone();
         Arrays.sort(c);
         return c[c.length / 2];
     }
 
-    private static String fmt(String f, Object... args) {
+    static String fmt(String f, Object... args) {
         return String.format(Locale.ROOT, f, args);
     }
 
