@@ -5,7 +5,8 @@
 # p=1 slow data with every core kept busy; at p=16 and p=64 the engine's checkpoint
 # trigger->completed next to the runtime's, and CPU with 16 idle / slow-data readers) and writes it with a plot to
 # seatunnel-managed-e2e/target/side-by-side.json and .svg. Not a test; run it on a quiet machine.
-# Usage: tools/run-side-by-side.sh [quick] [backpressure]   (backpressure: only the throttled-sink
+# Usage: tools/run-side-by-side.sh [quick] [backpressure|throughput]   (throughput: only the p=1
+# throughput pair, -Dtp.rows and -Dtp.reps through JAVA_TOOL_OPTIONS; backpressure: only the throttled-sink
 # and busy-cores scenarios, written to side-by-side-backpressure.json and .svg)
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -38,8 +38,10 @@ final class TestSupport {
     private TestSupport() {}
 
     /**
-     * Threading: {@code collect} runs on the polling thread; the lists are synchronized so a test
-     * thread may read them while a poll runs.
+     * A collector that keeps every row and schema change it is given, in order.
+     *
+     * <p>Threading: {@code collect} runs on the polling thread; the lists are synchronized so a
+     * test thread may read them while a poll runs.
      */
     static final class ListCollector implements Collector<SeaTunnelRow> {
         final Object checkpointLock = new Object();
@@ -69,7 +71,9 @@ final class TestSupport {
     }
 
     /**
-     * Threading: counters are atomic; {@code signalNoMoreElement} may be called from any thread.
+     * A reader context that counts the reader's calls into it.
+     *
+     * <p>Threading: counters are atomic; {@code signalNoMoreElement} may be called from any thread.
      */
     static final class FakeReaderContext implements SourceReader.Context {
         final AtomicInteger noMoreElementSignals = new AtomicInteger();
@@ -128,8 +132,10 @@ final class TestSupport {
     }
 
     /**
-     * Threading: one poll turn on one thread. A poll budget whose record allowance shrinks as the
-     * wrapped collector counts records, as the Lane A runtime's does.
+     * A poll budget whose record allowance shrinks as the wrapped collector counts records, as the
+     * Lane A runtime's does.
+     *
+     * <p>Threading: one poll turn on one thread.
      */
     static final class Budget implements PollContext {
         private final LongSupplier clock;

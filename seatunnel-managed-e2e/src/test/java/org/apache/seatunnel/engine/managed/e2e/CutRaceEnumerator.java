@@ -30,20 +30,20 @@ import org.apache.seatunnel.api.source.managed.ManagedEnumeratorContext;
 import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSplit;
 
 /**
- * Threading: Lane B (stock engine) calls it from the enumerator task thread, pool threads and
- * operation threads, and S1 is assigned on the context's scheduler thread; Lane A calls everything
- * on the coordinator loop, S1's assignment included. {@code lock} guards the pending list and the
- * registered set on both lanes.
- *
- * <p>The enumerator of {@link CutRaceSource}. Fresh: S0 goes to subtask 0 when it registers; S1
- * stays pending until the first {@code snapshotState(N)}, which waits (bounded) until the reader
- * holds its checkpoint lock, returns a state with S1 pending, and then assigns S1 about {@code
+ * The enumerator of {@link CutRaceSource}. Fresh: S0 goes to subtask 0 when it registers; S1 stays
+ * pending until the first {@code snapshotState(N)}, which waits (bounded) until the reader holds
+ * its checkpoint lock, returns a state with S1 pending, and then assigns S1 about {@code
  * assign.delay.millis} later, through a one-shot of {@link ManagedEnumeratorContext#scheduler()}
  * (the same code on both lanes) that first takes the monitor of the context the engine handed in:
  * on Lane B that is the engine's {@code enumeratorContext}, so the assignment runs right after the
  * engine's snapshot-and-fan-out block (docs/en/architecture.md hazard 1); on Lane A nothing else
  * holds it. Restored: everything pending (restored state plus splits handed back) goes out as soon
  * as the reader is registered.
+ *
+ * <p>Threading: Lane B (stock engine) calls it from the enumerator task thread, pool threads and
+ * operation threads, and S1 is assigned on the context's scheduler thread; Lane A calls everything
+ * on the coordinator loop, S1's assignment included. {@code lock} guards the pending list and the
+ * registered set on both lanes.
  */
 final class CutRaceEnumerator
         implements SourceSplitEnumerator<ManagedFakeSplit, ArrayList<ManagedFakeSplit>> {

@@ -31,13 +31,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Threading: written from engine threads (task threads, pool threads, operation threads, the
- * coordinator loop, the enumerator's assigning thread) and read by the test thread; every field is
- * a latch, an atomic or a concurrent collection, so no lock is needed.
- *
- * <p>The JVM-static handshake that forces the coordinator-first cut of {@link CutRaceSource}
+ * The JVM-static handshake that forces the coordinator-first cut of {@link CutRaceSource}
  * deterministically, keyed by run id (the engine ships the source to every member, so a static
  * registry is the only channel between the connector and the test):
+ *
+ * <p>Threading: written from engine threads (task threads, pool threads, operation threads, the
+ * coordinator loop, the enumerator's assigning thread) and read by the test thread; every field is
+ * a latch, an atomic or a concurrent collection, so no lock is needed.
  *
  * <ol>
  *   <li>the enumerator's first {@code snapshotState(N)} publishes N ({@link #snapshotRequested})

@@ -34,20 +34,19 @@ import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
 import org.apache.seatunnel.managed.testkit.engine.RuntimeStats;
 
 /**
- * Threading: {@code pollNext}/{@code pollNextManaged}, {@code open} and {@code close} on the task
- * thread (Lane A: inside the host's loop turn); {@code addSplits} on an operation thread (Lane B)
- * or the task thread inside the loop (Lane A); {@code snapshotState} on an engine pool thread
+ * The reader of {@link CutRaceSource}. Rows are paced at one per {@code row.interval.millis} (with
+ * catch-up, so the engine's empty-poll sleep does not slow it) until the injected fault fired; the
+ * restored attempt reads at full speed. Once per run, when the enumerator's cut was requested, one
+ * poll turn holds the checkpoint lock until the S1 assignment landed (bounded) and for at least
+ * {@code hold.millis}: on Lane B inside {@code synchronized (output.getCheckpointLock())} like
+ * today's slow readers, on Lane A by overrunning the turn's deadline (the host runs the turn under
+ * the same lock). Every split it is given is read, even a split id it already has.
+ *
+ * <p>Threading: {@code pollNext}/{@code pollNextManaged}, {@code open} and {@code close} on the
+ * task thread (Lane A: inside the host's loop turn); {@code addSplits} on an operation thread (Lane
+ * B) or the task thread inside the loop (Lane A); {@code snapshotState} on an engine pool thread
  * holding the checkpoint lock; {@code wakeup} on any thread. {@code stateLock} guards the cursors;
  * {@code signal} guards the wakeup flag.
- *
- * <p>The reader of {@link CutRaceSource}. Rows are paced at one per {@code row.interval.millis}
- * (with catch-up, so the engine's empty-poll sleep does not slow it) until the injected fault
- * fired; the restored attempt reads at full speed. Once per run, when the enumerator's cut was
- * requested, one poll turn holds the checkpoint lock until the S1 assignment landed (bounded) and
- * for at least {@code hold.millis}: on Lane B inside {@code synchronized
- * (output.getCheckpointLock())} like today's slow readers, on Lane A by overrunning the turn's
- * deadline (the host runs the turn under the same lock). Every split it is given is read, even a
- * split id it already has.
  */
 final class CutRaceReader implements ManagedSourceReader<SeaTunnelRow, ManagedFakeSplit> {
 

@@ -37,9 +37,7 @@ import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSplitSerializer;
 import org.apache.seatunnel.connectors.managed.serialization.SplitListSerializer;
 
 /**
- * Threading: immutable and {@link Serializable}; the engine ships it to every member.
- *
- * <p>{@code CutRace}: a streaming test connector, usable on both lanes, that forces the
+ * {@code CutRace}: a streaming test connector, usable on both lanes, that forces the
  * coordinator-first cut of docs/en/architecture.md hazard 1. Two splits of {@code rows.per.split}
  * numbered rows each, with the schema and payloads of {@link ManagedFakeRows} ({@code
  * fake-<split>:<seq>}), so {@link ManagedCollectSinkFactory} and {@link Accounting} check them. S0
@@ -47,6 +45,8 @@ import org.apache.seatunnel.connectors.managed.serialization.SplitListSerializer
  * checkpoint N and is assigned right after it, while the reader holds its checkpoint lock (see
  * {@link CutRaceProbe} for the handshake, {@link CutRaceEnumerator} and {@link CutRaceReader} for
  * each side).
+ *
+ * <p>Threading: immutable and {@link Serializable}; the engine ships it to every member.
  *
  * <p>Like many real connectors, the enumerator keeps its pending splits in a plain list and the
  * reader reads whatever it is given: a split handed out twice is read twice. That is what turns the

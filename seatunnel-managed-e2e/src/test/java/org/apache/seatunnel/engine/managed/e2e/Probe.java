@@ -24,11 +24,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListSet;
 
 /**
- * Threading: written from any engine thread, read by the test thread; concurrent collections.
+ * What {@link ProbeSource} observed inside the engine, keyed by run id: for every callback the set
+ * of thread names it ran on (numbers stripped so pools collapse to one entry), plus free-form facts
+ * (addresses found through {@link EngineInternals}, interrupts seen).
  *
- * <p>What {@link ProbeSource} observed inside the engine, keyed by run id: for every callback the
- * set of thread names it ran on (numbers stripped so pools collapse to one entry), plus free-form
- * facts (addresses found through {@link EngineInternals}, interrupts seen).
+ * <p>Threading: written from any engine thread, read by the test thread; concurrent collections.
  */
 public final class Probe {
 

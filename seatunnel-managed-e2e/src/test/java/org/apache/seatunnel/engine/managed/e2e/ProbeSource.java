@@ -35,12 +35,12 @@ import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSource;
 import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSplit;
 
 /**
- * Threading: the source is immutable; the wrappers only forward and record into concurrent
- * collections, so they add no state of their own.
- *
- * <p>{@code ManagedProbe}: the managed FakeSource wrapped so that every engine callback records its
+ * {@code ManagedProbe}: the managed FakeSource wrapped so that every engine callback records its
  * thread in {@link Probe}, and the reader and enumerator contexts are resolved to their member
  * through {@link EngineInternals}. Lane B only (the wrapper is a plain {@link SourceReader}).
+ *
+ * <p>Threading: the source is immutable; the wrappers only forward and record into concurrent
+ * collections, so they add no state of their own.
  */
 public final class ProbeSource
         implements SeaTunnelSource<SeaTunnelRow, ManagedFakeSplit, ArrayList<ManagedFakeSplit>>,

@@ -33,18 +33,18 @@ import org.apache.seatunnel.connectors.managed.fake.ManagedFakeEnumerator;
 import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSplit;
 
 /**
- * Threading: engine callbacks arrive on the coordinator loop (Lane A) or on engine threads (Lane
- * B); the discovery result handler on the loop (Lane A) or the context's scheduler thread (Lane B);
- * the last split is assigned from a plain thread of the enumerator's own on both lanes. All state
- * is guarded by {@code lock}, and every context call is made under it together with the state
- * change it reflects, which is what keeps a snapshot and the assignments consistent on both lanes.
- *
- * <p>One enumerator class for both lanes, written only against the SPI: splits {@code 0..n-2} are
+ * One enumerator class for both lanes, written only against the SPI: splits {@code 0..n-2} are
  * "discovered" by a callable run through {@link ManagedEnumeratorContext#scheduler()} and assigned
  * in its result handler; split {@code n-1} is assigned by the enumerator's own thread once its
  * owner registered. Split {@code k} belongs to subtask {@code k % parallelism}; a subtask gets
  * no-more-splits once every split it owns went out. Restored: everything pending goes out at
  * registration.
+ *
+ * <p>Threading: engine callbacks arrive on the coordinator loop (Lane A) or on engine threads (Lane
+ * B); the discovery result handler on the loop (Lane A) or the context's scheduler thread (Lane B);
+ * the last split is assigned from a plain thread of the enumerator's own on both lanes. All state
+ * is guarded by {@code lock}, and every context call is made under it together with the state
+ * change it reflects, which is what keeps a snapshot and the assignments consistent on both lanes.
  */
 final class SchedulerSpiEnumerator
         implements SourceSplitEnumerator<ManagedFakeSplit, ArrayList<ManagedFakeSplit>> {

@@ -24,11 +24,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Threading: any thread; one entry per run id, every field thread-safe.
- *
- * <p>What {@link SchedulerSpiEnumerator} did in one run, for the test to check: which threads ran
- * the discovery callable and its result handler, and how the assignment from the enumerator's own
+ * What {@link SchedulerSpiEnumerator} did in one run, for the test to check: which threads ran the
+ * discovery callable and its result handler, and how the assignment from the enumerator's own
  * thread went.
+ *
+ * <p>Threading: any thread; one entry per run id, every field thread-safe.
  */
 final class SchedulerSpiProbe {
     private static final Map<String, SchedulerSpiProbe> RUNS = new ConcurrentHashMap<>();

@@ -34,11 +34,11 @@ import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSource;
 import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSplit;
 
 /**
- * Threading: immutable and {@link Serializable}; the engine ships it to every member.
- *
- * <p>{@code SchedulerSpi}: the managed FakeSource's readers, splits and rows with {@link
+ * {@code SchedulerSpi}: the managed FakeSource's readers, splits and rows with {@link
  * SchedulerSpiEnumerator}, an enumerator that uses the coordinator scheduler SPI and a thread of
  * its own, so one enumerator class runs on both lanes.
+ *
+ * <p>Threading: immutable and {@link Serializable}; the engine ships it to every member.
  */
 public final class SchedulerSpiSource
         implements SeaTunnelSource<SeaTunnelRow, ManagedFakeSplit, ArrayList<ManagedFakeSplit>>,

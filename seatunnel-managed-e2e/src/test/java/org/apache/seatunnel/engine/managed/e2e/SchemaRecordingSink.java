@@ -154,7 +154,9 @@ public final class SchemaRecordingSink
     }
 
     /**
-     * Threading: {@code write}, {@code applySchemaChange}, {@code prepareCommit} and {@code
+     * The writer of one sink subtask: records each row with the schema in force when it arrived.
+     *
+     * <p>Threading: {@code write}, {@code applySchemaChange}, {@code prepareCommit} and {@code
      * snapshotState} on the sink task's thread, one at a time.
      */
     private static final class Writer implements SinkWriter<SeaTunnelRow, Batch, WriterState> {
@@ -200,7 +202,9 @@ public final class SchemaRecordingSink
     }
 
     /**
-     * Threading: the engine commits on a Hazelcast operation thread; the registry is concurrent.
+     * The committer: makes a checkpoint's recorded rows visible once the engine commits it.
+     *
+     * <p>Threading: the engine commits on a Hazelcast operation thread; the registry is concurrent.
      */
     private static final class Committer implements SinkCommitter<Batch> {
         private static final long serialVersionUID = 1L;

@@ -24,13 +24,13 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Threading: every method may be called from any thread; state is in concurrent maps.
- *
- * <p>The JVM-wide memory of ManagedFake's test hooks, which must outlive one reader or enumerator
+ * The JVM-wide memory of ManagedFake's test hooks, which must outlive one reader or enumerator
  * attempt: once-only faults (so the attempt restored after an injected failure does not fail
  * again), snapshot holds a test releases, and the receipts of enumerator-to-reader source events.
  * Only an embedded engine in the test's own JVM can observe these; on a real cluster every option
  * that uses them is off by default.
+ *
+ * <p>Threading: every method may be called from any thread; state is in concurrent maps.
  */
 public final class ManagedFakeFaults {
     /** How long a held snapshot waits for its release at most: a forgotten release heals. */

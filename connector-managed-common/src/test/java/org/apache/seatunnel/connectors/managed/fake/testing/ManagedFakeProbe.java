@@ -22,16 +22,18 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
- * Threading: any thread; lock-free collections.
+ * Timestamps the managed FakeSource takes for the side-by-side runner, the same way on both lanes:
+ * when the enumerator snapshots checkpoint N, when a reader snapshots N, when the enumerator hears
+ * N completed, and how late an idle reader emitted a row after it became due. Off unless {@link
+ * #enable()} was called, so jobs that do not measure pay one volatile read.
  *
- * <p>Timestamps the managed FakeSource takes for the side-by-side runner, the same way on both
- * lanes: when the enumerator snapshots checkpoint N, when a reader snapshots N, when the enumerator
- * hears N completed, and how late an idle reader emitted a row after it became due. Off unless
- * {@link #enable()} was called, so jobs that do not measure pay one volatile read.
+ * <p>Threading: any thread; lock-free collections.
  */
 public final class ManagedFakeProbe {
     private static volatile boolean enabled;
     private static final Map<Long, Long> ENUMERATOR_SNAPSHOT = new ConcurrentHashMap<>();
+    // Wall-clock time of the same moment, to compare with the engine's own (millisecond) times.
+    private static final Map<Long, Long> ENUMERATOR_SNAPSHOT_WALL = new ConcurrentHashMap<>();
     private static final Map<Long, Long> COMPLETE = new ConcurrentHashMap<>();
     private static final ConcurrentLinkedQueue<Long> BARRIER_WAIT = new ConcurrentLinkedQueue<>();
     private static final ConcurrentLinkedQueue<Long> EMIT_DELAY = new ConcurrentLinkedQueue<>();
@@ -50,6 +52,7 @@ public final class ManagedFakeProbe {
 
     public static void reset() {
         ENUMERATOR_SNAPSHOT.clear();
+        ENUMERATOR_SNAPSHOT_WALL.clear();
         COMPLETE.clear();
         BARRIER_WAIT.clear();
         EMIT_DELAY.clear();
@@ -58,6 +61,7 @@ public final class ManagedFakeProbe {
     public static void enumeratorSnapshot(long checkpointId) {
         if (enabled) {
             ENUMERATOR_SNAPSHOT.putIfAbsent(checkpointId, System.nanoTime());
+            ENUMERATOR_SNAPSHOT_WALL.putIfAbsent(checkpointId, System.currentTimeMillis());
         }
     }
 
@@ -81,6 +85,14 @@ public final class ManagedFakeProbe {
         if (enabled && EMIT_DELAY.size() < MAX_SAMPLES) {
             EMIT_DELAY.add(Math.max(0, System.nanoTime() - dueNanos));
         }
+    }
+
+    /**
+     * When the connector's enumerator snapshotted checkpoint N, in wall-clock milliseconds (the
+     * clock the engine's checkpoint statistics use), or null if it was not seen while enabled.
+     */
+    public static Long enumeratorSnapshotWallMillis(long checkpointId) {
+        return ENUMERATOR_SNAPSHOT_WALL.get(checkpointId);
     }
 
     /** Enumerator snapshot of N → a reader's snapshot of N, in nanoseconds, sorted. */

@@ -154,29 +154,37 @@ final class ScaleScenarios {
             List<String[]> table, ObjectNode[] laneJson, int p, long seconds, int reps)
             throws Exception {
         List<List<Long>> engine = List.of(new ArrayList<>(), new ArrayList<>());
+        List<List<Long>> enumSnaps = List.of(new ArrayList<>(), new ArrayList<>());
         List<List<Long>> enumAcks = List.of(new ArrayList<>(), new ArrayList<>());
         List<List<Long>> readerAcks = List.of(new ArrayList<>(), new ArrayList<>());
         List<List<Long>> runtime = List.of(new ArrayList<>(), new ArrayList<>());
         List<List<Long>> waits = List.of(new ArrayList<>(), new ArrayList<>());
+        List<List<Long>> lockWaits = List.of(new ArrayList<>(), new ArrayList<>());
         double[][] cpu = new double[2][reps];
         for (int r = 0; r < reps; r++) {
             for (int lane = 0; lane < 2; lane++) {
                 Measured m = checkpointRun(lane == 1, p, seconds);
                 engine.get(lane).addAll(m.engine);
+                enumSnaps.get(lane).addAll(m.enumeratorSnapshots);
                 enumAcks.get(lane).addAll(m.enumeratorAcks);
                 readerAcks.get(lane).addAll(m.lastReaderAcks);
                 addAll(runtime.get(lane), ManagedFakeProbe.checkpointDurations());
                 addAll(waits.get(lane), ManagedFakeProbe.barrierWaits());
+                addAll(lockWaits.get(lane), m.lockWaits);
                 cpu[lane][r] = m.cpuPercent;
             }
         }
         long[][] e = {sorted(engine.get(0)), sorted(engine.get(1))};
+        long[][] es = {sorted(enumSnaps.get(0)), sorted(enumSnaps.get(1))};
         long[][] ea = {sorted(enumAcks.get(0)), sorted(enumAcks.get(1))};
         long[][] ra = {sorted(readerAcks.get(0)), sorted(readerAcks.get(1))};
         long[][] rt = {sorted(runtime.get(0)), sorted(runtime.get(1))};
         long[][] w = {sorted(waits.get(0)), sorted(waits.get(1))};
+        long[][] lw = {sorted(lockWaits.get(0)), sorted(lockWaits.get(1))};
         String at = "p=" + p + ", data always there";
         table.add(row("engine ckpt trigger->completed p50/p99, " + at, pcts(e[0]), pcts(e[1])));
+        // The engine's delivery of the trigger to the enumerator, before any Lane A code runs.
+        table.add(row("  of which trigger->enumerator snapshot, " + at, pcts(es[0]), pcts(es[1])));
         table.add(row("  of which trigger->enumerator ack, " + at, pcts(ea[0]), pcts(ea[1])));
         table.add(row("  of which trigger->last reader ack, " + at, pcts(ra[0]), pcts(ra[1])));
         table.add(
@@ -185,28 +193,35 @@ final class ScaleScenarios {
                         pcts(rt[0]),
                         pcts(rt[1])));
         table.add(row("barrier wait p50/p99, " + at, pcts(w[0]), pcts(w[1])));
+        table.add(row("  of which waiting for the reader's lock, " + at, pcts(lw[0]), pcts(lw[1])));
         table.add(row("process CPU, " + at + ", % of one core", cpus(cpu[0]), cpus(cpu[1])));
         for (int l = 0; l < 2; l++) {
             ObjectNode o = laneJson[l].putObject("p" + p + "Checkpoints");
             o.set("engineTriggerToCompleted", BenchReport.distribution(e[l], true));
+            o.set("engineTriggerToEnumeratorSnapshot", BenchReport.distribution(es[l], true));
             o.set("engineTriggerToEnumeratorAck", BenchReport.distribution(ea[l], true));
             o.set("engineTriggerToLastReaderAck", BenchReport.distribution(ra[l], true));
             o.set("runtimeSnapshotToComplete", BenchReport.distribution(rt[l], true));
             o.set("barrierWait", BenchReport.distribution(w[l], true));
+            o.set("barrierLockWait", BenchReport.distribution(lw[l], true));
             putAll(o.putArray("cpuPercent"), cpu[l]);
         }
     }
 
     private static final class Measured {
         final List<Long> engine;
+        final List<Long> enumeratorSnapshots;
         final List<Long> enumeratorAcks;
         final List<Long> lastReaderAcks;
+        final long[] lockWaits;
         final double cpuPercent;
 
-        Measured(EngineCheckpoints c, double cpuPercent) {
+        Measured(EngineCheckpoints c, long[] lockWaits, double cpuPercent) {
             this.engine = new ArrayList<>(c.durations);
+            this.enumeratorSnapshots = new ArrayList<>(c.enumeratorSnapshots);
             this.enumeratorAcks = new ArrayList<>(c.enumeratorAcks);
             this.lastReaderAcks = new ArrayList<>(c.lastReaderAcks);
+            this.lockWaits = lockWaits;
             this.cpuPercent = cpuPercent;
         }
     }
@@ -216,6 +231,7 @@ final class ScaleScenarios {
         long jobId = start(laneA, p, "slow.data.millis = 0");
         ManagedFakeProbe.reset();
         ManagedFakeProbe.enable();
+        BarrierLockWaits lockWaits = BarrierLockWaits.start();
         EngineCheckpoints checkpoints = new EngineCheckpoints(System.currentTimeMillis());
         long cpu0 = OS.getProcessCpuTime();
         long t0 = System.nanoTime();
@@ -226,6 +242,7 @@ final class ScaleScenarios {
         }
         double cpuPct = 100.0 * (OS.getProcessCpuTime() - cpu0) / (System.nanoTime() - t0);
         ManagedFakeProbe.disable();
+        long[] locks = lockWaits.stop(ManagedFakeProbe.barrierWaits().length);
         if (laneA) {
             printCoordinatorSnapshots(jobId, p);
         }
@@ -235,7 +252,7 @@ final class ScaleScenarios {
                     "%s, p=%d: %d checkpoints did not complete%n",
                     LANES[laneA ? 1 : 0], p, checkpoints.notCompleted.get());
         }
-        return new Measured(checkpoints, cpuPct);
+        return new Measured(checkpoints, locks, cpuPct);
     }
 
     /**
@@ -273,6 +290,9 @@ final class ScaleScenarios {
     /** Process CPU % of one core while an unbounded job at parallelism {@code p} runs. */
     private double cpu(boolean laneA, int p, String extra, long seconds) throws Exception {
         long jobId = start(laneA, p, extra);
+        // Garbage and old-generation work left by the earlier (heavier) scenarios would otherwise
+        // be collected inside whichever lane's window comes next: start each from a collected heap.
+        System.gc();
         Map<String, Long> threads0 = THREADS_BREAKDOWN ? threadCpu() : null;
         long cpu0 = OS.getProcessCpuTime();
         long t0 = System.nanoTime();
@@ -286,11 +306,29 @@ final class ScaleScenarios {
     }
 
     /** {@code -Dscale.threads=true}: where the CPU went, by thread-name family. */
-    private static final boolean THREADS_BREAKDOWN = Boolean.getBoolean("scale.threads");
+    static final boolean THREADS_BREAKDOWN = Boolean.getBoolean("scale.threads");
 
-    private static Map<String, Long> threadCpu() {
+    private static final String JIT = "~jit";
+    private static final String GC = "~gc";
+
+    private static long jitMillis() {
+        return ManagementFactory.getCompilationMXBean().getTotalCompilationTime();
+    }
+
+    private static long gcMillis() {
+        long t = 0;
+        for (java.lang.management.GarbageCollectorMXBean gc :
+                ManagementFactory.getGarbageCollectorMXBeans()) {
+            t += Math.max(0, gc.getCollectionTime());
+        }
+        return t;
+    }
+
+    static Map<String, Long> threadCpu() {
         java.lang.management.ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         Map<String, Long> out = new HashMap<>();
+        out.put(JIT, jitMillis());
+        out.put(GC, gcMillis());
         for (java.lang.management.ThreadInfo info : mx.getThreadInfo(mx.getAllThreadIds())) {
             if (info == null) {
                 continue;
@@ -311,12 +349,12 @@ final class ScaleScenarios {
         return name.replaceAll("[0-9]+", "N");
     }
 
-    private static void printThreadCpu(String what, Map<String, Long> before) {
+    static void printThreadCpu(String what, Map<String, Long> before) {
         Map<String, Long> after = threadCpu();
         Map<String, Long> delta = new HashMap<>();
         after.forEach(
                 (k, v) -> {
-                    if (!k.startsWith("#")) {
+                    if (!k.startsWith("#") && !k.startsWith("~")) {
                         // Threads of this run only: ids seen before count from their old value.
                         delta.put(k, 0L);
                     }
@@ -329,6 +367,12 @@ final class ScaleScenarios {
                     }
                 });
         System.out.println("CPU by thread family, " + what + ":");
+        System.out.printf(
+                Locale.ROOT,
+                "  %8.1f ms  (JIT compilation, all compiler threads)%n  %8.1f ms  (GC pauses and"
+                        + " cycles, wall time)%n",
+                (double) (jitMillis() - before.getOrDefault(JIT, 0L)),
+                (double) (gcMillis() - before.getOrDefault(GC, 0L)));
         delta.entrySet().stream()
                 .sorted((a, b) -> Long.compare(b.getValue(), a.getValue()))
                 .limit(12)
@@ -383,6 +427,10 @@ final class ScaleScenarios {
         private final Set<Long> watched = new HashSet<>();
         private final Set<Long> recorded = java.util.concurrent.ConcurrentHashMap.newKeySet();
         final List<Long> durations = java.util.Collections.synchronizedList(new ArrayList<>());
+        // Trigger -> the connector's enumerator snapshot (the probe's wall clock; on Lane A inside
+        // the coordinator's snapshot, so it is the engine's delivery plus at most that).
+        final List<Long> enumeratorSnapshots =
+                java.util.Collections.synchronizedList(new ArrayList<>());
         // Trigger -> the enumerator task's ack (its snapshot plus the barrier fan-out to readers),
         // and trigger -> the last reader task's ack, per checkpoint.
         final List<Long> enumeratorAcks = java.util.Collections.synchronizedList(new ArrayList<>());
@@ -439,6 +487,10 @@ final class ScaleScenarios {
             }
             long trigger = c.getCheckpointTimestamp();
             durations.add(TimeUnit.MILLISECONDS.toNanos(c.getCompletedTimestamp() - trigger));
+            Long snapshot = ManagedFakeProbe.enumeratorSnapshotWallMillis(c.getCheckpointId());
+            if (snapshot != null) {
+                enumeratorSnapshots.add(TimeUnit.MILLISECONDS.toNanos(snapshot - trigger));
+            }
             Set<Long> enumerators = enumeratorVertices;
             Set<Long> readers = readerVertices;
             if (enumerators == null) {

@@ -87,6 +87,8 @@ public final class SideBySideRunner {
                         .start()) {
             if (Arrays.asList(args).contains("backpressure")) {
                 runBackpressureOnly(zeta, quick);
+            } else if (Arrays.asList(args).contains("throughput")) {
+                new SideBySideRunner(zeta, quick).runThroughputOnly();
             } else {
                 new SideBySideRunner(zeta, quick).run();
             }
@@ -109,6 +111,41 @@ public final class SideBySideRunner {
         for (Path p : report.write(Paths.get("target"), "side-by-side-backpressure")) {
             System.out.println("written " + p.toAbsolutePath());
         }
+    }
+
+    /**
+     * {@code SideBySideRunner throughput}: only the p=1 throughput pair, {@code -Dtp.reps} times
+     * (default 5) with {@code -Dtp.rows} rows (default 4,000,000), lanes alternating; prints each
+     * run and the medians.
+     */
+    private void runThroughputOnly() throws Exception {
+        long rows = Long.getLong("tp.rows", 4_000_000L);
+        int reps = Integer.getInteger("tp.reps", 5);
+        double[][] rps = new double[2][reps];
+        double[][] cpu = new double[2][reps];
+        for (int r = 0; r < reps; r++) {
+            for (int lane = 0; lane < 2; lane++) {
+                double[] m = throughput(lane == 1, rows);
+                rps[lane][r] = m[0];
+                cpu[lane][r] = m[1];
+                System.out.printf(
+                        "run %d %s: %,.0f rows/s, %.2f CPU-s per M rows%n",
+                        r, LANES[lane], m[0], m[1]);
+            }
+        }
+        List<String[]> table = new ArrayList<>();
+        table.add(new String[] {"figure", LANES[0], LANES[1]});
+        table.add(
+                row(
+                        "rows/s, p=1 (median of " + reps + ")",
+                        fmt("%,.0f", median(rps[0])),
+                        fmt("%,.0f", median(rps[1]))));
+        table.add(
+                row(
+                        "CPU-s per M rows (process)",
+                        fmt("%.2f", median(cpu[0])),
+                        fmt("%.2f", median(cpu[1]))));
+        print(table);
     }
 
     private void run() throws Exception {
@@ -248,12 +285,17 @@ public final class SideBySideRunner {
                         + rows / splits
                         + "\n    bounded = true\n";
         RuntimeStats.reset();
+        Map<String, Long> threads0 =
+                ScaleScenarios.THREADS_BREAKDOWN ? ScaleScenarios.threadCpu() : null;
         long cpu0 = OS.getProcessCpuTime();
         long t0 = System.nanoTime();
         long jobId = zeta.submit(job(laneA, "BATCH", src, runId));
         JobResult r = zeta.completion(jobId).get(10, TimeUnit.MINUTES);
         long wall = System.nanoTime() - t0;
         long cpuNanos = OS.getProcessCpuTime() - cpu0;
+        if (threads0 != null) {
+            ScaleScenarios.printThreadCpu(LANES[laneA ? 1 : 0] + ", throughput", threads0);
+        }
         check(r, CountingSink.count(runId) == rows, "throughput run lost or duplicated rows");
         if (laneA && RuntimeStats.readersOpened() == 0) {
             throw new IllegalStateException("Lane A run did not use the managed runtime");
