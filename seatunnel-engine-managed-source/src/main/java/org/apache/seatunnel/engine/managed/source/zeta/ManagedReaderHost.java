@@ -340,6 +340,11 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
                     if (++turns >= MAX_TURNS_PER_POLL) {
                         return;
                     }
+                    // Zeta yields the core after every poll call that emitted (a zero sleep), so
+                    // that on a loaded machine its checkpoint threads run between calls; turns
+                    // within one call keep that point, or a barrier's delivery waits for the
+                    // task thread's time slice.
+                    Thread.yield();
                     continue;
                 }
             }

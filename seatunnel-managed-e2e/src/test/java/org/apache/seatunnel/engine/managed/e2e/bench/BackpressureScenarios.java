@@ -69,6 +69,7 @@ final class BackpressureScenarios {
         long[] probeDurations;
         long[] engineDurations;
         long[] runtimeWaits;
+        long[] lockWaits;
         double sinkRowsPerSecond;
         double cpuPercent;
         // Lane A only: barrier handoffs, handoff timeouts, output-blocked ms (summed over reps).
@@ -113,6 +114,7 @@ final class BackpressureScenarios {
                 p.probeDurations = concat(p.probeDurations, r.probeDurations);
                 p.engineDurations = concat(p.engineDurations, r.engineDurations);
                 p.runtimeWaits = concat(p.runtimeWaits, r.runtimeWaits);
+                p.lockWaits = concat(p.lockWaits, r.lockWaits);
                 for (int i = 0; i < p.laneA.length; i++) {
                     p.laneA[i] += r.laneA[i];
                 }
@@ -160,6 +162,7 @@ final class BackpressureScenarios {
             RuntimeStats.clearBarrierWaits();
             long[] laneA0 = laneACounters();
             EngineCheckpointTimes engine = EngineCheckpointTimes.start(zeta, jobId);
+            BarrierLockWaits lockWaits = BarrierLockWaits.start();
             long rows0 = ThrottledSink.count(runId);
             long cpu0 = OS.getProcessCpuTime();
             long t0 = System.nanoTime();
@@ -170,6 +173,7 @@ final class BackpressureScenarios {
             ManagedFakeProbe.disable();
             r.engineDurations = engine.stop();
             r.barrierWaits = ManagedFakeProbe.barrierWaits();
+            r.lockWaits = lockWaits.stop(r.barrierWaits.length);
             r.probeDurations = ManagedFakeProbe.checkpointDurations();
             r.runtimeWaits = RuntimeStats.barrierWaitsSorted();
             long[] laneA1 = laneACounters();
@@ -199,6 +203,11 @@ final class BackpressureScenarios {
                         "barrier wait p50/p99/max, " + what,
                         pcts(r[0].barrierWaits),
                         pcts(r[1].barrierWaits)));
+        table.add(
+                row(
+                        "  of which the barrier thread waited for the reader's lock, " + what,
+                        pcts2(r[0].lockWaits),
+                        pcts2(r[1].lockWaits)));
         table.add(
                 row(
                         "checkpoint duration p50/p99 (enumerator snapshot -> complete), " + what,
@@ -241,6 +250,7 @@ final class BackpressureScenarios {
             o.set("checkpointDuration", BenchReport.distribution(r[l].probeDurations, true));
             o.set("engineCheckpointDuration", BenchReport.distribution(r[l].engineDurations, true));
             o.set("runtimeBarrierWait", BenchReport.distribution(r[l].runtimeWaits, false));
+            o.set("barrierLockWait", BenchReport.distribution(r[l].lockWaits, true));
             o.put("sinkRowsPerSecond", r[l].sinkRowsPerSecond);
             o.put("cpuPercent", r[l].cpuPercent);
         }
