@@ -498,8 +498,9 @@ public final class CheckpointReportBatcher implements AutoCloseable {
     }
 
     private void completeFinal(Report r, AdmissionAck ack) {
-        metrics.recordFinal(ack.status());
-        r.future.complete(ack);
+        if (r.future.complete(ack)) {
+            metrics.recordFinal(ack.status());
+        }
         finishQuietly(r);
     }
 
