@@ -82,7 +82,7 @@ class LaneAReportBatchingTest {
                 + "\n    bounded = false\n    rows.per.second = 400\n"
                 + "    fault.id = \""
                 + faultId
-                + "\"\n    fail.once.at.row = 800\n  }\n}\n"
+                + "\"\n    fail.once.at.row = 2400\n  }\n}\n"
                 + "sink {\n  ManagedCollect {\n    run.id = \""
                 + runId
                 + "\"\n  }\n}\n";
@@ -106,27 +106,54 @@ class LaneAReportBatchingTest {
         zeta.awaitStatus(jobId, JobStatus.RUNNING, BOUND);
         await().atMost(BOUND).until(() -> RuntimeStats.readersLive() == PARALLELISM);
 
-        // Where the engine placed things: the coordinator on one member, readers on both.
+        // Where the engine placed things (it differs between runs, and a restore may move the
+        // coordinator): one member runs the coordinator, the other at least one reader, whose
+        // batches therefore cross members until the restore.
         int coordinatorMember = service(0).targets().coordinatorCount() > 0 ? 0 : 1;
         int otherMember = 1 - coordinatorMember;
         assertEquals(1, service(coordinatorMember).targets().coordinatorCount());
+        assertEquals(0, service(otherMember).targets().coordinatorCount());
         int remoteReaders = service(otherMember).targets().readerCount();
         assertTrue(
-                remoteReaders >= 2,
-                "at least two readers on the member without the coordinator, found "
+                remoteReaders >= 1,
+                "the engine placed no reader on the member without the"
+                        + " coordinator: "
                         + remoteReaders);
 
         await().atMost(BOUND).until(() -> ManagedFakeFaults.fired(faultId + "/reader"));
+        // Until the restored coordinator opens, every report still goes to the first one.
+        long crossMemberBatches = service(otherMember).metrics().reportBatchesSent();
         int committedAtFailure = rows.committed().size();
         await().atMost(BOUND).until(() -> RuntimeStats.readersOpened() >= 2 * PARALLELISM);
-        long batchesAtRestore = service(otherMember).metrics().reportBatchesSent();
-        // Several checkpoints after the restore, reported from the remote member in batches.
-        await().atMost(BOUND)
-                .until(
-                        () ->
-                                service(otherMember).metrics().reportBatchesSent()
-                                                >= batchesAtRestore + 3
-                                        && rows.committed().size() >= committedAtFailure + 800);
+        long batchesAtRestore = sum(TransportMetrics::reportBatchesSent);
+        // Several checkpoints after the restore, reported in batches.
+        try {
+            await().atMost(BOUND)
+                    .until(
+                            () ->
+                                    sum(TransportMetrics::reportBatchesSent) >= batchesAtRestore + 3
+                                            && rows.committed().size() >= committedAtFailure + 800);
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            System.out.printf(
+                    "[LaneAReportBatchingTest] stalled: committed %d (%d at failure), batches %d"
+                            + " (%d at restore), reader checkpoints %d, pending reports %d/%d,"
+                            + " coordinators %d/%d, readers %d/%d, status %s%n m0 %s%n m1 %s%n",
+                    rows.committed().size(),
+                    committedAtFailure,
+                    sum(TransportMetrics::reportBatchesSent),
+                    batchesAtRestore,
+                    RuntimeStats.total(RuntimeStats.Counter.CHECKPOINTS),
+                    service(0).reportBatcher().pendingCount(),
+                    service(1).reportBatcher().pendingCount(),
+                    service(0).targets().coordinatorCount(),
+                    service(1).targets().coordinatorCount(),
+                    service(0).targets().readerCount(),
+                    service(1).targets().readerCount(),
+                    zeta.status(jobId),
+                    service(0).metrics().snapshot(),
+                    service(1).metrics().snapshot());
+            throw e;
+        }
         assertEquals(JobStatus.RUNNING, zeta.status(jobId));
         zeta.cancel(jobId, BOUND);
         assertEquals(JobStatus.CANCELED, zeta.awaitTerminal(jobId, BOUND));
@@ -145,7 +172,8 @@ class LaneAReportBatchingTest {
                 "[LaneAReportBatchingTest] committed per split %s (%d at failure); reader"
                         + " checkpoints %d; reports batched %d in %d batches (flushes: all"
                         + " reported %d, window %d, count bound %d); batch retries %d; remote"
-                        + " member sent %d batches, coordinator member received %d; dropped %d%n",
+                        + " member sent %d batches before the restore, members received %d;"
+                        + " dropped %d%n",
                 perSplit,
                 committedAtFailure,
                 readerCheckpoints,
@@ -155,8 +183,8 @@ class LaneAReportBatchingTest {
                 sum(TransportMetrics::reportFlushWindow),
                 sum(TransportMetrics::reportFlushCountBound),
                 sum(TransportMetrics::reportBatchRetries),
-                service(otherMember).metrics().reportBatchesSent(),
-                service(coordinatorMember).metrics().batchesReceived(),
+                crossMemberBatches,
+                sum(TransportMetrics::batchesReceived),
                 sum(TransportMetrics::reportsDropped));
         assertTrue(readerCheckpoints > 0, "readers took checkpoints");
         assertEquals(0, sum(TransportMetrics::reportsDropped), "no report dropped");
@@ -168,10 +196,11 @@ class LaneAReportBatchingTest {
                         + sum(TransportMetrics::reportFlushCountBound),
                 "every batch has one flush cause");
         assertTrue(
-                service(coordinatorMember).metrics().batchesReceived()
-                        >= service(otherMember).metrics().reportBatchesSent(),
-                "the remote member's batches reached the coordinator's member");
-        assertEquals(0, service(otherMember).metrics().batchesReceived(), "no coordinator there");
+                crossMemberBatches > 0,
+                "the " + remoteReaders + " reader(s) without a local coordinator sent batches");
+        assertTrue(
+                sum(TransportMetrics::batchesReceived) >= batches,
+                "every batch reached a coordinator's member");
         ManagedFakeFaults.clear(faultId);
         CollectedRows.clear(runId);
     }
