@@ -365,7 +365,11 @@ public final class CheckpointReportBatcher implements AutoCloseable {
                     invoker.invoke(
                             g.key.coordinator, CommandBatchCodec.encode(frames), callTimeout);
         } catch (RuntimeException e) {
-            timers.execute(() -> onResponse(g, b, attemptNo, null, e));
+            try {
+                timers.execute(() -> onResponse(g, b, attemptNo, null, e));
+            } catch (RejectedExecutionException closing) {
+                // close() fails what is left.
+            }
             return;
         }
         // Hop through the sender thread: a local target completes inline, and handling it here

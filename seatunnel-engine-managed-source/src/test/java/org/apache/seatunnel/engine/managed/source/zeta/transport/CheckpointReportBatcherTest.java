@@ -341,6 +341,36 @@ class CheckpointReportBatcherTest {
     }
 
     @Test
+    void reportsBeyondTheQueueBoundBehindABatchInFlightAreRefusedAndCounted() {
+        localReaders = 1;
+        CheckpointReportBatcher b =
+                new CheckpointReportBatcher(
+                        invoker,
+                        timers,
+                        ManagedSourceRuntimeSettings.defaults()
+                                .withRetry(10, 100, 2)
+                                .withReportBatching(WINDOW, 64),
+                        metrics,
+                        source -> localReaders,
+                        timers::now);
+        // The first is in flight; two may wait behind it; the fourth is refused.
+        List<CompletableFuture<AdmissionAck>> futures = submitAll(b, 4);
+        assertEquals(1, invoker.calls.size());
+        assertTrue(futures.get(3).isCompletedExceptionally());
+        ExecutionException e =
+                org.junit.jupiter.api.Assertions.assertThrows(
+                        ExecutionException.class,
+                        () -> futures.get(3).get(0, TimeUnit.MILLISECONDS));
+        assertInstanceOf(RejectedExecutionException.class, e.getCause());
+        assertEquals(1, metrics.queueFull());
+        assertEquals(1, metrics.reportsDropped());
+        // The two waiting ones leave together once the first is answered.
+        invoker.answer(accepted(1));
+        timers.runReady();
+        assertEquals(Arrays.asList(report(1, 101), report(2, 102)), invoker.calls.peek().entries);
+    }
+
+    @Test
     void aZeroWindowSendsEachReportAtOnce() {
         CheckpointReportBatcher b = batcher(0, 64);
         submitAll(b, 1);
