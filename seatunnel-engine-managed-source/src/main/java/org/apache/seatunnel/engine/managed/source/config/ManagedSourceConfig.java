@@ -79,6 +79,8 @@ public final class ManagedSourceConfig implements java.io.Serializable {
     private final long barrierHandoffNanos;
     private final long outputInFlightTargetNanos;
     private final long admissionBudgetNanos;
+    private final long reportBatchWindowNanos;
+    private final int reportBatchMaxReports;
     private final long closeTimeoutNanos;
     private final long snapshotTimeoutNanos;
     private final long snapshotSlowNanos;
@@ -101,6 +103,8 @@ public final class ManagedSourceConfig implements java.io.Serializable {
         this.pollHardNanos = ranged(raw, ManagedSourceOptions.POLL_HARD_DURATION);
         this.pollCancelNanos = ranged(raw, ManagedSourceOptions.POLL_CANCELLATION_TIMEOUT);
         this.admissionBudgetNanos = ranged(raw, ManagedSourceOptions.ADMISSION_P99_BUDGET);
+        this.reportBatchWindowNanos = ranged(raw, ManagedSourceOptions.REPORT_BATCH_WINDOW);
+        this.reportBatchMaxReports = count(raw, ManagedSourceOptions.REPORT_BATCH_MAX_REPORTS);
         this.retryInitialMillis =
                 ranged(raw, ManagedSourceOptions.RETRY_INITIAL_BACKOFF) / 1_000_000L;
         this.retryMaxMillis = ranged(raw, ManagedSourceOptions.RETRY_MAX_BACKOFF) / 1_000_000L;
@@ -415,6 +419,16 @@ public final class ManagedSourceConfig implements java.io.Serializable {
     /** {@code coordinator.snapshot-slow-threshold}. */
     public long snapshotSlowNanos() {
         return snapshotSlowNanos;
+    }
+
+    /** {@code transport.report-batch-window}. */
+    public long reportBatchWindowNanos() {
+        return reportBatchWindowNanos;
+    }
+
+    /** {@code transport.report-batch-max-reports}. */
+    public int reportBatchMaxReports() {
+        return reportBatchMaxReports;
     }
 
     public long admissionBudgetNanos() {

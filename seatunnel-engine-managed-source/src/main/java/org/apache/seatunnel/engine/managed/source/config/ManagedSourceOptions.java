@@ -158,6 +158,28 @@ public final class ManagedSourceOptions {
                                     + " ManagedSourceAdmissionOverBudget; STIP-31 requires that"
                                     + " count to stay under 1 % of the deliveries.");
 
+    public static final Option<Duration> REPORT_BATCH_WINDOW =
+            Options.key("transport.report-batch-window")
+                    .durationType()
+                    .defaultValue(Duration.ofMillis(2))
+                    .withDescription(
+                            "Longest time a reader's checkpoint report waits on its member for the"
+                                    + " reports of the member's other readers of the same source,"
+                                    + " so they reach the coordinator in one batch; a batch leaves"
+                                    + " earlier once every local reader reported or it reached"
+                                    + " transport.report-batch-max-reports. 0 sends each report"
+                                    + " at once. Kept small: reports release the coordinator's"
+                                    + " tracker entries.");
+
+    public static final Option<Integer> REPORT_BATCH_MAX_REPORTS =
+            Options.key("transport.report-batch-max-reports")
+                    .intType()
+                    .defaultValue(64)
+                    .withDescription(
+                            "Most checkpoint reports in one batch to a coordinator; a full batch"
+                                    + " leaves at once (counted in"
+                                    + " ManagedSourceReportFlushCountBound).");
+
     public static final Option<Duration> RETRY_INITIAL_BACKOFF =
             Options.key("retry.initial-backoff")
                     .durationType()
@@ -391,6 +413,8 @@ public final class ManagedSourceOptions {
                 POLL_HARD_DURATION,
                 POLL_CANCELLATION_TIMEOUT,
                 ADMISSION_P99_BUDGET,
+                REPORT_BATCH_WINDOW,
+                REPORT_BATCH_MAX_REPORTS,
                 RETRY_INITIAL_BACKOFF,
                 RETRY_MAX_BACKOFF,
                 RETRY_MAX_ATTEMPTS,

@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.seatunnel.api.configuration.Option;
+import org.apache.seatunnel.engine.managed.source.protocol.CommandBatchCodec;
 
 /**
  * The allowed range of every numeric option of the managed-source section, and the strict reading
@@ -130,6 +131,8 @@ public final class OptionRanges {
         duration(m, ManagedSourceOptions.POLL_HARD_DURATION, MS, 10 * MINUTE);
         duration(m, ManagedSourceOptions.POLL_CANCELLATION_TIMEOUT, MS, HOUR);
         duration(m, ManagedSourceOptions.ADMISSION_P99_BUDGET, MS, 10 * SECOND);
+        duration(m, ManagedSourceOptions.REPORT_BATCH_WINDOW, 0, SECOND);
+        count(m, ManagedSourceOptions.REPORT_BATCH_MAX_REPORTS, 1, CommandBatchCodec.MAX_ENTRIES);
         duration(m, ManagedSourceOptions.RETRY_INITIAL_BACKOFF, MS, MINUTE);
         duration(m, ManagedSourceOptions.RETRY_MAX_BACKOFF, MS, 10 * MINUTE);
         count(m, ManagedSourceOptions.RETRY_MAX_ATTEMPTS, 1, 1_000_000);

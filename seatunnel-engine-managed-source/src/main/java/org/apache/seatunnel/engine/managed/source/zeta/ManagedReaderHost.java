@@ -577,6 +577,14 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
 
         @Override
         public CompletableFuture<AdmissionAck> send(SourceCommandEnvelope command) {
+            if (command.commandKind() == CommandKind.READER_CHECKPOINTED) {
+                // Travels with the other local readers' reports of this checkpoint.
+                return service.reportBatcher()
+                        .submit(
+                                coordinatorAddress,
+                                command,
+                                System.currentTimeMillis() + REGISTRATION_DEADLINE_MILLIS);
+            }
             return service.sender()
                     .send(
                             coordinatorAddress,

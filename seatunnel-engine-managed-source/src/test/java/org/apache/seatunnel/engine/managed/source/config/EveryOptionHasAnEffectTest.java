@@ -157,6 +157,14 @@ class EveryOptionHasAnEffectTest {
                 "2ms",
                 c -> member(c).admissionBudgetNanos());
         effect(
+                ManagedSourceOptions.REPORT_BATCH_WINDOW,
+                "0ms",
+                c -> member(c).reportBatchWindowMillis());
+        effect(
+                ManagedSourceOptions.REPORT_BATCH_MAX_REPORTS,
+                16,
+                c -> member(c).reportBatchMaxReports());
+        effect(
                 ManagedSourceOptions.RETRY_INITIAL_BACKOFF,
                 "20ms",
                 c ->

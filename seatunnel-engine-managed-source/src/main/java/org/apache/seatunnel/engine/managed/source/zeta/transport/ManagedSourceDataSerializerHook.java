@@ -44,6 +44,9 @@ public final class ManagedSourceDataSerializerHook implements DataSerializerHook
     /** {@link BarrierNoticeOperation}. */
     public static final int BARRIER_NOTICE_OPERATION = 3;
 
+    /** {@link DeliverCommandBatchOperation}. */
+    public static final int DELIVER_COMMAND_BATCH_OPERATION = 4;
+
     @Override
     public int getFactoryId() {
         return FACTORY_ID;
@@ -62,6 +65,8 @@ public final class ManagedSourceDataSerializerHook implements DataSerializerHook
                 return new FailJobOperation();
             case BARRIER_NOTICE_OPERATION:
                 return new BarrierNoticeOperation();
+            case DELIVER_COMMAND_BATCH_OPERATION:
+                return new DeliverCommandBatchOperation();
             default:
                 // Hazelcast turns this into a deserialization failure naming the factory.
                 throw new IllegalArgumentException(

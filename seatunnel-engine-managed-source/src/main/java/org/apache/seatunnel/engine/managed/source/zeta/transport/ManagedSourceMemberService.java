@@ -51,7 +51,8 @@ import org.slf4j.LoggerFactory;
  * Lane A's per-member Hazelcast service: owns what exists once per member — the worker mailbox
  * budget, the registry of reader mailboxes and coordinator endpoints, the shared coordinator-loop
  * executor, the async worker pool (its own bounded executors, one per worker class, apart from the
- * coordinator-loop threads), the watchdog scheduler, and the command transport (both ends).
+ * coordinator-loop threads), the watchdog scheduler, and the command transport (both ends, with the
+ * checkpoint-report batcher).
  *
  * <p>Threading: created and {@link #init initialized} by Hazelcast on the node-start thread and
  * {@link #shutdown shut down} on the node-shutdown thread; every accessor may be called from any
@@ -93,6 +94,7 @@ public final class ManagedSourceMemberService implements ManagedService {
     private volatile TurnWatchdog turnWatchdog;
     private volatile ScheduledThreadPoolExecutor senderScheduler;
     private volatile CommandSender sender;
+    private volatile CheckpointReportBatcher reportBatcher;
     private volatile Map<WorkerClass, ThreadPoolExecutor> asyncExecutors;
     private volatile SourceAsyncWorkerPool asyncWorkers;
 
@@ -249,6 +251,14 @@ public final class ManagedSourceMemberService implements ManagedService {
                         settings,
                         metrics,
                         System::currentTimeMillis);
+        this.reportBatcher =
+                new CheckpointReportBatcher(
+                        this::invokeDeliverBatch,
+                        senderScheduler,
+                        settings,
+                        metrics,
+                        targets::readerCount,
+                        System::currentTimeMillis);
         LOG.info("Managed source member service started on {} with {}", member, settings);
     }
 
@@ -264,6 +274,19 @@ public final class ManagedSourceMemberService implements ManagedService {
                         .getOperationService()
                         .createInvocationBuilder(
                                 SERVICE_NAME, new DeliverCommandOperation(frame), target)
+                        .setTryCount(1)
+                        .setCallTimeout(callTimeoutMillis);
+        return b.invoke();
+    }
+
+    /** As {@link #invokeDeliver}, for {@link DeliverCommandBatchOperation}. */
+    private CompletableFuture<byte[]> invokeDeliverBatch(
+            Address target, byte[] batch, long callTimeoutMillis) {
+        InvocationBuilder b =
+                nodeEngine
+                        .getOperationService()
+                        .createInvocationBuilder(
+                                SERVICE_NAME, new DeliverCommandBatchOperation(batch), target)
                         .setTryCount(1)
                         .setCallTimeout(callTimeoutMillis);
         return b.invoke();
@@ -286,6 +309,10 @@ public final class ManagedSourceMemberService implements ManagedService {
         CommandSender s = sender;
         if (s != null) {
             s.close();
+        }
+        CheckpointReportBatcher batcher = reportBatcher;
+        if (batcher != null) {
+            batcher.close();
         }
         shutdownNow(watchdog);
         shutdownNow(coordinatorExecutor);
@@ -375,6 +402,11 @@ public final class ManagedSourceMemberService implements ManagedService {
     /** The sending end. */
     public CommandSender sender() {
         return requireStarted(sender);
+    }
+
+    /** The sending end of readers' checkpoint reports, batched per coordinator. */
+    public CheckpointReportBatcher reportBatcher() {
+        return requireStarted(reportBatcher);
     }
 
     public TransportMetrics metrics() {

@@ -55,6 +55,9 @@ public final class ManagedSourceRuntimeSettings {
         int discoveryQueueCapacity = ManagedSourceOptions.ASYNC_DISCOVERY_QUEUE.defaultValue();
         int computeThreads = ManagedSourceOptions.ASYNC_COMPUTE_THREADS.defaultValue();
         int computeQueueCapacity = ManagedSourceOptions.ASYNC_COMPUTE_QUEUE.defaultValue();
+        long reportBatchWindowMillis =
+                ManagedSourceOptions.REPORT_BATCH_WINDOW.defaultValue().toMillis();
+        int reportBatchMaxReports = ManagedSourceOptions.REPORT_BATCH_MAX_REPORTS.defaultValue();
 
         Values copy() {
             try {
@@ -75,6 +78,13 @@ public final class ManagedSourceRuntimeSettings {
         positive(ManagedSourceOptions.ASYNC_COMPUTE_THREADS.key(), v.computeThreads);
         positive(ManagedSourceOptions.ASYNC_COMPUTE_QUEUE.key(), v.computeQueueCapacity);
         positive("transport max queued per target", v.maxQueuedPerTarget);
+        if (v.reportBatchWindowMillis < 0) {
+            throw new IllegalArgumentException(
+                    ManagedSourceOptions.REPORT_BATCH_WINDOW.key()
+                            + " must not be negative: "
+                            + v.reportBatchWindowMillis);
+        }
+        positive(ManagedSourceOptions.REPORT_BATCH_MAX_REPORTS.key(), v.reportBatchMaxReports);
         positive("coordinator threads", v.coordinatorThreads);
         positive("coordinator queue capacity", v.coordinatorQueueCapacity);
         Objects.requireNonNull(v.retryPolicy, "retryPolicy");
@@ -109,7 +119,30 @@ public final class ManagedSourceRuntimeSettings {
         n.discoveryQueueCapacity = config.asyncQueueCapacity(WorkerClass.DISCOVERY);
         n.computeThreads = config.asyncThreads(WorkerClass.COMPUTE);
         n.computeQueueCapacity = config.asyncQueueCapacity(WorkerClass.COMPUTE);
+        n.reportBatchWindowMillis = config.reportBatchWindowNanos() / 1_000_000L;
+        n.reportBatchMaxReports = config.reportBatchMaxReports();
         return new ManagedSourceRuntimeSettings(n);
+    }
+
+    /**
+     * A copy with another {@code transport.report-batch-window} and {@code
+     * transport.report-batch-max-reports}.
+     */
+    public ManagedSourceRuntimeSettings withReportBatching(long windowMillis, int maxReports) {
+        Values n = v.copy();
+        n.reportBatchWindowMillis = windowMillis;
+        n.reportBatchMaxReports = maxReports;
+        return new ManagedSourceRuntimeSettings(n);
+    }
+
+    /** {@code transport.report-batch-window} in milliseconds. */
+    public long reportBatchWindowMillis() {
+        return v.reportBatchWindowMillis;
+    }
+
+    /** {@code transport.report-batch-max-reports}. */
+    public int reportBatchMaxReports() {
+        return v.reportBatchMaxReports;
     }
 
     /** A copy with another worker budget; tests use it to make overload reachable. */
@@ -247,6 +280,10 @@ public final class ManagedSourceRuntimeSettings {
                 + v.closeTimeoutMillis
                 + ", admissionBudgetUs="
                 + v.admissionBudgetNanos / 1000
+                + ", reportBatchWindowMs="
+                + v.reportBatchWindowMillis
+                + ", reportBatchMaxReports="
+                + v.reportBatchMaxReports
                 + ", asyncDiscovery="
                 + v.discoveryThreads
                 + "/"

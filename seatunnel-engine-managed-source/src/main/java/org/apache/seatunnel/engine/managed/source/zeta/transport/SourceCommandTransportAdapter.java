@@ -18,13 +18,16 @@
 package org.apache.seatunnel.engine.managed.source.zeta.transport;
 
 import com.hazelcast.cluster.Address;
+import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.LongSupplier;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAckCodec;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
+import org.apache.seatunnel.engine.managed.source.protocol.CommandBatchCodec;
 import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
 import org.apache.seatunnel.engine.managed.source.protocol.ReasonCode;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandCodec;
@@ -191,11 +194,51 @@ public final class SourceCommandTransportAdapter {
         return admissionBudgetNanos;
     }
 
+    /**
+     * Opens a {@link CommandBatchCodec} batch and delivers its entries one by one, in order,
+     * exactly as separate {@link #deliverFrame} calls would (same decoding, fencing, admission,
+     * metrics and per-command admission timing), and answers one ack per entry. A batch that does
+     * not open (bad magic or version, checksum, count or size over {@link
+     * CommandBatchCodec#MAX_ENTRIES}, truncated, trailing bytes) is refused as a whole with the
+     * decoder's status and reason, final for every entry. What {@link DeliverCommandBatchOperation}
+     * answers. Never throws.
+     */
+    public byte[] deliverBatchFrame(byte[] batch, Address from) {
+        CommandBatchCodec.BatchResult opened =
+                CommandBatchCodec.decode(
+                        batch,
+                        CommandBatchCodec.MAX_ENTRIES,
+                        CommandBatchCodec.maxBatchBytes(
+                                CommandBatchCodec.MAX_ENTRIES, maxPayloadBytes));
+        if (!opened.isSuccess()) {
+            metrics.decodeFailures.incrementAndGet();
+            refusals.refused(
+                    AdmissionAck.rejected(
+                            opened.failureStatus(), UNKNOWN_ATTEMPT, opened.reasonCode()),
+                    null,
+                    from);
+            return CommandBatchCodec.encodeRefusal(opened.failureStatus(), opened.reasonCode());
+        }
+        metrics.batchesReceived.incrementAndGet();
+        List<AdmissionAck> acks = new ArrayList<>(opened.count());
+        for (int i = 0; i < opened.count(); i++) {
+            long start = nanoClock.getAsLong();
+            acks.add(deliver(opened.batch(), opened.offset(i), opened.length(i), from));
+            if (nanoClock.getAsLong() - start > admissionBudgetNanos) {
+                metrics.admissionOverBudget.incrementAndGet();
+            }
+        }
+        return CommandBatchCodec.encodeAcks(acks);
+    }
+
     /** Decodes and routes one frame. Never throws. */
     public AdmissionAck deliver(byte[] frame, Address from) {
+        return deliver(frame, 0, frame == null ? 0 : frame.length, from);
+    }
+
+    private AdmissionAck deliver(byte[] frame, int offset, int length, Address from) {
         SourceCommandCodec.DecodeResult decoded =
-                SourceCommandCodec.decode(
-                        frame, 0, frame == null ? 0 : frame.length, maxPayloadBytes);
+                SourceCommandCodec.decode(frame, offset, length, maxPayloadBytes);
         if (!decoded.isSuccess()) {
             metrics.decodeFailures.incrementAndGet();
             return answered(decoded.toRejection(UNKNOWN_ATTEMPT), null, from);

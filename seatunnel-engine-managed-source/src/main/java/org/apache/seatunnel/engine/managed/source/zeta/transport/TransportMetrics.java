@@ -60,6 +60,16 @@ public final class TransportMetrics {
     public static final String ACK_DECODE_FAILURES = "ManagedSourceCommandAckDecodeFailures";
     public static final String FINAL_PREFIX = "ManagedSourceCommandFinal";
 
+    // Checkpoint-report batching (CheckpointReportBatcher, and the receiving adapter).
+    public static final String REPORT_BATCHES_SENT = "ManagedSourceReportBatchesSent";
+    public static final String REPORTS_BATCHED = "ManagedSourceReportsBatched";
+    public static final String REPORT_FLUSH_ALL_REPORTED = "ManagedSourceReportFlushAllReported";
+    public static final String REPORT_FLUSH_WINDOW = "ManagedSourceReportFlushWindow";
+    public static final String REPORT_FLUSH_COUNT_BOUND = "ManagedSourceReportFlushCountBound";
+    public static final String REPORT_BATCH_RETRIES = "ManagedSourceReportBatchRetries";
+    public static final String REPORTS_DROPPED = "ManagedSourceReportsDropped";
+    public static final String BATCHES_RECEIVED = "ManagedSourceTransportBatchesReceived";
+
     final AtomicLong readerDeliveries = new AtomicLong();
     final AtomicLong coordinatorDeliveries = new AtomicLong();
     final AtomicLong noSuchTarget = new AtomicLong();
@@ -79,6 +89,15 @@ public final class TransportMetrics {
     final AtomicLong ackDecodeFailures = new AtomicLong();
     private final AtomicLongArray finalStatus =
             new AtomicLongArray(AdmissionStatus.values().length);
+
+    final AtomicLong reportBatchesSent = new AtomicLong();
+    final AtomicLong reportsBatched = new AtomicLong();
+    final AtomicLong reportFlushAllReported = new AtomicLong();
+    final AtomicLong reportFlushWindow = new AtomicLong();
+    final AtomicLong reportFlushCountBound = new AtomicLong();
+    final AtomicLong reportBatchRetries = new AtomicLong();
+    final AtomicLong reportsDropped = new AtomicLong();
+    final AtomicLong batchesReceived = new AtomicLong();
 
     void recordAnswered(AdmissionStatus status) {
         answered.incrementAndGet(status.ordinal());
@@ -175,6 +194,49 @@ public final class TransportMetrics {
         return ackDecodeFailures.get();
     }
 
+    /** Report batches sent (first attempts; a retry of the rest of a batch is not counted). */
+    public long reportBatchesSent() {
+        return reportBatchesSent.get();
+    }
+
+    /** Checkpoint reports that left this member inside a batch, each counted once. */
+    public long reportsBatched() {
+        return reportsBatched.get();
+    }
+
+    /** Batches flushed because every local reader of the source had reported. */
+    public long reportFlushAllReported() {
+        return reportFlushAllReported.get();
+    }
+
+    /** Batches flushed because the oldest report waited {@code transport.report-batch-window}. */
+    public long reportFlushWindow() {
+        return reportFlushWindow.get();
+    }
+
+    /** Batches flushed because they reached {@code transport.report-batch-max-reports}. */
+    public long reportFlushCountBound() {
+        return reportFlushCountBound.get();
+    }
+
+    /** Re-sends of a batch's not-yet-accepted reports after RETRY_LATER or a failure. */
+    public long reportBatchRetries() {
+        return reportBatchRetries.get();
+    }
+
+    /**
+     * Checkpoint reports that ended without a final ack (deadline, retries exhausted, queue full,
+     * member closing, undecodable answer): recoverable, as later checkpoints re-derive them.
+     */
+    public long reportsDropped() {
+        return reportsDropped.get();
+    }
+
+    /** Command batches received by this member. */
+    public long batchesReceived() {
+        return batchesReceived.get();
+    }
+
     /** Every counter by its metric name, e.g. {@code ManagedSourceCommandFinalStaleTarget}. */
     public Map<String, Long> snapshot() {
         Map<String, Long> m = new LinkedHashMap<>();
@@ -192,6 +254,14 @@ public final class TransportMetrics {
         m.put(RETRIES_EXHAUSTED, retriesExhausted.get());
         m.put(ADMISSION_OVER_BUDGET, admissionOverBudget.get());
         m.put(ACK_DECODE_FAILURES, ackDecodeFailures.get());
+        m.put(REPORT_BATCHES_SENT, reportBatchesSent.get());
+        m.put(REPORTS_BATCHED, reportsBatched.get());
+        m.put(REPORT_FLUSH_ALL_REPORTED, reportFlushAllReported.get());
+        m.put(REPORT_FLUSH_WINDOW, reportFlushWindow.get());
+        m.put(REPORT_FLUSH_COUNT_BOUND, reportFlushCountBound.get());
+        m.put(REPORT_BATCH_RETRIES, reportBatchRetries.get());
+        m.put(REPORTS_DROPPED, reportsDropped.get());
+        m.put(BATCHES_RECEIVED, batchesReceived.get());
         for (AdmissionStatus s : AdmissionStatus.values()) {
             m.put(ANSWERED_PREFIX + pascal(s), answered(s));
             m.put(FINAL_PREFIX + pascal(s), finalStatus(s));

@@ -119,6 +119,21 @@ public final class TransportTargets {
         return readers.size();
     }
 
+    /**
+     * Registered reader mailboxes of one source runtime on this member; approximate under
+     * concurrent change. Scans the registry: called once per checkpoint report, and a member holds
+     * few readers.
+     */
+    public int readerCount(long sourceRuntimeId) {
+        int n = 0;
+        for (ReaderKey k : readers.keySet()) {
+            if (k.sourceRuntimeId == sourceRuntimeId) {
+                n++;
+            }
+        }
+        return n;
+    }
+
     /** Registered coordinator endpoints; approximate under concurrent change. */
     public int coordinatorCount() {
         return coordinators.size();
