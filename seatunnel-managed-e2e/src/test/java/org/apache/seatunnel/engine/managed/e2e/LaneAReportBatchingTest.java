@@ -58,7 +58,13 @@ class LaneAReportBatchingTest {
         LaneASettings.enable(
                 List.of(JOB_NAME),
                 List.of(ManagedFakeSource.IDENTIFIER, ManagedFakeTestingSourceFactory.IDENTIFIER));
-        zeta = EmbeddedZeta.builder("lane-a-report-batching", 24700).members(2).start();
+        // Three slots per member for the coordinator's and four readers' task groups: with dynamic
+        // slots the engine may place every reader beside the coordinator.
+        zeta =
+                EmbeddedZeta.builder("lane-a-report-batching", 24700)
+                        .members(2)
+                        .slotsPerMember(3)
+                        .start();
     }
 
     @AfterAll
@@ -107,8 +113,9 @@ class LaneAReportBatchingTest {
         await().atMost(BOUND).until(() -> RuntimeStats.readersLive() == PARALLELISM);
 
         // Where the engine placed things (it differs between runs, and a restore may move the
-        // coordinator): one member runs the coordinator, the other at least one reader, whose
-        // batches therefore cross members until the restore.
+        // coordinator): one member runs the coordinator, the other at least one reader (the fixed
+        // slots leave it no room for all four beside the coordinator), whose batches therefore
+        // cross members until the restore.
         int coordinatorMember = service(0).targets().coordinatorCount() > 0 ? 0 : 1;
         int otherMember = 1 - coordinatorMember;
         assertEquals(1, service(coordinatorMember).targets().coordinatorCount());

@@ -97,6 +97,7 @@ public final class EmbeddedZeta implements AutoCloseable {
     private final long checkpointIntervalMillis;
     private final long checkpointTimeoutMillis;
     private final int genericOperationThreads;
+    private final int slotsPerMember;
     private final Path workDir;
     private final Path checkpointDir;
     private final List<HazelcastInstanceImpl> members = new ArrayList<>();
@@ -109,6 +110,7 @@ public final class EmbeddedZeta implements AutoCloseable {
         this.checkpointIntervalMillis = b.checkpointIntervalMillis;
         this.checkpointTimeoutMillis = b.checkpointTimeoutMillis;
         this.genericOperationThreads = b.genericOperationThreads;
+        this.slotsPerMember = b.slotsPerMember;
         try {
             this.workDir = Files.createTempDirectory("embedded-zeta-" + clusterName + "-");
             this.checkpointDir = Files.createDirectories(workDir.resolve("checkpoints"));
@@ -133,6 +135,8 @@ public final class EmbeddedZeta implements AutoCloseable {
         private long checkpointIntervalMillis = 1000;
         private long checkpointTimeoutMillis = 60_000;
         private int genericOperationThreads = 16;
+        // 0: dynamic slots (as many task groups as the jobs ask for).
+        private int slotsPerMember;
 
         private Builder(String clusterName, int basePort) {
             this.clusterName = clusterName;
@@ -160,6 +164,20 @@ public final class EmbeddedZeta implements AutoCloseable {
         /** Hazelcast generic operation threads; the engine's own operations block, keep >= 8. */
         public Builder genericOperationThreads(int n) {
             this.genericOperationThreads = n;
+            return this;
+        }
+
+        /**
+         * A fixed number of slots on every member instead of dynamic slots. The engine then has to
+         * spread a job's task groups over the members once one member's slots are taken, which a
+         * test that needs tasks on more than one member can rely on; with dynamic slots the
+         * placement may put them all on one member.
+         */
+        public Builder slotsPerMember(int n) {
+            if (n < 1) {
+                throw new IllegalArgumentException("slotsPerMember must be >= 1");
+            }
+            this.slotsPerMember = n;
             return this;
         }
 
@@ -233,7 +251,10 @@ public final class EmbeddedZeta implements AutoCloseable {
         engine.setPrintJobMetricsInfoInterval(3600);
         // Fresh objects: the option defaults are shared static instances across EngineConfigs.
         SlotServiceConfig slots = new SlotServiceConfig();
-        slots.setDynamicSlot(true);
+        slots.setDynamicSlot(slotsPerMember == 0);
+        if (slotsPerMember > 0) {
+            slots.setSlotNum(slotsPerMember);
+        }
         engine.setSlotServiceConfig(slots);
         CheckpointStorageConfig storage = new CheckpointStorageConfig();
         storage.setStorage("localfile");
