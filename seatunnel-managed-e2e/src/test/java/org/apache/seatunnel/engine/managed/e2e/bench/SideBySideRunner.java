@@ -121,6 +121,18 @@ public final class SideBySideRunner {
     private void runThroughputOnly() throws Exception {
         long rows = Long.getLong("tp.rows", 4_000_000L);
         int reps = Integer.getInteger("tp.reps", 5);
+        List<String[]> table = new ArrayList<>();
+        table.add(new String[] {"figure", LANES[0], LANES[1]});
+        throughputPairs(table, rows, reps, true);
+        print(table);
+    }
+
+    /**
+     * Runs the p=1 throughput pair {@code reps} times, lanes alternating, adds the medians to
+     * {@code table} and returns {rows/s, CPU-s per M rows} per lane and repetition.
+     */
+    private double[][][] throughputPairs(List<String[]> table, long rows, int reps, boolean log)
+            throws Exception {
         double[][] rps = new double[2][reps];
         double[][] cpu = new double[2][reps];
         for (int r = 0; r < reps; r++) {
@@ -128,13 +140,13 @@ public final class SideBySideRunner {
                 double[] m = throughput(lane == 1, rows);
                 rps[lane][r] = m[0];
                 cpu[lane][r] = m[1];
-                System.out.printf(
-                        "run %d %s: %,.0f rows/s, %.2f CPU-s per M rows%n",
-                        r, LANES[lane], m[0], m[1]);
+                if (log) {
+                    System.out.printf(
+                            "run %d %s: %,.0f rows/s, %.2f CPU-s per M rows%n",
+                            r, LANES[lane], m[0], m[1]);
+                }
             }
         }
-        List<String[]> table = new ArrayList<>();
-        table.add(new String[] {"figure", LANES[0], LANES[1]});
         table.add(
                 row(
                         "rows/s, p=1 (median of " + reps + ")",
@@ -145,7 +157,7 @@ public final class SideBySideRunner {
                         "CPU-s per M rows (process)",
                         fmt("%.2f", median(cpu[0])),
                         fmt("%.2f", median(cpu[1]))));
-        print(table);
+        return new double[][][] {rps, cpu};
     }
 
     private void run() throws Exception {
@@ -164,25 +176,9 @@ public final class SideBySideRunner {
         // 1. Throughput and CPU per row: bounded, p=1, 64 rows per legacy pollNext / turn.
         long rows = quick ? 400_000 : 2_000_000;
         int reps = quick ? 1 : 3;
-        double[][] rps = new double[2][reps];
-        double[][] cpu = new double[2][reps];
-        for (int r = 0; r < reps; r++) {
-            for (int lane = 0; lane < 2; lane++) {
-                double[] m = throughput(lane == 1, rows);
-                rps[lane][r] = m[0];
-                cpu[lane][r] = m[1];
-            }
-        }
-        table.add(
-                row(
-                        "rows/s, p=1 (median of " + reps + ")",
-                        fmt("%,.0f", median(rps[0])),
-                        fmt("%,.0f", median(rps[1]))));
-        table.add(
-                row(
-                        "CPU-s per M rows (process)",
-                        fmt("%.2f", median(cpu[0])),
-                        fmt("%.2f", median(cpu[1]))));
+        double[][][] tp = throughputPairs(table, rows, reps, false);
+        double[][] rps = tp[0];
+        double[][] cpu = tp[1];
         for (int l = 0; l < 2; l++) {
             laneJson[l].put("rowsPerRun", rows);
             putAll(laneJson[l].putArray("rowsPerSecond"), rps[l]);

@@ -269,24 +269,21 @@ public final class ManagedSourceMemberService implements ManagedService {
      */
     private CompletableFuture<byte[]> invokeDeliver(
             Address target, byte[] frame, long callTimeoutMillis) {
-        InvocationBuilder b =
-                nodeEngine
-                        .getOperationService()
-                        .createInvocationBuilder(
-                                SERVICE_NAME, new DeliverCommandOperation(frame), target)
-                        .setTryCount(1)
-                        .setCallTimeout(callTimeoutMillis);
-        return b.invoke();
+        return invokeOnce(new DeliverCommandOperation(frame), target, callTimeoutMillis);
     }
 
     /** As {@link #invokeDeliver}, for {@link DeliverCommandBatchOperation}. */
     private CompletableFuture<byte[]> invokeDeliverBatch(
             Address target, byte[] batch, long callTimeoutMillis) {
+        return invokeOnce(new DeliverCommandBatchOperation(batch), target, callTimeoutMillis);
+    }
+
+    private CompletableFuture<byte[]> invokeOnce(
+            ManagedSourceOperation op, Address target, long callTimeoutMillis) {
         InvocationBuilder b =
                 nodeEngine
                         .getOperationService()
-                        .createInvocationBuilder(
-                                SERVICE_NAME, new DeliverCommandBatchOperation(batch), target)
+                        .createInvocationBuilder(SERVICE_NAME, op, target)
                         .setTryCount(1)
                         .setCallTimeout(callTimeoutMillis);
         return b.invoke();
