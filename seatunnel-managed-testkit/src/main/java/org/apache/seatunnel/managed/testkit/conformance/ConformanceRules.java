@@ -263,8 +263,10 @@ public final class ConformanceRules<T, SplitT extends SourceSplit> {
     // ------------------------------------------------------------------ SNAPSHOT_EMIT_ATOMIC
 
     /**
-     * Reads in turns of random size and snapshots between some of them; each snapshot restored into
-     * a fresh reader yields exactly the records not yet emitted when it was taken.
+     * Reads in turns of random size and snapshots between some of them, always including the first
+     * turn that ended with more records available (records fetched but not emitted: where a
+     * position moved by the fetch side shows); each snapshot restored into a fresh reader yields
+     * exactly the records not yet emitted when it was taken.
      */
     public void snapshotAndEmitAreAtomic() throws Exception {
         ConformanceRule rule = ConformanceRule.SNAPSHOT_EMIT_ATOMIC;
@@ -276,11 +278,14 @@ public final class ConformanceRules<T, SplitT extends SourceSplit> {
             d.addSplits(target.splits());
             d.noMoreSplits();
             long checkpoint = 0;
+            boolean snappedWithMore = false;
             long deadline = System.nanoTime() + target.readBoundNanos();
             for (; ; ) {
                 int max = 1 + rnd.nextInt(16);
                 ReaderDriver.TurnResult r = d.turn(max, max, TimeUnit.MILLISECONDS.toNanos(5));
-                if (snapshots.size() < 6 && rnd.nextInt(3) == 0) {
+                boolean firstWithMore = !snappedWithMore && r.status == PollStatus.MORE_AVAILABLE;
+                if (snapshots.size() < 6 && (firstWithMore || rnd.nextInt(3) == 0)) {
+                    snappedWithMore |= r.status == PollStatus.MORE_AVAILABLE;
                     snapshots.add(serialize(rule, d.snapshot(++checkpoint)));
                     emittedAt.add(d.emitted().size());
                 }
