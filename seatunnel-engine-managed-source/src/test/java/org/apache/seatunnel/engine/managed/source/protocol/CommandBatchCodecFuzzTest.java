@@ -226,24 +226,11 @@ class CommandBatchCodecFuzzTest {
         }
         switch (rnd.nextInt(6)) {
             case 0:
-                {
-                    int at = rnd.nextInt(in.length);
-                    in[at] ^= (byte) (1 << rnd.nextInt(8));
-                    ops.append(" flip@").append(at);
-                    return in;
-                }
+                return FrameBytes.flipBit(in, rnd, ops);
             case 1:
-                {
-                    int len = rnd.nextInt(in.length);
-                    ops.append(" truncate->").append(len);
-                    return Arrays.copyOf(in, len);
-                }
+                return FrameBytes.truncate(in, rnd, ops);
             case 2:
-                {
-                    int extra = rnd.nextInt(1, 9);
-                    ops.append(" extend+").append(extra);
-                    return Arrays.copyOf(in, in.length + extra);
-                }
+                return FrameBytes.extend(in, rnd, ops);
             case 3:
                 {
                     // Header fields, where a resealed frame still has to be checked.
@@ -257,15 +244,7 @@ class CommandBatchCodecFuzzTest {
                     return in;
                 }
             case 4:
-                {
-                    int at = rnd.nextInt(in.length);
-                    int len = Math.min(in.length - at, rnd.nextInt(1, 6));
-                    for (int i = at; i < at + len; i++) {
-                        in[i] = (byte) rnd.nextInt(256);
-                    }
-                    ops.append(" splice@").append(at).append('+').append(len);
-                    return in;
-                }
+                return FrameBytes.splice(in, rnd, ops);
             default:
                 {
                     // Keep a magic so later checks see the mutation, unless too short.

@@ -18,6 +18,8 @@
 package org.apache.seatunnel.engine.managed.source.protocol;
 
 import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.SplittableRandom;
 import java.util.zip.CRC32C;
 
 /** Byte surgery on encoded frames for tests; uses the JDK CRC-32C so it does not trust Crc32c. */
@@ -50,5 +52,41 @@ final class FrameBytes {
 
     static int getUnsignedShort(byte[] frame, int offset) {
         return ByteBuffer.wrap(frame).getShort(offset) & 0xFFFF;
+    }
+
+    // The codec-independent mutations of the fuzz tests, each drawing from the test's seeded
+    // random and naming itself in ops, so a failing seed says what was done to the frame.
+
+    /** Flips one bit. {@code in} must not be empty. */
+    static byte[] flipBit(byte[] in, SplittableRandom rnd, StringBuilder ops) {
+        int at = rnd.nextInt(in.length);
+        in[at] ^= (byte) (1 << rnd.nextInt(8));
+        ops.append(" flip@").append(at);
+        return in;
+    }
+
+    /** Cuts the frame short. {@code in} must not be empty. */
+    static byte[] truncate(byte[] in, SplittableRandom rnd, StringBuilder ops) {
+        int len = rnd.nextInt(in.length);
+        ops.append(" truncate->").append(len);
+        return Arrays.copyOf(in, len);
+    }
+
+    /** Appends 1 to 8 zero bytes. */
+    static byte[] extend(byte[] in, SplittableRandom rnd, StringBuilder ops) {
+        int extra = rnd.nextInt(1, 9);
+        ops.append(" extend+").append(extra);
+        return Arrays.copyOf(in, in.length + extra);
+    }
+
+    /** Overwrites 1 to 5 bytes with random ones. {@code in} must not be empty. */
+    static byte[] splice(byte[] in, SplittableRandom rnd, StringBuilder ops) {
+        int at = rnd.nextInt(in.length);
+        int len = Math.min(in.length - at, rnd.nextInt(1, 6));
+        for (int i = at; i < at + len; i++) {
+            in[i] = (byte) rnd.nextInt(256);
+        }
+        ops.append(" splice@").append(at).append('+').append(len);
+        return in;
     }
 }
