@@ -102,6 +102,15 @@ public final class CancelRun {
 
     /** One run; {@code bound} bounds each wait (reader waiting, job ending). */
     public static Result run(EmbeddedZeta zeta, Duration bound) throws Exception {
+        return run(zeta, bound, false);
+    }
+
+    /**
+     * One run whose reader, with {@code displaceListener}, does channel I/O before each wait and
+     * waits leaving the interrupt flag set (see {@link WakeupWaitReader}).
+     */
+    public static Result run(EmbeddedZeta zeta, Duration bound, boolean displaceListener)
+            throws Exception {
         String probeName = "cancel-" + System.nanoTime();
         WakeupProbe probe = WakeupProbe.of(probeName);
         String runId = probeName;
@@ -111,6 +120,7 @@ public final class CancelRun {
                             .name(JOB_NAME)
                             .option("probe", probeName)
                             .option("wait-millis", 30_000)
+                            .option("displace-interrupt-listener", displaceListener)
                             .parallelism(1)
                             .toHocon(runId);
             long jobId = zeta.submit(hocon);

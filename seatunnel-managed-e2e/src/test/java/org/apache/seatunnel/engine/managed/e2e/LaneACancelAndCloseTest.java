@@ -95,6 +95,30 @@ class LaneACancelAndCloseTest {
         assertTrue(!lines("terminated: TerminalSignal{CANCEL").isEmpty(), "CANCELLING path");
     }
 
+    /**
+     * The fallback: the reader's channel I/O took the runtime's interrupt listener off the task
+     * thread and its wait leaves the interrupt flag set. The member's turn watchdog finds the turn
+     * running, starts the interrupt check, and the check turns the flag into the cancel.
+     */
+    @Test
+    void cancelReachesAReaderWhoseChannelIoDisplacedTheInterruptListener() throws Exception {
+        RuntimeStats.reset();
+        int before = lines("task thread interrupted by the engine").size();
+        CancelRun.Result r = CancelRun.run(harness.zeta(), BOUND, true);
+        System.out.printf(
+                "[LaneACancelAndCloseTest] displaced listener: %s in %d ms after the cancel"
+                        + " (cancel -> wakeup %d ms)%n",
+                r.status, r.cancelToEndNanos / 1_000_000, r.cancelToWakeupNanos / 1_000_000);
+        assertEquals(JobStatus.CANCELED, r.status, "error: " + r.error);
+        assertEquals(1, r.interruptsIgnored, "the wait saw the interrupt flag and kept waiting");
+        assertEquals(1, r.waitsWoken, "the wait ended through wakeup(), not its 30 s timeout");
+        assertEquals(1, RuntimeStats.readersOpened(), "the job ran on Lane A");
+        assertEquals(0, RuntimeStats.readersLive(), "the reader closed");
+        assertTrue(
+                lines("task thread interrupted by the engine").size() > before,
+                "the interrupt check turned the engine's interrupt into the cancel signal");
+    }
+
     @Test
     void aSavepointClosesEveryReaderGracefully() throws Exception {
         EmbeddedZeta zeta = harness.zeta();

@@ -17,11 +17,16 @@
 
 package org.apache.seatunnel.engine.managed.e2e;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.Pipe;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.apache.seatunnel.api.source.Collector;
 import org.apache.seatunnel.api.source.managed.ManagedSourceCapability;
 import org.apache.seatunnel.api.source.managed.ManagedSourceReader;
@@ -34,7 +39,10 @@ import org.apache.seatunnel.api.table.type.SeaTunnelRow;
  * for {@code wait-millis} (30 s by default) the way a client library waits for data: the wait ends
  * early only when {@link #wakeup()} is called, and an interrupt of the waiting thread is ignored
  * (the flag is kept and set again when the wait ends). It is what a compliant Lane A reader may do,
- * and what the engine's own cancel (a thread interrupt) cannot end by itself.
+ * and what the engine's own cancel (a thread interrupt) cannot end by itself. With {@code
+ * displace-interrupt-listener} each wait first does channel I/O, which takes the runtime's
+ * interrupt listener off the thread, and then waits leaving the interrupt flag set, so that only
+ * the member's periodic interrupt check can turn the cancel into {@code wakeup()}.
  *
  * <p>Threading: every method but {@link #wakeup()} runs on the reader event loop; {@code wakeup()}
  * any thread. The wait and {@code wakeup()} meet on this object's monitor.
@@ -46,19 +54,24 @@ final class WakeupWaitReader implements ManagedSourceReader<SeaTunnelRow, PullSp
     private final WakeupProbe probe;
     private final long rowsBeforeWait;
     private final long waitMillis;
+    private final boolean displaceListener;
     // Loop thread only.
+    private Pipe pipe;
     private final ArrayDeque<PullSplit> splits = new ArrayDeque<>();
     private long next = -1;
     private long emitted;
     private boolean noMoreSplits;
     private CompletableFuture<Void> available = new CompletableFuture<>();
-    // Guarded by this: a wakeup not yet consumed by a wait (a wakeup before the wait ends it too).
-    private boolean woken;
+    // Written under this: a wakeup not yet consumed by a wait (a wakeup before the wait ends it
+    // too); volatile for the polling wait.
+    private volatile boolean woken;
 
-    WakeupWaitReader(WakeupProbe probe, long rowsBeforeWait, long waitMillis) {
+    WakeupWaitReader(
+            WakeupProbe probe, long rowsBeforeWait, long waitMillis, boolean displaceListener) {
         this.probe = probe;
         this.rowsBeforeWait = rowsBeforeWait;
         this.waitMillis = waitMillis;
+        this.displaceListener = displaceListener;
     }
 
     @Override
@@ -87,7 +100,11 @@ final class WakeupWaitReader implements ManagedSourceReader<SeaTunnelRow, PullSp
             return noMoreSplits ? PollStatus.END_OF_INPUT : PollStatus.NOTHING_AVAILABLE;
         }
         if (emitted >= rowsBeforeWait) {
-            awaitWakeup();
+            if (displaceListener) {
+                awaitWakeupAfterChannelIo();
+            } else {
+                awaitWakeup();
+            }
             return PollStatus.MORE_AVAILABLE;
         }
         if (next < 0) {
@@ -134,6 +151,48 @@ final class WakeupWaitReader implements ManagedSourceReader<SeaTunnelRow, PullSp
         }
     }
 
+    /**
+     * Channel I/O first, as a client library's network read would: an interruptible channel
+     * registers itself as the thread's interrupt handler for the call and clears it after, which
+     * takes the runtime's own listener off the thread for the rest of the turn. Then waits by
+     * polling the wakeup flag with parks, which neither end on an interrupt nor clear its flag:
+     * only the member's periodic interrupt check can see the cancel.
+     */
+    private void awaitWakeupAfterChannelIo() {
+        probe.waitingSinceNanos.set(System.nanoTime());
+        probe.waitsStarted.incrementAndGet();
+        try {
+            if (pipe == null) {
+                pipe = Pipe.open();
+            }
+            pipe.sink().write(ByteBuffer.wrap(new byte[] {1}));
+            pipe.source().read(ByteBuffer.allocate(1));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMillis);
+        try {
+            while (!woken) {
+                if (deadline - System.nanoTime() <= 0) {
+                    return;
+                }
+                if (Thread.currentThread().isInterrupted()) {
+                    // A park returns at once while the flag is set: give the core away instead.
+                    probe.interruptsIgnored.compareAndSet(0, 1);
+                    Thread.yield();
+                } else {
+                    LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(1));
+                }
+            }
+            probe.waitsWoken.incrementAndGet();
+        } finally {
+            synchronized (this) {
+                woken = false;
+            }
+            probe.waitsEnded.incrementAndGet();
+        }
+    }
+
     @Override
     public synchronized void wakeup() {
         probe.firstWakeupNanos.compareAndSet(0, System.nanoTime());
@@ -174,7 +233,11 @@ final class WakeupWaitReader implements ManagedSourceReader<SeaTunnelRow, PullSp
     public void notifyCheckpointComplete(long checkpointId) {}
 
     @Override
-    public void close() {
+    public void close() throws IOException {
         probe.closedNanos.compareAndSet(0, System.nanoTime());
+        if (pipe != null) {
+            pipe.sink().close();
+            pipe.source().close();
+        }
     }
 }

@@ -55,12 +55,19 @@ public final class WakeupWaitSource
     private final int splits;
     private final long rowsBeforeWait;
     private final long waitMillis;
+    private final boolean displaceListener;
     private final String probe;
 
-    WakeupWaitSource(int splits, long rowsBeforeWait, long waitMillis, String probe) {
+    WakeupWaitSource(
+            int splits,
+            long rowsBeforeWait,
+            long waitMillis,
+            boolean displaceListener,
+            String probe) {
         this.splits = splits;
         this.rowsBeforeWait = rowsBeforeWait;
         this.waitMillis = waitMillis;
+        this.displaceListener = displaceListener;
         this.probe = probe;
     }
 
@@ -89,7 +96,8 @@ public final class WakeupWaitSource
 
     @Override
     public SourceReader<SeaTunnelRow, PullSplit> createReader(SourceReader.Context context) {
-        return new WakeupWaitReader(WakeupProbe.of(probe), rowsBeforeWait, waitMillis);
+        return new WakeupWaitReader(
+                WakeupProbe.of(probe), rowsBeforeWait, waitMillis, displaceListener);
     }
 
     @Override

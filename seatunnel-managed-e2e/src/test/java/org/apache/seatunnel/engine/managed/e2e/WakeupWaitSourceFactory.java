@@ -45,6 +45,15 @@ public final class WakeupWaitSourceFactory implements TableSourceFactory {
                     .defaultValue(30_000L)
                     .withDescription("Longest wait inside one poll turn (ended by wakeup()).");
 
+    public static final Option<Boolean> DISPLACE_LISTENER =
+            Options.key("displace-interrupt-listener")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "Each wait first does channel I/O (which replaces the runtime's"
+                                    + " interrupt listener on the thread) and then waits without"
+                                    + " reacting to interrupts, leaving the flag set.");
+
     public static final Option<String> PROBE =
             Options.key("probe")
                     .stringType()
@@ -58,7 +67,9 @@ public final class WakeupWaitSourceFactory implements TableSourceFactory {
 
     @Override
     public OptionRule optionRule() {
-        return OptionRule.builder().optional(SPLITS, ROWS_BEFORE_WAIT, WAIT_MILLIS, PROBE).build();
+        return OptionRule.builder()
+                .optional(SPLITS, ROWS_BEFORE_WAIT, WAIT_MILLIS, DISPLACE_LISTENER, PROBE)
+                .build();
     }
 
     @Override
@@ -68,10 +79,11 @@ public final class WakeupWaitSourceFactory implements TableSourceFactory {
         int splits = context.getOptions().get(SPLITS);
         long rows = context.getOptions().get(ROWS_BEFORE_WAIT);
         long wait = context.getOptions().get(WAIT_MILLIS);
+        boolean displace = context.getOptions().get(DISPLACE_LISTENER);
         String probe = context.getOptions().get(PROBE);
         return () ->
                 (SeaTunnelSource<T, SplitT, StateT>)
-                        (Object) new WakeupWaitSource(splits, rows, wait, probe);
+                        (Object) new WakeupWaitSource(splits, rows, wait, displace, probe);
     }
 
     @Override

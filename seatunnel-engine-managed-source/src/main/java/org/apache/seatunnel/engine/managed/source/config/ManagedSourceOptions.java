@@ -329,14 +329,15 @@ public final class ManagedSourceOptions {
                     .defaultValue(Duration.ofMillis(10))
                     .withDescription(
                             "How often the member checks whether the engine interrupted a Lane A"
-                                    + " task thread (how Zeta cancels a task) while its reader runs"
-                                    + " poll turns, then cancels the reader attempt and calls its"
-                                    + " wakeup(); no check runs while every reader idles. A"
-                                    + " fallback: the"
-                                    + " runtime hears of the interrupt the moment it happens while"
-                                    + " it drives the reader, unless the connector's own channel"
-                                    + " I/O inside the turn displaced that listener and left the"
-                                    + " interrupt flag set.");
+                                    + " task thread (how Zeta cancels a task) during a long poll"
+                                    + " turn, then cancels the reader attempt and calls its"
+                                    + " wakeup(). The check starts when the member's turn watchdog"
+                                    + " (every 100 ms) finds the turn still running and ends with"
+                                    + " the turn; short turns and idle readers cause none. A"
+                                    + " fallback: the runtime hears of the interrupt the moment it"
+                                    + " happens while it drives the reader, unless the connector's"
+                                    + " own channel I/O inside the turn displaced that listener and"
+                                    + " left the interrupt flag set.");
     public static final Option<Duration> BARRIER_HANDOFF_TIMEOUT =
             Options.key("reader.barrier-handoff-timeout")
                     .durationType()

@@ -29,10 +29,11 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Threading: {@link #turnStarted}, {@link #turnEnded}, {@link #quiet} — the loop's driving
  * thread only (one at a time, as for {@link ReaderEventLoop}); {@link #check} — any thread,
- * serialized by this object's monitor (the watchdog; tests); {@link #attach}/{@link #detach} — any
- * thread (the host, at open and close). The turn epoch is bumped with ordered stores only (a
- * volatile write or a clock read per turn is measurable against cheap records); a check therefore
- * times a turn from the first check that sees it, and acts at most one watchdog period late.
+ * serialized by this object's monitor (the watchdog; tests), and with it the {@link #onLongTurn}
+ * listener; {@link #attach}/{@link #detach} — any thread (the host, at open and close). The turn
+ * epoch is bumped with ordered stores only (a volatile write or a clock read per turn is measurable
+ * against cheap records); a check therefore times a turn from the first check that sees it, and
+ * acts at most one watchdog period late.
  */
 public final class TurnWatch {
     /** What the loop does when a turn overruns; called on the checking thread. */
@@ -54,8 +55,8 @@ public final class TurnWatch {
     // Driver only: told the watchdog it is active and not yet that it is quiet.
     private boolean active;
     private volatile TurnWatchdog watchdog;
-    // Told of the same transitions as the watchdog, on the driver (the host's interrupt check).
-    private volatile ActivityListener listener;
+    // Told on the checking thread of a turn a check found running (the host's interrupt check).
+    private volatile Runnable longTurnListener;
 
     // Guarded by this (check is synchronized): the turn being timed and since when.
     private long watchedEpoch;
@@ -77,10 +78,6 @@ public final class TurnWatch {
             if (w != null) {
                 w.activate(this);
             }
-            ActivityListener l = listener;
-            if (l != null) {
-                l.active();
-            }
         }
     }
 
@@ -100,28 +97,18 @@ public final class TurnWatch {
             if (w != null) {
                 w.deactivate(this);
             }
-            ActivityListener l = listener;
-            if (l != null) {
-                l.quiet();
-            }
         }
     }
 
-    /** What else follows this reader between active and quiet; called on the driver. */
-    public interface ActivityListener {
-        /** The reader's first turn after being quiet begins. */
-        void active();
-
-        /** No turn will run until something wakes the reader. */
-        void quiet();
-    }
-
     /**
-     * Tells {@code l} of every later change between active and quiet (the host's interrupt check
-     * runs only while the reader is active). Set before the first turn.
+     * Runs {@code l} on the checking thread whenever a check finds a poll turn running, so that
+     * work needed only for long turns (the host's interrupt check) starts then rather than with
+     * every turn: a turn on slow data lasts microseconds, and starting a timer for each would cost
+     * the driver a scheduling call and the watchdog thread a wake-up, many times a second per
+     * reader. Set before the first turn; {@code l} must be short and non-blocking.
      */
-    public void listen(ActivityListener l) {
-        listener = l;
+    public void onLongTurn(Runnable l) {
+        longTurnListener = l;
     }
 
     /**
@@ -143,7 +130,7 @@ public final class TurnWatch {
     }
 
     /** True while a turn runs (the epoch is odd); any thread, a relaxed read. */
-    boolean turnRunning() {
+    public boolean turnRunning() {
         return (turnEpoch.get() & 1) == 1;
     }
 
@@ -157,6 +144,10 @@ public final class TurnWatch {
         long now = clock.nanoTime();
         if ((epoch & 1) == 0) {
             return;
+        }
+        Runnable l = longTurnListener;
+        if (l != null) {
+            l.run();
         }
         if (epoch != watchedEpoch) {
             watchedEpoch = epoch;

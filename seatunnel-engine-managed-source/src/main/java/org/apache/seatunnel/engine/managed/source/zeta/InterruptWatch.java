@@ -30,8 +30,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs the interrupt checks of a member's Lane A readers: one periodic task per distinct {@code
- * reader.interrupt-check-interval}, scheduled only while at least one reader with that interval is
- * active (running poll turns), so a member whose readers idle has no periodic work for them.
+ * reader.interrupt-check-interval}, scheduled only while a reader with that interval is active. A
+ * host activates its check when the member's turn watchdog finds one of its poll turns running and
+ * deactivates it once that turn ended, so readers that idle, or run only short turns, cause no
+ * periodic work at all.
  *
  * <p>Threading: {@link #watch}, {@link Registration#activate()}, {@link Registration#deactivate()}
  * and {@link Registration#cancel()} from any thread (guarded by this object's monitor, held only to

@@ -113,7 +113,8 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
     private ReaderFence fence;
     private ReaderIdentity identity;
     private ReaderEventLoop<T, SplitT> loop;
-    private InterruptWatch.Registration interruptCheck;
+    // Set in open(); read by the check on the watchdog thread.
+    private volatile InterruptWatch.Registration interruptCheck;
     private boolean gracefulCloseOffered;
     private volatile Thread taskThread;
     // The engine's checkpoint lock, learned from the first pollNext; close drives the loop under
@@ -203,24 +204,17 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
         // Behind the registration on the same transport lane, so the coordinator knows the
         // attempt before its first request.
         requests.open(this::sendRequest);
-        interruptCheck =
-                service.interruptWatch().watch(cfg.interruptCheckNanos(), this::checkInterrupted);
         // Only a turn runs connector code that can hide an interrupt from this host: between turns
-        // the host's own waits end on it. So the fallback check runs while the reader is active.
-        final InterruptWatch.Registration check = interruptCheck;
-        loop.turnWatch()
-                .listen(
-                        new TurnWatch.ActivityListener() {
-                            @Override
-                            public void active() {
-                                check.activate();
-                            }
-
-                            @Override
-                            public void quiet() {
-                                check.deactivate();
-                            }
-                        });
+        // the host's own waits end on it. So the fallback check runs for a turn the member's turn
+        // watchdog found still running, and ends with that turn: a reader on slow data runs turns
+        // of microseconds many times a second, and a timer armed for each cost more CPU than its
+        // reading.
+        final TurnWatch turns = loop.turnWatch();
+        final InterruptWatch.Registration check =
+                service.interruptWatch()
+                        .watch(cfg.interruptCheckNanos(), () -> checkInterrupted(turns));
+        interruptCheck = check;
+        turns.onLongTurn(check::activate);
         ReaderTaskMetrics.registerHostMetrics(
                 context.getMetricsContext(), requests, interruptCancels::get);
         LOG.info(
@@ -414,14 +408,19 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
     }
 
     /**
-     * Watchdog thread, every {@code reader.interrupt-check-interval} while the reader runs turns:
-     * the fallback of {@link #interrupts} for a task thread whose interrupt registration connector
-     * I/O displaced during the current engine call, while the interrupt flag is still set.
+     * Watchdog thread, every {@code reader.interrupt-check-interval} from the turn watchdog's first
+     * sight of a running turn until that turn ended: the fallback of {@link #interrupts} for a task
+     * thread whose interrupt registration connector I/O displaced during the current engine call,
+     * while the interrupt flag is still set.
      */
-    private void checkInterrupted() {
+    private void checkInterrupted(TurnWatch turns) {
         Thread t = taskThread;
         if (t != null && t.isInterrupted()) {
             cancelOnInterrupt();
+        } else if (!turns.turnRunning()) {
+            // The turn ended (the host sees the flag itself between turns); a later long turn is
+            // found by the turn watchdog again.
+            interruptCheck.deactivate();
         }
     }
 

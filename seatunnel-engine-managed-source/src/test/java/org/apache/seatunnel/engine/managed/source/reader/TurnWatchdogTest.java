@@ -150,6 +150,41 @@ class TurnWatchdogTest {
         assertEquals(1, scheduler.tasks.size(), "a stuck turn stays watched");
     }
 
+    /**
+     * The long-turn listener (the host's interrupt check) hears only of turns a check found
+     * running: short turns, however many, cost it nothing.
+     */
+    @Test
+    void onlyATurnACheckFindsRunningIsReportedAsLong() {
+        ManualScheduler scheduler = new ManualScheduler();
+        TurnWatchdog dog = new TurnWatchdog(scheduler, PERIOD);
+        TurnWatch w =
+                new TurnWatch(PollBudget.defaults(), new ManualClock(), new CountingOverrun());
+        AtomicInteger longTurns = new AtomicInteger();
+        w.onLongTurn(longTurns::incrementAndGet);
+        w.attach(dog);
+        // Slow data: many short turns between two checks, each ended before the check.
+        for (int i = 0; i < 50; i++) {
+            w.turnStarted();
+            w.turnEnded();
+            if (i % 2 == 0) {
+                w.quiet();
+            }
+        }
+        scheduler.tick();
+        assertEquals(0, longTurns.get(), "no check found a turn running");
+        w.turnStarted();
+        scheduler.tick();
+        assertEquals(1, longTurns.get(), "found running");
+        assertTrue(w.turnRunning());
+        scheduler.tick();
+        assertEquals(2, longTurns.get(), "reported at every check while it runs");
+        w.turnEnded();
+        assertFalse(w.turnRunning());
+        scheduler.tick();
+        assertEquals(2, longTurns.get());
+    }
+
     @Test
     void aDetachedReaderIsNoLongerChecked() {
         ManualScheduler scheduler = new ManualScheduler();

@@ -59,8 +59,9 @@ import org.apache.seatunnel.managed.testkit.engine.RuntimeStats;
  * from its {@code CompletedCheckpoint}) next to the runtime's (enumerator snapshot → checkpoint
  * complete, and the barrier wait, from the ManagedFake probes) at parallelism 16 and 64 with data
  * always there; and the process CPU with 16 nearly idle readers (one row per second each) and with
- * 16 readers on slow data (a chunk every 200 ms, jittered). Not a test: figures depend on the
- * machine.
+ * 16 readers on slow data (a chunk every 200 ms, jittered), each window with the checkpoints the
+ * engine completed in it, and slow data once more without checkpoints in the window. Not a test:
+ * figures depend on the machine.
  *
  * <p>Run with the other scenarios by {@link SideBySideRunner}, or alone: {@code ScaleScenarios
  * [quick]} (prints its own table).
@@ -70,6 +71,8 @@ final class ScaleScenarios {
             (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     private static final String[] LANES = {"Lane B (stock path)", "Lane A (managed)"};
     private static final long SAMPLE_MILLIS = 50;
+    private static final long CHECKPOINT_MILLIS = 1000;
+    private static final long NO_CHECKPOINT_MILLIS = TimeUnit.MINUTES.toMillis(10);
 
     private final EmbeddedZeta zeta;
     private final boolean quick;
@@ -130,30 +133,50 @@ final class ScaleScenarios {
         // steady state being compared (the figures still show what compilation remained).
         long warmup = Math.max(4, seconds / 4);
         for (int lane = 0; lane < 2; lane++) {
-            cpu(lane == 1, 16, idleJob, warmup);
-            cpu(lane == 1, 16, slowJob, warmup);
+            cpu(lane == 1, 16, idleJob, CHECKPOINT_MILLIS, warmup);
+            cpu(lane == 1, 16, slowJob, CHECKPOINT_MILLIS, warmup);
         }
         double[][][] idle = new double[2][reps][];
         double[][][] slow = new double[2][reps][];
+        // With slow data Lane B's readers hold the checkpoint lock while they wait, so its
+        // checkpoints complete about three times less often and it pays the engine's
+        // per-checkpoint work less: the same job with no checkpoint inside the window compares the
+        // reading paths alone.
+        double[][][] slowNoCheckpoints = new double[2][reps][];
         for (int r = 0; r < reps; r++) {
             for (int lane = 0; lane < 2; lane++) {
-                idle[lane][r] = cpu(lane == 1, 16, idleJob, seconds);
-                slow[lane][r] = cpu(lane == 1, 16, slowJob, seconds);
+                idle[lane][r] = cpu(lane == 1, 16, idleJob, CHECKPOINT_MILLIS, seconds);
+                slow[lane][r] = cpu(lane == 1, 16, slowJob, CHECKPOINT_MILLIS, seconds);
+                slowNoCheckpoints[lane][r] =
+                        cpu(lane == 1, 16, slowJob, NO_CHECKPOINT_MILLIS, seconds);
             }
         }
         table.add(
                 row(
-                        "process CPU (of which JIT), p=16 idle (1 row/s per reader), % of one core",
+                        "process CPU (of which JIT; checkpoints completed), p=16 idle (1 row/s per reader), % of one core",
                         cpus(idle[0]), cpus(idle[1])));
         table.add(
                 row(
-                        "process CPU (of which JIT), p=16 slow data 200 ms, % of one core",
+                        "process CPU (of which JIT; checkpoints completed), p=16 slow data 200 ms, % of one core",
                         cpus(slow[0]), cpus(slow[1])));
+        table.add(
+                row(
+                        "same, checkpoint interval 10 min (none in the window)",
+                        cpus(slowNoCheckpoints[0]),
+                        cpus(slowNoCheckpoints[1])));
         for (int l = 0; l < 2; l++) {
             putAll(laneJson[l].putArray("p16IdleCpuPercent"), column(idle[l], 0));
             putAll(laneJson[l].putArray("p16IdleJitPercent"), column(idle[l], 1));
             putAll(laneJson[l].putArray("p16SlowData200CpuPercent"), column(slow[l], 0));
             putAll(laneJson[l].putArray("p16SlowData200JitPercent"), column(slow[l], 1));
+            putAll(laneJson[l].putArray("p16IdleCheckpoints"), column(idle[l], 2));
+            putAll(laneJson[l].putArray("p16SlowData200Checkpoints"), column(slow[l], 2));
+            putAll(
+                    laneJson[l].putArray("p16SlowData200NoCheckpointCpuPercent"),
+                    column(slowNoCheckpoints[l], 0));
+            putAll(
+                    laneJson[l].putArray("p16SlowData200NoCheckpointJitPercent"),
+                    column(slowNoCheckpoints[l], 1));
         }
     }
 
@@ -235,7 +258,7 @@ final class ScaleScenarios {
 
     /** An unbounded job at parallelism {@code p}; samples the engine's checkpoints meanwhile. */
     private Measured checkpointRun(boolean laneA, int p, long seconds) throws Exception {
-        long jobId = start(laneA, p, "slow.data.millis = 0");
+        long jobId = start(laneA, p, "slow.data.millis = 0", CHECKPOINT_MILLIS);
         ManagedFakeProbe.reset();
         ManagedFakeProbe.enable();
         BarrierLockWaits lockWaits = BarrierLockWaits.start();
@@ -294,29 +317,51 @@ final class ScaleScenarios {
         return sum;
     }
 
-    /** Process CPU % of one core while an unbounded job at parallelism {@code p} runs. */
     /**
-     * Process CPU % of one core while an unbounded job at parallelism {@code p} runs, and the part
-     * of it the JIT spent compiling: {cpu, jit}.
+     * Process CPU % of one core while an unbounded job at parallelism {@code p} runs, the part of
+     * it the JIT spent compiling, and the checkpoints the engine completed meanwhile: {cpu, jit,
+     * checkpoints}.
      */
-    private double[] cpu(boolean laneA, int p, String extra, long seconds) throws Exception {
-        long jobId = start(laneA, p, extra);
+    private double[] cpu(boolean laneA, int p, String extra, long checkpointMillis, long seconds)
+            throws Exception {
+        long jobId = start(laneA, p, extra, checkpointMillis);
         // Garbage and old-generation work left by the earlier (heavier) scenarios would otherwise
         // be collected inside whichever lane's window comes next: start each from a collected heap.
         System.gc();
         Map<String, Long> threads0 = THREADS_BREAKDOWN ? threadCpu() : null;
         long cpu0 = OS.getProcessCpuTime();
         long jit0 = jitMillis();
+        long checkpoints0 = latestCompletedCheckpoint(jobId);
         long t0 = System.nanoTime();
         SideBySideRunner.waitFor(Duration.ofSeconds(seconds));
         long wall = System.nanoTime() - t0;
         double cpuPct = 100.0 * (OS.getProcessCpuTime() - cpu0) / wall;
         double jitPct = 100.0 * TimeUnit.MILLISECONDS.toNanos(jitMillis() - jit0) / wall;
+        long checkpoints = latestCompletedCheckpoint(jobId) - checkpoints0;
         if (threads0 != null) {
             printThreadCpu(LANES[laneA ? 1 : 0] + ", p=" + p + ", " + extra, threads0);
         }
         zeta.cancel(jobId, Duration.ofSeconds(120));
-        return new double[] {cpuPct, jitPct};
+        return new double[] {cpuPct, jitPct, checkpoints};
+    }
+
+    /**
+     * The id of the job's latest completed checkpoint (ids count up by one per checkpoint), so two
+     * reads give how many completed in between: the engine's per-checkpoint work (the coordinator
+     * looks up every task's address and sends it the barrier and the completion) is part of a
+     * window's CPU, and a lane whose readers delay checkpoints pays it less often.
+     */
+    private long latestCompletedCheckpoint(long jobId) throws ReflectiveOperationException {
+        JobMaster master = zeta.jobMaster(jobId);
+        if (master == null) {
+            return 0;
+        }
+        CheckpointCoordinator coordinator =
+                master.getCheckpointManager().getCheckpointCoordinator(1);
+        Field f = CheckpointCoordinator.class.getDeclaredField("latestCompletedCheckpoint");
+        f.setAccessible(true);
+        CompletedCheckpoint c = (CompletedCheckpoint) f.get(coordinator);
+        return c == null ? 0 : c.getCheckpointId();
     }
 
     /** {@code -Dscale.threads=true}: where the CPU went, by thread-name family. */
@@ -399,13 +444,15 @@ final class ScaleScenarios {
                                         e.getKey()));
     }
 
-    private long start(boolean laneA, int p, String extra) throws Exception {
+    private long start(boolean laneA, int p, String extra, long checkpointMillis) throws Exception {
         String runId = "scale-" + (++runs);
         RuntimeStats.reset();
         String hocon =
                 "env {\n  job.mode = \"STREAMING\"\n  parallelism = "
                         + p
-                        + "\n  checkpoint.interval = 1000\n}\n"
+                        + "\n  checkpoint.interval = "
+                        + checkpointMillis
+                        + "\n}\n"
                         + "source {\n  Managed {\n    connector = \"ManagedFakeTesting\"\n"
                         + "    job-name = \""
                         + (laneA ? "side-a" : "side-b")
@@ -600,14 +647,16 @@ final class ScaleScenarios {
         return out;
     }
 
-    /** "cpu % (JIT jit %)" per run. */
+    /** "cpu % (JIT jit %, checkpoints)" per run. */
     private static String cpus(double[][] runs) {
         StringBuilder sb = new StringBuilder();
         for (double[] x : runs) {
             if (sb.length() > 0) {
                 sb.append(", ");
             }
-            sb.append(String.format(Locale.ROOT, "%.1f %% (%.1f %%)", x[0], x[1]));
+            sb.append(
+                    String.format(
+                            Locale.ROOT, "%.1f %% (%.1f %%, %d cp)", x[0], x[1], (long) x[2]));
         }
         return sb.toString();
     }
