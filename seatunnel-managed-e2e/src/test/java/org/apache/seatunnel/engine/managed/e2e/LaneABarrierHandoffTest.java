@@ -130,13 +130,16 @@ class LaneABarrierHandoffTest {
         assertOrderedPerSplit(rows.committed());
         System.out.printf(
                 "[LaneABarrierHandoffTest] %s: committed per split %s (%d at failure), written %d,"
-                        + " handoffs %d, handoff timeouts %d, output blocked %d ms%n",
+                        + " handoffs %d, handoff timeouts %d, cohort waits %d, cohort timeouts %d,"
+                        + " output blocked %d ms%n",
                 name,
                 perSplit,
                 committedAtFailure,
                 rows.writtenCount(),
                 RuntimeStats.total(RuntimeStats.Counter.BARRIER_HANDOFFS),
                 RuntimeStats.total(RuntimeStats.Counter.BARRIER_HANDOFF_TIMEOUTS),
+                RuntimeStats.total(RuntimeStats.Counter.BARRIER_COHORT_WAITS),
+                RuntimeStats.total(RuntimeStats.Counter.BARRIER_COHORT_TIMEOUTS),
                 RuntimeStats.total(RuntimeStats.Counter.OUTPUT_BLOCKED_NANOS) / 1_000_000);
         ManagedFakeFaults.clear(faultId);
         return rows;

@@ -61,6 +61,8 @@ public final class RuntimeStats {
         RECORD_BUDGET_OVERRUNS,
         BARRIER_HANDOFFS,
         BARRIER_HANDOFF_TIMEOUTS,
+        BARRIER_COHORT_WAITS,
+        BARRIER_COHORT_TIMEOUTS,
         OUTPUT_BLOCKED_NANOS
     }
 
@@ -146,6 +148,8 @@ public final class RuntimeStats {
             m.recordBudgetOverruns(),
             m.backpressure().barrierHandoffs(),
             m.backpressure().barrierHandoffTimeouts(),
+            m.backpressure().barrierCohortWaits(),
+            m.backpressure().barrierCohortTimeouts(),
             m.backpressure().outputBlockedNanos()
         };
     }

@@ -33,7 +33,19 @@ public final class BackpressureMetrics {
     /** Announced barriers that did not arrive within {@code reader.barrier-handoff-timeout}. */
     public final AtomicLong barrierHandoffTimeouts = new AtomicLong();
 
-    /** Time the task thread spent waiting for announced barriers. */
+    /**
+     * Announced barriers after which the task thread, its own barrier taken, waited for the rest of
+     * its member's readers of the source ({@link BarrierCohort}).
+     */
+    public final AtomicLong barrierCohortWaits = new AtomicLong();
+
+    /**
+     * Announced barriers after which the task thread stopped waiting for the rest of its member's
+     * readers ({@link BarrierCohort}) at {@code reader.barrier-handoff-timeout}.
+     */
+    public final AtomicLong barrierCohortTimeouts = new AtomicLong();
+
+    /** Time the task thread spent waiting for announced barriers and then for their cohort. */
     public final AtomicLong barrierHandoffWaitNanos = new AtomicLong();
 
     /** Time the reader could not emit because the queue to the next task had no room. */
@@ -48,6 +60,14 @@ public final class BackpressureMetrics {
 
     public long barrierHandoffTimeouts() {
         return barrierHandoffTimeouts.get();
+    }
+
+    public long barrierCohortWaits() {
+        return barrierCohortWaits.get();
+    }
+
+    public long barrierCohortTimeouts() {
+        return barrierCohortTimeouts.get();
     }
 
     public long barrierHandoffWaitNanos() {

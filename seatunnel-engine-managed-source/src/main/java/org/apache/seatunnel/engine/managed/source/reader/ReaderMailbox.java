@@ -93,6 +93,8 @@ public final class ReaderMailbox {
     private final AtomicLong announcedBarrier = new AtomicLong();
     private volatile long takenBarrier;
     private volatile boolean barrierAnnounced;
+    // The cohort of the newest announcement that came with one (see BarrierCohort).
+    private final AtomicReference<BarrierCohort> cohort = new AtomicReference<>();
 
     // Consumer-only facts about the command returned by the last poll().
     private long lastSequence = -1;
@@ -458,7 +460,27 @@ public final class ReaderMailbox {
      * never blocks.
      */
     public void announceBarrier(long checkpointId) {
+        announceBarrier(checkpointId, null);
+    }
+
+    /**
+     * {@link #announceBarrier(long)} as a member of {@code c}, the readers of this source on this
+     * member announced the same checkpoint. A barrier taken before the announcement counts as taken
+     * for the cohort at once. The cohort is published before the taken barrier is read, and {@link
+     * #barrierTaken} writes the taken barrier before it reads the cohort, so a barrier taken while
+     * this runs is counted by one of the two (or both: counting is idempotent).
+     */
+    public void announceBarrier(long checkpointId, BarrierCohort c) {
+        if (c != null) {
+            cohort.accumulateAndGet(
+                    c,
+                    (old, now) ->
+                            old == null || now.checkpointId() > old.checkpointId() ? now : old);
+        }
         if (checkpointId <= takenBarrier) {
+            if (c != null) {
+                c.took(this);
+            }
             return;
         }
         for (; ; ) {
@@ -471,6 +493,19 @@ public final class ReaderMailbox {
             }
         }
         barrierAnnounced = true;
+        signal.signal();
+    }
+
+    /**
+     * The cohort of checkpoint {@code checkpointId} this reader belongs to, or null. Any thread.
+     */
+    public BarrierCohort barrierCohort(long checkpointId) {
+        BarrierCohort c = cohort.get();
+        return c != null && c.checkpointId() == checkpointId ? c : null;
+    }
+
+    /** Wakes the thread that drives the loop (a cohort completed). Any thread. */
+    void wakeDriver() {
         signal.signal();
     }
 
@@ -496,6 +531,10 @@ public final class ReaderMailbox {
     public void barrierTaken(long checkpointId) {
         if (checkpointId > takenBarrier) {
             takenBarrier = checkpointId;
+        }
+        BarrierCohort c = barrierCohort(checkpointId);
+        if (c != null) {
+            c.took(this);
         }
         withdrawBarrierAnnouncement(checkpointId);
     }

@@ -18,6 +18,7 @@
 package org.apache.seatunnel.engine.managed.source.zeta;
 
 import org.apache.seatunnel.engine.managed.source.reader.BackpressureMetrics;
+import org.apache.seatunnel.engine.managed.source.reader.BarrierCohort;
 import org.apache.seatunnel.engine.managed.source.reader.LoopSignal;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
 
@@ -38,8 +39,15 @@ import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
  * until the barrier was taken, so the barrier thread gets the lock at once. The wait is bounded by
  * {@code reader.barrier-handoff-timeout}: an announced barrier may never come (a failed or declined
  * checkpoint), and then T goes on and the announcement is dropped.
+ *
+ * <p>Once its own barrier is taken, T goes on waiting, under the same bound, until every reader of
+ * the source on this member that was announced the checkpoint took its barrier too ({@link
+ * BarrierCohort}): the engine delivers the readers' barriers on threads of its own pool, and on a
+ * member whose cores the job keeps busy, readers that resumed at once would compete with those
+ * threads and stretch the checkpoint.
  */
 final class BarrierHandoff {
+
     private final ReaderMailbox mailbox;
     private final LoopSignal signal;
     private final long timeoutNanos;
@@ -59,9 +67,10 @@ final class BarrierHandoff {
     }
 
     /**
-     * If a barrier is announced and not yet taken, waits until it is taken, the attempt ends, the
-     * thread is interrupted or the handoff timeout (counted from the first wait for that
-     * announcement) passes. Returns at once otherwise, which is the common case: one volatile read.
+     * If a barrier is announced and not yet taken, waits until it is taken and its cohort is
+     * complete, the attempt ends, the thread is interrupted or the handoff timeout (counted from
+     * the first wait for that announcement) passes. Returns at once otherwise, which is the common
+     * case: one volatile read.
      *
      * @return true if it waited
      */
@@ -81,16 +90,32 @@ final class BarrierHandoff {
             waitingSince = start;
         }
         long now = start;
+        boolean taken = false;
+        boolean held = false;
         for (; ; ) {
-            if (mailbox.takenBarrier() >= announced) {
+            if (!taken && mailbox.takenBarrier() >= announced) {
+                taken = true;
                 metrics.barrierHandoffs.incrementAndGet();
-                break;
+            }
+            if (taken) {
+                BarrierCohort cohort = mailbox.barrierCohort(announced);
+                if (cohort == null || cohort.complete()) {
+                    break;
+                }
+                if (!held) {
+                    held = true;
+                    metrics.barrierCohortWaits.incrementAndGet();
+                }
             }
             long left = waitingSince + timeoutNanos - now;
             if (left <= 0) {
                 expiredUpTo = announced;
-                mailbox.withdrawBarrierAnnouncement(announced);
-                metrics.barrierHandoffTimeouts.incrementAndGet();
+                if (taken) {
+                    metrics.barrierCohortTimeouts.incrementAndGet();
+                } else {
+                    mailbox.withdrawBarrierAnnouncement(announced);
+                    metrics.barrierHandoffTimeouts.incrementAndGet();
+                }
                 break;
             }
             if (mailbox.terminalSignal() != null || Thread.currentThread().isInterrupted()) {

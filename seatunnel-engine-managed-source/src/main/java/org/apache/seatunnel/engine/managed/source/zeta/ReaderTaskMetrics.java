@@ -77,6 +77,8 @@ final class ReaderTaskMetrics {
     static final String BARRIER_HANDOFFS = "ManagedSourceBarrierHandoffs";
     static final String BARRIER_HANDOFF_TIMEOUTS = "ManagedSourceBarrierHandoffTimeouts";
     static final String BARRIER_HANDOFF_WAIT_NANOS = "ManagedSourceBarrierHandoffWaitNanos";
+    static final String BARRIER_COHORT_WAITS = "ManagedSourceBarrierCohortWaits";
+    static final String BARRIER_COHORT_TIMEOUTS = "ManagedSourceBarrierCohortTimeouts";
     static final String OUTPUT_BLOCKED_NANOS = "ManagedSourceOutputBlockedNanos";
     static final String OUTPUT_IN_FLIGHT_LIMIT = "ManagedSourceOutputInFlightLimit";
 
@@ -130,6 +132,8 @@ final class ReaderTaskMetrics {
         add(context, names, BARRIER_HANDOFFS, bp::barrierHandoffs);
         add(context, names, BARRIER_HANDOFF_TIMEOUTS, bp::barrierHandoffTimeouts);
         add(context, names, BARRIER_HANDOFF_WAIT_NANOS, bp::barrierHandoffWaitNanos);
+        add(context, names, BARRIER_COHORT_WAITS, bp::barrierCohortWaits);
+        add(context, names, BARRIER_COHORT_TIMEOUTS, bp::barrierCohortTimeouts);
         add(context, names, OUTPUT_BLOCKED_NANOS, bp::outputBlockedNanos);
         add(context, names, OUTPUT_IN_FLIGHT_LIMIT, bp::outputInFlightLimit);
         return Collections.unmodifiableList(names);

@@ -23,9 +23,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.seatunnel.engine.managed.source.reader.BackpressureMetrics;
+import org.apache.seatunnel.engine.managed.source.reader.BarrierCohort;
 import org.apache.seatunnel.engine.managed.source.reader.LoopSignal;
 import org.apache.seatunnel.engine.managed.source.reader.MailboxLimits;
 import org.apache.seatunnel.engine.managed.source.reader.NanoClock;
@@ -106,6 +108,66 @@ class BarrierHandoffTest {
         mailbox.announceBarrier(10);
         assertTrue(h.awaitAnnouncedBarrier());
         assertEquals(2, metrics.barrierHandoffTimeouts());
+    }
+
+    private ReaderMailbox otherReader() {
+        return new ReaderMailbox(
+                1,
+                2,
+                1,
+                5,
+                MailboxLimits.defaults(),
+                new WorkerMailboxBudget(64L << 20),
+                NanoClock.SYSTEM,
+                new LoopSignal(),
+                new ReaderMailboxMetrics());
+    }
+
+    @Test
+    void afterItsBarrierTheTaskThreadWaitsUntilTheOtherReadersOfItsMemberTookTheirs()
+            throws Exception {
+        BarrierHandoff h = handoff(1, TimeUnit.HOURS);
+        ReaderMailbox other = otherReader();
+        BarrierCohort cohort = new BarrierCohort(4, Arrays.asList(mailbox, other));
+        mailbox.announceBarrier(4, cohort);
+        other.announceBarrier(4, cohort);
+        CompletableFuture<Boolean> waited = new CompletableFuture<>();
+        Thread t = new Thread(() -> waited.complete(h.awaitAnnouncedBarrier()), "task-thread");
+        t.start();
+        await().atMost(BOUND).until(() -> t.getState() == Thread.State.TIMED_WAITING);
+        mailbox.barrierTaken(4);
+        signal.signal();
+        await().atMost(BOUND).until(() -> metrics.barrierCohortWaits() == 1);
+        await().atMost(BOUND).until(() -> t.getState() == Thread.State.TIMED_WAITING);
+        assertFalse(waited.isDone(), "its own barrier is taken, the other reader's is not");
+        other.barrierTaken(4);
+        assertTrue(waited.get(BOUND.toMillis(), TimeUnit.MILLISECONDS));
+        t.join(BOUND.toMillis());
+        assertEquals(1, metrics.barrierHandoffs());
+        assertEquals(0, metrics.barrierCohortTimeouts());
+        assertEquals(0, metrics.barrierHandoffTimeouts());
+    }
+
+    @Test
+    void aCohortThatNeverCompletesHoldsTheReaderOnlyUntilTheHandoffTimeout() {
+        // Long enough for the test to take the barrier while the task thread waits for it.
+        BarrierHandoff h = handoff(1, TimeUnit.SECONDS);
+        ReaderMailbox other = otherReader();
+        BarrierCohort cohort = new BarrierCohort(3, Arrays.asList(mailbox, other));
+        mailbox.announceBarrier(3, cohort);
+        other.announceBarrier(3, cohort);
+        CompletableFuture<Boolean> waited = new CompletableFuture<>();
+        Thread t = new Thread(() -> waited.complete(h.awaitAnnouncedBarrier()), "task-thread");
+        t.start();
+        await().atMost(BOUND).until(() -> t.getState() == Thread.State.TIMED_WAITING);
+        // Its own barrier is taken; the other reader's never comes (its checkpoint was declined).
+        mailbox.barrierTaken(3);
+        signal.signal();
+        await().atMost(BOUND).until(waited::isDone);
+        assertEquals(1, metrics.barrierHandoffs());
+        assertEquals(1, metrics.barrierCohortWaits());
+        assertEquals(1, metrics.barrierCohortTimeouts(), "ended by reader.barrier-handoff-timeout");
+        assertEquals(0, metrics.barrierHandoffTimeouts());
     }
 
     @Test

@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.seatunnel.engine.managed.source.reader.BarrierCohort;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -62,13 +63,14 @@ public final class BarrierAnnouncer {
     public void announce(long checkpointId) {
         Address self = service.thisAddress();
         Map<Address, List<Integer>> remote = null;
+        List<Integer> local = new ArrayList<>();
         for (int s = 0; s < parallelism; s++) {
             Address member = fence.member(s);
             if (member == null) {
                 continue;
             }
             if (member.equals(self)) {
-                announceLocally(service.targets(), jobId, sourceRuntimeId, checkpointId, s);
+                local.add(s);
             } else {
                 if (remote == null) {
                     remote = new LinkedHashMap<>();
@@ -76,14 +78,14 @@ public final class BarrierAnnouncer {
                 remote.computeIfAbsent(member, a -> new ArrayList<>()).add(s);
             }
         }
+        if (!local.isEmpty()) {
+            announceLocally(service.targets(), jobId, sourceRuntimeId, checkpointId, ints(local));
+        }
         if (remote == null) {
             return;
         }
         for (Map.Entry<Address, List<Integer>> e : remote.entrySet()) {
-            int[] subtasks = new int[e.getValue().size()];
-            for (int i = 0; i < subtasks.length; i++) {
-                subtasks[i] = e.getValue().get(i);
-            }
+            int[] subtasks = ints(e.getValue());
             try {
                 service.invokeWithoutWaiting(
                         new BarrierNoticeOperation(jobId, sourceRuntimeId, checkpointId, subtasks),
@@ -99,17 +101,35 @@ public final class BarrierAnnouncer {
         }
     }
 
+    private static int[] ints(List<Integer> list) {
+        int[] out = new int[list.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = list.get(i);
+        }
+        return out;
+    }
+
+    /**
+     * Announces checkpoint {@code checkpointId} to the listed reader subtasks registered on this
+     * member, as one {@link BarrierCohort} when there are several.
+     */
     static void announceLocally(
             TransportTargets targets,
             long jobId,
             long sourceRuntimeId,
             long checkpointId,
             int... subtasks) {
+        List<ReaderMailbox> local = new ArrayList<>(subtasks.length);
         for (int s : subtasks) {
             ReaderMailbox m = targets.reader(sourceRuntimeId, s);
             if (m != null && m.jobId() == jobId) {
-                m.announceBarrier(checkpointId);
+                local.add(m);
             }
+        }
+        // A lone reader has no one to wait for.
+        BarrierCohort cohort = local.size() > 1 ? new BarrierCohort(checkpointId, local) : null;
+        for (ReaderMailbox m : local) {
+            m.announceBarrier(checkpointId, cohort);
         }
     }
 }

@@ -1,0 +1,78 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.engine.managed.source.reader;
+
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The readers of one source on one member that were announced the same checkpoint: a reader whose
+ * own barrier was taken waits, lock released, until every member of its cohort took theirs (within
+ * the handoff timeout), instead of resuming its turns at once.
+ *
+ * <p>Threading: created by the thread that announces the checkpoint on the member; {@link #took} is
+ * called by barrier threads and by the announcing thread, any number of times per reader; {@link
+ * #complete()} by any thread. Immutable but for the set of readers that took their barrier.
+ *
+ * <p>Why: on Zeta the enumerator task sends the barrier to every reader at once, and each is run on
+ * a thread of the engine's pool. On a member whose cores the job keeps busy, a reader that resumed
+ * right after its own barrier competes for the core with the pool threads that still carry the
+ * other readers' barriers, which stretches the checkpoint's last reader ack. Holding the readers
+ * whose barriers were taken until the cohort is through gives those threads the core; the pause is
+ * the few milliseconds the rest of the barriers take, at most the handoff timeout.
+ */
+public final class BarrierCohort {
+    private final long checkpointId;
+    private final List<ReaderMailbox> members;
+    private final Set<ReaderMailbox> took = ConcurrentHashMap.newKeySet();
+
+    /**
+     * @param members the mailboxes announced {@code checkpointId} on this member, at most one per
+     *     reader
+     */
+    public BarrierCohort(long checkpointId, List<ReaderMailbox> members) {
+        this.checkpointId = checkpointId;
+        this.members = members;
+    }
+
+    public long checkpointId() {
+        return checkpointId;
+    }
+
+    public int size() {
+        return members.size();
+    }
+
+    /**
+     * {@code m} took its barrier of this checkpoint (or will not wait for it: it was taken before
+     * the announcement). The last one wakes every member's driver. Idempotent per reader.
+     */
+    public void took(ReaderMailbox m) {
+        if (took.add(m) && took.size() >= members.size()) {
+            for (ReaderMailbox member : members) {
+                member.wakeDriver();
+            }
+        }
+    }
+
+    /** True once every member took its barrier. */
+    public boolean complete() {
+        return took.size() >= members.size();
+    }
+}
