@@ -47,7 +47,6 @@ import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
  * threads and stretch the checkpoint.
  */
 final class BarrierHandoff {
-
     private final ReaderMailbox mailbox;
     private final LoopSignal signal;
     private final long timeoutNanos;
