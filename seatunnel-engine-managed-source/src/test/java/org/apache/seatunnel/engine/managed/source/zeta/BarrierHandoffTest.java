@@ -123,18 +123,30 @@ class BarrierHandoffTest {
                 new ReaderMailboxMetrics());
     }
 
-    @Test
-    void afterItsBarrierTheTaskThreadWaitsUntilTheOtherReadersOfItsMemberTookTheirs()
-            throws Exception {
-        BarrierHandoff h = handoff(1, TimeUnit.HOURS);
-        ReaderMailbox other = otherReader();
-        BarrierCohort cohort = new BarrierCohort(4, Arrays.asList(mailbox, other));
-        mailbox.announceBarrier(4, cohort);
-        other.announceBarrier(4, cohort);
-        CompletableFuture<Boolean> waited = new CompletableFuture<>();
+    /**
+     * Announces {@code checkpointId} to this reader and {@code other} as one cohort and returns a
+     * task thread parked in the handoff for it, whose result completes {@code waited}.
+     */
+    private Thread waitingInACohort(
+            BarrierHandoff h,
+            long checkpointId,
+            ReaderMailbox other,
+            CompletableFuture<Boolean> waited) {
+        BarrierCohort cohort = new BarrierCohort(checkpointId, Arrays.asList(mailbox, other));
+        mailbox.announceBarrier(checkpointId, cohort);
+        other.announceBarrier(checkpointId, cohort);
         Thread t = new Thread(() -> waited.complete(h.awaitAnnouncedBarrier()), "task-thread");
         t.start();
         await().atMost(BOUND).until(() -> t.getState() == Thread.State.TIMED_WAITING);
+        return t;
+    }
+
+    @Test
+    void afterItsBarrierTheTaskThreadWaitsUntilTheOtherReadersOfItsMemberTookTheirs()
+            throws Exception {
+        ReaderMailbox other = otherReader();
+        CompletableFuture<Boolean> waited = new CompletableFuture<>();
+        Thread t = waitingInACohort(handoff(1, TimeUnit.HOURS), 4, other, waited);
         mailbox.barrierTaken(4);
         signal.signal();
         await().atMost(BOUND).until(() -> metrics.barrierCohortWaits() == 1);
@@ -150,16 +162,9 @@ class BarrierHandoffTest {
 
     @Test
     void aCohortThatNeverCompletesHoldsTheReaderOnlyUntilTheHandoffTimeout() {
-        // Long enough for the test to take the barrier while the task thread waits for it.
-        BarrierHandoff h = handoff(1, TimeUnit.SECONDS);
-        ReaderMailbox other = otherReader();
-        BarrierCohort cohort = new BarrierCohort(3, Arrays.asList(mailbox, other));
-        mailbox.announceBarrier(3, cohort);
-        other.announceBarrier(3, cohort);
         CompletableFuture<Boolean> waited = new CompletableFuture<>();
-        Thread t = new Thread(() -> waited.complete(h.awaitAnnouncedBarrier()), "task-thread");
-        t.start();
-        await().atMost(BOUND).until(() -> t.getState() == Thread.State.TIMED_WAITING);
+        // Long enough for the test to take the barrier while the task thread waits for it.
+        waitingInACohort(handoff(1, TimeUnit.SECONDS), 3, otherReader(), waited);
         // Its own barrier is taken; the other reader's never comes (its checkpoint was declined).
         mailbox.barrierTaken(3);
         signal.signal();
