@@ -34,6 +34,7 @@ import java.util.TreeMap;
 import java.util.function.Supplier;
 import org.apache.seatunnel.engine.managed.source.checkpoint.MetadataFormatException.Reason;
 import org.apache.seatunnel.engine.managed.source.lane.Lane;
+import org.apache.seatunnel.engine.managed.source.protocol.FrameBytes;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -163,18 +164,9 @@ class SourceRuntimeCheckpointMetadataSerializerFuzzTest {
         }
         switch (rnd.nextInt(7)) {
             case 0:
-                {
-                    int at = rnd.nextInt(in.length);
-                    in[at] ^= (byte) (1 << rnd.nextInt(8));
-                    ops.append(" flip@").append(at);
-                    return in;
-                }
+                return FrameBytes.flipBit(in, rnd, ops);
             case 1:
-                {
-                    int len = rnd.nextInt(in.length);
-                    ops.append(" truncate->").append(len);
-                    return Arrays.copyOf(in, len);
-                }
+                return FrameBytes.truncate(in, rnd, ops);
             case 2:
                 {
                     int extra = rnd.nextInt(1, 17);
@@ -186,15 +178,7 @@ class SourceRuntimeCheckpointMetadataSerializerFuzzTest {
                     return out;
                 }
             case 3:
-                {
-                    int at = rnd.nextInt(in.length);
-                    int len = Math.min(in.length - at, rnd.nextInt(1, 9));
-                    for (int i = at; i < at + len; i++) {
-                        in[i] = (byte) rnd.nextInt(256);
-                    }
-                    ops.append(" splice@").append(at).append('+').append(len);
-                    return in;
-                }
+                return FrameBytes.splice(in, rnd, ops, 8);
             case 4:
                 {
                     // Count fields: the lineage count and the sender count behind it.

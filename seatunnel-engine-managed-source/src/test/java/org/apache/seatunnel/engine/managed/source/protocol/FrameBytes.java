@@ -23,7 +23,7 @@ import java.util.SplittableRandom;
 import java.util.zip.CRC32C;
 
 /** Byte surgery on encoded frames for tests; uses the JDK CRC-32C so it does not trust Crc32c. */
-final class FrameBytes {
+public final class FrameBytes {
     private FrameBytes() {}
 
     /** Recomputes the trailing 4-byte CRC-32C over everything before it, in place. */
@@ -58,7 +58,7 @@ final class FrameBytes {
     // random and naming itself in ops, so a failing seed says what was done to the frame.
 
     /** Flips one bit. {@code in} must not be empty. */
-    static byte[] flipBit(byte[] in, SplittableRandom rnd, StringBuilder ops) {
+    public static byte[] flipBit(byte[] in, SplittableRandom rnd, StringBuilder ops) {
         int at = rnd.nextInt(in.length);
         in[at] ^= (byte) (1 << rnd.nextInt(8));
         ops.append(" flip@").append(at);
@@ -66,7 +66,7 @@ final class FrameBytes {
     }
 
     /** Cuts the frame short. {@code in} must not be empty. */
-    static byte[] truncate(byte[] in, SplittableRandom rnd, StringBuilder ops) {
+    public static byte[] truncate(byte[] in, SplittableRandom rnd, StringBuilder ops) {
         int len = rnd.nextInt(in.length);
         ops.append(" truncate->").append(len);
         return Arrays.copyOf(in, len);
@@ -81,8 +81,13 @@ final class FrameBytes {
 
     /** Overwrites 1 to 5 bytes with random ones. {@code in} must not be empty. */
     static byte[] splice(byte[] in, SplittableRandom rnd, StringBuilder ops) {
+        return splice(in, rnd, ops, 5);
+    }
+
+    /** Overwrites 1 to {@code maxLen} bytes with random ones. {@code in} must not be empty. */
+    public static byte[] splice(byte[] in, SplittableRandom rnd, StringBuilder ops, int maxLen) {
         int at = rnd.nextInt(in.length);
-        int len = Math.min(in.length - at, rnd.nextInt(1, 6));
+        int len = Math.min(in.length - at, rnd.nextInt(1, maxLen + 1));
         for (int i = at; i < at + len; i++) {
             in[i] = (byte) rnd.nextInt(256);
         }
