@@ -159,8 +159,6 @@ final class WakeupWaitReader implements ManagedSourceReader<SeaTunnelRow, PullSp
      * only the member's periodic interrupt check can see the cancel.
      */
     private void awaitWakeupAfterChannelIo() {
-        probe.waitingSinceNanos.set(System.nanoTime());
-        probe.waitsStarted.incrementAndGet();
         try {
             if (pipe == null) {
                 pipe = Pipe.open();
@@ -170,6 +168,9 @@ final class WakeupWaitReader implements ManagedSourceReader<SeaTunnelRow, PullSp
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        // Marked waiting only now: a cancel the test sends from here on finds the listener gone.
+        probe.waitingSinceNanos.set(System.nanoTime());
+        probe.waitsStarted.incrementAndGet();
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMillis);
         try {
             while (!woken) {
