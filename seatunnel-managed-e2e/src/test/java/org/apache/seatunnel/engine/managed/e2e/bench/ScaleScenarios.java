@@ -364,7 +364,10 @@ final class ScaleScenarios {
         return c == null ? 0 : c.getCheckpointId();
     }
 
-    /** {@code -Dscale.threads=true}: where the CPU went, by thread-name family. */
+    /**
+     * {@code -Dscale.threads=true}: where the CPU went, by thread-name family, and how often each
+     * kind of thread was switched out (the engine's source and sink task threads told apart).
+     */
     static final boolean THREADS_BREAKDOWN = Boolean.getBoolean("scale.threads");
 
     private static final String JIT = "~jit";
@@ -401,11 +404,94 @@ final class ScaleScenarios {
                         Long::sum);
             }
         }
+        contextSwitches(out);
         return out;
+    }
+
+    /**
+     * Adds each native thread's voluntary and involuntary context switches (Linux only), keyed
+     * {@code %tid name|v} and {@code %tid name|n}: a wake-up costs more than most of the work a
+     * quiet reader does, so counting them shows which threads a lane wakes more often. The name is
+     * the kernel's copy of the thread name, cut to 15 characters.
+     */
+    private static void contextSwitches(Map<String, Long> out) {
+        java.io.File[] tasks = new java.io.File("/proc/self/task").listFiles();
+        if (tasks == null) {
+            return;
+        }
+        Map<String, String> roles = taskRoles();
+        for (java.io.File task : tasks) {
+            try {
+                String name = "?";
+                long vol = -1;
+                long nonVol = -1;
+                for (String line :
+                        java.nio.file.Files.readAllLines(
+                                new java.io.File(task, "status").toPath())) {
+                    if (line.startsWith("Name:")) {
+                        name = roles.getOrDefault(task.getName(), family(line.substring(5).trim()));
+                    } else if (line.startsWith("voluntary_ctxt_switches:")) {
+                        vol = Long.parseLong(line.substring(24).trim());
+                    } else if (line.startsWith("nonvoluntary_ctxt_switches:")) {
+                        nonVol = Long.parseLong(line.substring(27).trim());
+                    }
+                }
+                if (vol >= 0 && nonVol >= 0) {
+                    out.put("%" + task.getName() + " " + name + "|v", vol);
+                    out.put("%" + task.getName() + " " + name + "|n", nonVol);
+                }
+            } catch (java.io.IOException | RuntimeException e) {
+                // The thread ended while being read.
+            }
+        }
     }
 
     private static String family(String name) {
         return name.replaceAll("[0-9]+", "N");
+    }
+
+    /**
+     * Native thread id to "source task" or "sink task" for the engine's task threads, which share
+     * one kernel name: read from a thread dump of this JVM ({@code jcmd}), by the engine flow each
+     * thread's stack is in. Empty where {@code jcmd} is not there.
+     */
+    private static Map<String, String> taskRoles() {
+        Map<String, String> roles = new HashMap<>();
+        try {
+            Process jcmd =
+                    new ProcessBuilder(
+                                    "jcmd",
+                                    Long.toString(ProcessHandle.current().pid()),
+                                    "Thread.print")
+                            .redirectErrorStream(true)
+                            .start();
+            String nid = null;
+            for (String line :
+                    new String(
+                                    jcmd.getInputStream().readAllBytes(),
+                                    java.nio.charset.StandardCharsets.UTF_8)
+                            .split("\n")) {
+                if (line.startsWith("\"")) {
+                    int at = line.indexOf(" nid=0x");
+                    nid =
+                            at < 0
+                                    ? null
+                                    : Long.toString(
+                                            Long.parseLong(
+                                                    line.substring(at + 7).split(" ")[0], 16));
+                } else if (nid != null && line.contains("SourceFlowLifeCycle.collect")) {
+                    roles.put(nid, "source task");
+                } else if (nid != null && line.contains("IntermediateQueueFlowLifeCycle.collect")) {
+                    roles.put(nid, "sink task");
+                }
+            }
+            jcmd.waitFor();
+        } catch (java.io.IOException e) {
+            return roles;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return roles;
     }
 
     static void printThreadCpu(String what, Map<String, Long> before) {
@@ -413,7 +499,7 @@ final class ScaleScenarios {
         Map<String, Long> delta = new HashMap<>();
         after.forEach(
                 (k, v) -> {
-                    if (!k.startsWith("#") && !k.startsWith("~")) {
+                    if (!k.startsWith("#") && !k.startsWith("~") && !k.startsWith("%")) {
                         // Threads of this run only: ids seen before count from their old value.
                         delta.put(k, 0L);
                     }
@@ -441,6 +527,28 @@ final class ScaleScenarios {
                                         Locale.ROOT,
                                         "  %8.1f ms  %s%n",
                                         e.getValue() / 1e6,
+                                        e.getKey()));
+        Map<String, long[]> switches = new HashMap<>();
+        after.forEach(
+                (k, v) -> {
+                    if (k.startsWith("%")) {
+                        String fam = k.substring(k.indexOf(' ') + 1, k.length() - 2);
+                        int i = k.endsWith("|v") ? 0 : 1;
+                        switches.computeIfAbsent(fam, f -> new long[2])[i] +=
+                                v - before.getOrDefault(k, 0L);
+                    }
+                });
+        System.out.println("  context switches by kernel thread name (voluntary, involuntary):");
+        switches.entrySet().stream()
+                .sorted((a, b) -> Long.compare(b.getValue()[0], a.getValue()[0]))
+                .limit(12)
+                .forEach(
+                        e ->
+                                System.out.printf(
+                                        Locale.ROOT,
+                                        "  %8d %6d  %s%n",
+                                        e.getValue()[0],
+                                        e.getValue()[1],
                                         e.getKey()));
     }
 
