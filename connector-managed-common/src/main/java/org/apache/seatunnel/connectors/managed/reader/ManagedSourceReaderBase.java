@@ -228,6 +228,9 @@ public abstract class ManagedSourceReaderBase<E, T, SplitT extends SourceSplit, 
                 break;
             }
         }
+        // A turn whose budget ended with the batch's last record would otherwise report
+        // MORE_AVAILABLE for an exhausted batch and cost the loop an empty turn.
+        settleCurrent();
         if (hasFetched()) {
             return PollStatus.MORE_AVAILABLE;
         }
@@ -311,6 +314,25 @@ public abstract class ManagedSourceReaderBase<E, T, SplitT extends SourceSplit, 
                 continue;
             }
             finishBatch();
+        }
+    }
+
+    /**
+     * Moves past the current batch's read-out splits without emitting, and finishes the batch if
+     * nothing of it is left, so {@link #hasFetched()} is true only if a record is waiting.
+     * Finishing here is what the next {@link #emitNext} would do first, within the same hold of the
+     * loop.
+     */
+    private void settleCurrent() {
+        while (current != null) {
+            if (currentState == null) {
+                finishBatch();
+                return;
+            }
+            if (recordIndex < current.records(splitIndex).size()) {
+                return;
+            }
+            nextSplit();
         }
     }
 

@@ -391,6 +391,34 @@ class ManagedSourceReaderBaseTest {
     }
 
     @Test
+    void aTurnThatEmitsTheLastFetchedRecordReportsNothingAvailable() throws Exception {
+        Ctx ctx = new Ctx();
+        try (Reader r =
+                new Reader(
+                        ctx,
+                        ManagedReaderConfig.defaults(),
+                        ManagedSourceReaderBase.FetchMode.SINGLE_THREAD,
+                        1,
+                        null,
+                        false)) {
+            // One split of 50: one fetched batch of 50 that also finishes the split.
+            r.addSplits(splits(1, 50));
+            r.isAvailable().get(10, TimeUnit.SECONDS);
+            Out out = new Out();
+            out.budget = 49;
+            assertEquals(PollStatus.MORE_AVAILABLE, r.pollNextManaged(out, out));
+            assertEquals(0, ctx.metric("ManagedSourceReaderSplitsFinished"));
+            out.budget = 1;
+            // The budget ends exactly with the batch: nothing is left, so no empty turn follows.
+            assertEquals(PollStatus.NOTHING_AVAILABLE, r.pollNextManaged(out, out));
+            assertEquals(50, out.rows.size());
+            assertEquals("t0:49", out.rows.get(49));
+            assertEquals(1, ctx.metric("ManagedSourceReaderSplitsFinished"));
+            assertEquals(0, r.unfinishedSplits());
+        }
+    }
+
+    @Test
     void laneBPollEmitsUnderTheCheckpointLockAndSignalsTheEndOnce() throws Exception {
         Ctx ctx = new Ctx();
         ManagedReaderConfig cfg = ManagedReaderConfig.builder().legacyPollMaxRecords(7).build();

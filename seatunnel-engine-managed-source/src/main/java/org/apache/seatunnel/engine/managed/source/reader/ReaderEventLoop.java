@@ -247,6 +247,17 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
     }
 
     /**
+     * True if the next {@link #runOnce()} would poll the reader or apply a command: the last turn
+     * reported more available, or a command or availability is waiting. False after a turn that
+     * reported {@code NOTHING_AVAILABLE} with nothing come in since, so a host that has already
+     * emitted rows in this call can leave instead of running an iteration that only finds the loop
+     * idle. Driving thread only.
+     */
+    public boolean hasWork() {
+        return pollWanted || mailbox.hasPendingWork();
+    }
+
+    /**
      * Nanoseconds until the loop polls an idle reader again although nothing signalled it ({@code
      * reader.idle-wait} after its last {@code NOTHING_AVAILABLE}), 0 if due, {@code Long.MAX_VALUE}
      * if no such poll is pending. A host that waits for a signal waits at most this long.

@@ -331,7 +331,10 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
                 // the lock is released between turns, so a barrier still waits one turn at most.
                 // Each turn is time-bounded, so counting them bounds the call without a clock.
                 if (emitted) {
-                    if (++turns >= MAX_TURNS_PER_POLL) {
+                    // A reader that just said nothing more is available leaves with its rows: the
+                    // next call waits for its signal, and yielding here would only hand the core
+                    // to the sink for a second time per chunk.
+                    if (++turns >= MAX_TURNS_PER_POLL || !loop.hasWork()) {
                         return;
                     }
                     // Zeta yields the core after every poll call that emitted (a zero sleep), so

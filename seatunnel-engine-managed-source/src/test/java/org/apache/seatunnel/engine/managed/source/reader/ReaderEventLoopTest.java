@@ -24,8 +24,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.seatunnel.api.source.managed.PollStatus;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
 import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
@@ -56,6 +58,33 @@ class ReaderEventLoopTest {
         assertEquals(LoopStatus.BUSY, h.loop.runOnce());
         assertEquals(64, h.emitted.size());
         assertEquals(1, h.loop.metrics().pollTurns());
+    }
+
+    @Test
+    void hasWorkIsFalseOnlyAfterAQuietTurnWithNothingComeInSince() throws Exception {
+        LoopHarness h = new LoopHarness();
+        AtomicReference<PollStatus> answer = new AtomicReference<>(PollStatus.MORE_AVAILABLE);
+        h.reader.onPoll =
+                (out, ctx) -> {
+                    out.collect("r");
+                    if (answer.get() == PollStatus.NOTHING_AVAILABLE) {
+                        h.reader.available = new CompletableFuture<>();
+                    }
+                    return answer.get();
+                };
+        h.loop.start(0);
+        assertTrue(h.loop.hasWork(), "a started loop polls first");
+        assertEquals(LoopStatus.BUSY, h.loop.runOnce());
+        assertTrue(h.loop.hasWork(), "the reader said more is available");
+        answer.set(PollStatus.NOTHING_AVAILABLE);
+        assertEquals(LoopStatus.BUSY, h.loop.runOnce());
+        assertFalse(h.loop.hasWork(), "nothing available and nothing came in");
+        assertEquals(LoopStatus.IDLE, h.loop.runOnce(), "the iteration hasWork() spares is idle");
+        assertEquals(2, h.emitted.size());
+        h.reader.available.complete(null);
+        assertTrue(h.loop.hasWork(), "availability came in");
+        assertEquals(LoopStatus.BUSY, h.loop.runOnce());
+        assertEquals(3, h.emitted.size());
     }
 
     @Test
