@@ -20,6 +20,7 @@ package org.apache.seatunnel.engine.managed.source.reader;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The readers of one source on one member that were announced the same checkpoint: a reader whose
@@ -41,6 +42,7 @@ public final class BarrierCohort {
     private final long checkpointId;
     private final List<ReaderMailbox> members;
     private final Set<ReaderMailbox> took = ConcurrentHashMap.newKeySet();
+    private final AtomicReference<ReaderMailbox> completedBy = new AtomicReference<>();
 
     /**
      * @param members the mailboxes announced {@code checkpointId} on this member, at most one per
@@ -65,10 +67,19 @@ public final class BarrierCohort {
      */
     public void took(ReaderMailbox m) {
         if (took.add(m) && took.size() >= members.size()) {
+            completedBy.compareAndSet(null, m);
             for (ReaderMailbox member : members) {
                 member.wakeDriver();
             }
         }
+    }
+
+    /**
+     * True if {@code m}'s barrier was the one that completed the cohort, so {@code m} did not wait
+     * for the others (two barriers taken at the same moment may both count as the last one).
+     */
+    public boolean completedBy(ReaderMailbox m) {
+        return completedBy.get() == m;
     }
 
     /** True once every member took its barrier. */

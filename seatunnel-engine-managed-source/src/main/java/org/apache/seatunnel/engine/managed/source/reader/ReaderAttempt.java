@@ -149,16 +149,23 @@ public final class ReaderAttempt<T, SplitT extends SourceSplit> {
     public BarrierResult takeBarrier(long checkpointId, long publishWaitNanos) {
         pendingSnapshot = null;
         pendingFailure = null;
-        AdmissionAck ack = mailbox.offer(local.barrier(checkpointId));
+        // This thread applies the barrier itself, below: the driver is not woken for it.
+        AdmissionAck ack = mailbox.offerApplyingItself(local.barrier(checkpointId));
         if (!ack.status().isAdmitted()) {
             return BarrierResult.refused(checkpointId, ack);
         }
         loop.runControlsUntilBarrier(checkpointId, publishWaitNanos);
-        // Ends a driver's handoff wait for this announced barrier (the signal below wakes it).
-        mailbox.barrierTaken(checkpointId);
-        // A driver waiting on the signal looks again: after the engine's final barrier it must
-        // stop driving at once.
-        signal.signal();
+        // Ends a driver's handoff wait for this announced barrier. A lone reader's driver is woken
+        // here; it also looks again when idle: after the engine's final barrier it must stop
+        // driving at once (which the graceful close offered with that barrier signals too). A
+        // cohort member's driver waits for the whole cohort, whose last barrier wakes every
+        // member: waking it for each barrier before that only puts it back to sleep, on a member
+        // whose cores the engine's barrier threads need. Unless something is left for it: a
+        // command the barrier released from the cut gate, or one that came in meanwhile.
+        boolean cohortWakes = mailbox.barrierTaken(checkpointId);
+        if (!cohortWakes || mailbox.hasPendingWork() || loop.heldCommands() > 0) {
+            signal.signal();
+        }
         ReaderSnapshot snapshot = pendingSnapshot;
         Throwable failure = pendingFailure;
         pendingSnapshot = null;

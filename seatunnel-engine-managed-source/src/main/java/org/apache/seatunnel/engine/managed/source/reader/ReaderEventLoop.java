@@ -41,11 +41,11 @@ import org.slf4j.LoggerFactory;
  * overlap (the Zeta host holds the engine's checkpoint lock around every call, so a barrier can
  * only fall between iterations — invariant 5).
  *
- * <p>Threading: {@link #runOnce()}, {@link #runControls()}, {@link #nanosUntilIdlePoll()}, {@link
- * #start}, {@link #close()} — one driving thread at a time, mutually excluded by the host. {@link
- * #checkTurnBudget()} and the gauges — any thread (the watchdog; checks are serialized). Turn
- * budgets are watched by the attempt's {@link TurnWatch}, which a host attaches to the member-wide
- * {@link TurnWatchdog}.
+ * <p>Threading: {@link #runOnce()}, {@link #runControls()}, {@link #hasWork()}, {@link
+ * #nanosUntilIdlePoll()}, {@link #start}, {@link #close()} — one driving thread at a time, mutually
+ * excluded by the host. {@link #checkTurnBudget()} and the gauges — any thread (the watchdog;
+ * checks are serialized). Turn budgets are watched by the attempt's {@link TurnWatch}, which a host
+ * attaches to the member-wide {@link TurnWatchdog}.
  *
  * <p>One iteration, in order:
  *

@@ -148,7 +148,21 @@ public final class ReaderMailbox {
      * #admit} is the allocation-free form.
      */
     public AdmissionAck offer(SourceCommandEnvelope env) {
-        long r = admit(env);
+        return ack(admit(env));
+    }
+
+    /**
+     * {@link #offer} for a command the calling thread applies itself right after, holding the
+     * reader's lock (the engine's barrier thread with its barrier): the driving thread is not woken
+     * for it. The caller wakes the driver afterwards if anything is left for it to do.
+     */
+    public AdmissionAck offerApplyingItself(SourceCommandEnvelope env) {
+        long r = admit0(env, false);
+        metrics.recordAdmission(r >= 0 ? AdmissionStatus.ACCEPTED : statusOf(r));
+        return ack(r);
+    }
+
+    private AdmissionAck ack(long r) {
         if (r >= 0) {
             return AdmissionAck.accepted(attemptId, r);
         }
@@ -168,12 +182,12 @@ public final class ReaderMailbox {
      * command, or a negative code to decode with {@link #statusOf} and {@link #reasonOf}.
      */
     public long admit(SourceCommandEnvelope env) {
-        long r = admit0(env);
+        long r = admit0(env, true);
         metrics.recordAdmission(r >= 0 ? AdmissionStatus.ACCEPTED : statusOf(r));
         return r;
     }
 
-    private long admit0(SourceCommandEnvelope env) {
+    private long admit0(SourceCommandEnvelope env, boolean wakeDriver) {
         if (terminal.get() != null || closed) {
             return code(AdmissionStatus.TERMINAL_REJECTED, ReasonCode.TARGET_TERMINATED);
         }
@@ -250,7 +264,9 @@ public final class ReaderMailbox {
         reservedPool[idx] = reserved;
         // Release store: publishes the two plain writes above to the consumer's acquire load.
         ring.publish(seq, env);
-        signal.signal();
+        if (wakeDriver) {
+            signal.signal();
+        }
         return seq;
     }
 
@@ -527,8 +543,11 @@ public final class ReaderMailbox {
     /**
      * The host took barrier {@code checkpointId} (or gave up on it): announcements up to it are
      * answered. Called by the one thread that takes barriers, holding the reader's lock.
+     *
+     * @return true if the barrier belongs to a cohort, which wakes this reader's driver when its
+     *     last member took its barrier (now, or later)
      */
-    public void barrierTaken(long checkpointId) {
+    public boolean barrierTaken(long checkpointId) {
         if (checkpointId > takenBarrier) {
             takenBarrier = checkpointId;
         }
@@ -537,6 +556,7 @@ public final class ReaderMailbox {
             c.took(this);
         }
         withdrawBarrierAnnouncement(checkpointId);
+        return c != null;
     }
 
     /**

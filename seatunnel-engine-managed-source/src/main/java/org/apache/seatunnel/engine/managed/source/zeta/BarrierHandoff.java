@@ -28,7 +28,8 @@ import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
  * <p>Threading: {@link #awaitAnnouncedBarrier()} only on the task thread T, never holding the
  * checkpoint lock; the announcement arrives on any thread through {@link
  * ReaderMailbox#announceBarrier}, and the barrier thread reports it taken through {@link
- * ReaderMailbox#barrierTaken}, which wakes T through the loop's signal.
+ * ReaderMailbox#barrierTaken}, after which T is woken through the loop's signal (a member of a
+ * cohort: once the cohort completed).
  *
  * <p>Why: Zeta's barrier thread must take the checkpoint lock before it calls {@code
  * snapshotState}, so the barrier reaches the mailbox only once the lock is free, and a Java monitor
@@ -91,6 +92,7 @@ final class BarrierHandoff {
         long now = start;
         boolean taken = false;
         boolean held = false;
+        boolean slept = false;
         for (; ; ) {
             if (!taken && mailbox.takenBarrier() >= announced) {
                 taken = true;
@@ -98,7 +100,16 @@ final class BarrierHandoff {
             }
             if (taken) {
                 BarrierCohort cohort = mailbox.barrierCohort(announced);
-                if (cohort == null || cohort.complete()) {
+                if (cohort == null) {
+                    break;
+                }
+                if (cohort.complete()) {
+                    // A cohort member is woken only when the cohort completes, so a wait that
+                    // began before its own barrier was taken, not the cohort's last one, was held
+                    // by the cohort too.
+                    if (!held && slept && !cohort.completedBy(mailbox)) {
+                        metrics.barrierCohortWaits.incrementAndGet();
+                    }
                     break;
                 }
                 if (!held) {
@@ -121,6 +132,7 @@ final class BarrierHandoff {
                 break;
             }
             signal.await(left);
+            slept = true;
             now = System.nanoTime();
         }
         metrics.barrierHandoffWaitNanos.addAndGet(System.nanoTime() - start);

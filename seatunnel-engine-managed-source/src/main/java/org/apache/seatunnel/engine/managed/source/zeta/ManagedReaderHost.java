@@ -300,6 +300,7 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
                 }
             }
             LoopStatus status;
+            boolean moreWork;
             synchronized (lock) {
                 if (EngineAccess.prepareClose(lifecycle)) {
                     // The engine took its final barrier: no record may follow it.
@@ -308,6 +309,7 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
                     return;
                 }
                 status = loop.runOnce();
+                moreWork = loop.hasWork();
             }
             if (status == LoopStatus.TERMINATED) {
                 rethrowTerminal();
@@ -334,7 +336,7 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
                     // A reader that just said nothing more is available leaves with its rows: the
                     // next call waits for its signal, and yielding here would only hand the core
                     // to the sink for a second time per chunk.
-                    if (++turns >= MAX_TURNS_PER_POLL || !loop.hasWork()) {
+                    if (++turns >= MAX_TURNS_PER_POLL || !moreWork) {
                         return;
                     }
                     // Zeta yields the core after every poll call that emitted (a zero sleep), so

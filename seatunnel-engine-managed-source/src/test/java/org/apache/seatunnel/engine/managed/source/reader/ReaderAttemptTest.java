@@ -19,6 +19,7 @@ package org.apache.seatunnel.engine.managed.source.reader;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -28,6 +29,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.apache.seatunnel.api.serialization.Serializer;
@@ -152,7 +154,12 @@ class ReaderAttemptTest {
     }
 
     private SourceCommandEnvelope assignment(String splitId, long commandId) {
+        return assignment(splitId, commandId, 0);
+    }
+
+    private SourceCommandEnvelope assignment(String splitId, long commandId, long cutId) {
         return SourceCommandEnvelope.builder(CommandKind.SPLIT_ASSIGNMENT)
+                .coordinatorCutId(cutId)
                 .jobId(JOB)
                 .sourceRuntimeId(SOURCE)
                 .targetSubtask(SUBTASK)
@@ -254,6 +261,48 @@ class ReaderAttemptTest {
         assertEquals(8, p.remaining(), "an 8-byte command id");
         assertEquals(4242, p.getLong());
         assertNull(a.loop().terminalSignal(), "acks are re-derived from checkpoints");
+    }
+
+    @Test
+    void theBarrierThreadWakesTheDriverOnlyWhenItHasSomethingToDo() throws Exception {
+        ReaderAttempt<String, TestSplit> a = started();
+        a.loop().runOnce();
+        a.signal().clear();
+        assertTrue(a.takeBarrier(1, 0).snapshot() != null);
+        assertTrue(a.signal().isPending(), "a lone reader's driver looks again after its barrier");
+
+        ReaderMailbox other =
+                new ReaderMailbox(
+                        JOB,
+                        SOURCE,
+                        SUBTASK + 1,
+                        ATTEMPT,
+                        MailboxLimits.defaults(),
+                        new WorkerMailboxBudget(1 << 20),
+                        clock,
+                        new LoopSignal(),
+                        new ReaderMailboxMetrics());
+        BarrierCohort cohort = new BarrierCohort(2, Arrays.asList(a.mailbox(), other));
+        a.mailbox().announceBarrier(2, cohort);
+        other.announceBarrier(2, cohort);
+        a.signal().clear();
+        assertTrue(a.takeBarrier(2, 0).snapshot() != null);
+        assertFalse(
+                a.signal().isPending(),
+                "neither the barrier command nor its taking wakes a cohort member's driver");
+        other.barrierTaken(2);
+        assertTrue(a.signal().isPending(), "the cohort's last barrier wakes it");
+
+        BarrierCohort next = new BarrierCohort(3, Arrays.asList(a.mailbox(), other));
+        a.mailbox().announceBarrier(3, next);
+        other.announceBarrier(3, next);
+        // Cut at the coordinator's checkpoint 4: held past barrier 3, then the driver's to apply,
+        // so it is woken although its cohort is not through.
+        a.mailbox().offer(assignment("s9", 9, 4));
+        a.signal().clear();
+        assertTrue(a.takeBarrier(3, 0).snapshot() != null);
+        assertEquals(1, a.loop().heldCommands());
+        assertTrue(a.signal().isPending(), "a held command is left for the driver");
     }
 
     @Test
