@@ -157,9 +157,7 @@ public final class ReaderMailbox {
      * for it. The caller wakes the driver afterwards if anything is left for it to do.
      */
     public AdmissionAck offerApplyingItself(SourceCommandEnvelope env) {
-        long r = admit0(env, false);
-        metrics.recordAdmission(r >= 0 ? AdmissionStatus.ACCEPTED : statusOf(r));
-        return ack(r);
+        return ack(admitCounted(env, false));
     }
 
     private AdmissionAck ack(long r) {
@@ -182,7 +180,11 @@ public final class ReaderMailbox {
      * command, or a negative code to decode with {@link #statusOf} and {@link #reasonOf}.
      */
     public long admit(SourceCommandEnvelope env) {
-        long r = admit0(env, true);
+        return admitCounted(env, true);
+    }
+
+    private long admitCounted(SourceCommandEnvelope env, boolean wakeDriver) {
+        long r = admit0(env, wakeDriver);
         metrics.recordAdmission(r >= 0 ? AdmissionStatus.ACCEPTED : statusOf(r));
         return r;
     }
