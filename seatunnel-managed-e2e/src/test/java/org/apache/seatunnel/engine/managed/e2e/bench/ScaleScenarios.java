@@ -329,6 +329,8 @@ final class ScaleScenarios {
         // be collected inside whichever lane's window comes next: start each from a collected heap.
         System.gc();
         Map<String, Long> threads0 = THREADS_BREAKDOWN ? threadCpu() : null;
+        long turns0 = jobMetric(jobId, "ManagedSourcePollTurns");
+        long rows0 = jobMetric(jobId, "SourceReceivedCount");
         long cpu0 = OS.getProcessCpuTime();
         long jit0 = jitMillis();
         long checkpoints0 = latestCompletedCheckpoint(jobId);
@@ -340,6 +342,13 @@ final class ScaleScenarios {
         long checkpoints = latestCompletedCheckpoint(jobId) - checkpoints0;
         if (threads0 != null) {
             printThreadCpu(LANES[laneA ? 1 : 0] + ", p=" + p + ", " + extra, threads0);
+            // Lane A only (0 on Lane B): turns per 64-row chunk show whether a chunk costs one
+            // turn or an extra, empty one.
+            System.out.printf(
+                    Locale.ROOT,
+                    "  poll turns %d, rows %d%n",
+                    jobMetric(jobId, "ManagedSourcePollTurns") - turns0,
+                    jobMetric(jobId, "SourceReceivedCount") - rows0);
         }
         zeta.cancel(jobId, Duration.ofSeconds(120));
         return new double[] {cpuPct, jitPct, checkpoints};
