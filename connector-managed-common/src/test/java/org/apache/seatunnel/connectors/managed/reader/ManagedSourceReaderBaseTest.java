@@ -282,6 +282,12 @@ class ManagedSourceReaderBaseTest {
         }
     }
 
+    /** A reader with one fetch thread whose split reader neither waits nor fails. */
+    private static Reader singleThread(Ctx ctx, ManagedReaderConfig cfg) {
+        return new Reader(
+                ctx, cfg, ManagedSourceReaderBase.FetchMode.SINGLE_THREAD, 1, null, false);
+    }
+
     private static List<Split> splits(int count, long each) {
         List<Split> out = new ArrayList<>();
         for (int i = 0; i < count; i++) {
@@ -367,14 +373,7 @@ class ManagedSourceReaderBaseTest {
     void theFetchQueueNeverHoldsMoreThanItsBoundWhileTheLoopIsSlow() throws Exception {
         ManagedReaderConfig cfg = ManagedReaderConfig.builder().fetchQueueMaxRecords(120).build();
         Ctx ctx = new Ctx();
-        try (Reader r =
-                new Reader(
-                        ctx,
-                        cfg,
-                        ManagedSourceReaderBase.FetchMode.SINGLE_THREAD,
-                        1,
-                        null,
-                        false)) {
+        try (Reader r = singleThread(ctx, cfg)) {
             r.addSplits(splits(4, 500));
             r.handleNoMoreSplits();
             // Fetches of 50 fill the queue to 100 and the next one must wait for the loop.
@@ -393,14 +392,7 @@ class ManagedSourceReaderBaseTest {
     @Test
     void aTurnThatEmitsTheLastFetchedRecordReportsNothingAvailable() throws Exception {
         Ctx ctx = new Ctx();
-        try (Reader r =
-                new Reader(
-                        ctx,
-                        ManagedReaderConfig.defaults(),
-                        ManagedSourceReaderBase.FetchMode.SINGLE_THREAD,
-                        1,
-                        null,
-                        false)) {
+        try (Reader r = singleThread(ctx, ManagedReaderConfig.defaults())) {
             // One split of 50: one fetched batch of 50 that also finishes the split.
             r.addSplits(splits(1, 50));
             r.isAvailable().get(10, TimeUnit.SECONDS);
@@ -422,14 +414,7 @@ class ManagedSourceReaderBaseTest {
     void laneBPollEmitsUnderTheCheckpointLockAndSignalsTheEndOnce() throws Exception {
         Ctx ctx = new Ctx();
         ManagedReaderConfig cfg = ManagedReaderConfig.builder().legacyPollMaxRecords(7).build();
-        try (Reader r =
-                new Reader(
-                        ctx,
-                        cfg,
-                        ManagedSourceReaderBase.FetchMode.SINGLE_THREAD,
-                        1,
-                        null,
-                        false)) {
+        try (Reader r = singleThread(ctx, cfg)) {
             r.addSplits(splits(2, 30));
             r.handleNoMoreSplits();
             Out out = new Out();
