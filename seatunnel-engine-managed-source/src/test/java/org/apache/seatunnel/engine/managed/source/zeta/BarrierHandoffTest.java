@@ -154,7 +154,6 @@ class BarrierHandoffTest {
         CompletableFuture<Boolean> waited = new CompletableFuture<>();
         Thread t = waitingInACohort(handoff(1, TimeUnit.HOURS), 4, other, waited);
         takeBarrier(4);
-        assertFalse(signal.isPending(), "a cohort member's driver is not woken for its barrier");
         assertFalse(waited.isDone(), "its own barrier is taken, the other reader's is not");
         other.barrierTaken(4);
         assertTrue(waited.get(BOUND.toMillis(), TimeUnit.MILLISECONDS));
