@@ -28,8 +28,10 @@ import org.apache.seatunnel.connectors.managed.reader.ManagedSplitReader;
 /**
  * Generates the rows of a ManagedFake reader's splits on the base's fetch thread, round-robin in
  * chunks of {@value #CHUNK_ROWS}: with {@code slow.data.millis} a chunk becomes ready that long
- * (jittered) after the previous one; with {@code rows.per.second} rows are paced by a token bucket.
- * Waiting happens here, on the fetch thread, never on the reader loop.
+ * (jittered) after the previous one; with {@code rows.per.second} rows are paced by a token bucket,
+ * in batches of about {@value #PACE_MILLIS} ms of tokens (one row at low rates) so that a high rate
+ * does not cost a timed wake-up per row. Waiting happens here, on the fetch thread, never on the
+ * reader loop.
  *
  * <p>Threading: the fetch thread calls everything but {@link #wakeUp()}; its cursors are fetch-side
  * positions only (the reader's checkpointed positions move in its emitter).
@@ -38,6 +40,13 @@ final class ManagedFakeSplitReader
         implements ManagedSplitReader<ManagedFakeSplitReader.Row, ManagedFakeSplit> {
     /** Rows per fetch and per slow-data chunk, like today's readers' batches. */
     static final int CHUNK_ROWS = 64;
+
+    /**
+     * A paced fetch waits for this many milliseconds' worth of tokens (at least one, at most a
+     * chunk): a wake-up costs tens of microseconds, so per-row waits would cap a loaded member far
+     * below the configured rate.
+     */
+    static final int PACE_MILLIS = 10;
 
     /** A generated row with what the emitter needs to advance its split's position. */
     static final class Row {
@@ -105,9 +114,10 @@ final class ManagedFakeSplitReader
         if (config.rowsPerSecond() > 0) {
             allowed = (int) Math.min(allowed, tokensAt(now));
             if (allowed == 0) {
-                // Wait for the next token and emit it in this fetch: returning empty would add the
-                // fetcher's empty-fetch backoff to every paced row's latency.
-                long refill = (long) Math.ceil((1.0 - tokens) * 1e9 / config.rowsPerSecond());
+                // Wait for the next tokens and emit them in this fetch: returning empty would add
+                // the fetcher's empty-fetch backoff to every paced row's latency.
+                long refill =
+                        (long) Math.ceil((paceTokens() - tokens) * 1e9 / config.rowsPerSecond());
                 pacer.await(Math.max(1, refill));
                 now = pacer.nanoTime();
                 allowed = (int) Math.min(CHUNK_ROWS, tokensAt(now));
@@ -155,6 +165,11 @@ final class ManagedFakeSplitReader
             return pacer.nanoTime() - chunkReadyAt >= 0;
         }
         return true;
+    }
+
+    /** Tokens a paced fetch waits for: {@value #PACE_MILLIS} ms' worth, within [1, a chunk]. */
+    private long paceTokens() {
+        return Math.max(1, Math.min(CHUNK_ROWS, config.rowsPerSecond() * PACE_MILLIS / 1000));
     }
 
     /** Refills the token bucket to {@code now}; whole tokens available. */

@@ -159,7 +159,36 @@ class ManagedFakeSplitReaderTest {
             }
         }
         // One token at the start plus one per millisecond of waiting.
-        assertTrue(rows >= 1000 && rows <= 1002, "rows in one paced second: " + rows);
+        assertTrue(rows >= 1000 && rows <= 1011, "rows in one paced second: " + rows);
+    }
+
+    @Test
+    void aRateLimitWaitsForTenMillisecondsOfTokensAtATimeAndOneRowAtLowRates() throws Exception {
+        for (long rate : new long[] {20, 1000, 6400, 100_000}) {
+            ManagedFakeConfig config =
+                    ManagedFakeConfig.builder()
+                            .splitCount(1)
+                            .rowsPerSplit(10_000_000)
+                            .rowsPerSecond(rate)
+                            .build();
+            ManualPacer pacer = new ManualPacer();
+            ManagedFakeSplitReader r = reader(config, pacer);
+            r.handleSplitsAdded(TestSupport.splits(1));
+            long start = pacer.now;
+            long rows = 0;
+            while (pacer.now - start < TimeUnit.SECONDS.toNanos(1)) {
+                FetchedRecords<ManagedFakeSplitReader.Row> b = r.fetch();
+                rows += payloads(b).size();
+            }
+            long perWait = Math.max(1, Math.min(ManagedFakeSplitReader.CHUNK_ROWS, rate / 100));
+            long expectedWaits = rate / perWait;
+            assertTrue(
+                    Math.abs(pacer.waits.size() - expectedWaits) <= 1,
+                    rate + " rows/s: " + pacer.waits.size() + " waits, expected " + expectedWaits);
+            assertTrue(
+                    rows >= rate && rows <= rate + perWait + 1,
+                    rate + " rows/s: " + rows + " rows in one paced second");
+        }
     }
 
     @Test

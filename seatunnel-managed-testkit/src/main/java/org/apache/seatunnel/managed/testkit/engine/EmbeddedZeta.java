@@ -469,9 +469,23 @@ public final class EmbeddedZeta implements AutoCloseable {
         coordinator().savePoint(jobId).get(bound.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    /** Asks the master to cancel; the job then ends {@code CANCELED}. */
+    /**
+     * Asks the master to cancel; the job then ends {@code CANCELED}. Returns once the master took
+     * the request, while the job's tasks may still be winding down: see {@link #cancelAndAwaitEnd}.
+     */
     public void cancel(long jobId, Duration bound) throws Exception {
         coordinator().cancelJob(jobId).get(bound.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Cancels and waits, within {@code bound} in all, until the job has ended (its tasks stopped),
+     * so that what runs next does not share the member with it; returns the final result.
+     */
+    public JobResult cancelAndAwaitEnd(long jobId, Duration bound) throws Exception {
+        long deadline = System.nanoTime() + bound.toNanos();
+        java.util.concurrent.CompletableFuture<JobResult> end = completion(jobId);
+        cancel(jobId, bound);
+        return end.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
     }
 
     /** The running job's master, or null once it ended. */

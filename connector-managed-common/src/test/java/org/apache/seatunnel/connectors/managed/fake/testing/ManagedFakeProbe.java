@@ -20,6 +20,7 @@ package org.apache.seatunnel.connectors.managed.fake.testing;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Timestamps the managed FakeSource takes for the side-by-side runner, the same way on both lanes:
@@ -27,7 +28,9 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * N completed, and how late an idle reader emitted a row after it became due. Off unless {@link
  * #enable()} was called, so jobs that do not measure pay one volatile read.
  *
- * <p>Threading: any thread; lock-free collections.
+ * <p>Threading: any thread; lock-free collections. Each sample queue is bounded by a counter of its
+ * own, since a {@code ConcurrentLinkedQueue}'s size is a walk of the whole queue, and per emitted
+ * row that made a rate-limited run's readers spend their time counting samples.
  */
 public final class ManagedFakeProbe {
     private static volatile boolean enabled;
@@ -36,7 +39,9 @@ public final class ManagedFakeProbe {
     private static final Map<Long, Long> ENUMERATOR_SNAPSHOT_WALL = new ConcurrentHashMap<>();
     private static final Map<Long, Long> COMPLETE = new ConcurrentHashMap<>();
     private static final ConcurrentLinkedQueue<Long> BARRIER_WAIT = new ConcurrentLinkedQueue<>();
+    private static final AtomicInteger BARRIER_WAIT_COUNT = new AtomicInteger();
     private static final ConcurrentLinkedQueue<Long> EMIT_DELAY = new ConcurrentLinkedQueue<>();
+    private static final AtomicInteger EMIT_DELAY_COUNT = new AtomicInteger();
     private static final int MAX_SAMPLES = 200_000;
 
     private ManagedFakeProbe() {}
@@ -55,7 +60,9 @@ public final class ManagedFakeProbe {
         ENUMERATOR_SNAPSHOT_WALL.clear();
         COMPLETE.clear();
         BARRIER_WAIT.clear();
+        BARRIER_WAIT_COUNT.set(0);
         EMIT_DELAY.clear();
+        EMIT_DELAY_COUNT.set(0);
     }
 
     public static void enumeratorSnapshot(long checkpointId) {
@@ -68,7 +75,7 @@ public final class ManagedFakeProbe {
     public static void readerSnapshot(long checkpointId) {
         if (enabled) {
             Long start = ENUMERATOR_SNAPSHOT.get(checkpointId);
-            if (start != null && BARRIER_WAIT.size() < MAX_SAMPLES) {
+            if (start != null && reserve(BARRIER_WAIT_COUNT)) {
                 BARRIER_WAIT.add(System.nanoTime() - start);
             }
         }
@@ -82,9 +89,15 @@ public final class ManagedFakeProbe {
 
     /** A row that was due at {@code dueNanos} (rate limit) is emitted now. */
     public static void rowEmitted(long dueNanos) {
-        if (enabled && EMIT_DELAY.size() < MAX_SAMPLES) {
+        if (enabled && reserve(EMIT_DELAY_COUNT)) {
             EMIT_DELAY.add(Math.max(0, System.nanoTime() - dueNanos));
         }
+    }
+
+    /** Claims one of a queue's {@link #MAX_SAMPLES} places; false once they are taken. */
+    private static boolean reserve(AtomicInteger count) {
+        // A read first: once full, a sample costs no write to the shared counter.
+        return count.get() < MAX_SAMPLES && count.incrementAndGet() <= MAX_SAMPLES;
     }
 
     /**

@@ -185,7 +185,7 @@ final class BackpressureScenarios {
                 burners.close();
             }
         }
-        zeta.cancel(jobId, Duration.ofSeconds(60));
+        SideBySideRunner.cancelAndAwaitEnd(zeta, jobId);
         return r;
     }
 

@@ -40,6 +40,7 @@ import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSource;
 import org.apache.seatunnel.connectors.managed.fake.testing.ManagedFakeProbe;
 import org.apache.seatunnel.connectors.managed.fake.testing.ManagedFakeTestingSourceFactory;
 import org.apache.seatunnel.engine.core.job.JobStatus;
+import org.apache.seatunnel.engine.managed.e2e.CountingSink;
 import org.apache.seatunnel.engine.server.checkpoint.ActionStateKey;
 import org.apache.seatunnel.engine.server.checkpoint.CheckpointCoordinator;
 import org.apache.seatunnel.engine.server.checkpoint.CheckpointPlan;
@@ -58,25 +59,29 @@ import org.apache.seatunnel.managed.testkit.engine.RuntimeStats;
  * alternately in one engine: the engine's own checkpoint time (coordinator trigger → completed,
  * from its {@code CompletedCheckpoint}) next to the runtime's (enumerator snapshot → checkpoint
  * complete, and the barrier wait, from the ManagedFake probes) at parallelism 16 and 64 with data
- * always there; and the process CPU with 16 nearly idle readers (one row per second each) and with
- * 16 readers on slow data (a chunk every 200 ms, jittered), each window with the checkpoints the
- * engine completed in it, and slow data once more without checkpoints in the window. Not a test:
- * figures depend on the machine.
+ * always there, and again with both lanes held to the same row rate while burners keep the cores
+ * busy (checkpoint cost at equal work); and the process CPU with 16 nearly idle readers (one row
+ * per second each) and with 16 readers on slow data (a chunk every 200 ms, jittered), each window
+ * with the checkpoints the engine completed in it, and slow data once more without checkpoints in
+ * the window. Not a test: figures depend on the machine.
  *
  * <p>Run with the other scenarios by {@link SideBySideRunner}, or alone: {@code ScaleScenarios
- * [quick]} (prints its own table).
+ * [quick]} (prints its own table). {@code -Dscale.trace=true} prints each checkpoint window's sink
+ * rows second by second.
  */
 final class ScaleScenarios {
     private static final OperatingSystemMXBean OS =
             (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     private static final String[] LANES = {"Lane B (stock path)", "Lane A (managed)"};
     private static final long SAMPLE_MILLIS = 50;
+    private static final boolean TRACE = Boolean.getBoolean("scale.trace");
     private static final long CHECKPOINT_MILLIS = 1000;
     private static final long NO_CHECKPOINT_MILLIS = TimeUnit.MINUTES.toMillis(10);
 
     private final EmbeddedZeta zeta;
     private final boolean quick;
     private int runs;
+    private String lastRunId;
 
     ScaleScenarios(EmbeddedZeta zeta, boolean quick) {
         this.zeta = zeta;
@@ -119,8 +124,30 @@ final class ScaleScenarios {
         // -Dscale.only=cpu or =checkpoints runs one half (when iterating on one of them).
         String only = System.getProperty("scale.only", "");
         if (!only.equals("cpu")) {
+            // Total rows/s of the equal-load runs, spread over the readers: well below what either
+            // lane reaches at p=16 here, so both move the same rows while burners keep the cores
+            // busy. With data always there the lanes do unequal work (Lane A moves more rows), so
+            // the engine's threads meet unequal competition; this load compares checkpoint cost
+            // alone.
+            long equalRate = Long.getLong("scale.equal.rate", 80_000);
+            // Unmeasured first, until each lane's row rate has settled: with both cores busy the
+            // JIT's compiler threads get little CPU, and a first window on cold code moved a
+            // fifteenth of the rows of the next (its lane's checkpoints then met less work).
+            for (int lane = 0; lane < 2; lane++) {
+                warmUp(lane == 1, 16);
+            }
             for (String p : System.getProperty("scale.parallelisms", "16,64").split(",")) {
-                checkpointsAtScale(table, laneJson, Integer.parseInt(p.trim()), seconds, reps);
+                int par = Integer.parseInt(p.trim());
+                checkpointsAtScale(table, laneJson, par, seconds, reps, Load.dataAlwaysThere());
+                if (equalRate > 0) {
+                    checkpointsAtScale(
+                            table,
+                            laneJson,
+                            par,
+                            seconds,
+                            reps,
+                            Load.sameRate(equalRate, par, Boolean.getBoolean("scale.equal.burn")));
+                }
             }
         }
         if (only.equals("checkpoints")) {
@@ -180,8 +207,79 @@ final class ScaleScenarios {
         }
     }
 
+    /**
+     * Runs a p-reader job with data always there until its rows per second over three consecutive
+     * seconds stay within a tenth of their mean (at least 5 s, at most {@code
+     * scale.warmup.max-seconds}, default 60), then cancels it; prints how long that took. It
+     * records the barrier lock waits too, as a measured run does: the JVM's first flight recording
+     * costs seconds of CPU, which would otherwise fall into the first measured window.
+     */
+    private void warmUp(boolean laneA, int p) throws Exception {
+        long maxSeconds = Long.getLong("scale.warmup.max-seconds", 60);
+        long jobId = start(laneA, p, "slow.data.millis = 0", CHECKPOINT_MILLIS);
+        String runId = lastRunId;
+        BarrierLockWaits recording = BarrierLockWaits.start();
+        double[] last = new double[3];
+        long before = CountingSink.count(runId);
+        int s = 0;
+        boolean settled = false;
+        while (s < maxSeconds && !settled) {
+            SideBySideRunner.waitFor(Duration.ofSeconds(1));
+            long now = CountingSink.count(runId);
+            last[s % 3] = now - before;
+            before = now;
+            s++;
+            double mean = (last[0] + last[1] + last[2]) / 3;
+            settled = s >= 5 && mean > 0;
+            for (double v : last) {
+                settled &= Math.abs(v - mean) <= mean / 10;
+            }
+        }
+        recording.stop(0);
+        SideBySideRunner.cancelAndAwaitEnd(zeta, jobId);
+        System.out.printf(
+                Locale.ROOT,
+                "warm-up %s, p=%d: %d s, %s, last second %,.0f rows%n",
+                LANES[laneA ? 1 : 0],
+                p,
+                s,
+                settled ? "settled" : "not settled",
+                last[(s - 1) % 3]);
+    }
+
+    /** What the readers of a checkpoint-at-scale run do, and whether burners load the cores. */
+    private static final class Load {
+        final String label;
+        final String jsonSuffix;
+        final String sourceExtra;
+        final boolean burn;
+
+        private Load(String label, String jsonSuffix, String sourceExtra, boolean burn) {
+            this.label = label;
+            this.jsonSuffix = jsonSuffix;
+            this.sourceExtra = sourceExtra;
+            this.burn = burn;
+        }
+
+        static Load dataAlwaysThere() {
+            return new Load("data always there", "", "slow.data.millis = 0", false);
+        }
+
+        static Load sameRate(long totalRowsPerSecond, int p, boolean burn) {
+            return new Load(
+                    String.format(
+                            Locale.ROOT,
+                            "%,d rows/s%s",
+                            totalRowsPerSecond,
+                            burn ? ", cores busy" : ""),
+                    burn ? "SameRateCoresBusy" : "SameRate",
+                    "rows.per.second = " + Math.max(1, totalRowsPerSecond / p),
+                    burn);
+        }
+    }
+
     private void checkpointsAtScale(
-            List<String[]> table, ObjectNode[] laneJson, int p, long seconds, int reps)
+            List<String[]> table, ObjectNode[] laneJson, int p, long seconds, int reps, Load load)
             throws Exception {
         List<List<Long>> engine = List.of(new ArrayList<>(), new ArrayList<>());
         List<List<Long>> enumSnaps = List.of(new ArrayList<>(), new ArrayList<>());
@@ -191,9 +289,10 @@ final class ScaleScenarios {
         List<List<Long>> waits = List.of(new ArrayList<>(), new ArrayList<>());
         List<List<Long>> lockWaits = List.of(new ArrayList<>(), new ArrayList<>());
         double[][] cpu = new double[2][reps];
+        double[][] rowRates = new double[2][reps];
         for (int r = 0; r < reps; r++) {
             for (int lane = 0; lane < 2; lane++) {
-                Measured m = checkpointRun(lane == 1, p, seconds);
+                Measured m = checkpointRun(lane == 1, p, seconds, load);
                 engine.get(lane).addAll(m.engine);
                 enumSnaps.get(lane).addAll(m.enumeratorSnapshots);
                 enumAcks.get(lane).addAll(m.enumeratorAcks);
@@ -202,6 +301,7 @@ final class ScaleScenarios {
                 addAll(waits.get(lane), ManagedFakeProbe.barrierWaits());
                 addAll(lockWaits.get(lane), m.lockWaits);
                 cpu[lane][r] = m.cpuPercent;
+                rowRates[lane][r] = m.rowsPerSecond;
             }
         }
         long[][] e = {sorted(engine.get(0)), sorted(engine.get(1))};
@@ -211,7 +311,7 @@ final class ScaleScenarios {
         long[][] rt = {sorted(runtime.get(0)), sorted(runtime.get(1))};
         long[][] w = {sorted(waits.get(0)), sorted(waits.get(1))};
         long[][] lw = {sorted(lockWaits.get(0)), sorted(lockWaits.get(1))};
-        String at = "p=" + p + ", data always there";
+        String at = "p=" + p + ", " + load.label;
         table.add(row("engine ckpt trigger->completed p50/p99, " + at, pcts(e[0]), pcts(e[1])));
         // The engine's delivery of the trigger to the enumerator, before any Lane A code runs.
         table.add(row("  of which trigger->enumerator snapshot, " + at, pcts(es[0]), pcts(es[1])));
@@ -225,8 +325,9 @@ final class ScaleScenarios {
         table.add(row("barrier wait p50/p99, " + at, pcts(w[0]), pcts(w[1])));
         table.add(row("  of which waiting for the reader's lock, " + at, pcts(lw[0]), pcts(lw[1])));
         table.add(row("process CPU, " + at + ", % of one core", cpus(cpu[0]), cpus(cpu[1])));
+        table.add(row("sink rows/s, " + at, rates(rowRates[0]), rates(rowRates[1])));
         for (int l = 0; l < 2; l++) {
-            ObjectNode o = laneJson[l].putObject("p" + p + "Checkpoints");
+            ObjectNode o = laneJson[l].putObject("p" + p + "Checkpoints" + load.jsonSuffix);
             o.set("engineTriggerToCompleted", BenchReport.distribution(e[l], true));
             o.set("engineTriggerToEnumeratorSnapshot", BenchReport.distribution(es[l], true));
             o.set("engineTriggerToEnumeratorAck", BenchReport.distribution(ea[l], true));
@@ -235,7 +336,16 @@ final class ScaleScenarios {
             o.set("barrierWait", BenchReport.distribution(w[l], true));
             o.set("barrierLockWait", BenchReport.distribution(lw[l], true));
             putAll(o.putArray("cpuPercent"), cpu[l]);
+            putAll(o.putArray("sinkRowsPerSecond"), rowRates[l]);
         }
+    }
+
+    private static String rates(double[] perRun) {
+        StringBuilder b = new StringBuilder();
+        for (double v : perRun) {
+            b.append(b.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%,.0f", v));
+        }
+        return b.toString();
     }
 
     private static final class Measured {
@@ -245,44 +355,67 @@ final class ScaleScenarios {
         final List<Long> lastReaderAcks;
         final long[] lockWaits;
         final double cpuPercent;
+        final double rowsPerSecond;
 
-        Measured(EngineCheckpoints c, long[] lockWaits, double cpuPercent) {
+        Measured(EngineCheckpoints c, long[] lockWaits, double cpuPercent, double rowsPerSecond) {
             this.engine = new ArrayList<>(c.durations);
             this.enumeratorSnapshots = new ArrayList<>(c.enumeratorSnapshots);
             this.enumeratorAcks = new ArrayList<>(c.enumeratorAcks);
             this.lastReaderAcks = new ArrayList<>(c.lastReaderAcks);
             this.lockWaits = lockWaits;
             this.cpuPercent = cpuPercent;
+            this.rowsPerSecond = rowsPerSecond;
         }
     }
 
     /** An unbounded job at parallelism {@code p}; samples the engine's checkpoints meanwhile. */
-    private Measured checkpointRun(boolean laneA, int p, long seconds) throws Exception {
-        long jobId = start(laneA, p, "slow.data.millis = 0", CHECKPOINT_MILLIS);
+    private Measured checkpointRun(boolean laneA, int p, long seconds, Load load) throws Exception {
+        long jobId = start(laneA, p, load.sourceExtra, CHECKPOINT_MILLIS);
+        String runId = lastRunId;
+        CpuBurners burners = load.burn ? CpuBurners.start() : null;
         ManagedFakeProbe.reset();
         ManagedFakeProbe.enable();
         BarrierLockWaits lockWaits = BarrierLockWaits.start();
         EngineCheckpoints checkpoints = new EngineCheckpoints(System.currentTimeMillis());
+        long rows0 = CountingSink.count(runId);
         long cpu0 = OS.getProcessCpuTime();
         long t0 = System.nanoTime();
         long end = t0 + TimeUnit.SECONDS.toNanos(seconds);
-        while (System.nanoTime() - end < 0) {
-            SideBySideRunner.waitFor(Duration.ofMillis(SAMPLE_MILLIS));
-            checkpoints.sample(zeta, jobId);
+        try {
+            long nextTrace = t0 + TimeUnit.SECONDS.toNanos(1);
+            long traced = rows0;
+            while (System.nanoTime() - end < 0) {
+                SideBySideRunner.waitFor(Duration.ofMillis(SAMPLE_MILLIS));
+                checkpoints.sample(zeta, jobId);
+                if (TRACE && System.nanoTime() - nextTrace >= 0) {
+                    long c = CountingSink.count(runId);
+                    System.out.printf(
+                            "  %s p=%d: %,d rows in the last second%n",
+                            LANES[laneA ? 1 : 0], p, c - traced);
+                    traced = c;
+                    nextTrace += TimeUnit.SECONDS.toNanos(1);
+                }
+            }
+        } finally {
+            if (burners != null) {
+                burners.close();
+            }
         }
-        double cpuPct = 100.0 * (OS.getProcessCpuTime() - cpu0) / (System.nanoTime() - t0);
+        long window = System.nanoTime() - t0;
+        double cpuPct = 100.0 * (OS.getProcessCpuTime() - cpu0) / window;
+        double rowsPerSecond = (CountingSink.count(runId) - rows0) / (window / 1e9);
         ManagedFakeProbe.disable();
         long[] locks = lockWaits.stop(ManagedFakeProbe.barrierWaits().length);
         if (laneA) {
             printCoordinatorSnapshots(jobId, p);
         }
-        zeta.cancel(jobId, Duration.ofSeconds(120));
+        SideBySideRunner.cancelAndAwaitEnd(zeta, jobId);
         if (checkpoints.notCompleted.get() > 0) {
             System.out.printf(
                     "%s, p=%d: %d checkpoints did not complete%n",
                     LANES[laneA ? 1 : 0], p, checkpoints.notCompleted.get());
         }
-        return new Measured(checkpoints, locks, cpuPct);
+        return new Measured(checkpoints, locks, cpuPct, rowsPerSecond);
     }
 
     /**
@@ -350,7 +483,7 @@ final class ScaleScenarios {
                     jobMetric(jobId, "ManagedSourcePollTurns") - turns0,
                     jobMetric(jobId, "SourceReceivedCount") - rows0);
         }
-        zeta.cancel(jobId, Duration.ofSeconds(120));
+        SideBySideRunner.cancelAndAwaitEnd(zeta, jobId);
         return new double[] {cpuPct, jitPct, checkpoints};
     }
 
@@ -563,6 +696,7 @@ final class ScaleScenarios {
 
     private long start(boolean laneA, int p, String extra, long checkpointMillis) throws Exception {
         String runId = "scale-" + (++runs);
+        lastRunId = runId;
         RuntimeStats.reset();
         String hocon =
                 "env {\n  job.mode = \"STREAMING\"\n  parallelism = "

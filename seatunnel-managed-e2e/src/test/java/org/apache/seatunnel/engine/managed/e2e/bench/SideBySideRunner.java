@@ -157,6 +157,26 @@ public final class SideBySideRunner {
                         "CPU-s per M rows (process)",
                         fmt("%.2f", median(cpu[0])),
                         fmt("%.2f", median(cpu[1]))));
+        // Run r of each lane ran back to back, so a pair shares the machine's state of the moment;
+        // the ratios per pair vary less than either lane's figures across pairs.
+        double[] rpsRatio = new double[reps];
+        double[] cpuRatio = new double[reps];
+        for (int r = 0; r < reps; r++) {
+            rpsRatio[r] = rps[1][r] / rps[0][r];
+            cpuRatio[r] = cpu[1][r] / cpu[0][r];
+        }
+        table.add(
+                row(
+                        "Lane A / Lane B per pair: rows/s, CPU per row (median; min-max)",
+                        "",
+                        fmt(
+                                "%.2f (%.2f-%.2f); %.2f (%.2f-%.2f)",
+                                median(rpsRatio),
+                                min(rpsRatio),
+                                max(rpsRatio),
+                                median(cpuRatio),
+                                min(cpuRatio),
+                                max(cpuRatio))));
         return new double[][][] {rps, cpu};
     }
 
@@ -174,8 +194,9 @@ public final class SideBySideRunner {
         }
 
         // 1. Throughput and CPU per row: bounded, p=1, 64 rows per legacy pollNext / turn.
-        long rows = quick ? 400_000 : 2_000_000;
-        int reps = quick ? 1 : 3;
+        // Five pairs of 4 M rows: with three of 2 M the medians swung by a third between runs.
+        long rows = quick ? 400_000 : 4_000_000;
+        int reps = quick ? 1 : 5;
         double[][][] tp = throughputPairs(table, rows, reps, false);
         double[][] rps = tp[0];
         double[][] cpu = tp[1];
@@ -317,11 +338,25 @@ public final class SideBySideRunner {
         waitFor(Duration.ofSeconds(seconds));
         double cpuPct = 100.0 * (OS.getProcessCpuTime() - cpu0) / (System.nanoTime() - t0);
         ManagedFakeProbe.disable();
-        zeta.cancel(jobId, Duration.ofSeconds(60));
+        cancelAndAwaitEnd(zeta, jobId);
         return cpuPct;
     }
 
     /** A bounded wait on a monitor nobody notifies: the runner's pacing, not a test's sleep. */
+    /**
+     * Cancels a measured job and waits until its tasks have stopped: the master takes a cancel at
+     * once, but the job's tasks wind down after that, and a next run started meanwhile would share
+     * the cores with them. Prints how long that took when it was long enough to matter.
+     */
+    static void cancelAndAwaitEnd(EmbeddedZeta zeta, long jobId) throws Exception {
+        long t0 = System.nanoTime();
+        zeta.cancelAndAwaitEnd(jobId, Duration.ofSeconds(120));
+        long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+        if (ms >= 500) {
+            System.out.printf("job %d ended %,d ms after its cancel%n", jobId, ms);
+        }
+    }
+
     static void waitFor(Duration d) throws InterruptedException {
         Object o = new Object();
         long end = System.nanoTime() + d.toNanos();
@@ -373,6 +408,14 @@ public final class SideBySideRunner {
         double[] c = v.clone();
         Arrays.sort(c);
         return c[c.length / 2];
+    }
+
+    private static double min(double[] v) {
+        return Arrays.stream(v).min().orElse(Double.NaN);
+    }
+
+    private static double max(double[] v) {
+        return Arrays.stream(v).max().orElse(Double.NaN);
     }
 
     static String fmt(String f, Object... args) {
