@@ -510,8 +510,11 @@ public final class ReaderMailbox {
                 break;
             }
         }
+        // The flag alone: a turn reads it through shouldYield and the driver before it takes the
+        // lock again. A driver waiting (idle, or for output room) does not hold the lock, so waking
+        // it would only make it wait again, and on a member whose readers all wait that is one
+        // wake-up per reader competing with the thread that delivers their barriers.
         barrierAnnounced = true;
-        signal.signal();
     }
 
     /**

@@ -18,6 +18,7 @@
 package org.apache.seatunnel.engine.managed.source.reader;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -138,6 +139,29 @@ class ReaderMailboxTest {
                 NanoClock.SYSTEM,
                 new LoopSignal(),
                 new ReaderMailboxMetrics());
+    }
+
+    @Test
+    void anAnnouncedBarrierMakesATurnYieldWithoutWakingTheDriver() {
+        LoopSignal signal = new LoopSignal();
+        ReaderMailbox m =
+                new ReaderMailbox(
+                        1,
+                        1,
+                        0,
+                        1,
+                        small(),
+                        new WorkerMailboxBudget(1 << 20),
+                        NanoClock.SYSTEM,
+                        signal,
+                        new ReaderMailboxMetrics());
+        assertFalse(m.hasPendingControlOrTerminal());
+        m.announceBarrier(5);
+        assertTrue(m.hasPendingControlOrTerminal(), "a running turn sees the announcement");
+        assertTrue(m.isBarrierAnnounced(), "the driver sees it before it takes the lock again");
+        assertFalse(signal.isPending(), "a waiting driver is left asleep: it holds no lock");
+        m.offer(env(m, 1));
+        assertTrue(signal.isPending(), "a command still wakes it");
     }
 
     private static long ids = 1;
