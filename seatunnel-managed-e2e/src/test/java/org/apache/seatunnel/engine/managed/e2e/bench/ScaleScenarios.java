@@ -209,7 +209,8 @@ final class ScaleScenarios {
 
     /**
      * Runs a p-reader job with data always there until its rows per second over three consecutive
-     * seconds stay within a tenth of their mean (at least 5 s, at most {@code
+     * seconds stay within a tenth of their mean (at least 10 s: a cold JVM holds a steady low rate
+     * for several seconds before its compiled code takes over; at most {@code
      * scale.warmup.max-seconds}, default 60), then cancels it; prints how long that took. It
      * records the barrier lock waits too, as a measured run does: the JVM's first flight recording
      * costs seconds of CPU, which would otherwise fall into the first measured window.
@@ -230,7 +231,7 @@ final class ScaleScenarios {
             before = now;
             s++;
             double mean = (last[0] + last[1] + last[2]) / 3;
-            settled = s >= 5 && mean > 0;
+            settled = s >= 10 && mean > 0;
             for (double v : last) {
                 settled &= Math.abs(v - mean) <= mean / 10;
             }
