@@ -136,15 +136,17 @@ class ManagedFakeSplitReaderTest {
         }
     }
 
-    @Test
-    void aRateLimitPacesRowsAndDatesEachRowByItsToken() throws Exception {
+    /**
+     * Fetches from one endless split at {@code rate} rows/s for one second of the manual clock and
+     * returns the rows, each checked never to be due in the future.
+     */
+    private static long pacedSecond(long rate, ManualPacer pacer) throws Exception {
         ManagedFakeConfig config =
                 ManagedFakeConfig.builder()
                         .splitCount(1)
-                        .rowsPerSplit(100_000)
-                        .rowsPerSecond(1000)
+                        .rowsPerSplit(10_000_000)
+                        .rowsPerSecond(rate)
                         .build();
-        ManualPacer pacer = new ManualPacer();
         ManagedFakeSplitReader r = reader(config, pacer);
         r.handleSplitsAdded(TestSupport.splits(1));
         long start = pacer.now;
@@ -158,28 +160,21 @@ class ManagedFakeSplitReaderTest {
                 }
             }
         }
-        // One token at the start plus one per millisecond of waiting.
+        return rows;
+    }
+
+    @Test
+    void aRateLimitPacesRowsAndDatesEachRowByItsToken() throws Exception {
+        long rows = pacedSecond(1000, new ManualPacer());
+        // One token at the start plus one per millisecond of waiting, the last wait's at most.
         assertTrue(rows >= 1000 && rows <= 1011, "rows in one paced second: " + rows);
     }
 
     @Test
     void aRateLimitWaitsForTenMillisecondsOfTokensAtATimeAndOneRowAtLowRates() throws Exception {
         for (long rate : new long[] {20, 1000, 6400, 100_000}) {
-            ManagedFakeConfig config =
-                    ManagedFakeConfig.builder()
-                            .splitCount(1)
-                            .rowsPerSplit(10_000_000)
-                            .rowsPerSecond(rate)
-                            .build();
             ManualPacer pacer = new ManualPacer();
-            ManagedFakeSplitReader r = reader(config, pacer);
-            r.handleSplitsAdded(TestSupport.splits(1));
-            long start = pacer.now;
-            long rows = 0;
-            while (pacer.now - start < TimeUnit.SECONDS.toNanos(1)) {
-                FetchedRecords<ManagedFakeSplitReader.Row> b = r.fetch();
-                rows += payloads(b).size();
-            }
+            long rows = pacedSecond(rate, pacer);
             long perWait = Math.max(1, Math.min(ManagedFakeSplitReader.CHUNK_ROWS, rate / 100));
             long expectedWaits = rate / perWait;
             assertTrue(
