@@ -470,11 +470,56 @@ public final class EmbeddedZeta implements AutoCloseable {
     }
 
     /**
-     * Asks the master to cancel; the job then ends {@code CANCELED}. Returns once the master took
-     * the request, while the job's tasks may still be winding down: see {@link #cancelAndAwaitEnd}.
+     * Asks the master to cancel, once no checkpoint completion is under way; the job then ends
+     * {@code CANCELED}. Returns once the master took the request, while the job's tasks may still
+     * be winding down: see {@link #cancelAndAwaitEnd}.
      */
     public void cancel(long jobId, Duration bound) throws Exception {
+        awaitCheckpointCompletions(jobId, bound);
         coordinator().cancelJob(jobId).get(bound.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Waits, at most {@code bound}, for a checkpoint completion the job's coordinators are running.
+     * Zeta 2.3.8 completes a checkpoint under its coordinator's monitor and notifies the tasks (so
+     * the sink commits) before it removes the pending checkpoint; a cancel that clears the pending
+     * checkpoints in between makes that removal throw, and the job ends FAILED instead of CANCELED.
+     * A caller that cancels as soon as it saw rows committed is inside that window.
+     */
+    private void awaitCheckpointCompletions(long jobId, Duration bound)
+            throws InterruptedException {
+        JobMaster master = jobMaster(jobId);
+        if (master == null) {
+            return;
+        }
+        List<CheckpointCoordinator> coordinators = new ArrayList<>();
+        try {
+            for (org.apache.seatunnel.engine.server.dag.physical.SubPlan p :
+                    master.getPhysicalPlan().getPipelineList()) {
+                coordinators.add(
+                        master.getCheckpointManager()
+                                .getCheckpointCoordinator(p.getPipelineLocation().getPipelineId()));
+            }
+        } catch (RuntimeException e) {
+            // The job is ending or has no coordinator yet: nothing is completing.
+            return;
+        }
+        // On a thread of its own, so that a completion stuck in the engine bounds the wait
+        // instead of holding the caller.
+        Thread waiter =
+                new Thread(
+                        () -> {
+                            for (CheckpointCoordinator c : coordinators) {
+                                synchronized (c) {
+                                    // Entering the monitor is the wait: it is free once the
+                                    // completion returned.
+                                }
+                            }
+                        },
+                        "embedded-zeta-cancel-" + jobId);
+        waiter.setDaemon(true);
+        waiter.start();
+        waiter.join(Math.max(1, bound.toMillis()));
     }
 
     /**
