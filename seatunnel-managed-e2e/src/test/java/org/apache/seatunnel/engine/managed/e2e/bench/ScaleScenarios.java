@@ -59,11 +59,11 @@ import org.apache.seatunnel.managed.testkit.engine.RuntimeStats;
  * alternately in one engine: the engine's own checkpoint time (coordinator trigger → completed,
  * from its {@code CompletedCheckpoint}) next to the runtime's (enumerator snapshot → checkpoint
  * complete, and the barrier wait, from the ManagedFake probes) at parallelism 16 and 64 with data
- * always there, and again with both lanes held to the same row rate while burners keep the cores
- * busy (checkpoint cost at equal work); and the process CPU with 16 nearly idle readers (one row
- * per second each) and with 16 readers on slow data (a chunk every 200 ms, jittered), each window
- * with the checkpoints the engine completed in it, and slow data once more without checkpoints in
- * the window. Not a test: figures depend on the machine.
+ * always there, and again with both lanes held to the same row rate (checkpoint cost at equal
+ * work); and the process CPU with 16 nearly idle readers (one row per second each) and with 16
+ * readers on slow data (a chunk every 200 ms, jittered), each window with the checkpoints the
+ * engine completed in it, and slow data once more without checkpoints in the window. Not a test:
+ * figures depend on the machine.
  *
  * <p>Run with the other scenarios by {@link SideBySideRunner}, or alone: {@code ScaleScenarios
  * [quick]} (prints its own table). {@code -Dscale.trace=true} prints each checkpoint window's sink
@@ -125,14 +125,15 @@ final class ScaleScenarios {
         String only = System.getProperty("scale.only", "");
         if (!only.equals("cpu")) {
             // Total rows/s of the equal-load runs, spread over the readers: well below what either
-            // lane reaches at p=16 here, so both move the same rows while burners keep the cores
-            // busy. With data always there the lanes do unequal work (Lane A moves more rows), so
-            // the engine's threads meet unequal competition; this load compares checkpoint cost
-            // alone.
+            // lane reaches here, so both move the same rows. With data always there each lane moves
+            // what it can, so the engine's threads may meet unequal competition; this load compares
+            // checkpoint cost at equal work (-Dscale.equal.burn=true adds busy cores, which starve
+            // both lanes' paced readers on this machine).
             long equalRate = Long.getLong("scale.equal.rate", 80_000);
             // Unmeasured first, until each lane's row rate has settled: with both cores busy the
-            // JIT's compiler threads get little CPU, and a first window on cold code moved a
-            // fifteenth of the rows of the next (its lane's checkpoints then met less work).
+            // JIT's compiler threads get little CPU, and the first flight recording costs seconds
+            // of
+            // CPU; without this the first measured window moved a tenth of the rows of the next.
             for (int lane = 0; lane < 2; lane++) {
                 warmUp(lane == 1, 16);
             }
