@@ -129,6 +129,11 @@ class ReaderMailboxTest {
     }
 
     private static ReaderMailbox mailbox(WorkerMailboxBudget worker, int subtask) {
+        return mailbox(worker, subtask, new LoopSignal());
+    }
+
+    private static ReaderMailbox mailbox(
+            WorkerMailboxBudget worker, int subtask, LoopSignal signal) {
         return new ReaderMailbox(
                 1,
                 1,
@@ -137,24 +142,14 @@ class ReaderMailboxTest {
                 small(),
                 worker,
                 NanoClock.SYSTEM,
-                new LoopSignal(),
+                signal,
                 new ReaderMailboxMetrics());
     }
 
     @Test
     void anAnnouncedBarrierMakesATurnYieldWithoutWakingTheDriver() {
         LoopSignal signal = new LoopSignal();
-        ReaderMailbox m =
-                new ReaderMailbox(
-                        1,
-                        1,
-                        0,
-                        1,
-                        small(),
-                        new WorkerMailboxBudget(1 << 20),
-                        NanoClock.SYSTEM,
-                        signal,
-                        new ReaderMailboxMetrics());
+        ReaderMailbox m = mailbox(new WorkerMailboxBudget(1 << 20), 0, signal);
         assertFalse(m.hasPendingControlOrTerminal());
         m.announceBarrier(5);
         assertTrue(m.hasPendingControlOrTerminal(), "a running turn sees the announcement");
