@@ -46,7 +46,10 @@ public final class ManagedFakeSourceOptions {
             Options.key("rows.per.second")
                     .longType()
                     .defaultValue(0L)
-                    .withDescription("Rate limit per reader in rows per second; 0 = unlimited.");
+                    .withDescription(
+                            "Rate limit per reader in rows per second, paced in batches of about"
+                                    + " 10 ms of rows (one row at a time below 200 rows/s);"
+                                    + " 0 = unlimited.");
 
     public static final Option<Long> SLOW_DATA_MILLIS =
             Options.key("slow.data.millis")
