@@ -65,7 +65,8 @@ public final class RuntimeStats {
         BARRIER_HANDOFF_TIMEOUTS,
         BARRIER_COHORT_WAITS,
         BARRIER_COHORT_TIMEOUTS,
-        OUTPUT_BLOCKED_NANOS
+        OUTPUT_BLOCKED_NANOS,
+        POLLS_LINGERED
     }
 
     private RuntimeStats() {}
@@ -152,7 +153,8 @@ public final class RuntimeStats {
             m.backpressure().barrierHandoffTimeouts(),
             m.backpressure().barrierCohortWaits(),
             m.backpressure().barrierCohortTimeouts(),
-            m.backpressure().outputBlockedNanos()
+            m.backpressure().outputBlockedNanos(),
+            m.pollsLingered()
         };
     }
 

@@ -74,6 +74,7 @@ public final class ManagedSourceConfig implements java.io.Serializable {
     private final long cutHoldNanos;
     private final long schemaChangeTimeoutNanos;
     private final long idleWaitNanos;
+    private final long pollLingerNanos;
     private final int maxOutstandingRequests;
     private final long interruptCheckNanos;
     private final long barrierHandoffNanos;
@@ -121,6 +122,7 @@ public final class ManagedSourceConfig implements java.io.Serializable {
         this.cutHoldNanos = ranged(raw, ManagedSourceOptions.CUT_HOLD_TIMEOUT);
         this.schemaChangeTimeoutNanos = ranged(raw, ManagedSourceOptions.SCHEMA_CHANGE_TIMEOUT);
         this.idleWaitNanos = ranged(raw, ManagedSourceOptions.IDLE_WAIT);
+        this.pollLingerNanos = ranged(raw, ManagedSourceOptions.POLL_LINGER);
         this.maxOutstandingRequests =
                 count(raw, ManagedSourceOptions.READER_MAX_OUTSTANDING_REQUESTS);
         this.interruptCheckNanos =
@@ -141,6 +143,18 @@ public final class ManagedSourceConfig implements java.io.Serializable {
                             + ManagedSourceOptions.RETRY_INITIAL_BACKOFF.key()
                             + " ("
                             + retryInitialMillis
+                            + " ms)");
+        }
+        if (pollLingerNanos > idleWaitNanos) {
+            throw invalid(
+                    ManagedSourceOptions.POLL_LINGER,
+                    "("
+                            + pollLingerNanos / 1_000_000L
+                            + " ms) must be at most "
+                            + PREFIX
+                            + ManagedSourceOptions.IDLE_WAIT.key()
+                            + " ("
+                            + idleWaitNanos / 1_000_000L
                             + " ms)");
         }
         if (workerMailboxBytes < reservedBytes) {
@@ -283,13 +297,14 @@ public final class ManagedSourceConfig implements java.io.Serializable {
 
     public PollBudget pollBudget() {
         return new PollBudget(
-                pollMaxRecords,
-                pollMaxBytes,
-                pollSoftNanos,
-                pollHardNanos,
-                pollCancelNanos,
-                cutHoldNanos,
-                idleWaitNanos);
+                        pollMaxRecords,
+                        pollMaxBytes,
+                        pollSoftNanos,
+                        pollHardNanos,
+                        pollCancelNanos,
+                        cutHoldNanos,
+                        idleWaitNanos)
+                .withLinger(pollLingerNanos);
     }
 
     /**

@@ -312,6 +312,21 @@ public final class ManagedSourceOptions {
                                     + " without a poll turn if its availability future never"
                                     + " completes.");
 
+    public static final Option<Duration> POLL_LINGER =
+            Options.key("reader.poll-linger")
+                    .durationType()
+                    .defaultValue(Duration.ZERO)
+                    .withDescription(
+                            "After a poll turn found nothing available, how long a reader waits"
+                                    + " before its next turn even if data arrives sooner; commands"
+                                    + " and barriers still run at once, and data that arrives"
+                                    + " after a longer quiet is polled at once. 0 polls as soon as"
+                                    + " data is there (lowest latency). A few tens of"
+                                    + " milliseconds hand the engine fewer, larger batches when"
+                                    + " data trickles in, waking the task and sink threads less"
+                                    + " often, at up to that much added latency. At most"
+                                    + " reader.idle-wait.");
+
     public static final Option<Integer> READER_MAX_OUTSTANDING_REQUESTS =
             Options.key("reader.max-outstanding-requests")
                     .intType()
@@ -433,6 +448,7 @@ public final class ManagedSourceOptions {
                 CUT_HOLD_TIMEOUT,
                 SCHEMA_CHANGE_TIMEOUT,
                 IDLE_WAIT,
+                POLL_LINGER,
                 READER_MAX_OUTSTANDING_REQUESTS,
                 READER_INTERRUPT_CHECK_INTERVAL,
                 BARRIER_HANDOFF_TIMEOUT,

@@ -147,6 +147,7 @@ public final class OptionRanges {
         duration(m, ManagedSourceOptions.CUT_HOLD_TIMEOUT, MS, HOUR);
         duration(m, ManagedSourceOptions.SCHEMA_CHANGE_TIMEOUT, MS, 24 * HOUR);
         duration(m, ManagedSourceOptions.IDLE_WAIT, MS, MINUTE);
+        duration(m, ManagedSourceOptions.POLL_LINGER, 0, SECOND);
         count(m, ManagedSourceOptions.READER_MAX_OUTSTANDING_REQUESTS, 1, 1024);
         duration(m, ManagedSourceOptions.READER_INTERRUPT_CHECK_INTERVAL, MS, SECOND);
         duration(m, ManagedSourceOptions.BARRIER_HANDOFF_TIMEOUT, 0, 10 * SECOND);

@@ -28,6 +28,7 @@ public final class PollBudget {
     private final long cancellationNanos;
     private final long cutHoldNanos;
     private final long idlePollNanos;
+    private final long lingerNanos;
 
     /** With {@code reader.idle-wait}'s default (1 s) as the idle re-poll period. */
     public PollBudget(
@@ -59,6 +60,26 @@ public final class PollBudget {
             long cancellationNanos,
             long cutHoldNanos,
             long idlePollNanos) {
+        this(
+                maxRecords,
+                maxBytes,
+                softNanos,
+                hardNanos,
+                cancellationNanos,
+                cutHoldNanos,
+                idlePollNanos,
+                0);
+    }
+
+    private PollBudget(
+            int maxRecords,
+            long maxBytes,
+            long softNanos,
+            long hardNanos,
+            long cancellationNanos,
+            long cutHoldNanos,
+            long idlePollNanos,
+            long lingerNanos) {
         if (maxRecords <= 0) {
             throw new IllegalArgumentException(
                     "poll.max-records-per-turn must be positive, was " + maxRecords);
@@ -78,6 +99,10 @@ public final class PollBudget {
         if (idlePollNanos <= 0) {
             throw new IllegalArgumentException("reader.idle-wait must be positive");
         }
+        if (lingerNanos < 0 || lingerNanos > idlePollNanos) {
+            throw new IllegalArgumentException(
+                    "need 0 <= reader.poll-linger <= reader.idle-wait, was " + lingerNanos + " ns");
+        }
         this.maxRecords = maxRecords;
         this.maxBytes = maxBytes;
         this.softNanos = softNanos;
@@ -85,6 +110,23 @@ public final class PollBudget {
         this.cancellationNanos = cancellationNanos;
         this.cutHoldNanos = cutHoldNanos;
         this.idlePollNanos = idlePollNanos;
+        this.lingerNanos = lingerNanos;
+    }
+
+    /**
+     * This budget with {@code reader.poll-linger}: after {@code NOTHING_AVAILABLE} the loop polls
+     * again no sooner than this, availability or not (commands still apply at once).
+     */
+    public PollBudget withLinger(long lingerNanos) {
+        return new PollBudget(
+                maxRecords,
+                maxBytes,
+                softNanos,
+                hardNanos,
+                cancellationNanos,
+                cutHoldNanos,
+                idlePollNanos,
+                lingerNanos);
     }
 
     /** STIP-31's initial production defaults. */
@@ -125,5 +167,10 @@ public final class PollBudget {
     /** Longest time a reader that reported {@code NOTHING_AVAILABLE} goes without a poll turn. */
     public long idlePollNanos() {
         return idlePollNanos;
+    }
+
+    /** {@code reader.poll-linger}; 0: poll as soon as the reader's data is available. */
+    public long lingerNanos() {
+        return lingerNanos;
     }
 }

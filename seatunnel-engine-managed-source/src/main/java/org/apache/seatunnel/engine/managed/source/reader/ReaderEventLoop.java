@@ -119,6 +119,11 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
     private long quietSinceNanos;
     // A split, no-more-splits or source event applied since the last NOTHING_AVAILABLE turn.
     private boolean dataCommandSinceQuiet;
+    // reader.poll-linger: until lingerUntilNanos availability waits (commands do not); a future
+    // already complete at NOTHING_AVAILABLE is remembered for the linger's end.
+    private boolean lingering;
+    private long lingerUntilNanos;
+    private boolean availableAtLingerEnd;
 
     // Times this attempt's turns for the watchdog (hard budget, cancellation timeout).
     private final TurnWatch watch;
@@ -225,7 +230,9 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
         if (s == LoopStatus.TERMINATED) {
             return s;
         }
-        if (mailbox.takeAvailability()) {
+        if (lingering && !lingerEnded()) {
+            // Availability waits for the linger's end; a command may still have wanted a poll.
+        } else if (mailbox.takeAvailability()) {
             pollWanted = true;
         } else if (awaitingAvailability
                 && !pollWanted
@@ -243,7 +250,31 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
         if (endOfInput) {
             return LoopStatus.FINISHED;
         }
-        return mailbox.hasPendingWork() ? LoopStatus.BUSY : LoopStatus.IDLE;
+        return pendingWork() ? LoopStatus.BUSY : LoopStatus.IDLE;
+    }
+
+    /** Mailbox work this loop acts on now: availability only once a linger is over. */
+    private boolean pendingWork() {
+        return lingering ? mailbox.hasPendingCommands() : mailbox.hasPendingWork();
+    }
+
+    /**
+     * True once the current linger is over, which it then ends: a future that was already complete
+     * is a poll now, and whether the data was there before the end is counted.
+     */
+    private boolean lingerEnded() {
+        if (clock.nanoTime() - lingerUntilNanos < 0) {
+            return false;
+        }
+        lingering = false;
+        if (availableAtLingerEnd || mailbox.hasAvailability()) {
+            metrics.pollsLingered.lazySet(metrics.pollsLingered.get() + 1);
+        }
+        if (availableAtLingerEnd) {
+            availableAtLingerEnd = false;
+            pollWanted = true;
+        }
+        return true;
     }
 
     /**
@@ -254,7 +285,7 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
      * idle. Driving thread only.
      */
     public boolean hasWork() {
-        return pollWanted || mailbox.hasPendingWork();
+        return pollWanted || pendingWork();
     }
 
     /**
@@ -263,6 +294,9 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
      * if no such poll is pending. A host that waits for a signal waits at most this long.
      */
     public long nanosUntilIdlePoll() {
+        if (lingering) {
+            return Math.max(0, lingerUntilNanos - clock.nanoTime());
+        }
         if (!awaitingAvailability
                 || lifecycle != ReaderLifecycle.RUNNING
                 || !schema.phase().allowsPolling()) {
@@ -627,8 +661,13 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
 
     private void armAvailability() {
         CompletableFuture<Void> f = reader.isAvailable();
+        if (budget.lingerNanos() > 0) {
+            startLinger(f == null || f.isDone());
+        }
         if (f == null || f.isDone()) {
-            pollWanted = true;
+            if (!lingering) {
+                pollWanted = true;
+            }
             return;
         }
         awaitingAvailability = true;
@@ -638,6 +677,19 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
             armedFuture = f;
             f.whenComplete(availabilityCallback);
         }
+    }
+
+    /**
+     * {@code reader.poll-linger}: rows that become available within the linger after a turn found
+     * none wait for its end and are then polled in one turn, which trades that much latency for
+     * fewer wake-ups of this thread and the engine's downstream when data trickles in small
+     * batches. Data arriving after a longer quiet is polled at once, as without a linger.
+     */
+    private void startLinger(boolean alreadyAvailable) {
+        lingering = true;
+        lingerUntilNanos = clock.nanoTime() + budget.lingerNanos();
+        availableAtLingerEnd = alreadyAvailable;
+        mailbox.lingerUntil(lingerUntilNanos);
     }
 
     /**

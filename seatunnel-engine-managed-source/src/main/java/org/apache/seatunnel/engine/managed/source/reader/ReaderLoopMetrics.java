@@ -37,6 +37,7 @@ public final class ReaderLoopMetrics {
     final AtomicLong checkpoints = new AtomicLong();
     final AtomicLong queueWaitNanos = new AtomicLong();
     final AtomicLong availabilityNotSignalled = new AtomicLong();
+    final AtomicLong pollsLingered = new AtomicLong();
     final AtomicLong recordBudgetOverruns = new AtomicLong();
     final AtomicLong schemaChangesRequested = new AtomicLong();
     final AtomicLong schemaChangesCompleted = new AtomicLong();
@@ -103,6 +104,14 @@ public final class ReaderLoopMetrics {
      */
     public long availabilityNotSignalled() {
         return availabilityNotSignalled.get();
+    }
+
+    /**
+     * Lingers ({@code reader.poll-linger}) at whose end data was already waiting: each is a poll
+     * turn, and a wake-up, that the linger deferred (ManagedSourcePollsLingered).
+     */
+    public long pollsLingered() {
+        return pollsLingered.get();
     }
 
     /**

@@ -95,6 +95,10 @@ public final class ReaderMailbox {
     private volatile boolean barrierAnnounced;
     // The cohort of the newest announcement that came with one (see BarrierCohort).
     private final AtomicReference<BarrierCohort> cohort = new AtomicReference<>();
+    // reader.poll-linger: until when an availability signal only sets the flag (see lingerUntil).
+    // Written by the consumer, read by signalling threads; lingering is written last.
+    private volatile long lingerUntilNanos;
+    private volatile boolean lingering;
 
     // Consumer-only facts about the command returned by the last poll().
     private long lastSequence = -1;
@@ -384,11 +388,34 @@ public final class ReaderMailbox {
         return terminal.get();
     }
 
-    /** Coalesced availability: at most one pending flag, no queue slot. Any thread. */
+    /**
+     * Coalesced availability: at most one pending flag, no queue slot. Any thread. During a linger
+     * ({@link #lingerUntil}) the flag is set without waking the driver, which times its wait to the
+     * linger's end instead.
+     */
     public void signalAvailable() {
         if (!availabilityPending.getAndSet(true)) {
+            if (lingering && clock.nanoTime() - lingerUntilNanos < 0) {
+                return;
+            }
             signal.signal();
         }
+    }
+
+    /**
+     * Consumer: availability signalled before {@code untilNanos} (this mailbox's clock) does not
+     * wake the driver ({@code reader.poll-linger}). The loop wakes itself at that time and then
+     * takes the flag, so a signal skipped here is never lost: the flag is set before the deadline
+     * is read, and the loop reads the flag after the deadline passed.
+     */
+    void lingerUntil(long untilNanos) {
+        lingerUntilNanos = untilNanos;
+        lingering = true;
+    }
+
+    /** Consumer: whether availability is pending, without taking it. */
+    boolean hasAvailability() {
+        return availabilityPending.get();
     }
 
     /** Consumer: takes the pending availability flag. */
@@ -580,6 +607,11 @@ public final class ReaderMailbox {
     /** True when a command or availability is waiting. Any thread; approximate. */
     public boolean hasPendingWork() {
         return ring.hasClaimed() || availabilityPending.get() || terminal.get() != null;
+    }
+
+    /** Like {@link #hasPendingWork()} without availability: what a lingering loop acts on. */
+    boolean hasPendingCommands() {
+        return ring.hasClaimed() || terminal.get() != null;
     }
 
     /** Commands admitted and not completed (normal + reserved). Any thread; approximate. */

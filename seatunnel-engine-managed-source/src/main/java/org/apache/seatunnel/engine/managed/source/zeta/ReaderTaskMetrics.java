@@ -56,6 +56,7 @@ final class ReaderTaskMetrics {
     static final String POLL_HARD_WAKEUPS = "ManagedSourcePollHardWakeups";
     static final String POLL_RECORD_BUDGET_OVERRUNS = "ManagedSourcePollRecordBudgetOverruns";
     static final String AVAILABILITY_NOT_SIGNALLED = "ManagedSourceAvailabilityNotSignalled";
+    static final String POLLS_LINGERED = "ManagedSourcePollsLingered";
     static final String POLL_UNSIZED_RECORDS = "ManagedSourcePollUnsizedRecords";
     static final String COMMANDS_APPLIED = "ManagedSourceCommandsApplied";
     static final String DUPLICATES_SKIPPED = "ManagedSourceDuplicatesSkipped";
@@ -118,6 +119,7 @@ final class ReaderTaskMetrics {
         add(context, names, POLL_HARD_WAKEUPS, loop::hardWakeups);
         add(context, names, POLL_RECORD_BUDGET_OVERRUNS, loop::recordBudgetOverruns);
         add(context, names, AVAILABILITY_NOT_SIGNALLED, loop::availabilityNotSignalled);
+        add(context, names, POLLS_LINGERED, loop::pollsLingered);
         add(context, names, POLL_UNSIZED_RECORDS, loop::unsizedRecords);
         add(context, names, COMMANDS_APPLIED, loop::commandsApplied);
         add(context, names, DUPLICATES_SKIPPED, loop::duplicatesSkipped);

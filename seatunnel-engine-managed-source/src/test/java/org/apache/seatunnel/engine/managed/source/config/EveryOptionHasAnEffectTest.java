@@ -215,6 +215,7 @@ class EveryOptionHasAnEffectTest {
                 c -> coordinator(c).maxTrackerBytes());
         effect(ManagedSourceOptions.CUT_HOLD_TIMEOUT, "5s", c -> c.pollBudget().cutHoldNanos());
         effect(ManagedSourceOptions.IDLE_WAIT, "50ms", c -> c.pollBudget().idlePollNanos());
+        effect(ManagedSourceOptions.POLL_LINGER, "20ms", c -> c.pollBudget().lingerNanos());
         effect(
                 ManagedSourceOptions.COORDINATOR_CLOSE_TIMEOUT,
                 "3s",

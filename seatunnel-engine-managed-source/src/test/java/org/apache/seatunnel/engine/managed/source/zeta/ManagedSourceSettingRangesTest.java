@@ -204,4 +204,20 @@ class ManagedSourceSettingRangesTest {
         assertTrue(refused(r, "500000000").contains("out of range"));
         assertTrue(refused(r, "2147483647").contains("out of range"));
     }
+
+    @Test
+    void aPollLingerLongerThanTheIdleWaitIsRefusedNamingBoth() {
+        String yaml =
+                "seatunnel:\n  engine:\n    managed-source:\n"
+                        + "      reader.idle-wait: 100ms\n"
+                        + "      reader.poll-linger: 200ms\n";
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> ManagedSourceYaml.parse(yaml));
+        assertTrue(e.getMessage().contains(PREFIX + "reader.poll-linger"), e.getMessage());
+        assertTrue(e.getMessage().contains(PREFIX + "reader.idle-wait"), e.getMessage());
+        assertEquals(
+                100_000_000L,
+                ManagedSourceYaml.parse(yaml.replace("200ms", "100ms")).pollBudget().lingerNanos(),
+                "equal to the idle wait is the bound");
+    }
 }

@@ -67,7 +67,8 @@ import org.apache.seatunnel.managed.testkit.engine.RuntimeStats;
  *
  * <p>Run with the other scenarios by {@link SideBySideRunner}, or alone: {@code ScaleScenarios
  * [quick]} (prints its own table). {@code -Dscale.trace=true} prints each checkpoint window's sink
- * rows second by second.
+ * rows second by second; {@code -Dscale.linger=20ms} runs Lane A with that {@code
+ * reader.poll-linger}.
  */
 final class ScaleScenarios {
     private static final OperatingSystemMXBean OS =
@@ -97,6 +98,11 @@ final class ScaleScenarios {
                 "allowed-connectors",
                 Arrays.asList(
                         ManagedFakeSource.IDENTIFIER, ManagedFakeTestingSourceFactory.IDENTIFIER));
+        // -Dscale.linger=20ms runs Lane A with that reader.poll-linger (default: none).
+        String linger = System.getProperty("scale.linger", "");
+        if (!linger.isEmpty()) {
+            cfg.put("reader.poll-linger", linger);
+        }
         LaneASettings.install(cfg);
         try (EmbeddedZeta zeta =
                 EmbeddedZeta.builder("side-by-side-scale-" + ProcessHandle.current().pid(), 24280)
@@ -139,7 +145,11 @@ final class ScaleScenarios {
             }
             for (String p : System.getProperty("scale.parallelisms", "16,64").split(",")) {
                 int par = Integer.parseInt(p.trim());
-                checkpointsAtScale(table, laneJson, par, seconds, reps, Load.dataAlwaysThere());
+                // -Dscale.equal.only=true skips the data-always-there load (when iterating on
+                // the equal-rate one).
+                if (!Boolean.getBoolean("scale.equal.only")) {
+                    checkpointsAtScale(table, laneJson, par, seconds, reps, Load.dataAlwaysThere());
+                }
                 if (equalRate > 0) {
                     checkpointsAtScale(
                             table,
@@ -380,6 +390,7 @@ final class ScaleScenarios {
         BarrierLockWaits lockWaits = BarrierLockWaits.start();
         EngineCheckpoints checkpoints = new EngineCheckpoints(System.currentTimeMillis());
         long rows0 = CountingSink.count(runId);
+        Map<String, Long> threads0 = THREADS_BREAKDOWN ? threadCpu() : null;
         long cpu0 = OS.getProcessCpuTime();
         long t0 = System.nanoTime();
         long end = t0 + TimeUnit.SECONDS.toNanos(seconds);
@@ -406,6 +417,9 @@ final class ScaleScenarios {
         long window = System.nanoTime() - t0;
         double cpuPct = 100.0 * (OS.getProcessCpuTime() - cpu0) / window;
         double rowsPerSecond = (CountingSink.count(runId) - rows0) / (window / 1e9);
+        if (threads0 != null) {
+            printThreadCpu(LANES[laneA ? 1 : 0] + ", p=" + p + ", " + load.label, threads0);
+        }
         ManagedFakeProbe.disable();
         long[] locks = lockWaits.stop(ManagedFakeProbe.barrierWaits().length);
         if (laneA) {

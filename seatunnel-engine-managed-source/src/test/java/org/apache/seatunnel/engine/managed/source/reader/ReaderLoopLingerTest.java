@@ -1,0 +1,184 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.engine.managed.source.reader;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.seatunnel.api.source.managed.PollStatus;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code reader.poll-linger} on the loop, with a manual clock: availability that comes within the
+ * linger after a {@code NOTHING_AVAILABLE} turn neither wakes the driver nor earns a poll before
+ * the linger's end; commands still run at once; data after a longer quiet is polled at once.
+ */
+class ReaderLoopLingerTest {
+    private static final long IDLE_MS = 1000;
+    private static final long LINGER_MS = 20;
+
+    private static PollBudget budget(long lingerMs) {
+        return new PollBudget(
+                        64,
+                        4L << 20,
+                        TimeUnit.MILLISECONDS.toNanos(5),
+                        TimeUnit.SECONDS.toNanos(1),
+                        TimeUnit.SECONDS.toNanos(30),
+                        TimeUnit.SECONDS.toNanos(60),
+                        TimeUnit.MILLISECONDS.toNanos(IDLE_MS))
+                .withLinger(TimeUnit.MILLISECONDS.toNanos(lingerMs));
+    }
+
+    /** A reader fed by a "fetch thread" (the test): a fresh future each time it runs dry. */
+    private static final class Fed {
+        final LoopHarness h;
+        final ArrayDeque<String> fetched = new ArrayDeque<>();
+
+        Fed(long lingerMs) {
+            h = new LoopHarness(MailboxLimits.defaults(), budget(lingerMs), 256L << 20);
+            h.reader.onPoll =
+                    (out, ctx) -> {
+                        while (!fetched.isEmpty() && ctx.remainingRecords() > 0) {
+                            out.collect(fetched.poll());
+                        }
+                        if (!fetched.isEmpty()) {
+                            return PollStatus.MORE_AVAILABLE;
+                        }
+                        h.reader.available = new CompletableFuture<>();
+                        return PollStatus.NOTHING_AVAILABLE;
+                    };
+        }
+
+        void fetch(String... rows) {
+            fetched.addAll(Arrays.asList(rows));
+            h.reader.available.complete(null);
+        }
+
+        long polls() {
+            return h.reader.trace.stream().filter("poll"::equals).count();
+        }
+    }
+
+    @Test
+    void dataWithinTheLingerWaitsForItsEndWithoutWakingTheDriver() throws Exception {
+        Fed f = new Fed(LINGER_MS);
+        f.h.loop.start(0);
+        assertEquals(LoopStatus.IDLE, f.h.runUntilQuiet());
+        assertEquals(1, f.polls());
+        f.h.signal.clear();
+        assertEquals(TimeUnit.MILLISECONDS.toNanos(LINGER_MS), f.h.loop.nanosUntilIdlePoll());
+
+        f.h.clock.advanceMillis(5);
+        f.fetch("a", "b");
+        assertFalse(f.h.signal.isPending(), "availability within the linger wakes no one");
+        f.h.clock.advanceMillis(5);
+        f.fetch("c");
+        for (int i = 0; i < 3; i++) {
+            assertEquals(LoopStatus.IDLE, f.h.loop.runOnce());
+            assertFalse(f.h.loop.hasWork());
+        }
+        assertEquals(1, f.polls(), "no turn before the linger's end");
+        assertEquals(TimeUnit.MILLISECONDS.toNanos(10), f.h.loop.nanosUntilIdlePoll());
+
+        f.h.clock.advanceMillis(10);
+        assertEquals(0, f.h.loop.nanosUntilIdlePoll());
+        f.h.runUntilQuiet();
+        assertEquals(2, f.polls(), "one turn for everything that came during the linger");
+        assertEquals(Arrays.asList("a", "b", "c"), f.h.emitted);
+        assertEquals(1, f.h.loop.metrics().pollsLingered());
+    }
+
+    @Test
+    void withoutALingerAvailabilityWakesTheDriverAndIsPolledAtOnce() throws Exception {
+        Fed f = new Fed(0);
+        f.h.loop.start(0);
+        assertEquals(LoopStatus.IDLE, f.h.runUntilQuiet());
+        f.h.signal.clear();
+        f.h.clock.advanceMillis(5);
+        f.fetch("a");
+        assertTrue(f.h.signal.isPending());
+        f.h.runUntilQuiet();
+        assertEquals(2, f.polls());
+        assertEquals(Arrays.asList("a"), f.h.emitted);
+        assertEquals(0, f.h.loop.metrics().pollsLingered());
+    }
+
+    @Test
+    void dataAfterALongerQuietIsPolledAtOnce() throws Exception {
+        Fed f = new Fed(LINGER_MS);
+        f.h.loop.start(0);
+        assertEquals(LoopStatus.IDLE, f.h.runUntilQuiet());
+        f.h.clock.advanceMillis(LINGER_MS);
+        // The host wakes at the linger's end, finds nothing, and waits for a signal again.
+        assertEquals(LoopStatus.IDLE, f.h.loop.runOnce());
+        assertEquals(
+                TimeUnit.MILLISECONDS.toNanos(IDLE_MS - LINGER_MS), f.h.loop.nanosUntilIdlePoll());
+        f.h.signal.clear();
+
+        f.h.clock.advanceMillis(100);
+        f.fetch("late");
+        assertTrue(f.h.signal.isPending(), "after the linger availability wakes the driver");
+        f.h.runUntilQuiet();
+        assertEquals(2, f.polls());
+        assertEquals(Arrays.asList("late"), f.h.emitted);
+        assertEquals(0, f.h.loop.metrics().pollsLingered(), "nothing waited for the linger");
+    }
+
+    @Test
+    void aBarrierDuringTheLingerIsTakenAtOnce() throws Exception {
+        Fed f = new Fed(LINGER_MS);
+        f.h.loop.start(0);
+        assertEquals(LoopStatus.IDLE, f.h.runUntilQuiet());
+        f.h.clock.advanceMillis(1);
+        f.h.offer(f.h.local.barrier(1));
+        assertTrue(f.h.signal.isPending(), "a command wakes the driver during a linger");
+        f.h.loop.runOnce();
+        assertEquals(1, f.h.checkpoints.size(), "the barrier did not wait for the linger");
+    }
+
+    @Test
+    void aFutureAlreadyCompleteWhenTheTurnEndedIsPolledAtTheLingerEnd() throws Exception {
+        LoopHarness h = new LoopHarness(MailboxLimits.defaults(), budget(LINGER_MS), 256L << 20);
+        h.reader.available.complete(null);
+        h.loop.start(0);
+        h.loop.runOnce();
+        assertEquals(1, h.reader.trace.stream().filter("poll"::equals).count());
+        for (int i = 0; i < 3; i++) {
+            assertEquals(LoopStatus.IDLE, h.loop.runOnce());
+        }
+        assertEquals(1, h.reader.trace.stream().filter("poll"::equals).count());
+        h.clock.advanceMillis(LINGER_MS);
+        h.loop.runOnce();
+        assertEquals(2, h.reader.trace.stream().filter("poll"::equals).count());
+        assertEquals(1, h.loop.metrics().pollsLingered());
+    }
+
+    @Test
+    void aLingerLongerThanTheIdleWaitIsRefused() {
+        assertThrows(IllegalArgumentException.class, () -> budget(IDLE_MS + 1));
+        assertThrows(IllegalArgumentException.class, () -> budget(-1));
+        assertEquals(
+                TimeUnit.MILLISECONDS.toNanos(IDLE_MS), budget(IDLE_MS).lingerNanos(), "the bound");
+    }
+}
