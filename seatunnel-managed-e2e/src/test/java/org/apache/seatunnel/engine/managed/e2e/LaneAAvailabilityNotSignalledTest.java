@@ -17,7 +17,6 @@
 
 package org.apache.seatunnel.engine.managed.e2e;
 
-import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -28,12 +27,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.CompletableFuture;
 import org.apache.logging.log4j.Level;
-import org.apache.seatunnel.engine.core.job.JobResult;
-import org.apache.seatunnel.engine.core.job.JobStatus;
 import org.apache.seatunnel.engine.managed.source.reader.LogCapture;
-import org.apache.seatunnel.managed.testkit.engine.CollectedRows;
 import org.apache.seatunnel.managed.testkit.engine.EmbeddedZeta;
 import org.apache.seatunnel.managed.testkit.engine.LaneASettings;
 import org.apache.seatunnel.managed.testkit.engine.RuntimeStats;
@@ -109,18 +104,7 @@ class LaneAAvailabilityNotSignalledTest {
     void aReaderThatNeverSignalsAvailabilityFinishesAndIsReportedOncePerAttempt() throws Exception {
         RuntimeStats.reset();
         String runId = "lane-a-unsignalled";
-        long jobId = zeta.submit(job(runId));
-        CompletableFuture<JobResult> done = zeta.completion(jobId);
-        await().atMost(BOUND).until(done::isDone);
-        JobResult result = done.get();
-        assertEquals(JobStatus.FINISHED, result.getStatus(), "error: " + result.getError());
-
-        CollectedRows rows = CollectedRows.of(runId);
-        assertEquals(
-                CollectedRows.multiset(ManagedJobs.expected5x20()),
-                CollectedRows.multiset(rows.written()),
-                "every row written exactly once");
-        CollectedRows.clear(runId);
+        long jobId = ManagedJobs.finish5x20ExactlyOnce(zeta, job(runId), runId, BOUND);
 
         long attempts = RuntimeStats.readersOpened();
         assertEquals(2, attempts, "one Lane A attempt per subtask, no failover");

@@ -17,7 +17,6 @@
 
 package org.apache.seatunnel.engine.managed.e2e;
 
-import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -25,11 +24,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSource;
-import org.apache.seatunnel.engine.core.job.JobResult;
-import org.apache.seatunnel.engine.core.job.JobStatus;
-import org.apache.seatunnel.managed.testkit.engine.CollectedRows;
 import org.apache.seatunnel.managed.testkit.engine.EmbeddedZeta;
 import org.apache.seatunnel.managed.testkit.engine.LaneASettings;
 import org.apache.seatunnel.managed.testkit.engine.RuntimeStats;
@@ -73,20 +68,11 @@ class LaneAPollLingerTest {
         String runId = "lane-a-linger";
         // 100 rows/s per reader is paced one row per fetch: without a linger every row wakes the
         // task thread for a turn of its own (at least 100 turns for the job's 100 rows).
-        long jobId =
-                zeta.submit(
-                        ManagedJobs.bounded5x20(JOB_NAME, runId, "    rows.per.second = 100\n"));
-        CompletableFuture<JobResult> done = zeta.completion(jobId);
-        await().atMost(BOUND).until(done::isDone);
-        JobResult result = done.get();
-        assertEquals(JobStatus.FINISHED, result.getStatus(), "error: " + result.getError());
-
-        CollectedRows rows = CollectedRows.of(runId);
-        assertEquals(
-                CollectedRows.multiset(ManagedJobs.expected5x20()),
-                CollectedRows.multiset(rows.written()),
-                "every row written exactly once");
-        CollectedRows.clear(runId);
+        ManagedJobs.finish5x20ExactlyOnce(
+                zeta,
+                ManagedJobs.bounded5x20(JOB_NAME, runId, "    rows.per.second = 100\n"),
+                runId,
+                BOUND);
 
         long records = RuntimeStats.total(RuntimeStats.Counter.RECORDS);
         long turns = RuntimeStats.total(RuntimeStats.Counter.POLL_TURNS);

@@ -17,10 +17,19 @@
 
 package org.apache.seatunnel.engine.managed.e2e;
 
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.apache.seatunnel.connectors.managed.fake.ManagedFakeRows;
 import org.apache.seatunnel.connectors.managed.fake.testing.ManagedFakeTestingSourceFactory;
+import org.apache.seatunnel.engine.core.job.JobResult;
+import org.apache.seatunnel.engine.core.job.JobStatus;
+import org.apache.seatunnel.managed.testkit.engine.CollectedRows;
+import org.apache.seatunnel.managed.testkit.engine.EmbeddedZeta;
 
 /** The job HOCON the end-to-end tests submit: a managed FakeSource into the collecting sink. */
 final class ManagedJobs {
@@ -81,6 +90,27 @@ final class ManagedJobs {
             }
         }
         return out;
+    }
+
+    /**
+     * Submits a bounded job of the 5 × 20 rows into {@code ManagedCollect} under {@code runId},
+     * waits at most {@code bound} for its end, and asserts that it FINISHED with every row written
+     * exactly once (then clears the run's rows). Returns the job id.
+     */
+    static long finish5x20ExactlyOnce(EmbeddedZeta zeta, String job, String runId, Duration bound)
+            throws Exception {
+        long jobId = zeta.submit(job);
+        CompletableFuture<JobResult> done = zeta.completion(jobId);
+        await().atMost(bound).until(done::isDone);
+        JobResult result = done.get();
+        assertEquals(JobStatus.FINISHED, result.getStatus(), "error: " + result.getError());
+        CollectedRows rows = CollectedRows.of(runId);
+        assertEquals(
+                CollectedRows.multiset(expected5x20()),
+                CollectedRows.multiset(rows.written()),
+                "every row written exactly once");
+        CollectedRows.clear(runId);
+        return jobId;
     }
 
     private static String managedFake(

@@ -60,26 +60,6 @@ public final class PollBudget {
             long cancellationNanos,
             long cutHoldNanos,
             long idlePollNanos) {
-        this(
-                maxRecords,
-                maxBytes,
-                softNanos,
-                hardNanos,
-                cancellationNanos,
-                cutHoldNanos,
-                idlePollNanos,
-                0);
-    }
-
-    private PollBudget(
-            int maxRecords,
-            long maxBytes,
-            long softNanos,
-            long hardNanos,
-            long cancellationNanos,
-            long cutHoldNanos,
-            long idlePollNanos,
-            long lingerNanos) {
         if (maxRecords <= 0) {
             throw new IllegalArgumentException(
                     "poll.max-records-per-turn must be positive, was " + maxRecords);
@@ -99,10 +79,6 @@ public final class PollBudget {
         if (idlePollNanos <= 0) {
             throw new IllegalArgumentException("reader.idle-wait must be positive");
         }
-        if (lingerNanos < 0 || lingerNanos > idlePollNanos) {
-            throw new IllegalArgumentException(
-                    "need 0 <= reader.poll-linger <= reader.idle-wait, was " + lingerNanos + " ns");
-        }
         this.maxRecords = maxRecords;
         this.maxBytes = maxBytes;
         this.softNanos = softNanos;
@@ -110,6 +86,21 @@ public final class PollBudget {
         this.cancellationNanos = cancellationNanos;
         this.cutHoldNanos = cutHoldNanos;
         this.idlePollNanos = idlePollNanos;
+        this.lingerNanos = 0;
+    }
+
+    private PollBudget(PollBudget b, long lingerNanos) {
+        if (lingerNanos < 0 || lingerNanos > b.idlePollNanos) {
+            throw new IllegalArgumentException(
+                    "need 0 <= reader.poll-linger <= reader.idle-wait, was " + lingerNanos + " ns");
+        }
+        this.maxRecords = b.maxRecords;
+        this.maxBytes = b.maxBytes;
+        this.softNanos = b.softNanos;
+        this.hardNanos = b.hardNanos;
+        this.cancellationNanos = b.cancellationNanos;
+        this.cutHoldNanos = b.cutHoldNanos;
+        this.idlePollNanos = b.idlePollNanos;
         this.lingerNanos = lingerNanos;
     }
 
@@ -118,15 +109,7 @@ public final class PollBudget {
      * again no sooner than this, availability or not (commands still apply at once).
      */
     public PollBudget withLinger(long lingerNanos) {
-        return new PollBudget(
-                maxRecords,
-                maxBytes,
-                softNanos,
-                hardNanos,
-                cancellationNanos,
-                cutHoldNanos,
-                idlePollNanos,
-                lingerNanos);
+        return new PollBudget(this, lingerNanos);
     }
 
     /** STIP-31's initial production defaults. */

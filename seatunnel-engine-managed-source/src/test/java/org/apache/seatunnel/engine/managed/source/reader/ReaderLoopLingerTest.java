@@ -38,15 +38,9 @@ class ReaderLoopLingerTest {
     private static final long IDLE_MS = 1000;
     private static final long LINGER_MS = 20;
 
+    /** LoopHarness's budget, whose reader.idle-wait is the default {@value #IDLE_MS} ms. */
     private static PollBudget budget(long lingerMs) {
-        return new PollBudget(
-                        64,
-                        4L << 20,
-                        TimeUnit.MILLISECONDS.toNanos(5),
-                        TimeUnit.SECONDS.toNanos(1),
-                        TimeUnit.SECONDS.toNanos(30),
-                        TimeUnit.SECONDS.toNanos(60),
-                        TimeUnit.MILLISECONDS.toNanos(IDLE_MS))
+        return LoopHarness.budget(64, 4L << 20, 5)
                 .withLinger(TimeUnit.MILLISECONDS.toNanos(lingerMs));
     }
 
