@@ -68,7 +68,7 @@ import org.apache.seatunnel.managed.testkit.engine.RuntimeStats;
  * <p>Run with the other scenarios by {@link SideBySideRunner}, or alone: {@code ScaleScenarios
  * [quick]} (prints its own table). {@code -Dscale.trace=true} prints each checkpoint window's sink
  * rows second by second; {@code -Dscale.linger=20ms} runs Lane A with that {@code
- * reader.poll-linger}.
+ * reader.poll-linger}, and {@code -Dscale.option.<key>=<value>} with any other setting.
  */
 final class ScaleScenarios {
     private static final OperatingSystemMXBean OS =
@@ -102,6 +102,12 @@ final class ScaleScenarios {
         String linger = System.getProperty("scale.linger", "");
         if (!linger.isEmpty()) {
             cfg.put("reader.poll-linger", linger);
+        }
+        // -Dscale.option.<key>=<value> sets any other key of the managed-source section.
+        for (String name : System.getProperties().stringPropertyNames()) {
+            if (name.startsWith("scale.option.")) {
+                cfg.put(name.substring("scale.option.".length()), System.getProperty(name));
+            }
         }
         LaneASettings.install(cfg);
         try (EmbeddedZeta zeta =

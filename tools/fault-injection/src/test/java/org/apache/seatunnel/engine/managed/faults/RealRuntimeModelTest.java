@@ -37,7 +37,8 @@ import org.junit.jupiter.api.Test;
  * within their bounds; after every restore (and, in half of the schedules, after every step),
  * enumerator-owned ∪ reader-owned ∪ in-transit splits are exactly the unfinished splits, none in
  * two places, each positioned where its rows in the sink's lineage stop, no row twice; at the end,
- * every row of every split committed exactly once and the tracker collected empty.
+ * every row of every split committed exactly once and the tracker collected empty. A third of the
+ * schedules run with a {@code reader.poll-linger} (see {@link #lingerMillis}).
  *
  * <p>{@code -Dmodel.seed=S} sets the first seed (a fixed default, or random with {@code
  * -Dmodel.random=true}; always printed), {@code -Dmodel.schedules=N} the number of schedules
@@ -106,6 +107,9 @@ class RealRuntimeModelTest {
             }
             t.restores += w.restores();
             t.faultsFired += w.faults().fired().size();
+            if (lingerMillis(seed) > 0) {
+                t.withLinger++;
+            }
             t.rescalesUp += w.rescalesUp();
             t.rescalesDown += w.rescalesDown();
             t.splitsFromRemovedSubtasks += w.splitsFromRemovedSubtasks();
@@ -115,7 +119,7 @@ class RealRuntimeModelTest {
         System.out.printf(
                 "%s: %d schedules in %.2f s (%.0f/s), %d restores (%d with more readers, %d with"
                         + " fewer; %d states of removed subtasks handed back, holding %d splits),"
-                        + " %d injected faults%n",
+                        + " %d injected faults, %d schedules with a poll linger%n",
                 name,
                 schedules,
                 secs,
@@ -125,7 +129,8 @@ class RealRuntimeModelTest {
                 t.rescalesDown,
                 t.statesFromRemovedSubtasks,
                 t.splitsFromRemovedSubtasks,
-                t.faultsFired);
+                t.faultsFired,
+                t.withLinger);
         return t;
     }
 
@@ -154,6 +159,7 @@ class RealRuntimeModelTest {
                         .inclusionReportLoss(rnd.nextBoolean() ? 0 : rnd.nextDouble() * 0.3)
                         .schedule(faults)
                         .checkOwnershipEveryStep(rnd.nextBoolean())
+                        .pollLinger(lingerMillis(seed))
                         .fifoTransport(!"false".equals(System.getProperty("model.fifo")))
                         .epochPolicy(
                                 WorldConfig.EpochPolicy.valueOf(
@@ -167,6 +173,19 @@ class RealRuntimeModelTest {
         return w.runToCompletion();
     }
 
+    /**
+     * A third of the schedules run with {@code reader.poll-linger} (1 to 500 ms of the world's
+     * time), drawn from a stream of its own so that every other choice of a seed's schedule stays
+     * what it was before the linger existed. The world's readers get rows only through split
+     * assignments, which earn a poll at once, so a linger never defers a poll here; what these
+     * schedules check is that a lingering loop still applies every command, barrier and restore as
+     * before (the deferral itself: ReaderLoopLingerTest and LaneAPollLingerTest).
+     */
+    static long lingerMillis(long seed) {
+        Random r = new Random(seed ^ GOLDEN);
+        return r.nextInt(3) == 0 ? 1 + r.nextInt(500) : 0;
+    }
+
     /** What a run of schedules exercised. */
     private static final class Totals {
         int schedules;
@@ -176,6 +195,7 @@ class RealRuntimeModelTest {
         long rescalesDown;
         long splitsFromRemovedSubtasks;
         long statesFromRemovedSubtasks;
+        long withLinger;
     }
 
     private static long longProperty(String key, long dflt) {

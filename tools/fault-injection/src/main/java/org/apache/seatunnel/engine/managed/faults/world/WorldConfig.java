@@ -251,6 +251,12 @@ public final class WorldConfig {
             return this;
         }
 
+        /** {@code reader.poll-linger} on the current poll budget (0: none). */
+        public Builder pollLinger(long millis) {
+            this.pollBudget = pollBudget.withLinger(TimeUnit.MILLISECONDS.toNanos(millis));
+            return this;
+        }
+
         /** Share of reader inclusion reports the transport loses (not a STIP fault point). */
         public Builder inclusionReportLoss(double v) {
             this.inclusionReportLoss = v;
