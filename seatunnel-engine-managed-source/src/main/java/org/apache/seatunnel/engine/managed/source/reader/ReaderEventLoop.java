@@ -61,11 +61,13 @@ import org.slf4j.LoggerFactory;
  *
  * <p>After a turn reports {@code NOTHING_AVAILABLE} the loop polls again when the reader's
  * availability future completes, after every applied command, and at the latest {@code
- * reader.idle-wait} later, so a reader whose future never completes is slow, not stalled. A turn
- * that then produces records although the future is still incomplete (and no split, no-more-splits
- * or source event came in between, which may make data available without it) is counted and
- * reported once per attempt. Soft-budget overruns are reported at most once a minute, emitting past
- * the record budget once per attempt; warnings name the reader by its {@link ReaderIdentity}.
+ * reader.idle-wait} later, so a reader whose future never completes is slow, not stalled. With
+ * {@code reader.poll-linger} a completed future is acted on no sooner than the linger after that
+ * turn (commands still at once), so data that trickles in leaves in fewer turns. A turn that then
+ * produces records although the future is still incomplete (and no split, no-more-splits or source
+ * event came in between, which may make data available without it) is counted and reported once per
+ * attempt. Soft-budget overruns are reported at most once a minute, emitting past the record budget
+ * once per attempt; warnings name the reader by its {@link ReaderIdentity}.
  *
  * <p>Failure policy: a connector exception fails the attempt with {@code CONNECTOR_FAILURE}, except
  * an interrupt (the engine interrupts task threads when it cancels or restarts a pipeline), which
