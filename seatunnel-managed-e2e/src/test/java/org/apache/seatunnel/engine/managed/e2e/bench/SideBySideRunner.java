@@ -51,8 +51,10 @@ import org.apache.seatunnel.managed.testkit.engine.RuntimeStats;
  * B is the same connector through the Managed source with the job not allowlisted, i.e. the
  * connector's own legacy path.
  *
- * <p>Usage: {@code SideBySideRunner [quick] [backpressure]} — quick shortens every phase for a
- * smoke run; backpressure runs only the throttled-sink and all-cores-busy scenarios.
+ * <p>Usage: {@code SideBySideRunner [quick] [backpressure|throughput|latency]} — quick shortens
+ * every phase for a smoke run; backpressure runs only the throttled-sink and all-cores-busy
+ * scenarios, throughput only the p=1 throughput pairs, latency only the paced-row latency. {@code
+ * -Dside-by-side.linger=20ms} runs Lane A with that {@code reader.poll-linger}.
  */
 public final class SideBySideRunner {
     private static final OperatingSystemMXBean OS =
@@ -77,6 +79,11 @@ public final class SideBySideRunner {
                 "allowed-connectors",
                 Arrays.asList(
                         ManagedFakeSource.IDENTIFIER, ManagedFakeTestingSourceFactory.IDENTIFIER));
+        // -Dside-by-side.linger=20ms runs Lane A with that reader.poll-linger (default: none).
+        String linger = System.getProperty("side-by-side.linger", "");
+        if (!linger.isEmpty()) {
+            cfg.put("reader.poll-linger", linger);
+        }
         LaneASettings.install(cfg);
         try (EmbeddedZeta zeta =
                 EmbeddedZeta.builder(
@@ -89,6 +96,8 @@ public final class SideBySideRunner {
                 runBackpressureOnly(zeta, quick);
             } else if (Arrays.asList(args).contains("throughput")) {
                 new SideBySideRunner(zeta, quick).runThroughputOnly();
+            } else if (Arrays.asList(args).contains("latency")) {
+                new SideBySideRunner(zeta, quick).runLatencyOnly();
             } else {
                 new SideBySideRunner(zeta, quick).run();
             }
@@ -124,6 +133,35 @@ public final class SideBySideRunner {
         List<String[]> table = new ArrayList<>();
         table.add(new String[] {"figure", LANES[0], LANES[1]});
         throughputPairs(table, rows, reps, true);
+        print(table);
+    }
+
+    /**
+     * {@code SideBySideRunner latency}: how late a paced row is emitted (row due → emitted p50/p99)
+     * and the process CPU, with 20, 200 and 2,000 rows/s per reader, lanes alternating; with {@code
+     * -Dside-by-side.linger} it shows what a {@code reader.poll-linger} adds to Lane A.
+     */
+    private void runLatencyOnly() throws Exception {
+        long seconds = quick ? 4 : 10;
+        List<String[]> table = new ArrayList<>();
+        table.add(new String[] {"figure", LANES[0], LANES[1]});
+        for (int rate : new int[] {20, 200, 2000}) {
+            String[] delays = new String[2];
+            String[] cpu = new String[2];
+            for (int lane = 0; lane < 2; lane++) {
+                ManagedFakeProbe.reset();
+                double c = streaming(lane == 1, "rows.per.second = " + rate, seconds);
+                delays[lane] = pcts2(ManagedFakeProbe.emitDelays());
+                cpu[lane] = fmt("%.1f %%", c);
+            }
+            table.add(
+                    row(
+                            rate + " rows/s per reader: row due -> emitted p50/p99",
+                            delays[0],
+                            delays[1]));
+            table.add(
+                    row(rate + " rows/s per reader: process CPU (% of one core)", cpu[0], cpu[1]));
+        }
         print(table);
     }
 
