@@ -7,9 +7,11 @@
 # row rate (-Dscale.equal.rate, default 80,000 rows/s), after a warm-up until rates settle; and CPU with 16 idle / slow-data readers, with the
 # checkpoints each window completed and slow data once more without checkpoints) and writes it with a plot to
 # seatunnel-managed-e2e/target/side-by-side.json and .svg. Not a test; run it on a quiet machine.
-# Usage: tools/run-side-by-side.sh [quick] [backpressure|throughput]   (throughput: only the p=1
+# Usage: tools/run-side-by-side.sh [quick] [backpressure|throughput|latency]   (throughput: only the p=1
 # throughput pair, -Dtp.rows and -Dtp.reps through JAVA_TOOL_OPTIONS; backpressure: only the throttled-sink
-# and busy-cores scenarios, written to side-by-side-backpressure.json and .svg)
+# and busy-cores scenarios, written to side-by-side-backpressure.json and .svg; latency: only how late
+# paced rows are emitted at 20, 200 and 2,000 rows/s; -Dside-by-side.linger=20ms through
+# JAVA_TOOL_OPTIONS runs Lane A with that reader.poll-linger)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./mvnw -q -B -ntp install -DskipTests -Dspotless.check.skip
