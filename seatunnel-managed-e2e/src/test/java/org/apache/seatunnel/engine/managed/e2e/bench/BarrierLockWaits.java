@@ -46,6 +46,21 @@ final class BarrierLockWaits {
         recording.enable("jdk.JavaMonitorEnter").withThreshold(Duration.ZERO).withStackTrace();
     }
 
+    /**
+     * Starts and stops an empty recording, for a runner's {@code main} before its engine starts.
+     * The first recording of a JVM starts the flight recorder itself, and started mid-run that made
+     * the stock path run at a tenth of its rate for tens of seconds afterwards: six of six runs of
+     * the checkpoint-at-scale pass whose first recording started after the engine had Lane B's
+     * warm-up settle at 40,000–320,000 rows/s instead of about 1 M, and three of three whose JVM
+     * started with a recording did not.
+     */
+    static void startFlightRecorder() {
+        try (Recording r = new Recording()) {
+            r.start();
+            r.stop();
+        }
+    }
+
     static BarrierLockWaits start() {
         BarrierLockWaits w = new BarrierLockWaits();
         w.recording.start();

@@ -110,6 +110,7 @@ final class ScaleScenarios {
             }
         }
         LaneASettings.install(cfg);
+        BarrierLockWaits.startFlightRecorder();
         try (EmbeddedZeta zeta =
                 EmbeddedZeta.builder("side-by-side-scale-" + ProcessHandle.current().pid(), 24280)
                         .checkpointIntervalMillis(1000)
@@ -143,9 +144,8 @@ final class ScaleScenarios {
             // both lanes' paced readers on this machine).
             long equalRate = Long.getLong("scale.equal.rate", 80_000);
             // Unmeasured first, until each lane's row rate has settled: with both cores busy the
-            // JIT's compiler threads get little CPU, and the first flight recording costs seconds
-            // of
-            // CPU; without this the first measured window moved a tenth of the rows of the next.
+            // JIT's compiler threads get little CPU (main() has already started the flight
+            // recorder, whose start-up mid-run slowed Lane B far longer than the JIT did).
             for (int lane = 0; lane < 2; lane++) {
                 warmUp(lane == 1, 16);
             }
@@ -229,8 +229,7 @@ final class ScaleScenarios {
      * seconds stay within a tenth of their mean (at least 10 s: a cold JVM holds a steady low rate
      * for several seconds before its compiled code takes over; at most {@code
      * scale.warmup.max-seconds}, default 60), then cancels it; prints how long that took. It
-     * records the barrier lock waits too, as a measured run does: the JVM's first flight recording
-     * costs seconds of CPU, which would otherwise fall into the first measured window.
+     * records the barrier lock waits too, as a measured run does.
      */
     private void warmUp(boolean laneA, int p) throws Exception {
         long maxSeconds = Long.getLong("scale.warmup.max-seconds", 60);

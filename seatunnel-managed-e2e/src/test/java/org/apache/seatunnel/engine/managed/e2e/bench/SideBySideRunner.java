@@ -85,6 +85,7 @@ public final class SideBySideRunner {
             cfg.put("reader.poll-linger", linger);
         }
         LaneASettings.install(cfg);
+        BarrierLockWaits.startFlightRecorder();
         try (EmbeddedZeta zeta =
                 EmbeddedZeta.builder(
                                 "side-by-side-" + ProcessHandle.current().pid(),
