@@ -10,8 +10,8 @@
 # Usage: tools/run-side-by-side.sh [quick] [backpressure|throughput|latency]   (throughput: only the p=1
 # throughput pair, -Dtp.rows and -Dtp.reps through JAVA_TOOL_OPTIONS; backpressure: only the throttled-sink
 # and busy-cores scenarios, written to side-by-side-backpressure.json and .svg; latency: only how late
-# paced rows are emitted at 20, 200 and 2,000 rows/s; -Dside-by-side.linger=20ms through
-# JAVA_TOOL_OPTIONS runs Lane A with that reader.poll-linger)
+# paced rows are emitted at 20, 200 and 2,000 rows/s; -Dbench.option.<key>=<value> through
+# JAVA_TOOL_OPTIONS runs Lane A with that managed-source setting, e.g. reader.poll-linger=20ms)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./mvnw -q -B -ntp install -DskipTests -Dspotless.check.skip

@@ -36,9 +36,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSource;
 import org.apache.seatunnel.connectors.managed.fake.testing.ManagedFakeProbe;
-import org.apache.seatunnel.connectors.managed.fake.testing.ManagedFakeTestingSourceFactory;
 import org.apache.seatunnel.engine.core.job.JobStatus;
 import org.apache.seatunnel.engine.managed.e2e.CountingSink;
 import org.apache.seatunnel.engine.server.checkpoint.ActionStateKey;
@@ -51,7 +49,6 @@ import org.apache.seatunnel.engine.server.checkpoint.TaskStatistics;
 import org.apache.seatunnel.engine.server.master.JobMaster;
 import org.apache.seatunnel.managed.bench.report.BenchReport;
 import org.apache.seatunnel.managed.testkit.engine.EmbeddedZeta;
-import org.apache.seatunnel.managed.testkit.engine.LaneASettings;
 import org.apache.seatunnel.managed.testkit.engine.RuntimeStats;
 
 /**
@@ -67,8 +64,8 @@ import org.apache.seatunnel.managed.testkit.engine.RuntimeStats;
  *
  * <p>Run with the other scenarios by {@link SideBySideRunner}, or alone: {@code ScaleScenarios
  * [quick]} (prints its own table). {@code -Dscale.trace=true} prints each checkpoint window's sink
- * rows second by second; {@code -Dscale.linger=20ms} runs Lane A with that {@code
- * reader.poll-linger}, and {@code -Dscale.option.<key>=<value>} with any other setting.
+ * rows second by second; {@code -Dbench.option.<key>=<value>} runs Lane A with that setting (see
+ * {@link SideBySideRunner#installLaneA}).
  */
 final class ScaleScenarios {
     private static final OperatingSystemMXBean OS =
@@ -91,26 +88,7 @@ final class ScaleScenarios {
 
     public static void main(String[] args) throws Exception {
         boolean quick = args.length > 0 && "quick".equals(args[0]);
-        Map<String, Object> cfg = new HashMap<>();
-        cfg.put("enabled", true);
-        cfg.put("allowed-jobs", Arrays.asList("side-a"));
-        cfg.put(
-                "allowed-connectors",
-                Arrays.asList(
-                        ManagedFakeSource.IDENTIFIER, ManagedFakeTestingSourceFactory.IDENTIFIER));
-        // -Dscale.linger=20ms runs Lane A with that reader.poll-linger (default: none).
-        String linger = System.getProperty("scale.linger", "");
-        if (!linger.isEmpty()) {
-            cfg.put("reader.poll-linger", linger);
-        }
-        // -Dscale.option.<key>=<value> sets any other key of the managed-source section.
-        for (String name : System.getProperties().stringPropertyNames()) {
-            if (name.startsWith("scale.option.")) {
-                cfg.put(name.substring("scale.option.".length()), System.getProperty(name));
-            }
-        }
-        LaneASettings.install(cfg);
-        BarrierLockWaits.startFlightRecorder();
+        SideBySideRunner.installLaneA();
         try (EmbeddedZeta zeta =
                 EmbeddedZeta.builder("side-by-side-scale-" + ProcessHandle.current().pid(), 24280)
                         .checkpointIntervalMillis(1000)

@@ -54,7 +54,7 @@ import org.apache.seatunnel.managed.testkit.engine.RuntimeStats;
  * <p>Usage: {@code SideBySideRunner [quick] [backpressure|throughput|latency]} — quick shortens
  * every phase for a smoke run; backpressure runs only the throttled-sink and all-cores-busy
  * scenarios, throughput only the p=1 throughput pairs, latency only the paced-row latency. {@code
- * -Dside-by-side.linger=20ms} runs Lane A with that {@code reader.poll-linger}.
+ * -Dbench.option.<key>=<value>} runs Lane A with that setting (see {@link #installLaneA}).
  */
 public final class SideBySideRunner {
     private static final OperatingSystemMXBean OS =
@@ -72,19 +72,7 @@ public final class SideBySideRunner {
 
     public static void main(String[] args) throws Exception {
         boolean quick = Arrays.asList(args).contains("quick");
-        Map<String, Object> cfg = new HashMap<>();
-        cfg.put("enabled", true);
-        cfg.put("allowed-jobs", Arrays.asList("side-a"));
-        cfg.put(
-                "allowed-connectors",
-                Arrays.asList(
-                        ManagedFakeSource.IDENTIFIER, ManagedFakeTestingSourceFactory.IDENTIFIER));
-        // -Dside-by-side.linger=20ms runs Lane A with that reader.poll-linger (default: none).
-        String linger = System.getProperty("side-by-side.linger", "");
-        if (!linger.isEmpty()) {
-            cfg.put("reader.poll-linger", linger);
-        }
-        LaneASettings.install(cfg);
+        installLaneA();
         BarrierLockWaits.startFlightRecorder();
         try (EmbeddedZeta zeta =
                 EmbeddedZeta.builder(
@@ -104,6 +92,30 @@ public final class SideBySideRunner {
             }
         }
         System.exit(0);
+    }
+
+    /**
+     * Enables Lane A for the runners' Lane A job ({@code side-a}) and the ManagedFake connectors,
+     * and starts the flight recorder, before a runner starts its engine. {@code
+     * -Dbench.option.<key>=<value>} sets any other key of the managed-source section, e.g. {@code
+     * -Dbench.option.reader.poll-linger=20ms}.
+     */
+    static void installLaneA() {
+        Map<String, Object> cfg = new HashMap<>();
+        cfg.put("enabled", true);
+        cfg.put("allowed-jobs", Arrays.asList("side-a"));
+        cfg.put(
+                "allowed-connectors",
+                Arrays.asList(
+                        ManagedFakeSource.IDENTIFIER, ManagedFakeTestingSourceFactory.IDENTIFIER));
+        String prefix = "bench.option.";
+        for (String name : System.getProperties().stringPropertyNames()) {
+            if (name.startsWith(prefix)) {
+                cfg.put(name.substring(prefix.length()), System.getProperty(name));
+            }
+        }
+        LaneASettings.install(cfg);
+        BarrierLockWaits.startFlightRecorder();
     }
 
     /** {@code SideBySideRunner [quick] backpressure}: only the backpressure scenarios. */
@@ -140,7 +152,7 @@ public final class SideBySideRunner {
     /**
      * {@code SideBySideRunner latency}: how late a paced row is emitted (row due → emitted p50/p99)
      * and the process CPU, with 20, 200 and 2,000 rows/s per reader, lanes alternating; with {@code
-     * -Dside-by-side.linger} it shows what a {@code reader.poll-linger} adds to Lane A.
+     * -Dbench.option.reader.poll-linger} it shows what a linger adds to Lane A.
      */
     private void runLatencyOnly() throws Exception {
         long seconds = quick ? 4 : 10;
