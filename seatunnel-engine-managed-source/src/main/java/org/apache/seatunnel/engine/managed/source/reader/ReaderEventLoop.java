@@ -121,10 +121,9 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
     private long quietSinceNanos;
     // A split, no-more-splits or source event applied since the last NOTHING_AVAILABLE turn.
     private boolean dataCommandSinceQuiet;
-    // reader.poll-linger: until lingerUntilNanos availability waits (commands do not); a future
-    // already complete at NOTHING_AVAILABLE is remembered for the linger's end.
+    // reader.poll-linger: until the mailbox's linger deadline availability waits (commands do
+    // not); a future already complete at NOTHING_AVAILABLE is remembered for the linger's end.
     private boolean lingering;
-    private long lingerUntilNanos;
     private boolean availableAtLingerEnd;
 
     // Times this attempt's turns for the watchdog (hard budget, cancellation timeout).
@@ -265,7 +264,7 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
      * is a poll now, and whether the data was there before the end is counted.
      */
     private boolean lingerEnded() {
-        if (clock.nanoTime() - lingerUntilNanos < 0) {
+        if (clock.nanoTime() - mailbox.lingerDeadline() < 0) {
             return false;
         }
         lingering = false;
@@ -297,7 +296,7 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
      */
     public long nanosUntilIdlePoll() {
         if (lingering) {
-            return Math.max(0, lingerUntilNanos - clock.nanoTime());
+            return Math.max(0, mailbox.lingerDeadline() - clock.nanoTime());
         }
         if (!awaitingAvailability
                 || lifecycle != ReaderLifecycle.RUNNING
@@ -689,9 +688,8 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
      */
     private void startLinger(boolean alreadyAvailable) {
         lingering = true;
-        lingerUntilNanos = clock.nanoTime() + budget.lingerNanos();
         availableAtLingerEnd = alreadyAvailable;
-        mailbox.lingerUntil(lingerUntilNanos);
+        mailbox.lingerUntil(clock.nanoTime() + budget.lingerNanos());
     }
 
     /**

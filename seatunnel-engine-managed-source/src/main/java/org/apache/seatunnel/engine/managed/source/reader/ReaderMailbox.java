@@ -413,6 +413,11 @@ public final class ReaderMailbox {
         lingering = true;
     }
 
+    /** Consumer: the deadline of the last {@link #lingerUntil}. */
+    long lingerDeadline() {
+        return lingerUntilNanos;
+    }
+
     /** Consumer: whether availability is pending, without taking it. */
     boolean hasAvailability() {
         return availabilityPending.get();
