@@ -123,6 +123,11 @@ public final class ManagedSourceDemo {
                         : RuntimeStats.total(RuntimeStats.Counter.RECORDS) / (double) turns,
                 RuntimeStats.total(RuntimeStats.Counter.SOFT_OVERRUNS),
                 RuntimeStats.total(RuntimeStats.Counter.HARD_WAKEUPS));
+        long lingered = RuntimeStats.total(RuntimeStats.Counter.POLLS_LINGERED);
+        if (lingered > 0) {
+            System.out.printf(
+                    "polls lingered        %,d (turns reader.poll-linger deferred)%n", lingered);
+        }
         System.out.printf(
                 "poll bytes            %,d estimated from sampled rows (rows the sizer rejected %d)%n",
                 RuntimeStats.total(RuntimeStats.Counter.BYTES),
