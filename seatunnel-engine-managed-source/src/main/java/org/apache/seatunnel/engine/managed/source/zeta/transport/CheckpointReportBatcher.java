@@ -29,11 +29,13 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
 import java.util.function.LongToIntFunction;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
@@ -51,10 +53,19 @@ import org.slf4j.LoggerFactory;
  * operation, one pass of the receiving adapter) instead of one per reader and checkpoint.
  *
  * <p>Threading: {@link #submit} may be called from any thread and never blocks: it encodes the
- * report and hands it to the sender thread of {@code scheduler} (the member's {@link CommandSender}
- * thread), which alone touches groups, batches, window and retry timers. Futures complete on that
- * thread; dependants must not block there. Life cycle: created and closed by {@link
- * ManagedSourceMemberService}; {@link #close()} fails every report not yet answered.
+ * report and puts it into a lock-free inbox that the sender thread of {@code scheduler} (the
+ * member's {@link CommandSender} thread) drains; that thread alone touches groups, batches, window
+ * and retry timers. Futures complete on that thread; dependants must not block there. Life cycle:
+ * created and closed by {@link ManagedSourceMemberService}; {@link #close()} fails every report not
+ * yet answered.
+ *
+ * <p>The sender thread is not woken for every report. Reports are submitted by the engine's barrier
+ * threads, one per reader, all within the few milliseconds the engine takes to deliver a
+ * checkpoint's barriers; waking the sender for each one made it compete for the cores with the
+ * barrier threads still to come, which stretched the checkpoint on a busy member. The report that
+ * brings the inbox to the flush count of its source (every local reader, at most {@code
+ * transport.report-batch-max-reports}) wakes the sender at once; a report into an empty inbox arms
+ * one timer for {@code transport.report-batch-window}, so no report waits longer than before.
  *
  * <p>Reports are grouped by {@code (coordinator address, sourceRuntimeId)}. A group is flushed as
  * one batch, in arrival order, when (checked in this order)
@@ -118,6 +129,21 @@ public final class CheckpointReportBatcher implements AutoCloseable {
 
     /** Every report not yet finished, so close() can fail even those the scheduler dropped. */
     private final Set<Report> live = ConcurrentHashMap.newKeySet();
+
+    /**
+     * Submitted, not yet taken by the sender thread: drained at the latest one window after a
+     * report enters it, and holding at most about {@code maxQueued} reports (submit refuses more).
+     */
+    private final ConcurrentLinkedQueue<Report> inbox = new ConcurrentLinkedQueue<>();
+
+    /**
+     * Reports in {@link #inbox}: incremented after a report went in, decremented right after the
+     * sender took one out. Whoever sees 1 arms the window; a drain polls until the inbox is empty,
+     * so a report counted behind another one is taken by the drain that takes that one.
+     */
+    private final AtomicInteger inboxCount = new AtomicInteger();
+
+    private final Runnable drainTask = this::drainInbox;
 
     private volatile boolean closed;
 
@@ -201,7 +227,29 @@ public final class CheckpointReportBatcher implements AutoCloseable {
             drop(r, closedException());
             return future;
         }
-        execute(() -> onReport(r), r);
+        if (inboxCount.get() >= maxQueued) {
+            // The sender thread has not drained for a whole window: it is stuck or starved.
+            metrics.queueFull.incrementAndGet();
+            drop(
+                    r,
+                    new RejectedExecutionException(
+                            "checkpoint report inbox is full ("
+                                    + maxQueued
+                                    + " reports wait for the sender thread); report not sent"));
+            return future;
+        }
+        r.arrivalMillis = clockMillis.getAsLong();
+        inbox.add(r);
+        int queued = inboxCount.incrementAndGet();
+        int flushCount =
+                Math.min(maxReports, Math.max(1, localReaders.applyAsInt(key.sourceRuntimeId)));
+        if (queued >= flushCount || windowMillis <= 0) {
+            execute(drainTask, r);
+        } else if (queued == 1) {
+            // The drain that takes r cancels this timer: any report that counted on it is
+            // taken by the same drain.
+            r.inboxTimer = schedule(drainTask, windowMillis);
+        }
         return future;
     }
 
@@ -231,10 +279,29 @@ public final class CheckpointReportBatcher implements AutoCloseable {
 
     // ------------------------------------------------------------------ sender thread only
 
-    private void onReport(Report r) {
+    private void drainInbox() {
+        // Every report first, then the flush decisions: a group whose window has passed is sent
+        // with all the reports that waited for it, not with the first one drained.
+        List<Group> touched = new ArrayList<>(2);
+        Report r;
+        while ((r = inbox.poll()) != null) {
+            inboxCount.decrementAndGet();
+            cancel(r.inboxTimer);
+            Group g = enqueue(r);
+            if (g != null && !touched.contains(g)) {
+                touched.add(g);
+            }
+        }
+        for (Group g : touched) {
+            evaluate(g);
+        }
+    }
+
+    /** Adds {@code r} to its group's waiting reports; returns the group, or null if dropped. */
+    private Group enqueue(Report r) {
         if (closed || r.future.isDone()) {
             finishQuietly(r);
-            return;
+            return null;
         }
         Group g = groups.get(r.key);
         if (g == null) {
@@ -251,14 +318,13 @@ public final class CheckpointReportBatcher implements AutoCloseable {
                                     + " is full ("
                                     + maxQueued
                                     + " reports wait); report not sent"));
-            return;
+            return null;
         }
-        r.arrivalMillis = clockMillis.getAsLong();
         if (g.waiting.isEmpty()) {
             g.oldestMillis = r.arrivalMillis;
         }
         g.waiting.addLast(r);
-        evaluate(g);
+        return g;
     }
 
     /** Flushes {@code g} if a flush condition holds, else arms its window timer. */
@@ -577,14 +643,18 @@ public final class CheckpointReportBatcher implements AutoCloseable {
         return t;
     }
 
-    /** One report. Threading: mutable fields belong to the sender thread. */
+    /** One report. Threading: mutable fields belong to the sender thread unless marked. */
     private static final class Report {
         final GroupKey key;
         final SourceCommandEnvelope env;
         final byte[] frame;
         final long deadlineMillis;
         final CompletableFuture<AdmissionAck> future;
+        // Set by the submitting thread before the report is published to the inbox.
         long arrivalMillis;
+        // The window timer this report armed, if it came into an empty inbox; set after publishing,
+        // so a drain may miss it and leave a timer that then finds nothing to do.
+        volatile Future<?> inboxTimer;
         AdmissionAck lastAck;
 
         Report(

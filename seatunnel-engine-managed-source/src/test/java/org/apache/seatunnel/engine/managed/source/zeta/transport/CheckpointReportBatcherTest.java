@@ -134,6 +134,54 @@ class CheckpointReportBatcherTest {
     }
 
     @Test
+    void reportsShortOfTheFlushCountWakeTheSenderThreadOnlyAtTheLastOne() {
+        CheckpointReportBatcher b = batcher(WINDOW, 64);
+        submitAll(b, 15);
+        assertEquals(0, timers.executes, "15 of 16 reports: the sender thread is not woken");
+        assertEquals(1, timers.pendingTimers(), "one window timer for the inbox");
+
+        b.submit(COORDINATOR, report(15, 115), timers.now() + DEADLINE);
+        assertEquals(1, timers.executes, "the 16th report wakes it once");
+        timers.runReady();
+        assertEquals(1, invoker.calls.size());
+        assertEquals(16, invoker.calls.peek().entries.size());
+        assertEquals(0, timers.pendingTimers(), "the drain cancelled the inbox window timer");
+    }
+
+    @Test
+    void anInboxTheSenderThreadDoesNotDrainRefusesReportsAtItsBound() {
+        localReaders = 100;
+        CheckpointReportBatcher b =
+                new CheckpointReportBatcher(
+                        invoker,
+                        timers,
+                        ManagedSourceRuntimeSettings.defaults()
+                                .withRetry(10, 100, 2)
+                                .withReportBatching(WINDOW, 64),
+                        metrics,
+                        source -> localReaders,
+                        timers::now);
+        // No runReady: the sender thread never gets to the inbox.
+        CompletableFuture<AdmissionAck> first =
+                b.submit(COORDINATOR, report(0, 100), timers.now() + DEADLINE);
+        b.submit(COORDINATOR, report(1, 101), timers.now() + DEADLINE);
+        CompletableFuture<AdmissionAck> third =
+                b.submit(COORDINATOR, report(2, 102), timers.now() + DEADLINE);
+
+        assertTrue(third.isCompletedExceptionally());
+        ExecutionException e =
+                org.junit.jupiter.api.Assertions.assertThrows(
+                        ExecutionException.class, () -> third.get(0, TimeUnit.MILLISECONDS));
+        assertInstanceOf(RejectedExecutionException.class, e.getCause());
+        assertEquals(1, metrics.queueFull());
+        assertEquals(1, metrics.reportsDropped());
+        assertFalse(first.isDone());
+        // The window drains the two it holds, in one batch.
+        timers.advance(WINDOW);
+        assertEquals(Arrays.asList(report(0, 100), report(1, 101)), invoker.calls.peek().entries);
+    }
+
+    @Test
     void aMissingReaderDelaysTheBatchExactlyUntilTheWindowOnTheInjectedClock() {
         CheckpointReportBatcher b = batcher(WINDOW, 64);
         long start = timers.now();
@@ -436,8 +484,12 @@ class CheckpointReportBatcherTest {
             return now;
         }
 
+        /** Tasks handed to the sender thread: each a wake-up of a real one. */
+        int executes;
+
         @Override
         public void execute(Runnable task) {
+            executes++;
             ready.add(task);
         }
 
