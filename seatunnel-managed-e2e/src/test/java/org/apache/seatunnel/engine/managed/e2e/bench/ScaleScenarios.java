@@ -57,10 +57,11 @@ import org.apache.seatunnel.managed.testkit.engine.RuntimeStats;
  * from its {@code CompletedCheckpoint}) next to the runtime's (enumerator snapshot → checkpoint
  * complete, and the barrier wait, from the ManagedFake probes) at parallelism 16 and 64 with data
  * always there, and again with both lanes held to the same row rate (checkpoint cost at equal
- * work); and the process CPU with 16 nearly idle readers (one row per second each) and with 16
- * readers on slow data (a chunk every 200 ms, jittered), each window with the checkpoints the
- * engine completed in it, and slow data once more without checkpoints in the window. Not a test:
- * figures depend on the machine.
+ * work), each window also with how late a parked thread wakes in it ({@link WakeUpDelays}); and the
+ * process CPU with 16 nearly idle readers (one row per second each) and with 16 readers on slow
+ * data (a chunk every 200 ms, jittered), each window with the checkpoints the engine completed in
+ * it, and slow data once more without checkpoints in the window. Not a test: figures depend on the
+ * machine.
  *
  * <p>Run with the other scenarios by {@link SideBySideRunner}, or alone: {@code ScaleScenarios
  * [quick]} (prints its own table). {@code -Dscale.trace=true} prints each checkpoint window's sink
@@ -283,6 +284,8 @@ final class ScaleScenarios {
         List<List<Long>> runtime = List.of(new ArrayList<>(), new ArrayList<>());
         List<List<Long>> waits = List.of(new ArrayList<>(), new ArrayList<>());
         List<List<Long>> lockWaits = List.of(new ArrayList<>(), new ArrayList<>());
+        List<List<Long>> wakeUps = List.of(new ArrayList<>(), new ArrayList<>());
+        List<List<Long>> wakeUpsIn = List.of(new ArrayList<>(), new ArrayList<>());
         double[][] cpu = new double[2][reps];
         double[][] rowRates = new double[2][reps];
         for (int r = 0; r < reps; r++) {
@@ -295,6 +298,8 @@ final class ScaleScenarios {
                 addAll(runtime.get(lane), ManagedFakeProbe.checkpointDurations());
                 addAll(waits.get(lane), ManagedFakeProbe.barrierWaits());
                 addAll(lockWaits.get(lane), m.lockWaits);
+                addAll(wakeUps.get(lane), m.wakeUps);
+                addAll(wakeUpsIn.get(lane), m.wakeUpsInCheckpoints);
                 cpu[lane][r] = m.cpuPercent;
                 rowRates[lane][r] = m.rowsPerSecond;
             }
@@ -306,6 +311,8 @@ final class ScaleScenarios {
         long[][] rt = {sorted(runtime.get(0)), sorted(runtime.get(1))};
         long[][] w = {sorted(waits.get(0)), sorted(waits.get(1))};
         long[][] lw = {sorted(lockWaits.get(0)), sorted(lockWaits.get(1))};
+        long[][] wu = {sorted(wakeUps.get(0)), sorted(wakeUps.get(1))};
+        long[][] wi = {sorted(wakeUpsIn.get(0)), sorted(wakeUpsIn.get(1))};
         String at = "p=" + p + ", " + load.label;
         table.add(row("engine ckpt trigger->completed p50/p99, " + at, pcts(e[0]), pcts(e[1])));
         // The engine's delivery of the trigger to the enumerator, before any Lane A code runs.
@@ -319,6 +326,9 @@ final class ScaleScenarios {
                         pcts(rt[1])));
         table.add(row("barrier wait p50/p99, " + at, pcts(w[0]), pcts(w[1])));
         table.add(row("  of which waiting for the reader's lock, " + at, pcts(lw[0]), pcts(lw[1])));
+        // The floor under the barrier wait: the engine delivers each barrier through two wake-ups.
+        table.add(row("a 1 ms park's wake-up delay p50/p99, " + at, pcts(wu[0]), pcts(wu[1])));
+        table.add(row("  of which during checkpoints, " + at, pcts(wi[0]), pcts(wi[1])));
         table.add(row("process CPU, " + at + ", % of one core", cpus(cpu[0]), cpus(cpu[1])));
         table.add(row("sink rows/s, " + at, rates(rowRates[0]), rates(rowRates[1])));
         for (int l = 0; l < 2; l++) {
@@ -330,6 +340,8 @@ final class ScaleScenarios {
             o.set("runtimeSnapshotToComplete", BenchReport.distribution(rt[l], true));
             o.set("barrierWait", BenchReport.distribution(w[l], true));
             o.set("barrierLockWait", BenchReport.distribution(lw[l], true));
+            o.set("parkWakeUpDelay", BenchReport.distribution(wu[l], true));
+            o.set("parkWakeUpDelayDuringCheckpoints", BenchReport.distribution(wi[l], true));
             putAll(o.putArray("cpuPercent"), cpu[l]);
             putAll(o.putArray("sinkRowsPerSecond"), rowRates[l]);
         }
@@ -349,15 +361,25 @@ final class ScaleScenarios {
         final List<Long> enumeratorAcks;
         final List<Long> lastReaderAcks;
         final long[] lockWaits;
+        final long[] wakeUps;
+        final long[] wakeUpsInCheckpoints;
         final double cpuPercent;
         final double rowsPerSecond;
 
-        Measured(EngineCheckpoints c, long[] lockWaits, double cpuPercent, double rowsPerSecond) {
+        Measured(
+                EngineCheckpoints c,
+                long[] lockWaits,
+                long[] wakeUps,
+                long[] wakeUpsInCheckpoints,
+                double cpuPercent,
+                double rowsPerSecond) {
             this.engine = new ArrayList<>(c.durations);
             this.enumeratorSnapshots = new ArrayList<>(c.enumeratorSnapshots);
             this.enumeratorAcks = new ArrayList<>(c.enumeratorAcks);
             this.lastReaderAcks = new ArrayList<>(c.lastReaderAcks);
             this.lockWaits = lockWaits;
+            this.wakeUps = wakeUps;
+            this.wakeUpsInCheckpoints = wakeUpsInCheckpoints;
             this.cpuPercent = cpuPercent;
             this.rowsPerSecond = rowsPerSecond;
         }
@@ -371,6 +393,7 @@ final class ScaleScenarios {
         ManagedFakeProbe.reset();
         ManagedFakeProbe.enable();
         BarrierLockWaits lockWaits = BarrierLockWaits.start();
+        WakeUpDelays wakeUps = WakeUpDelays.start();
         EngineCheckpoints checkpoints = new EngineCheckpoints(System.currentTimeMillis());
         long rows0 = CountingSink.count(runId);
         Map<String, Long> threads0 = THREADS_BREAKDOWN ? threadCpu() : null;
@@ -398,6 +421,11 @@ final class ScaleScenarios {
             }
         }
         long window = System.nanoTime() - t0;
+        long[] wakeUpDelays = wakeUps.stop();
+        long[] wakeUpDelaysInCheckpoints;
+        synchronized (checkpoints.windows) {
+            wakeUpDelaysInCheckpoints = wakeUps.within(new ArrayList<>(checkpoints.windows));
+        }
         double cpuPct = 100.0 * (OS.getProcessCpuTime() - cpu0) / window;
         double rowsPerSecond = (CountingSink.count(runId) - rows0) / (window / 1e9);
         if (threads0 != null) {
@@ -414,7 +442,8 @@ final class ScaleScenarios {
                     "%s, p=%d: %d checkpoints did not complete%n",
                     LANES[laneA ? 1 : 0], p, checkpoints.notCompleted.get());
         }
-        return new Measured(checkpoints, locks, cpuPct, rowsPerSecond);
+        return new Measured(
+                checkpoints, locks, wakeUpDelays, wakeUpDelaysInCheckpoints, cpuPct, rowsPerSecond);
     }
 
     /**
@@ -738,6 +767,8 @@ final class ScaleScenarios {
         private final Set<Long> watched = new HashSet<>();
         private final Set<Long> recorded = java.util.concurrent.ConcurrentHashMap.newKeySet();
         final List<Long> durations = java.util.Collections.synchronizedList(new ArrayList<>());
+        // Each completed checkpoint's [trigger, completed], wall-clock milliseconds.
+        final List<long[]> windows = java.util.Collections.synchronizedList(new ArrayList<>());
         // Trigger -> the connector's enumerator snapshot (the probe's wall clock; on Lane A inside
         // the coordinator's snapshot, so it is the engine's delivery plus at most that).
         final List<Long> enumeratorSnapshots =
@@ -797,6 +828,7 @@ final class ScaleScenarios {
                 return;
             }
             long trigger = c.getCheckpointTimestamp();
+            windows.add(new long[] {trigger, c.getCompletedTimestamp()});
             durations.add(TimeUnit.MILLISECONDS.toNanos(c.getCompletedTimestamp() - trigger));
             Long snapshot = ManagedFakeProbe.enumeratorSnapshotWallMillis(c.getCheckpointId());
             if (snapshot != null) {
