@@ -66,7 +66,8 @@ public final class RuntimeStats {
         BARRIER_COHORT_WAITS,
         BARRIER_COHORT_TIMEOUTS,
         OUTPUT_BLOCKED_NANOS,
-        POLLS_LINGERED
+        POLLS_LINGERED,
+        CHECKPOINT_REPORTS_UNCHANGED
     }
 
     private RuntimeStats() {}
@@ -154,7 +155,8 @@ public final class RuntimeStats {
             m.backpressure().barrierCohortWaits(),
             m.backpressure().barrierCohortTimeouts(),
             m.backpressure().outputBlockedNanos(),
-            m.pollsLingered()
+            m.pollsLingered(),
+            m.reportsUnchanged()
         };
     }
 

@@ -83,6 +83,11 @@ public final class ReaderAttempt<T, SplitT extends SourceSplit> {
     private volatile boolean endOfInput;
     private volatile boolean closed;
 
+    // What the last checkpoint report the coordinator admitted proves: a later cut that proves
+    // nothing more is not reported. Written where the report's answer completes, read by the
+    // thread that takes a barrier.
+    private volatile InclusionProof lastAdmittedReport;
+
     private ReaderAttempt(Builder<T, SplitT> b) {
         this.signal = b.signal != null ? b.signal : new LoopSignal();
         this.loopMetrics = b.loopMetrics != null ? b.loopMetrics : new ReaderLoopMetrics();
@@ -216,6 +221,25 @@ public final class ReaderAttempt<T, SplitT extends SourceSplit> {
         sent.whenComplete((ack, err) -> delivered(kind, ack, err, fatalOnFailure));
     }
 
+    /** Sends a checkpoint report; once admitted, later cuts proving no more are not sent. */
+    private void sendReport(byte[] meta, InclusionProof proof) {
+        SourceCommandEnvelope env = toCoordinator(CommandKind.READER_CHECKPOINTED, meta).build();
+        CompletableFuture<AdmissionAck> sent;
+        try {
+            sent = uplink.send(env);
+        } catch (RuntimeException e) {
+            delivered(CommandKind.READER_CHECKPOINTED, null, e, false);
+            return;
+        }
+        sent.whenComplete(
+                (ack, err) -> {
+                    if (err == null && ack != null && ack.status().isAdmitted()) {
+                        lastAdmittedReport = proof;
+                    }
+                    delivered(CommandKind.READER_CHECKPOINTED, ack, err, false);
+                });
+    }
+
     /**
      * Sends one of the connector's requests (a split request or a source event) without waiting,
      * numbered {@code sequence} so the coordinator hands a redelivered one to the enumerator once.
@@ -342,8 +366,18 @@ public final class ReaderAttempt<T, SplitT extends SourceSplit> {
             byte[] meta = metadataSerializer.serialize(cut.toMetadata(capabilityDigest));
             pendingSnapshot =
                     new ReaderSnapshot(checkpointId, mailbox.subtask(), ids, splits, meta);
-            // The inclusion proof the coordinator's tracker waits for; fire-and-forget.
-            sendToCoordinator(CommandKind.READER_CHECKPOINTED, meta, false);
+            // The inclusion proof the coordinator's tracker waits for; fire-and-forget. A cut that
+            // proves only what an admitted report already proved is not sent: the tracker marked
+            // those assignments included then, and an inclusion stays valid for every later
+            // checkpoint (a reader's applied commands only grow), so the report would change
+            // nothing there. Most checkpoints of a running job are such; they would cost the
+            // barrier path a report per reader and the coordinator a batch to decode.
+            InclusionProof proof = new InclusionProof(uplink.coordinatorEpoch(), cut);
+            if (proof.equals(lastAdmittedReport)) {
+                loopMetrics.reportsUnchanged.incrementAndGet();
+            } else {
+                sendReport(meta, proof);
+            }
         }
 
         @Override
@@ -519,5 +553,46 @@ public final class ReaderAttempt<T, SplitT extends SourceSplit> {
     public interface SchemaChangeListener {
         /** See {@link ReaderLoopHost#onSchemaChangeRequested}. */
         void requested(SchemaChangeMark mark, long epoch);
+    }
+
+    /**
+     * What a checkpoint report proves to the coordinator's tracker: the assignments of this attempt
+     * applied under each coordinator epoch and whether no-more-splits was applied, for the
+     * coordinator epoch the reader is bound to. Two cuts with equal proofs differ only in their
+     * checkpoint id. Immutable.
+     */
+    static final class InclusionProof {
+        private final long coordinatorEpoch;
+        private final long attemptId;
+        private final java.util.Map<Long, Long> watermarks;
+        private final java.util.Map<Long, List<Long>> aboveWatermark;
+        private final long noMoreSplitsGeneration;
+
+        InclusionProof(long coordinatorEpoch, ReaderCheckpointCut cut) {
+            this.coordinatorEpoch = coordinatorEpoch;
+            this.attemptId = cut.attemptId();
+            // The cut's maps are copies made for it and never changed.
+            this.watermarks = cut.appliedSenderWatermarks();
+            this.aboveWatermark = cut.appliedAboveWatermark();
+            this.noMoreSplitsGeneration = cut.noMoreSplitsGeneration();
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (!(o instanceof InclusionProof)) {
+                return false;
+            }
+            InclusionProof p = (InclusionProof) o;
+            return coordinatorEpoch == p.coordinatorEpoch
+                    && attemptId == p.attemptId
+                    && noMoreSplitsGeneration == p.noMoreSplitsGeneration
+                    && watermarks.equals(p.watermarks)
+                    && aboveWatermark.equals(p.aboveWatermark);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(coordinatorEpoch, attemptId, noMoreSplitsGeneration, watermarks);
+        }
     }
 }

@@ -38,6 +38,7 @@ public final class ReaderLoopMetrics {
     final AtomicLong queueWaitNanos = new AtomicLong();
     final AtomicLong availabilityNotSignalled = new AtomicLong();
     final AtomicLong pollsLingered = new AtomicLong();
+    final AtomicLong reportsUnchanged = new AtomicLong();
     final AtomicLong recordBudgetOverruns = new AtomicLong();
     final AtomicLong schemaChangesRequested = new AtomicLong();
     final AtomicLong schemaChangesCompleted = new AtomicLong();
@@ -112,6 +113,15 @@ public final class ReaderLoopMetrics {
      */
     public long pollsLingered() {
         return pollsLingered.get();
+    }
+
+    /**
+     * Checkpoints whose report to the coordinator was not sent because it proved no assignment the
+     * last admitted report had not (ManagedSourceCheckpointReportsUnchanged): most checkpoints of a
+     * running job whose splits are all applied.
+     */
+    public long reportsUnchanged() {
+        return reportsUnchanged.get();
     }
 
     /**

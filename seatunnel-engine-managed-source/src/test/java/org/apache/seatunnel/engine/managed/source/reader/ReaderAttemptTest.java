@@ -157,6 +157,21 @@ class ReaderAttemptTest {
         return assignment(splitId, commandId, 0);
     }
 
+    private SourceCommandEnvelope noMoreSplits(long commandId) {
+        return SourceCommandEnvelope.builder(CommandKind.NO_MORE_SPLITS)
+                .jobId(JOB)
+                .sourceRuntimeId(SOURCE)
+                .targetSubtask(SUBTASK)
+                .targetAttemptId(ATTEMPT)
+                .coordinatorEpoch(5)
+                .senderAttemptId(5)
+                .senderSequence(nextSeq++)
+                .commandId(commandId)
+                .payloadVersion(1)
+                .payload(new byte[0])
+                .build();
+    }
+
     private SourceCommandEnvelope assignment(String splitId, long commandId, long cutId) {
         return SourceCommandEnvelope.builder(CommandKind.SPLIT_ASSIGNMENT)
                 .coordinatorCutId(cutId)
@@ -303,6 +318,86 @@ class ReaderAttemptTest {
         assertTrue(a.takeBarrier(3, 0).snapshot() != null);
         assertEquals(1, a.loop().heldCommands());
         assertTrue(a.signal().isPending(), "a held command is left for the driver");
+    }
+
+    private int reportsSent() {
+        int n = 0;
+        for (SourceCommandEnvelope e : uplink.sent) {
+            if (e.commandKind() == CommandKind.READER_CHECKPOINTED) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    @Test
+    void aCheckpointProvingNothingNewSinceTheLastAdmittedReportIsNotReported() throws Exception {
+        ReaderAttempt<String, TestSplit> a = started();
+        a.mailbox().offer(assignment("s1", 1));
+        a.loop().runOnce();
+
+        assertNotNull(a.takeBarrier(3, 0).snapshot());
+        assertEquals(1, reportsSent(), "the first cut proves s1");
+        assertNotNull(a.takeBarrier(4, 0).snapshot());
+        assertNotNull(a.takeBarrier(5, 0).snapshot());
+        assertEquals(1, reportsSent(), "nothing applied since: the admitted report still holds");
+        assertEquals(2, a.loopMetrics().reportsUnchanged());
+
+        a.mailbox().offer(assignment("s2", 2));
+        a.loop().runOnce();
+        ReaderSnapshot snap = a.takeBarrier(6, 0).snapshot();
+        assertEquals(2, reportsSent(), "s2 applied since: reported");
+        SourceCommandEnvelope report = uplink.last(CommandKind.READER_CHECKPOINTED);
+        assertArrayEquals(snap.metadata(), report.copyPayload());
+        assertEquals(
+                6,
+                new SourceRuntimeCheckpointMetadataSerializer()
+                        .deserialize(report.copyPayload())
+                        .lastBarrierCheckpointId());
+        assertEquals(2, a.loopMetrics().reportsUnchanged());
+    }
+
+    @Test
+    void aReportThatWasNotAdmittedIsSentAgainAtTheNextCheckpoint() throws Exception {
+        ReaderAttempt<String, TestSplit> a = started();
+        a.mailbox().offer(assignment("s1", 1));
+        a.loop().runOnce();
+        uplink.answer =
+                CompletableFuture.completedFuture(
+                        AdmissionAck.retryLater(5, 10, ReasonCode.MAILBOX_COUNT_FULL));
+        assertNotNull(a.takeBarrier(3, 0).snapshot());
+        CompletableFuture<AdmissionAck> lost = new CompletableFuture<>();
+        lost.completeExceptionally(new IllegalStateException("transport failed"));
+        uplink.answer = lost;
+        assertNotNull(a.takeBarrier(4, 0).snapshot());
+        uplink.answer = new CompletableFuture<>();
+        assertNotNull(a.takeBarrier(5, 0).snapshot());
+        assertEquals(3, reportsSent(), "refused, failed, not yet answered: each sent again");
+
+        uplink.answer.complete(AdmissionAck.accepted(5, AdmissionAck.NO_SEQUENCE));
+        assertNotNull(a.takeBarrier(6, 0).snapshot());
+        assertEquals(3, reportsSent(), "the report of 5 was admitted in the end");
+        assertEquals(1, a.loopMetrics().reportsUnchanged());
+    }
+
+    @Test
+    void aNewCoordinatorEpochOrNoMoreSplitsIsReportedWithNoNewAssignment() throws Exception {
+        ReaderAttempt<String, TestSplit> a = started();
+        a.mailbox().offer(assignment("s1", 1));
+        a.loop().runOnce();
+        assertNotNull(a.takeBarrier(3, 0).snapshot());
+        assertEquals(1, reportsSent());
+
+        uplink.bound = 6;
+        assertNotNull(a.takeBarrier(4, 0).snapshot());
+        assertEquals(2, reportsSent(), "bound to another coordinator epoch: reported again");
+        assertEquals(6, uplink.last(CommandKind.READER_CHECKPOINTED).coordinatorEpoch());
+
+        a.mailbox().offer(noMoreSplits(2));
+        a.loop().runOnce();
+        assertNotNull(a.takeBarrier(5, 0).snapshot());
+        assertEquals(3, reportsSent(), "no-more-splits applied: reported");
+        assertEquals(0, a.loopMetrics().reportsUnchanged());
     }
 
     @Test

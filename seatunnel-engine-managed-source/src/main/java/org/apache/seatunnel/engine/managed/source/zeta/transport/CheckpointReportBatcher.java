@@ -61,9 +61,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The sender thread is not woken for every report. Reports are submitted by the engine's barrier
  * threads, one per reader, all within the few milliseconds the engine takes to deliver a
- * checkpoint's barriers; a wake-up per report put one more thread switch per reader on the
- * member's cores while those barriers were still being delivered. The report that
- * brings the inbox to the flush count of its source (every local reader, at most {@code
+ * checkpoint's barriers; a wake-up per report put one more thread switch per reader on the member's
+ * cores while those barriers were still being delivered. The report that brings the inbox to the
+ * flush count of its source (every local reader, at most {@code
  * transport.report-batch-max-reports}) wakes the sender at once; a report into an empty inbox arms
  * one timer for {@code transport.report-batch-window}, so no report waits longer than before.
  *
