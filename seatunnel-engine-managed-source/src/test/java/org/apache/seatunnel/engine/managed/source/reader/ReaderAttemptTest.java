@@ -158,22 +158,20 @@ class ReaderAttemptTest {
     }
 
     private SourceCommandEnvelope noMoreSplits(long commandId) {
-        return SourceCommandEnvelope.builder(CommandKind.NO_MORE_SPLITS)
-                .jobId(JOB)
-                .sourceRuntimeId(SOURCE)
-                .targetSubtask(SUBTASK)
-                .targetAttemptId(ATTEMPT)
-                .coordinatorEpoch(5)
-                .senderAttemptId(5)
-                .senderSequence(nextSeq++)
-                .commandId(commandId)
-                .payloadVersion(1)
-                .payload(new byte[0])
-                .build();
+        return command(CommandKind.NO_MORE_SPLITS, commandId, 0, new byte[0]);
     }
 
     private SourceCommandEnvelope assignment(String splitId, long commandId, long cutId) {
-        return SourceCommandEnvelope.builder(CommandKind.SPLIT_ASSIGNMENT)
+        return command(
+                CommandKind.SPLIT_ASSIGNMENT,
+                commandId,
+                cutId,
+                splitId.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private SourceCommandEnvelope command(
+            CommandKind kind, long commandId, long cutId, byte[] payload) {
+        return SourceCommandEnvelope.builder(kind)
                 .coordinatorCutId(cutId)
                 .jobId(JOB)
                 .sourceRuntimeId(SOURCE)
@@ -184,7 +182,7 @@ class ReaderAttemptTest {
                 .senderSequence(nextSeq++)
                 .commandId(commandId)
                 .payloadVersion(1)
-                .payload(splitId.getBytes(StandardCharsets.UTF_8))
+                .payload(payload)
                 .build();
     }
 

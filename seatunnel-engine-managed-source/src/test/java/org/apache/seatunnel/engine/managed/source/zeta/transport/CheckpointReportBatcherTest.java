@@ -75,6 +75,22 @@ class CheckpointReportBatcherTest {
                 timers::now);
     }
 
+    /**
+     * At most {@code maxQueued} reports wait per group and in the inbox; every source has {@link
+     * #localReaders}.
+     */
+    private CheckpointReportBatcher batcherQueueing(int maxQueued) {
+        return new CheckpointReportBatcher(
+                invoker,
+                timers,
+                ManagedSourceRuntimeSettings.defaults()
+                        .withRetry(10, 100, maxQueued)
+                        .withReportBatching(WINDOW, 64),
+                metrics,
+                source -> localReaders,
+                timers::now);
+    }
+
     private static SourceCommandEnvelope report(int subtask, long commandId) {
         return envelope(CommandKind.READER_CHECKPOINTED, SOURCE, subtask, 1, commandId);
     }
@@ -151,16 +167,7 @@ class CheckpointReportBatcherTest {
     @Test
     void anInboxTheSenderThreadDoesNotDrainRefusesReportsAtItsBound() {
         localReaders = 100;
-        CheckpointReportBatcher b =
-                new CheckpointReportBatcher(
-                        invoker,
-                        timers,
-                        ManagedSourceRuntimeSettings.defaults()
-                                .withRetry(10, 100, 2)
-                                .withReportBatching(WINDOW, 64),
-                        metrics,
-                        source -> localReaders,
-                        timers::now);
+        CheckpointReportBatcher b = batcherQueueing(2);
         // No runReady: the sender thread never gets to the inbox.
         CompletableFuture<AdmissionAck> first =
                 b.submit(COORDINATOR, report(0, 100), timers.now() + DEADLINE);
@@ -391,16 +398,7 @@ class CheckpointReportBatcherTest {
     @Test
     void reportsBeyondTheQueueBoundBehindABatchInFlightAreRefusedAndCounted() {
         localReaders = 1;
-        CheckpointReportBatcher b =
-                new CheckpointReportBatcher(
-                        invoker,
-                        timers,
-                        ManagedSourceRuntimeSettings.defaults()
-                                .withRetry(10, 100, 2)
-                                .withReportBatching(WINDOW, 64),
-                        metrics,
-                        source -> localReaders,
-                        timers::now);
+        CheckpointReportBatcher b = batcherQueueing(2);
         // The first is in flight; two may wait behind it; the fourth is refused.
         List<CompletableFuture<AdmissionAck>> futures = submitAll(b, 4);
         assertEquals(1, invoker.calls.size());
