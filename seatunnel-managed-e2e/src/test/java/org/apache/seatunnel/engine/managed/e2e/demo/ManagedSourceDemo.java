@@ -106,7 +106,11 @@ public final class ManagedSourceDemo {
                 RuntimeStats.total(RuntimeStats.Counter.DUPLICATES_SKIPPED),
                 RuntimeStats.total(RuntimeStats.Counter.CUT_DEFERRALS));
         System.out.printf(
-                "reader checkpoints    %d%n", RuntimeStats.total(RuntimeStats.Counter.CHECKPOINTS));
+                "reader checkpoints    %d (reported to the coordinator %d; the rest proved nothing"
+                        + " new)%n",
+                RuntimeStats.total(RuntimeStats.Counter.CHECKPOINTS),
+                RuntimeStats.total(RuntimeStats.Counter.CHECKPOINTS)
+                        - RuntimeStats.total(RuntimeStats.Counter.CHECKPOINT_REPORTS_UNCHANGED));
         StringBuilder adm = new StringBuilder();
         for (Map.Entry<AdmissionStatus, Long> e : RuntimeStats.admissions().entrySet()) {
             if (e.getValue() > 0) {
