@@ -54,7 +54,9 @@ import org.slf4j.LoggerFactory;
  * (the Zeta host holds the engine's checkpoint lock around each); the snapshot handover relies on
  * the loop's barrier callback running inside {@link #takeBarrier} on that thread. {@link
  * #notifyCheckpointComplete}, {@link #notifyCheckpointAborted}, {@link #register}, {@link
- * #sendToCoordinator} and the {@link #mailbox()}'s offer may be called from any thread. Life cycle:
+ * #sendToCoordinator} and the {@link #mailbox()}'s offer may be called from any thread. Answers to
+ * what the attempt sent complete on the uplink's threads; among other things they record what the
+ * last admitted inclusion report proved, in a volatile field the barrier path reads. Life cycle:
  * built → {@link #start} (opens the connector's reader) → {@link #register} → driven → {@link
  * #close}; one instance per attempt, never reused.
  */
