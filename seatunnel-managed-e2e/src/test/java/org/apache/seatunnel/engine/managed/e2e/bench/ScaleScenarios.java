@@ -144,6 +144,24 @@ final class ScaleScenarios {
                             reps,
                             Load.sameRate(equalRate, par, Boolean.getBoolean("scale.equal.burn")));
                 }
+                // The barrier wait with slow data while burners keep both cores busy (issue 15,
+                // item 1's p=16 goal): readers that wait for data most of the time leave the
+                // cores to the burners, so only they make the engine's delivery compete.
+                // -Dscale.slow.millis= (empty) skips it.
+                if (par == 16) {
+                    for (String slow :
+                            System.getProperty("scale.slow.millis", "200,1000").split(",")) {
+                        if (!slow.trim().isEmpty()) {
+                            checkpointsAtScale(
+                                    table,
+                                    laneJson,
+                                    par,
+                                    seconds,
+                                    reps,
+                                    Load.slowDataCoresBusy(Long.parseLong(slow.trim())));
+                        }
+                    }
+                }
             }
         }
         if (only.equals("checkpoints")) {
@@ -261,6 +279,14 @@ final class ScaleScenarios {
             return new Load("data always there", "", "slow.data.millis = 0", false);
         }
 
+        static Load slowDataCoresBusy(long millis) {
+            return new Load(
+                    "slow data " + millis + " ms, cores busy",
+                    "SlowData" + millis + "CoresBusy",
+                    "slow.data.millis = " + millis + "\n    slow.data.jitter = true",
+                    true);
+        }
+
         static Load sameRate(long totalRowsPerSecond, int p, boolean burn) {
             return new Load(
                     String.format(
@@ -284,6 +310,7 @@ final class ScaleScenarios {
         List<List<Long>> runtime = List.of(new ArrayList<>(), new ArrayList<>());
         List<List<Long>> waits = List.of(new ArrayList<>(), new ArrayList<>());
         List<List<Long>> lockWaits = List.of(new ArrayList<>(), new ArrayList<>());
+        List<List<Long>> inRuntime = List.of(new ArrayList<>(), new ArrayList<>());
         List<List<Long>> wakeUps = List.of(new ArrayList<>(), new ArrayList<>());
         List<List<Long>> wakeUpsIn = List.of(new ArrayList<>(), new ArrayList<>());
         double[][] cpu = new double[2][reps];
@@ -298,6 +325,7 @@ final class ScaleScenarios {
                 addAll(runtime.get(lane), ManagedFakeProbe.checkpointDurations());
                 addAll(waits.get(lane), ManagedFakeProbe.barrierWaits());
                 addAll(lockWaits.get(lane), m.lockWaits);
+                addAll(inRuntime.get(lane), m.runtimeBarrierWaits);
                 addAll(wakeUps.get(lane), m.wakeUps);
                 addAll(wakeUpsIn.get(lane), m.wakeUpsInCheckpoints);
                 cpu[lane][r] = m.cpuPercent;
@@ -311,6 +339,7 @@ final class ScaleScenarios {
         long[][] rt = {sorted(runtime.get(0)), sorted(runtime.get(1))};
         long[][] w = {sorted(waits.get(0)), sorted(waits.get(1))};
         long[][] lw = {sorted(lockWaits.get(0)), sorted(lockWaits.get(1))};
+        long[][] ir = {sorted(inRuntime.get(0)), sorted(inRuntime.get(1))};
         long[][] wu = {sorted(wakeUps.get(0)), sorted(wakeUps.get(1))};
         long[][] wi = {sorted(wakeUpsIn.get(0)), sorted(wakeUpsIn.get(1))};
         String at = "p=" + p + ", " + load.label;
@@ -326,6 +355,12 @@ final class ScaleScenarios {
                         pcts(rt[1])));
         table.add(row("barrier wait p50/p99, " + at, pcts(w[0]), pcts(w[1])));
         table.add(row("  of which waiting for the reader's lock, " + at, pcts(lw[0]), pcts(lw[1])));
+        // The rest is the engine's delivery: an operation thread, then a thread of its task pool.
+        table.add(
+                row(
+                        "  of which in the Lane A runtime (snapshot demanded->taken), " + at,
+                        "-",
+                        pcts(ir[1])));
         // The floor under the barrier wait: the engine delivers each barrier through two wake-ups.
         table.add(row("a 1 ms park's wake-up delay p50/p99, " + at, pcts(wu[0]), pcts(wu[1])));
         table.add(row("  of which during checkpoints, " + at, pcts(wi[0]), pcts(wi[1])));
@@ -340,6 +375,7 @@ final class ScaleScenarios {
             o.set("runtimeSnapshotToComplete", BenchReport.distribution(rt[l], true));
             o.set("barrierWait", BenchReport.distribution(w[l], true));
             o.set("barrierLockWait", BenchReport.distribution(lw[l], true));
+            o.set("barrierWaitInRuntime", BenchReport.distribution(ir[l], true));
             o.set("parkWakeUpDelay", BenchReport.distribution(wu[l], true));
             o.set("parkWakeUpDelayDuringCheckpoints", BenchReport.distribution(wi[l], true));
             putAll(o.putArray("cpuPercent"), cpu[l]);
@@ -361,6 +397,7 @@ final class ScaleScenarios {
         final List<Long> enumeratorAcks;
         final List<Long> lastReaderAcks;
         final long[] lockWaits;
+        final long[] runtimeBarrierWaits;
         final long[] wakeUps;
         final long[] wakeUpsInCheckpoints;
         final double cpuPercent;
@@ -369,6 +406,7 @@ final class ScaleScenarios {
         Measured(
                 EngineCheckpoints c,
                 long[] lockWaits,
+                long[] runtimeBarrierWaits,
                 long[] wakeUps,
                 long[] wakeUpsInCheckpoints,
                 double cpuPercent,
@@ -378,6 +416,7 @@ final class ScaleScenarios {
             this.enumeratorAcks = new ArrayList<>(c.enumeratorAcks);
             this.lastReaderAcks = new ArrayList<>(c.lastReaderAcks);
             this.lockWaits = lockWaits;
+            this.runtimeBarrierWaits = runtimeBarrierWaits;
             this.wakeUps = wakeUps;
             this.wakeUpsInCheckpoints = wakeUpsInCheckpoints;
             this.cpuPercent = cpuPercent;
@@ -392,6 +431,7 @@ final class ScaleScenarios {
         CpuBurners burners = load.burn ? CpuBurners.start() : null;
         ManagedFakeProbe.reset();
         ManagedFakeProbe.enable();
+        RuntimeStats.clearBarrierWaits();
         BarrierLockWaits lockWaits = BarrierLockWaits.start();
         WakeUpDelays wakeUps = WakeUpDelays.start();
         EngineCheckpoints checkpoints = new EngineCheckpoints(System.currentTimeMillis());
@@ -432,6 +472,7 @@ final class ScaleScenarios {
             printThreadCpu(LANES[laneA ? 1 : 0] + ", p=" + p + ", " + load.label, threads0);
         }
         ManagedFakeProbe.disable();
+        long[] inRuntime = RuntimeStats.barrierWaitsSorted();
         long[] locks = lockWaits.stop(ManagedFakeProbe.barrierWaits().length);
         if (laneA) {
             printCoordinatorSnapshots(jobId, p);
@@ -443,7 +484,13 @@ final class ScaleScenarios {
                     LANES[laneA ? 1 : 0], p, checkpoints.notCompleted.get());
         }
         return new Measured(
-                checkpoints, locks, wakeUpDelays, wakeUpDelaysInCheckpoints, cpuPct, rowsPerSecond);
+                checkpoints,
+                locks,
+                inRuntime,
+                wakeUpDelays,
+                wakeUpDelaysInCheckpoints,
+                cpuPct,
+                rowsPerSecond);
     }
 
     /**
