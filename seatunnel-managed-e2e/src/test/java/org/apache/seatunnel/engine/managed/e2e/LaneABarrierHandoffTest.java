@@ -45,12 +45,12 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Barrier handoff and output-aware turns on a real engine, each through a restore: the coordinator
- * announces every checkpoint to its readers, which step aside for the barrier (counted as
- * handoffs); with a sink capped at 2,000 rows/s per writer the readers' turns end when the queue to
- * the sink holds its in-flight bound (counted as output-blocked time) instead of blocking in the
- * engine's collector. In both, an injected reader failure restores the pipeline from the last
- * checkpoint, and at the sink the committed rows are, per split, seq 0..k-1 exactly once and in
- * order.
+ * announces every checkpoint to its readers, which step aside for the barrier when they run turns
+ * back to back (counted as handoffs); with a sink capped at 2,000 rows/s per writer the readers'
+ * turns end when the queue to the sink holds its in-flight bound (counted as output-blocked time)
+ * instead of blocking in the engine's collector. In both, an injected reader failure restores the
+ * pipeline from the last checkpoint, and at the sink the committed rows are, per split, seq 0..k-1
+ * exactly once and in order.
  */
 class LaneABarrierHandoffTest {
     private static final Duration BOUND = Duration.ofSeconds(60);
@@ -168,14 +168,15 @@ class LaneABarrierHandoffTest {
     @Test
     void announcedBarriersAreHandedOverAndRowsStayExactlyOnceInOrderThroughARestore()
             throws Exception {
-        // A reader steps aside when it runs between its barrier's announcement and the barrier,
-        // which a paced reader idle in between may not do at a given checkpoint: the job runs
-        // until one did (within the bound), and all its rows are then checked.
+        // A reader steps aside when it runs turns back to back between its barrier's
+        // announcement and the barrier: here an unpaced source whose sink takes 20,000 rows/s per
+        // writer, so every turn leaves rows for the next. The job runs until one stepped aside
+        // (within the bound), and all its rows are then checked.
         CollectedRows rows =
                 runThroughRestore(
                         "handoff",
-                        "    rows.per.second = 4000\n",
-                        1_000_000,
+                        "",
+                        20_000,
                         10_000,
                         4000,
                         () -> RuntimeStats.total(RuntimeStats.Counter.BARRIER_HANDOFFS) > 0);

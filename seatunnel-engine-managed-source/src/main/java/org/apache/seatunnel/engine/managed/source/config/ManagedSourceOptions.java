@@ -363,10 +363,13 @@ public final class ManagedSourceOptions {
                                     + " snapshots each checkpoint before the engine sends the"
                                     + " barrier to the readers), so that the barrier takes the"
                                     + " lock at once instead of racing the reader for it; past it"
-                                    + " the reader goes on. The same bound, counted from the same"
-                                    + " start, ends the wait that follows the reader's own"
-                                    + " barrier, for the other readers of the source on the"
-                                    + " member to take theirs. 0 turns the handoff off.");
+                                    + " the reader goes on. Only a reader whose last turn left work"
+                                    + " for the next waits: one that last waited for data runs its"
+                                    + " one turn, which the barrier may wait for. The same bound,"
+                                    + " counted from the same start, ends the wait that follows"
+                                    + " the reader's own barrier, for the other readers of the"
+                                    + " source on the member to take theirs. 0 turns the handoff"
+                                    + " off.");
 
     public static final Option<Duration> OUTPUT_IN_FLIGHT_TARGET =
             Options.key("reader.output-in-flight-target")

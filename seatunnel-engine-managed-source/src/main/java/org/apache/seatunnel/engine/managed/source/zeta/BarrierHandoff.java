@@ -41,6 +41,14 @@ import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
  * {@code reader.barrier-handoff-timeout}: an announced barrier may never come (a failed or declined
  * checkpoint), and then T goes on and the announcement is dropped.
  *
+ * <p>Only a reader that runs turns back to back steps aside: one whose last turn left work for the
+ * next. A reader that last waited for data takes the lock for one turn that ends with its data, so
+ * the barrier waits at most that turn anyway; holding it instead only moves its turn (and its rows'
+ * way through the next task) to the moment the barriers are through, where the engine's
+ * acknowledgements and the next tasks' barrier work need the cores. For such a reader the
+ * announcement is withdrawn, so that turn does not yield to it either. Measured with 16 paced
+ * readers at 80,000 rows/s in all, stepping aside made each checkpoint about 0.5 ms longer.
+ *
  * <p>Once its own barrier is taken, T goes on waiting, under the same bound, until every reader of
  * the source on this member that was announced the checkpoint took its barrier too ({@link
  * BarrierCohort}): the engine delivers the readers' barriers on threads of its own pool, and on a
@@ -57,6 +65,9 @@ final class BarrierHandoff {
     private long waitingFor;
     private long waitingSince;
     private long expiredUpTo;
+    // T only: the last turn left work for the next (see the class comment); until the host says
+    // otherwise a reader is taken to run turns back to back.
+    private boolean backToBack = true;
 
     BarrierHandoff(
             ReaderMailbox mailbox, LoopSignal signal, long timeoutNanos, BackpressureMetrics m) {
@@ -66,11 +77,21 @@ final class BarrierHandoff {
         this.metrics = m;
     }
 
+    /** The turn that just ended left work for the next one ({@code leftWork}) or not. */
+    void turnEnded(boolean leftWork) {
+        backToBack = leftWork;
+    }
+
+    /** The reader waited for data (or a command) with nothing to do. */
+    void readerIdled() {
+        backToBack = false;
+    }
+
     /**
-     * If a barrier is announced and not yet taken, waits until it is taken and its cohort is
-     * complete, the attempt ends, the thread is interrupted or the handoff timeout (counted from
-     * the first wait for that announcement) passes. Returns at once otherwise, which is the common
-     * case: one volatile read.
+     * If a barrier is announced and not yet taken and the reader runs turns back to back, waits
+     * until it is taken and its cohort is complete, the attempt ends, the thread is interrupted or
+     * the handoff timeout (counted from the first wait for that announcement) passes. Returns at
+     * once otherwise, which is the common case: one volatile read.
      *
      * @return true if it waited
      */
@@ -79,8 +100,12 @@ final class BarrierHandoff {
             return false;
         }
         long announced = mailbox.announcedBarrier();
-        if (timeoutNanos <= 0 || announced <= mailbox.takenBarrier() || announced <= expiredUpTo) {
-            // Late, stale or disabled: nothing to hand over.
+        if (timeoutNanos <= 0
+                || announced <= mailbox.takenBarrier()
+                || announced <= expiredUpTo
+                || !backToBack) {
+            // Late, stale or disabled: nothing to hand over; or a reader that last waited for
+            // data, whose one turn the barrier may wait for.
             mailbox.withdrawBarrierAnnouncement(announced);
             return false;
         }

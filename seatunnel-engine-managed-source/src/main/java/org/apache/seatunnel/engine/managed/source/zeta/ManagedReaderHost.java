@@ -311,6 +311,7 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
                 status = loop.runOnce();
                 moreWork = loop.hasWork();
             }
+            flow.turnEnded(status == LoopStatus.BUSY && moreWork);
             if (status == LoopStatus.TERMINATED) {
                 rethrowTerminal();
                 return;
@@ -370,6 +371,7 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
             // The loop polls an idle reader by itself after reader.idle-wait, in case its
             // availability future never completes: wake up for that too.
             signal.await(Math.min(left, loop.nanosUntilIdlePoll()));
+            flow.readerIdled();
             if (Thread.currentThread().isInterrupted()) {
                 throw new InterruptedException("Lane A reader interrupted");
             }

@@ -101,6 +101,16 @@ final class ReaderFlowControl {
         handoff.awaitAnnouncedBarrier();
     }
 
+    /** See {@link BarrierHandoff#turnEnded}. */
+    void turnEnded(boolean leftWork) {
+        handoff.turnEnded(leftWork);
+    }
+
+    /** See {@link BarrierHandoff#readerIdled}. */
+    void readerIdled() {
+        handoff.readerIdled();
+    }
+
     /** True when the last turn ended because the output had no room. */
     boolean outputBlocked() {
         return gate != null && gate.isBlocked();

@@ -41,7 +41,9 @@ import org.junit.jupiter.api.Test;
  * The task thread's side of the barrier handoff: with no announcement it does not wait; with one it
  * waits, lock released, until the barrier thread reports the barrier taken (woken by the loop's
  * signal), or the attempt ends, or the handoff timeout passes, after which that announcement no
- * longer holds turns back; announcements of barriers already taken are dropped without a wait.
+ * longer holds turns back; announcements of barriers already taken are dropped without a wait. Only
+ * a reader whose last turn left work steps aside; one that last waited for data has the
+ * announcement withdrawn instead.
  */
 class BarrierHandoffTest {
     private static final Duration BOUND = Duration.ofSeconds(30);
@@ -195,6 +197,33 @@ class BarrierHandoffTest {
         mailbox.announceBarrier(6);
         assertFalse(mailbox.isBarrierAnnounced());
         assertFalse(h.awaitAnnouncedBarrier());
+    }
+
+    @Test
+    void aReaderThatLastWaitedForDataDoesNotStepAsideAndItsTurnDoesNotYield() {
+        BarrierHandoff h = handoff(1, TimeUnit.HOURS);
+        h.readerIdled();
+        mailbox.announceBarrier(3);
+        assertFalse(h.awaitAnnouncedBarrier(), "no wait: its one turn ends with its data");
+        assertFalse(mailbox.isBarrierAnnounced(), "withdrawn, so that turn does not yield");
+        assertEquals(0, metrics.barrierHandoffs());
+        assertEquals(0, metrics.barrierHandoffTimeouts());
+        // A turn that ended with nothing left is the same.
+        h.turnEnded(false);
+        mailbox.announceBarrier(4);
+        assertFalse(h.awaitAnnouncedBarrier());
+        assertFalse(mailbox.isBarrierAnnounced());
+    }
+
+    @Test
+    void aReaderWhoseLastTurnLeftWorkStepsAsideAgain() {
+        BarrierHandoff h = handoff(20, TimeUnit.MILLISECONDS);
+        h.readerIdled();
+        h.turnEnded(true);
+        mailbox.announceBarrier(5);
+        // Waits (here until the bound: the barrier never comes).
+        assertTrue(h.awaitAnnouncedBarrier());
+        assertEquals(1, metrics.barrierHandoffTimeouts());
     }
 
     @Test
