@@ -130,18 +130,14 @@ final class ScaleScenarios {
             }
             for (String p : System.getProperty("scale.parallelisms", "16,64").split(",")) {
                 int par = Integer.parseInt(p.trim());
+                List<Load> loads = new ArrayList<>();
                 // -Dscale.equal.only=true skips the data-always-there load (when iterating on
                 // the equal-rate one).
                 if (!Boolean.getBoolean("scale.equal.only")) {
-                    checkpointsAtScale(table, laneJson, par, seconds, reps, Load.dataAlwaysThere());
+                    loads.add(Load.dataAlwaysThere());
                 }
                 if (equalRate > 0) {
-                    checkpointsAtScale(
-                            table,
-                            laneJson,
-                            par,
-                            seconds,
-                            reps,
+                    loads.add(
                             Load.sameRate(equalRate, par, Boolean.getBoolean("scale.equal.burn")));
                 }
                 // The barrier wait with slow data while burners keep both cores busy (issue 15,
@@ -152,15 +148,12 @@ final class ScaleScenarios {
                     for (String slow :
                             System.getProperty("scale.slow.millis", "200,1000").split(",")) {
                         if (!slow.trim().isEmpty()) {
-                            checkpointsAtScale(
-                                    table,
-                                    laneJson,
-                                    par,
-                                    seconds,
-                                    reps,
-                                    Load.slowDataCoresBusy(Long.parseLong(slow.trim())));
+                            loads.add(Load.slowDataCoresBusy(Long.parseLong(slow.trim())));
                         }
                     }
+                }
+                for (Load load : loads) {
+                    checkpointsAtScale(table, laneJson, par, seconds, reps, load);
                 }
             }
         }
