@@ -201,7 +201,8 @@ class BarrierHandoffTest {
 
     @Test
     void aReaderThatLastWaitedForDataDoesNotStepAsideAndItsTurnDoesNotYield() {
-        BarrierHandoff h = handoff(1, TimeUnit.HOURS);
+        // A short bound: a reader that stepped aside would return true once it passed.
+        BarrierHandoff h = handoff(50, TimeUnit.MILLISECONDS);
         h.readerIdled();
         mailbox.announceBarrier(3);
         assertFalse(h.awaitAnnouncedBarrier(), "no wait: its one turn ends with its data");
