@@ -20,6 +20,7 @@ package org.apache.seatunnel.engine.managed.source.reader;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -37,11 +38,19 @@ import java.util.concurrent.atomic.AtomicReference;
  * other readers' barriers, which stretches the checkpoint's last reader ack. Holding the readers
  * whose barriers were taken until the cohort is through gives those threads the core; the pause is
  * the few milliseconds the rest of the barriers take, at most the handoff timeout.
+ *
+ * <p>The last barrier wakes only the members whose drivers wait in the handoff: a driver waiting
+ * for data has nothing to do with the cohort, and waking all of them put a burst of task threads on
+ * the cores just as the sink tasks and the enumerator's acknowledgement need them.
  */
 public final class BarrierCohort {
     private final long checkpointId;
     private final List<ReaderMailbox> members;
     private final Set<ReaderMailbox> took = ConcurrentHashMap.newKeySet();
+    // How many members took their barrier; read by a waiting driver after it announced its wait
+    // (ReaderMailbox#handoffWaiting), written before the last one looks for waiting drivers, so
+    // one of the two always sees the other.
+    private final AtomicInteger tookCount = new AtomicInteger();
     private final AtomicReference<ReaderMailbox> completedBy = new AtomicReference<>();
 
     /**
@@ -63,13 +72,14 @@ public final class BarrierCohort {
 
     /**
      * {@code m} took its barrier of this checkpoint (or will not wait for it: it was taken before
-     * the announcement). The last one wakes every member's driver. Idempotent per reader.
+     * the announcement). The last one wakes the drivers that wait in the handoff. Idempotent per
+     * reader.
      */
     public void took(ReaderMailbox m) {
-        if (took.add(m) && took.size() >= members.size()) {
+        if (took.add(m) && tookCount.incrementAndGet() >= members.size()) {
             completedBy.compareAndSet(null, m);
             for (ReaderMailbox member : members) {
-                member.wakeDriver();
+                member.wakeDriverInHandoff();
             }
         }
     }
@@ -84,6 +94,6 @@ public final class BarrierCohort {
 
     /** True once every member took its barrier. */
     public boolean complete() {
-        return took.size() >= members.size();
+        return tookCount.get() >= members.size();
     }
 }

@@ -165,10 +165,11 @@ public final class ReaderAttempt<T, SplitT extends SourceSplit> {
         // Ends a driver's handoff wait for this announced barrier. A lone reader's driver is woken
         // here; it also looks again when idle: after the engine's final barrier it must stop
         // driving at once (which the graceful close offered with that barrier signals too). A
-        // cohort member's driver waits for the whole cohort, whose last barrier wakes every
-        // member: waking it for each barrier before that only puts it back to sleep, on a member
-        // whose cores the engine's barrier threads need. Unless something is left for it: a
-        // command the barrier released from the cut gate, or one that came in meanwhile.
+        // cohort member's driver waits for the whole cohort, whose last barrier wakes the members
+        // waiting in the handoff (one waiting for data has nothing to do with it): waking it for
+        // each barrier before that only puts it back to sleep, on a member whose cores the
+        // engine's barrier threads need. Unless something is left for it: a command the barrier
+        // released from the cut gate, or one that came in meanwhile.
         boolean cohortWakes = mailbox.barrierTaken(checkpointId);
         if (!cohortWakes || mailbox.hasPendingWork() || loop.heldCommands() > 0) {
             signal.signal();

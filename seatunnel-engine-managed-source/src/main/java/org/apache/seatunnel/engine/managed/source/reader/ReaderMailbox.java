@@ -95,6 +95,8 @@ public final class ReaderMailbox {
     private volatile boolean barrierAnnounced;
     // The cohort of the newest announcement that came with one (see BarrierCohort).
     private final AtomicReference<BarrierCohort> cohort = new AtomicReference<>();
+    // The driver waits in the barrier handoff (see handoffWaiting).
+    private volatile boolean handoffWaiting;
     // reader.poll-linger: until when an availability signal only sets the flag (see lingerUntil).
     // Written by the consumer, read by signalling threads; lingering is written last.
     private volatile long lingerUntilNanos;
@@ -557,9 +559,19 @@ public final class ReaderMailbox {
         return c != null && c.checkpointId() == checkpointId ? c : null;
     }
 
-    /** Wakes the thread that drives the loop (a cohort completed). Any thread. */
-    void wakeDriver() {
-        signal.signal();
+    /**
+     * The driver begins ({@code true}) or ends a wait in the barrier handoff, the only wait a
+     * completed cohort wakes. Driving thread only; set before it looks at the cohort.
+     */
+    public void handoffWaiting(boolean waiting) {
+        handoffWaiting = waiting;
+    }
+
+    /** Wakes the driver if it waits in the barrier handoff (a cohort completed). Any thread. */
+    void wakeDriverInHandoff() {
+        if (handoffWaiting) {
+            signal.signal();
+        }
     }
 
     /** The highest announced checkpoint, 0 if none. Any thread. */
@@ -581,8 +593,8 @@ public final class ReaderMailbox {
      * The host took barrier {@code checkpointId} (or gave up on it): announcements up to it are
      * answered. Called by the one thread that takes barriers, holding the reader's lock.
      *
-     * @return true if the barrier belongs to a cohort, which wakes this reader's driver when its
-     *     last member took its barrier (now, or later)
+     * @return true if the barrier belongs to a cohort, which wakes this reader's driver, if it
+     *     waits in the barrier handoff, when its last member took its barrier (now, or later)
      */
     public boolean barrierTaken(long checkpointId) {
         if (checkpointId > takenBarrier) {

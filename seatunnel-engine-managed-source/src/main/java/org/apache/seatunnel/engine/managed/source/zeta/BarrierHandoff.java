@@ -114,6 +114,22 @@ final class BarrierHandoff {
             waitingFor = announced;
             waitingSince = start;
         }
+        // Announced before the cohort is looked at: a cohort completing meanwhile wakes it.
+        mailbox.handoffWaiting(true);
+        try {
+            awaitTakenAndCohort(announced, start);
+        } finally {
+            mailbox.handoffWaiting(false);
+        }
+        metrics.barrierHandoffWaitNanos.addAndGet(System.nanoTime() - start);
+        return true;
+    }
+
+    /**
+     * The wait of {@link #awaitAnnouncedBarrier()}: until barrier {@code announced} is taken and
+     * its cohort complete, or the attempt ends, the thread is interrupted or the timeout passes.
+     */
+    private void awaitTakenAndCohort(long announced, long start) {
         long now = start;
         boolean taken = false;
         boolean held = false;
@@ -160,7 +176,5 @@ final class BarrierHandoff {
             slept = true;
             now = System.nanoTime();
         }
-        metrics.barrierHandoffWaitNanos.addAndGet(System.nanoTime() - start);
-        return true;
     }
 }
