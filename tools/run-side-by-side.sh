@@ -4,7 +4,8 @@
 # slow data of 0/200/1000 ms, idle-reader latency, CPU; a sink capped at 2,000 and 20,000 rows/s;
 # p=1 slow data with every core kept busy; at p=16 and p=64 the engine's checkpoint
 # trigger->completed next to the runtime's, with data always there and with both lanes at the same
-# row rate (-Dscale.equal.rate, default 80,000 rows/s), after a warm-up until rates settle; and CPU with 16 idle / slow-data readers, with the
+# row rate (-Dscale.equal.rate, default 80,000 rows/s), after a warm-up until rates settle and one
+# unmeasured window of each load per lane (-Dscale.load.warmup-seconds, default 10); and CPU with 16 idle / slow-data readers, with the
 # checkpoints each window completed and slow data once more without checkpoints) and writes it with a plot to
 # seatunnel-managed-e2e/target/side-by-side.json and .svg. Not a test; run it on a quiet machine.
 # Usage: tools/run-side-by-side.sh [quick] [backpressure|throughput|latency]   (throughput: only the p=1

@@ -57,11 +57,12 @@ import org.apache.seatunnel.managed.testkit.engine.RuntimeStats;
  * from its {@code CompletedCheckpoint}) next to the runtime's (enumerator snapshot → checkpoint
  * complete, and the barrier wait, from the ManagedFake probes) at parallelism 16 and 64 with data
  * always there, and again with both lanes held to the same row rate (checkpoint cost at equal
- * work), each window also with how late a parked thread wakes in it ({@link WakeUpDelays}); and the
- * process CPU with 16 nearly idle readers (one row per second each) and with 16 readers on slow
- * data (a chunk every 200 ms, jittered), each window with the checkpoints the engine completed in
- * it, and slow data once more without checkpoints in the window. Not a test: figures depend on the
- * machine.
+ * work), each load after one unmeasured window per lane ({@code -Dscale.load.warmup-seconds},
+ * default 10), each window also with how late a parked thread wakes in it ({@link WakeUpDelays});
+ * and the process CPU with 16 nearly idle readers (one row per second each) and with 16 readers on
+ * slow data (a chunk every 200 ms, jittered), each window with the checkpoints the engine completed
+ * in it, and slow data once more without checkpoints in the window. Not a test: figures depend on
+ * the machine.
  *
  * <p>Run with the other scenarios by {@link SideBySideRunner}, or alone: {@code ScaleScenarios
  * [quick]} (prints its own table). {@code -Dscale.trace=true} prints each checkpoint window's sink
@@ -308,6 +309,14 @@ final class ScaleScenarios {
         List<List<Long>> wakeUpsIn = List.of(new ArrayList<>(), new ArrayList<>());
         double[][] cpu = new double[2][reps];
         double[][] rowRates = new double[2][reps];
+        // An unmeasured window of each lane first: the warm-up ran data always there, and the
+        // JIT compiles what this load adds (pacing, slow data) when it first runs. Without it the
+        // first measured windows carried seconds of compilation, more in whichever lane ran the
+        // new paths first. -Dscale.load.warmup-seconds=0 skips it.
+        long loadWarmUp = Long.getLong("scale.load.warmup-seconds", 10);
+        for (int lane = 0; loadWarmUp > 0 && lane < 2; lane++) {
+            checkpointRun(lane == 1, p, loadWarmUp, load);
+        }
         for (int r = 0; r < reps; r++) {
             for (int lane = 0; lane < 2; lane++) {
                 Measured m = checkpointRun(lane == 1, p, seconds, load);
