@@ -73,16 +73,17 @@ import org.slf4j.LoggerFactory;
  * <p>Threading: {@code open}, {@code pollNext} and {@code close} run on the task thread T; {@code
  * snapshotState} on an engine pool thread A that holds the checkpoint lock; {@code
  * notifyCheckpointComplete}, {@code addSplits} and {@code handleNoMoreSplits} on Hazelcast
- * operation threads H, which only offer to the mailbox. T drives the loop only while holding the
- * same checkpoint lock, so T and A never drive it at once and a barrier falls between turns. T
- * waits for work with the lock released, on the loop's signal, so an idle reader answers a new
- * command within microseconds instead of the engine's 100 ms empty-poll sleep. The engine's
- * interrupt of T (its cancel) is seen on the interrupting thread while T is inside {@code
- * pollNext}, or by the member's periodic check; either hands the attempt's cancel (terminal signal
- * and the reader's {@code wakeup()}) to the member's watchdog thread. The connector's split
- * requests and source events leave through {@link OutboundRequests} from whichever thread makes
- * them, never blocking it. Life cycle: one instance per reader task attempt, {@code open} → {@code
- * pollNext}/{@code snapshotState} → {@code close}.
+ * operation threads H, which only offer to the mailbox (and, for a completed checkpoint, look
+ * whether the engine's schema-change phase needs watching: {@link SchemaChangeEndRepair}). T drives
+ * the loop only while holding the same checkpoint lock, so T and A never drive it at once and a
+ * barrier falls between turns. T waits for work with the lock released, on the loop's signal, so an
+ * idle reader answers a new command within microseconds instead of the engine's 100 ms empty-poll
+ * sleep. The engine's interrupt of T (its cancel) is seen on the interrupting thread while T is
+ * inside {@code pollNext}, or by the member's periodic check; either hands the attempt's cancel
+ * (terminal signal and the reader's {@code wakeup()}) to the member's watchdog thread. The
+ * connector's split requests and source events leave through {@link OutboundRequests} from
+ * whichever thread makes them, never blocking it. Life cycle: one instance per reader task attempt,
+ * {@code open} → {@code pollNext}/{@code snapshotState} → {@code close}.
  */
 final class ManagedReaderHost<T, SplitT extends SourceSplit>
         implements SourceReader<T, ManagedSplit> {
@@ -105,6 +106,7 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
 
     private SourceFlowLifeCycle<?, ?> lifecycle;
     private ManagedSourceMemberService service;
+    private SchemaChangeEndRepair schemaChangeEnd;
     private Address coordinatorAddress;
     private long attemptId;
     private ReaderAttempt<T, SplitT> attempt;
@@ -197,6 +199,9 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
         fence = new ReaderFence(mailbox, coordinatorAddress);
         service.targets().registerReader(fence);
         loop.turnWatch().attach(service.turnWatchdog());
+        schemaChangeEnd =
+                new SchemaChangeEndRepair(
+                        lifecycle, service.watchdog(), "Lane A reader of " + identity);
         RuntimeObservers.readerOpened(mailbox, loopMetrics);
         ReaderTaskMetrics.register(
                 context.getMetricsContext(), mailbox, loopMetrics, System::nanoTime);
@@ -613,6 +618,7 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
     public void notifyCheckpointComplete(long checkpointId) {
         if (attempt != null) {
             attempt.notifyCheckpointComplete(checkpointId);
+            schemaChangeEnd.checkpointCompleted(checkpointId);
         }
     }
 
@@ -677,6 +683,7 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
             return;
         }
         loop.turnWatch().detach();
+        schemaChangeEnd.close();
         applyLastCheckpointNotices();
         service.targets().unregisterReader(mailbox);
         RuntimeObservers.readerClosed(mailbox, loopMetrics);
