@@ -67,33 +67,21 @@ final class EngineAccess {
     }
 
     /**
-     * The engine's schema-change phase of a source task (a private object of 2.3.8's {@code
-     * SourceFlowLifeCycle}), or null when no schema change is in progress. While it is set, the
-     * engine does not call {@code pollNext}.
+     * Where 2.3.8's {@code SourceFlowLifeCycle} keeps a source task's schema-change phase (a
+     * private object; null when no schema change is in progress). While it holds one, the engine
+     * does not call {@code pollNext}; setting it to null ends the phase as the engine's end
+     * notification does.
      */
-    static Object schemaChangePhase(SourceFlowLifeCycle<?, ?> lifecycle) {
-        return schemaChangePhaseRef(lifecycle).get();
+    @SuppressWarnings("unchecked")
+    static java.util.concurrent.atomic.AtomicReference<Object> schemaChangePhase(
+            SourceFlowLifeCycle<?, ?> lifecycle) {
+        return (java.util.concurrent.atomic.AtomicReference<Object>)
+                read(lifecycle, "schemaChangePhase");
     }
 
     /** The checkpoint the engine bound {@code phase} to, -1 while it waits for its barrier. */
     static long schemaChangeCheckpoint(Object phase) {
         return ((Number) read(phase, "checkpointId")).longValue();
-    }
-
-    /**
-     * Ends {@code phase} as the engine's own end notification would have: the engine polls again.
-     *
-     * @return false if the engine replaced or ended the phase meanwhile
-     */
-    static boolean endSchemaChangePhase(SourceFlowLifeCycle<?, ?> lifecycle, Object phase) {
-        return schemaChangePhaseRef(lifecycle).compareAndSet(phase, null);
-    }
-
-    @SuppressWarnings("unchecked")
-    private static java.util.concurrent.atomic.AtomicReference<Object> schemaChangePhaseRef(
-            SourceFlowLifeCycle<?, ?> lifecycle) {
-        return (java.util.concurrent.atomic.AtomicReference<Object>)
-                read(lifecycle, "schemaChangePhase");
     }
 
     static SourceSplitEnumeratorTask<?> enumeratorTask(SourceSplitEnumerator.Context<?> context) {

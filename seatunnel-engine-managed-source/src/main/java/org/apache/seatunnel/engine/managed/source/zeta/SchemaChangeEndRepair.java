@@ -22,6 +22,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.seatunnel.engine.server.task.flow.SourceFlowLifeCycle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -51,7 +52,8 @@ final class SchemaChangeEndRepair {
     // operations), and short next to the stall it ends.
     static final long CHECK_MILLIS = 1000;
 
-    private final SourceFlowLifeCycle<?, ?> lifecycle;
+    // The engine's phase holder, resolved at open so that another engine version fails there.
+    private final AtomicReference<Object> phase;
     private final ScheduledExecutorService scheduler;
     private final String identity;
     private final AtomicLong completed = new AtomicLong(-1);
@@ -64,7 +66,7 @@ final class SchemaChangeEndRepair {
             SourceFlowLifeCycle<?, ?> lifecycle,
             ScheduledExecutorService scheduler,
             String identity) {
-        this.lifecycle = lifecycle;
+        this.phase = EngineAccess.schemaChangePhase(lifecycle);
         this.scheduler = scheduler;
         this.identity = identity;
     }
@@ -72,7 +74,7 @@ final class SchemaChangeEndRepair {
     /** The engine notified checkpoint {@code checkpointId} complete. */
     void checkpointCompleted(long checkpointId) {
         completed.accumulateAndGet(checkpointId, Math::max);
-        if (!closed && EngineAccess.schemaChangePhase(lifecycle) != null) {
+        if (!closed && phase.get() != null) {
             scheduleCheck();
         }
     }
@@ -99,14 +101,15 @@ final class SchemaChangeEndRepair {
             return;
         }
         try {
-            Object phase = EngineAccess.schemaChangePhase(lifecycle);
-            if (phase == null) {
+            Object current = phase.get();
+            if (current == null) {
                 completedAtLastCheck = -1;
                 return;
             }
-            long bound = EngineAccess.schemaChangeCheckpoint(phase);
+            long bound = EngineAccess.schemaChangeCheckpoint(current);
             if (bound >= 0 && bound <= completedAtLastCheck) {
-                if (EngineAccess.endSchemaChangePhase(lifecycle, phase)) {
+                // Null unless the engine replaced or ended the phase meanwhile.
+                if (phase.compareAndSet(current, null)) {
                     LOG.warn(
                             "{}: the engine lost the end of schema-change checkpoint {} (it"
                                     + " arrived before the engine bound the checkpoint to the"
