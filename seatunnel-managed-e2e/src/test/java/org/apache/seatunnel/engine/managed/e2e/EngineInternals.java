@@ -20,18 +20,26 @@ package org.apache.seatunnel.engine.managed.e2e;
 import com.hazelcast.instance.impl.HazelcastInstanceImpl;
 import com.hazelcast.spi.impl.NodeEngineImpl;
 import java.lang.reflect.Field;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.seatunnel.api.source.SourceReader;
 import org.apache.seatunnel.api.source.SourceSplitEnumerator;
+import org.apache.seatunnel.engine.server.SeaTunnelServer;
+import org.apache.seatunnel.engine.server.TaskExecutionService;
+import org.apache.seatunnel.engine.server.execution.Task;
 import org.apache.seatunnel.engine.server.execution.TaskExecutionContext;
+import org.apache.seatunnel.engine.server.execution.TaskGroupContext;
 import org.apache.seatunnel.engine.server.execution.TaskLocation;
 import org.apache.seatunnel.engine.server.task.SeaTunnelTask;
+import org.apache.seatunnel.engine.server.task.SourceSeaTunnelTask;
 import org.apache.seatunnel.engine.server.task.SourceSplitEnumeratorTask;
 import org.apache.seatunnel.engine.server.task.context.SeaTunnelSplitEnumeratorContext;
 import org.apache.seatunnel.engine.server.task.context.SourceReaderContext;
 import org.apache.seatunnel.engine.server.task.flow.SourceFlowLifeCycle;
 
 /**
- * How code running inside a Zeta 2.3.8 source task finds the member it runs on. Each path needs
+ * How code running inside a Zeta 2.3.8 source task finds the member it runs on, and how a test
+ * finds a job's source flow and its schema-change phase from the server. Each member path needs
  * exactly one private field; everything after it is public API of the engine:
  *
  * <pre>
@@ -84,6 +92,39 @@ public final class EngineInternals {
 
     public static TaskLocation locationOf(SourceSplitEnumerator.Context<?> context) {
         return taskOf(context).getTaskLocation();
+    }
+
+    /**
+     * The source flow of job {@code jobId}'s first reader task deployed on {@code server}, or null
+     * before one is. Path: {@code TaskExecutionService.executionContexts} (private) → task groups →
+     * {@code SeaTunnelTask.startFlowLifeCycle} (protected).
+     */
+    public static SourceFlowLifeCycle<?, ?> sourceFlowOf(SeaTunnelServer server, long jobId) {
+        Map<?, ?> contexts =
+                (Map<?, ?>)
+                        read(
+                                server.getTaskExecutionService(),
+                                TaskExecutionService.class,
+                                "executionContexts");
+        for (Object o : contexts.values()) {
+            for (Task t : ((TaskGroupContext) o).getTaskGroup().getTasks()) {
+                if (t instanceof SourceSeaTunnelTask
+                        && ((SeaTunnelTask) t).getTaskLocation().getJobId() == jobId) {
+                    return (SourceFlowLifeCycle<?, ?>)
+                            read(t, SeaTunnelTask.class, "startFlowLifeCycle");
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Where a source flow keeps its schema-change phase ({@code SourceFlowLifeCycle
+     * .schemaChangePhase}, private; null when no change is in progress).
+     */
+    @SuppressWarnings("unchecked")
+    public static AtomicReference<Object> schemaChangePhaseOf(SourceFlowLifeCycle<?, ?> flow) {
+        return (AtomicReference<Object>) read(flow, SourceFlowLifeCycle.class, "schemaChangePhase");
     }
 
     private static NodeEngineImpl nodeEngineOf(TaskExecutionContext executionContext) {

@@ -20,7 +20,6 @@ package org.apache.seatunnel.engine.managed.e2e;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.List;
@@ -28,12 +27,6 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSource;
 import org.apache.seatunnel.engine.core.job.JobStatus;
-import org.apache.seatunnel.engine.server.checkpoint.CheckpointCoordinator;
-import org.apache.seatunnel.engine.server.checkpoint.CompletedCheckpoint;
-import org.apache.seatunnel.engine.server.execution.Task;
-import org.apache.seatunnel.engine.server.execution.TaskGroupContext;
-import org.apache.seatunnel.engine.server.master.JobMaster;
-import org.apache.seatunnel.engine.server.task.SourceSeaTunnelTask;
 import org.apache.seatunnel.managed.testkit.engine.CollectedRows;
 import org.apache.seatunnel.managed.testkit.engine.EmbeddedZeta;
 import org.apache.seatunnel.managed.testkit.engine.LaneASettings;
@@ -98,8 +91,11 @@ class LaneASchemaChangeEndRepairTest {
                                 + "  }\n}\n");
         zeta.awaitStatus(jobId, JobStatus.RUNNING, BOUND);
         await().atMost(BOUND).until(() -> RuntimeStats.readersLive() == 1);
-        await().atMost(BOUND).until(() -> sourceLifecycle(jobId) != null);
-        AtomicReference<Object> phaseRef = phaseRef(sourceLifecycle(jobId));
+        await().atMost(BOUND)
+                .until(() -> EngineInternals.sourceFlowOf(zeta.server(0), jobId) != null);
+        AtomicReference<Object> phaseRef =
+                EngineInternals.schemaChangePhaseOf(
+                        EngineInternals.sourceFlowOf(zeta.server(0), jobId));
         await().atMost(BOUND).until(() -> latestCompleted(jobId) >= 1);
 
         // A schema change in progress: the engine stops polling the reader.
@@ -126,49 +122,7 @@ class LaneASchemaChangeEndRepairTest {
         CollectedRows.clear(runId);
     }
 
-    /** The engine's source flow of the job's (only) reader task, or null before it is deployed. */
-    private static Object sourceLifecycle(long jobId) throws ReflectiveOperationException {
-        Map<?, ?> contexts =
-                (Map<?, ?>) field(zeta.server(0).getTaskExecutionService(), "executionContexts");
-        for (Object o : contexts.values()) {
-            for (Task t : ((TaskGroupContext) o).getTaskGroup().getTasks()) {
-                if (t instanceof SourceSeaTunnelTask
-                        && ((SourceSeaTunnelTask<?, ?>) t).getTaskLocation().getJobId() == jobId) {
-                    return field(t, "startFlowLifeCycle");
-                }
-            }
-        }
-        return null;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static AtomicReference<Object> phaseRef(Object lifecycle)
-            throws ReflectiveOperationException {
-        return (AtomicReference<Object>) field(lifecycle, "schemaChangePhase");
-    }
-
-    private static long latestCompleted(long jobId) throws ReflectiveOperationException {
-        JobMaster master = zeta.jobMaster(jobId);
-        if (master == null) {
-            return 0;
-        }
-        CheckpointCoordinator coordinator =
-                master.getCheckpointManager().getCheckpointCoordinator(1);
-        CompletedCheckpoint c =
-                (CompletedCheckpoint) field(coordinator, "latestCompletedCheckpoint");
-        return c == null ? 0 : c.getCheckpointId();
-    }
-
-    private static Object field(Object target, String name) throws ReflectiveOperationException {
-        for (Class<?> c = target.getClass(); c != null; c = c.getSuperclass()) {
-            try {
-                Field f = c.getDeclaredField(name);
-                f.setAccessible(true);
-                return f.get(target);
-            } catch (NoSuchFieldException e) {
-                // declared further up
-            }
-        }
-        throw new NoSuchFieldException(name);
+    private static long latestCompleted(long jobId) {
+        return zeta.latestCompletedCheckpointId(jobId, 1);
     }
 }

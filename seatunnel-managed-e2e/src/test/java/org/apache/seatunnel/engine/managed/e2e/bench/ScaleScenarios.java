@@ -570,17 +570,8 @@ final class ScaleScenarios {
      * looks up every task's address and sends it the barrier and the completion) is part of a
      * window's CPU, and a lane whose readers delay checkpoints pays it less often.
      */
-    private long latestCompletedCheckpoint(long jobId) throws ReflectiveOperationException {
-        JobMaster master = zeta.jobMaster(jobId);
-        if (master == null) {
-            return 0;
-        }
-        CheckpointCoordinator coordinator =
-                master.getCheckpointManager().getCheckpointCoordinator(1);
-        Field f = CheckpointCoordinator.class.getDeclaredField("latestCompletedCheckpoint");
-        f.setAccessible(true);
-        CompletedCheckpoint c = (CompletedCheckpoint) f.get(coordinator);
-        return c == null ? 0 : c.getCheckpointId();
+    private long latestCompletedCheckpoint(long jobId) {
+        return Math.max(0, zeta.latestCompletedCheckpointId(jobId, 1));
     }
 
     /**
