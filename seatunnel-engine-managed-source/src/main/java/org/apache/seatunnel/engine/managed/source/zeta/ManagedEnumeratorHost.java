@@ -37,10 +37,12 @@ import org.apache.seatunnel.engine.managed.source.checkpoint.SourceRuntimeCheckp
 import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
 import org.apache.seatunnel.engine.managed.source.coordinator.CommandDispatcher;
 import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorEventLoop;
+import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorFence;
 import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorMetrics;
 import org.apache.seatunnel.engine.managed.source.coordinator.EnumeratorFactory;
 import org.apache.seatunnel.engine.managed.source.coordinator.OfferResult;
 import org.apache.seatunnel.engine.managed.source.coordinator.ReaderInclusionReport;
+import org.apache.seatunnel.engine.managed.source.coordinator.ReaderRequestLedger;
 import org.apache.seatunnel.engine.managed.source.lane.Lane;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
@@ -49,11 +51,9 @@ import org.apache.seatunnel.engine.managed.source.protocol.LongPayload;
 import org.apache.seatunnel.engine.managed.source.protocol.ReasonCode;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 import org.apache.seatunnel.engine.managed.source.retry.RetryPolicy;
+import org.apache.seatunnel.engine.managed.source.transport.CoordinatorEndpoint;
 import org.apache.seatunnel.engine.managed.source.zeta.transport.BarrierAnnouncer;
-import org.apache.seatunnel.engine.managed.source.zeta.transport.CoordinatorEndpoint;
-import org.apache.seatunnel.engine.managed.source.zeta.transport.CoordinatorFence;
 import org.apache.seatunnel.engine.managed.source.zeta.transport.ManagedSourceMemberService;
-import org.apache.seatunnel.engine.managed.source.zeta.transport.ReaderRequestLedger;
 import org.apache.seatunnel.engine.server.checkpoint.operation.CheckpointErrorReportOperation;
 import org.apache.seatunnel.engine.server.task.SourceSplitEnumeratorTask;
 import org.slf4j.Logger;
@@ -75,7 +75,7 @@ import org.slf4j.LoggerFactory;
  */
 final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends Serializable>
         implements SourceSplitEnumerator<ManagedSplit, ManagedEnumeratorState>,
-                CoordinatorEndpoint {
+                CoordinatorEndpoint<Address> {
     private static final Logger LOG = LoggerFactory.getLogger(ManagedEnumeratorHost.class);
     private static final long SEND_DEADLINE_MILLIS = 60_000;
     // The retry hint of a busy or not-yet-checkable coordinator answer.
@@ -86,7 +86,7 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
     private final ManagedEnumeratorState restored;
     private final Serializer<SplitT> splitSerializer;
     private final long epoch;
-    private final CoordinatorFence fence;
+    private final CoordinatorFence<Address> fence;
     private final ReaderRequestLedger requests;
     private final BarrierAnnouncer announcer;
 
@@ -113,7 +113,7 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
         this.epoch = nextEpoch(restored);
         SourceSplitEnumeratorTask<?> task = EngineAccess.enumeratorTask(context);
         this.fence =
-                new CoordinatorFence(
+                new CoordinatorFence<>(
                         EngineAccess.jobId(context),
                         epoch,
                         context.currentParallelism(),

@@ -54,8 +54,8 @@ import org.apache.seatunnel.engine.managed.source.reader.RecordSizes;
 import org.apache.seatunnel.engine.managed.source.reader.SchemaChangeMark;
 import org.apache.seatunnel.engine.managed.source.reader.TerminalSignal;
 import org.apache.seatunnel.engine.managed.source.reader.TurnWatch;
+import org.apache.seatunnel.engine.managed.source.transport.ReaderFence;
 import org.apache.seatunnel.engine.managed.source.zeta.transport.ManagedSourceMemberService;
-import org.apache.seatunnel.engine.managed.source.zeta.transport.ReaderFence;
 import org.apache.seatunnel.engine.server.task.flow.SourceFlowLifeCycle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -112,7 +112,7 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
     private ReaderAttempt<T, SplitT> attempt;
     // Set once in open(); read by the interrupt callbacks on other threads.
     private volatile ReaderMailbox mailbox;
-    private ReaderFence fence;
+    private ReaderFence<Address> fence;
     private ReaderIdentity identity;
     private ReaderEventLoop<T, SplitT> loop;
     // Set in open(); read by the check on the watchdog thread.
@@ -196,7 +196,7 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
                 });
         loop.setSchemaChangeTimeoutNanos(cfg.schemaChangeTimeoutNanos());
         attempt.start();
-        fence = new ReaderFence(mailbox, coordinatorAddress);
+        fence = new ReaderFence<>(mailbox, coordinatorAddress);
         service.targets().registerReader(fence);
         loop.turnWatch().attach(service.turnWatchdog());
         schemaChangeEnd =

@@ -22,8 +22,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorFence;
 import org.apache.seatunnel.engine.managed.source.reader.BarrierCohort;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
+import org.apache.seatunnel.engine.managed.source.transport.TransportTargets;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,14 +46,14 @@ public final class BarrierAnnouncer {
     private final long jobId;
     private final long sourceRuntimeId;
     private final int parallelism;
-    private final CoordinatorFence fence;
+    private final CoordinatorFence<Address> fence;
 
     public BarrierAnnouncer(
             ManagedSourceMemberService service,
             long jobId,
             long sourceRuntimeId,
             int parallelism,
-            CoordinatorFence fence) {
+            CoordinatorFence<Address> fence) {
         this.service = service;
         this.jobId = jobId;
         this.sourceRuntimeId = sourceRuntimeId;
@@ -114,7 +116,7 @@ public final class BarrierAnnouncer {
      * member, as one {@link BarrierCohort} when there are several.
      */
     static void announceLocally(
-            TransportTargets targets,
+            TransportTargets<Address> targets,
             long jobId,
             long sourceRuntimeId,
             long checkpointId,

@@ -44,6 +44,11 @@ import org.apache.seatunnel.engine.managed.source.protocol.CommandBatchCodec;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandCodec;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 import org.apache.seatunnel.engine.managed.source.retry.RetryPolicy;
+import org.apache.seatunnel.engine.managed.source.transport.CommandSender;
+import org.apache.seatunnel.engine.managed.source.transport.CommandTimeoutException;
+import org.apache.seatunnel.engine.managed.source.transport.FrameInvoker;
+import org.apache.seatunnel.engine.managed.source.transport.SourceCommandTransportAdapter;
+import org.apache.seatunnel.engine.managed.source.transport.TransportMetrics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -114,7 +119,7 @@ public final class CheckpointReportBatcher implements AutoCloseable {
         Future<?> schedule(Runnable task, long delayMillis);
     }
 
-    private final FrameInvoker invoker;
+    private final FrameInvoker<Address> invoker;
     private final Timers timers;
     private final TransportMetrics metrics;
     private final LongSupplier clockMillis;
@@ -155,7 +160,7 @@ public final class CheckpointReportBatcher implements AutoCloseable {
      * @param clockMillis the clock deadlines and the window are measured on
      */
     public CheckpointReportBatcher(
-            FrameInvoker invoker,
+            FrameInvoker<Address> invoker,
             ScheduledExecutorService scheduler,
             ManagedSourceRuntimeSettings settings,
             TransportMetrics metrics,
@@ -165,7 +170,7 @@ public final class CheckpointReportBatcher implements AutoCloseable {
     }
 
     CheckpointReportBatcher(
-            FrameInvoker invoker,
+            FrameInvoker<Address> invoker,
             Timers timers,
             ManagedSourceRuntimeSettings settings,
             TransportMetrics metrics,

@@ -20,6 +20,7 @@ package org.apache.seatunnel.engine.managed.source.zeta.transport;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
 import java.io.IOException;
+import org.apache.seatunnel.engine.managed.source.transport.SourceCommandTransportAdapter;
 
 /**
  * Carries one encoded {@code CommandBatchCodec} batch (several readers' checkpoint reports for one

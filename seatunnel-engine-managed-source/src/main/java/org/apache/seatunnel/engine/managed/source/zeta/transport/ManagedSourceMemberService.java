@@ -42,6 +42,12 @@ import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
 import org.apache.seatunnel.engine.managed.source.coordinator.SourceAsyncWorkerPool;
 import org.apache.seatunnel.engine.managed.source.reader.TurnWatchdog;
 import org.apache.seatunnel.engine.managed.source.reader.WorkerMailboxBudget;
+import org.apache.seatunnel.engine.managed.source.transport.CommandSender;
+import org.apache.seatunnel.engine.managed.source.transport.CoordinatorEndpoint;
+import org.apache.seatunnel.engine.managed.source.transport.SenderScheduler;
+import org.apache.seatunnel.engine.managed.source.transport.SourceCommandTransportAdapter;
+import org.apache.seatunnel.engine.managed.source.transport.TransportMetrics;
+import org.apache.seatunnel.engine.managed.source.transport.TransportTargets;
 import org.apache.seatunnel.engine.managed.source.zeta.InterruptWatch;
 import org.apache.seatunnel.engine.managed.source.zeta.ManagedSourceSettings;
 import org.slf4j.Logger;
@@ -82,9 +88,9 @@ public final class ManagedSourceMemberService implements ManagedService {
 
     private final ManagedSourceRuntimeSettings settings;
     private final WorkerMailboxBudget workerBudget;
-    private final TransportTargets targets = new TransportTargets();
+    private final TransportTargets<Address> targets = new TransportTargets<>();
     private final TransportMetrics metrics = new TransportMetrics();
-    private final SourceCommandTransportAdapter adapter;
+    private final SourceCommandTransportAdapter<Address> adapter;
     private final InterruptWatch interruptWatch = new InterruptWatch(this::watchdog);
 
     // Set once in init(); volatile because accessors run on other threads.
@@ -93,7 +99,7 @@ public final class ManagedSourceMemberService implements ManagedService {
     private volatile ScheduledThreadPoolExecutor watchdog;
     private volatile TurnWatchdog turnWatchdog;
     private volatile ScheduledThreadPoolExecutor senderScheduler;
-    private volatile CommandSender sender;
+    private volatile CommandSender<Address> sender;
     private volatile CheckpointReportBatcher reportBatcher;
     private volatile Map<WorkerClass, ThreadPoolExecutor> asyncExecutors;
     private volatile SourceAsyncWorkerPool asyncWorkers;
@@ -133,7 +139,7 @@ public final class ManagedSourceMemberService implements ManagedService {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.workerBudget = new WorkerMailboxBudget(settings.workerMailboxBytes());
         this.adapter =
-                new SourceCommandTransportAdapter(
+                new SourceCommandTransportAdapter<>(
                         targets,
                         settings.maxPayloadBytes(),
                         settings.retryInitialBackoffMillis(),
@@ -245,10 +251,11 @@ public final class ManagedSourceMemberService implements ManagedService {
                 singleThreadScheduler(
                         daemonThreads("hz." + member + ".managed-source-sender", false));
         this.sender =
-                new CommandSender(
+                new CommandSender<>(
                         this::invokeDeliver,
-                        senderScheduler,
-                        settings,
+                        SenderScheduler.of(senderScheduler),
+                        settings.retryPolicy(),
+                        settings.maxQueuedPerTarget(),
                         metrics,
                         System::currentTimeMillis);
         this.reportBatcher =
@@ -303,7 +310,7 @@ public final class ManagedSourceMemberService implements ManagedService {
         closeCoordinators();
         // Stop the sender thread first so no callback runs while pending sends are failed.
         shutdownNow(senderScheduler);
-        CommandSender s = sender;
+        CommandSender<Address> s = sender;
         if (s != null) {
             s.close();
         }
@@ -387,17 +394,17 @@ public final class ManagedSourceMemberService implements ManagedService {
     }
 
     /** Where commands arriving here go; hosts register their mailboxes and endpoints here. */
-    public TransportTargets targets() {
+    public TransportTargets<Address> targets() {
         return targets;
     }
 
     /** The receiving end, used by {@link DeliverCommandOperation}. */
-    public SourceCommandTransportAdapter adapter() {
+    public SourceCommandTransportAdapter<Address> adapter() {
         return adapter;
     }
 
     /** The sending end. */
-    public CommandSender sender() {
+    public CommandSender<Address> sender() {
         return requireStarted(sender);
     }
 

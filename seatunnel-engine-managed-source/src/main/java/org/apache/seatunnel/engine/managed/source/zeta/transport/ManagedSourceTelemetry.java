@@ -29,6 +29,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.seatunnel.engine.managed.source.coordinator.SourceAsyncWorkerPool;
+import org.apache.seatunnel.engine.managed.source.transport.TransportMetrics;
 
 /**
  * Member-level Lane A metrics on SeaTunnel's telemetry endpoint ({@code

@@ -19,9 +19,9 @@
  * The Zeta binding of STIP-31's command transport: our own Hazelcast operation ({@link
  * org.apache.seatunnel.engine.managed.source.zeta.transport.DeliverCommandOperation}), its
  * receiving end ({@link
- * org.apache.seatunnel.engine.managed.source.zeta.transport.SourceCommandTransportAdapter}), the
- * sending end ({@link org.apache.seatunnel.engine.managed.source.zeta.transport.CommandSender}) and
- * the per-member service that owns both plus the member-wide resources of Lane A ({@link
+ * org.apache.seatunnel.engine.managed.source.transport.SourceCommandTransportAdapter}), the sending
+ * end ({@link org.apache.seatunnel.engine.managed.source.transport.CommandSender}) and the
+ * per-member service that owns both plus the member-wide resources of Lane A ({@link
  * org.apache.seatunnel.engine.managed.source.zeta.transport.ManagedSourceMemberService}).
  *
  * <p>Registration: Hazelcast loads {@code META-INF/services/com.hazelcast.DataSerializerHook} and

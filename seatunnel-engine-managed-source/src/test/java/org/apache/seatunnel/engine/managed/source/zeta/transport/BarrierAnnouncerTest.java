@@ -27,6 +27,8 @@ import com.hazelcast.cluster.Address;
 import org.apache.seatunnel.engine.managed.source.reader.BarrierCohort;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
 import org.apache.seatunnel.engine.managed.source.reader.WorkerMailboxBudget;
+import org.apache.seatunnel.engine.managed.source.transport.TransportFixtures;
+import org.apache.seatunnel.engine.managed.source.transport.TransportTargets;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -36,7 +38,7 @@ import org.junit.jupiter.api.Test;
  */
 class BarrierAnnouncerTest {
     private static final long SOURCE = 7L;
-    private final TransportTargets targets = new TransportTargets();
+    private final TransportTargets<Address> targets = new TransportTargets<>();
     private final WorkerMailboxBudget budget = new WorkerMailboxBudget(64L << 20);
     private final Address coordinator = TransportFixtures.address(5701);
 

@@ -17,8 +17,8 @@
 
 package org.apache.seatunnel.engine.managed.source.zeta.transport;
 
-import static org.apache.seatunnel.engine.managed.source.zeta.transport.TransportFixtures.address;
-import static org.apache.seatunnel.engine.managed.source.zeta.transport.TransportFixtures.envelope;
+import static org.apache.seatunnel.engine.managed.source.transport.TransportFixtures.address;
+import static org.apache.seatunnel.engine.managed.source.transport.TransportFixtures.envelope;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -44,6 +44,9 @@ import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
 import org.apache.seatunnel.engine.managed.source.protocol.ReasonCode;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandCodec;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
+import org.apache.seatunnel.engine.managed.source.transport.CommandTimeoutException;
+import org.apache.seatunnel.engine.managed.source.transport.FrameInvoker;
+import org.apache.seatunnel.engine.managed.source.transport.TransportMetrics;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -441,7 +444,7 @@ class CheckpointReportBatcherTest {
     }
 
     /** Decodes each batch and holds it until the test answers. */
-    final class HeldInvoker implements FrameInvoker {
+    final class HeldInvoker implements FrameInvoker<Address> {
         final ArrayDeque<Call> calls = new ArrayDeque<>();
 
         @Override

@@ -17,8 +17,8 @@
 
 package org.apache.seatunnel.engine.managed.source.zeta.transport;
 
-import static org.apache.seatunnel.engine.managed.source.zeta.transport.TransportFixtures.address;
-import static org.apache.seatunnel.engine.managed.source.zeta.transport.TransportFixtures.envelope;
+import static org.apache.seatunnel.engine.managed.source.transport.TransportFixtures.address;
+import static org.apache.seatunnel.engine.managed.source.transport.TransportFixtures.envelope;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 

@@ -17,10 +17,10 @@
 
 package org.apache.seatunnel.engine.managed.source.zeta.transport;
 
-import static org.apache.seatunnel.engine.managed.source.zeta.transport.TransportFixtures.envelope;
-import static org.apache.seatunnel.engine.managed.source.zeta.transport.TransportFixtures.fenced;
-import static org.apache.seatunnel.engine.managed.source.zeta.transport.TransportFixtures.mailbox;
-import static org.apache.seatunnel.engine.managed.source.zeta.transport.TransportFixtures.take;
+import static org.apache.seatunnel.engine.managed.source.transport.TransportFixtures.envelope;
+import static org.apache.seatunnel.engine.managed.source.transport.TransportFixtures.fenced;
+import static org.apache.seatunnel.engine.managed.source.transport.TransportFixtures.mailbox;
+import static org.apache.seatunnel.engine.managed.source.transport.TransportFixtures.take;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -65,6 +65,10 @@ import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
 import org.apache.seatunnel.engine.managed.source.protocol.ReasonCode;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
+import org.apache.seatunnel.engine.managed.source.transport.CommandSender;
+import org.apache.seatunnel.engine.managed.source.transport.CommandTimeoutException;
+import org.apache.seatunnel.engine.managed.source.transport.CoordinatorEndpoint;
+import org.apache.seatunnel.engine.managed.source.transport.TransportFixtures;
 import org.apache.seatunnel.engine.server.SeaTunnelServerStarter;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -266,7 +270,7 @@ class TransportClusterTest {
         long source = SOURCE_IDS.incrementAndGet();
         ReaderMailbox full = registerOn(service2, source, 0, 1);
         ReaderMailbox other = registerOn(service2, source, 1, 8);
-        CommandSender sender = service1.sender();
+        CommandSender<Address> sender = service1.sender();
         assertEquals(
                 AdmissionStatus.ACCEPTED,
                 ackOf(
@@ -403,7 +407,7 @@ class TransportClusterTest {
         List<SourceCommandEnvelope> inbox = new CopyOnWriteArrayList<>();
         AtomicReference<Address> from = new AtomicReference<>();
         AtomicReference<String> thread = new AtomicReference<>();
-        CoordinatorEndpoint endpoint =
+        CoordinatorEndpoint<Address> endpoint =
                 (env, sender) -> {
                     inbox.add(env);
                     from.set(sender);

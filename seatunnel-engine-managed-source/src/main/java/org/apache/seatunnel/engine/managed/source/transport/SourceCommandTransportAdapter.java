@@ -15,15 +15,15 @@
  * limitations under the License.
  */
 
-package org.apache.seatunnel.engine.managed.source.zeta.transport;
+package org.apache.seatunnel.engine.managed.source.transport;
 
-import com.hazelcast.cluster.Address;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.LongSupplier;
+import org.apache.seatunnel.engine.managed.source.config.ManagedSourceOptions;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAckCodec;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
@@ -33,6 +33,8 @@ import org.apache.seatunnel.engine.managed.source.protocol.ReasonCode;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandCodec;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
+import org.apache.seatunnel.engine.managed.source.zeta.transport.DeliverCommandBatchOperation;
+import org.apache.seatunnel.engine.managed.source.zeta.transport.DeliverCommandOperation;
 
 /**
  * STIP-31's {@code SourceCommandTransportAdapter}: the receiving end of a delivered command on the
@@ -73,9 +75,13 @@ import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
  * logged at most once per reason per minute, with ids and never payload bytes ({@link
  * RefusalReporter}).
  */
-public final class SourceCommandTransportAdapter {
+public final class SourceCommandTransportAdapter<M> {
     /** The {@code targetAttemptId} of an ack that no attempt answered. */
     public static final long UNKNOWN_ATTEMPT = -1L;
+
+    /** The default of {@code admission.p99-budget}. */
+    public static final long DEFAULT_ADMISSION_BUDGET_NANOS =
+            ManagedSourceOptions.ADMISSION_P99_BUDGET.defaultValue().toNanos();
 
     private static final Set<CommandKind> COORDINATOR_BOUND =
             EnumSet.of(
@@ -86,7 +92,7 @@ public final class SourceCommandTransportAdapter {
                     CommandKind.ASSIGNMENT_ACK,
                     CommandKind.READER_CHECKPOINTED);
 
-    private final TransportTargets targets;
+    private final TransportTargets<M> targets;
     private final int maxPayloadBytes;
     private final long noTargetRetryAfterMillis;
     private final TransportMetrics metrics;
@@ -99,7 +105,7 @@ public final class SourceCommandTransportAdapter {
      * @param noTargetRetryAfterMillis the retry hint sent with {@code NO_SUCH_TARGET}
      */
     public SourceCommandTransportAdapter(
-            TransportTargets targets,
+            TransportTargets<M> targets,
             int maxPayloadBytes,
             long noTargetRetryAfterMillis,
             TransportMetrics metrics) {
@@ -108,14 +114,14 @@ public final class SourceCommandTransportAdapter {
                 maxPayloadBytes,
                 noTargetRetryAfterMillis,
                 metrics,
-                ManagedSourceRuntimeSettings.defaults().admissionBudgetNanos());
+                DEFAULT_ADMISSION_BUDGET_NANOS);
     }
 
     /**
      * @param admissionBudgetNanos {@code admission.p99-budget}
      */
     public SourceCommandTransportAdapter(
-            TransportTargets targets,
+            TransportTargets<M> targets,
             int maxPayloadBytes,
             long noTargetRetryAfterMillis,
             TransportMetrics metrics,
@@ -132,7 +138,7 @@ public final class SourceCommandTransportAdapter {
     }
 
     SourceCommandTransportAdapter(
-            TransportTargets targets,
+            TransportTargets<M> targets,
             int maxPayloadBytes,
             long noTargetRetryAfterMillis,
             TransportMetrics metrics,
@@ -145,12 +151,12 @@ public final class SourceCommandTransportAdapter {
                 metrics,
                 clockMillis,
                 refusalLogIntervalMillis,
-                ManagedSourceRuntimeSettings.defaults().admissionBudgetNanos(),
+                DEFAULT_ADMISSION_BUDGET_NANOS,
                 System::nanoTime);
     }
 
     SourceCommandTransportAdapter(
-            TransportTargets targets,
+            TransportTargets<M> targets,
             int maxPayloadBytes,
             long noTargetRetryAfterMillis,
             TransportMetrics metrics,
@@ -180,7 +186,7 @@ public final class SourceCommandTransportAdapter {
     /**
      * Decodes, routes and returns the encoded ack: what {@link DeliverCommandOperation} answers.
      */
-    public byte[] deliverFrame(byte[] frame, Address from) {
+    public byte[] deliverFrame(byte[] frame, M from) {
         long start = nanoClock.getAsLong();
         byte[] ack = AdmissionAckCodec.encode(deliver(frame, from));
         if (nanoClock.getAsLong() - start > admissionBudgetNanos) {
@@ -203,7 +209,7 @@ public final class SourceCommandTransportAdapter {
      * decoder's status and reason, final for every entry. What {@link DeliverCommandBatchOperation}
      * answers. Never throws.
      */
-    public byte[] deliverBatchFrame(byte[] batch, Address from) {
+    public byte[] deliverBatchFrame(byte[] batch, M from) {
         CommandBatchCodec.BatchResult opened =
                 CommandBatchCodec.decode(
                         batch,
@@ -232,11 +238,11 @@ public final class SourceCommandTransportAdapter {
     }
 
     /** Decodes and routes one frame. Never throws. */
-    public AdmissionAck deliver(byte[] frame, Address from) {
+    public AdmissionAck deliver(byte[] frame, M from) {
         return deliver(frame, 0, frame == null ? 0 : frame.length, from);
     }
 
-    private AdmissionAck deliver(byte[] frame, int offset, int length, Address from) {
+    private AdmissionAck deliver(byte[] frame, int offset, int length, M from) {
         SourceCommandCodec.DecodeResult decoded =
                 SourceCommandCodec.decode(frame, offset, length, maxPayloadBytes);
         if (!decoded.isSuccess()) {
@@ -252,10 +258,10 @@ public final class SourceCommandTransportAdapter {
      * {@link ReaderFence} checks job, kind, sender member, attempt and epoch before its mailbox
      * sees the frame. Never throws.
      */
-    public AdmissionAck route(SourceCommandEnvelope env, Address from) {
+    public AdmissionAck route(SourceCommandEnvelope env, M from) {
         try {
             if (isCoordinatorBound(env.commandKind())) {
-                CoordinatorEndpoint endpoint = targets.coordinator(env.sourceRuntimeId());
+                CoordinatorEndpoint<M> endpoint = targets.coordinator(env.sourceRuntimeId());
                 if (endpoint == null) {
                     return noSuchTarget();
                 }
@@ -267,7 +273,7 @@ public final class SourceCommandTransportAdapter {
                         env,
                         from);
             }
-            ReaderFence fence = targets.readerFence(env.sourceRuntimeId(), env.targetSubtask());
+            ReaderFence<M> fence = targets.readerFence(env.sourceRuntimeId(), env.targetSubtask());
             if (fence == null) {
                 return noSuchTarget();
             }
@@ -305,7 +311,7 @@ public final class SourceCommandTransportAdapter {
         return ack;
     }
 
-    private AdmissionAck answered(AdmissionAck ack, SourceCommandEnvelope env, Address from) {
+    private AdmissionAck answered(AdmissionAck ack, SourceCommandEnvelope env, M from) {
         AdmissionStatus status = ack.status();
         if (!status.isAdmitted() && status != AdmissionStatus.RETRY_LATER) {
             refusals.refused(ack, env, from);

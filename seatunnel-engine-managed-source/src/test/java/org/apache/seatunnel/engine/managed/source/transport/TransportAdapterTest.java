@@ -15,13 +15,13 @@
  * limitations under the License.
  */
 
-package org.apache.seatunnel.engine.managed.source.zeta.transport;
+package org.apache.seatunnel.engine.managed.source.transport;
 
-import static org.apache.seatunnel.engine.managed.source.zeta.transport.TransportFixtures.address;
-import static org.apache.seatunnel.engine.managed.source.zeta.transport.TransportFixtures.envelope;
-import static org.apache.seatunnel.engine.managed.source.zeta.transport.TransportFixtures.fenced;
-import static org.apache.seatunnel.engine.managed.source.zeta.transport.TransportFixtures.mailbox;
-import static org.apache.seatunnel.engine.managed.source.zeta.transport.TransportFixtures.take;
+import static org.apache.seatunnel.engine.managed.source.transport.TransportFixtures.address;
+import static org.apache.seatunnel.engine.managed.source.transport.TransportFixtures.envelope;
+import static org.apache.seatunnel.engine.managed.source.transport.TransportFixtures.fenced;
+import static org.apache.seatunnel.engine.managed.source.transport.TransportFixtures.mailbox;
+import static org.apache.seatunnel.engine.managed.source.transport.TransportFixtures.take;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -56,11 +56,11 @@ class TransportAdapterTest {
                     CommandKind.ASSIGNMENT_ACK,
                     CommandKind.READER_CHECKPOINTED);
 
-    private final TransportTargets targets = new TransportTargets();
+    private final TransportTargets<Address> targets = new TransportTargets<>();
     private final TransportMetrics metrics = new TransportMetrics();
     private final WorkerMailboxBudget budget = new WorkerMailboxBudget(1 << 20);
-    private final SourceCommandTransportAdapter adapter =
-            new SourceCommandTransportAdapter(targets, 1 << 10, 10, metrics);
+    private final SourceCommandTransportAdapter<Address> adapter =
+            new SourceCommandTransportAdapter<>(targets, 1 << 10, 10, metrics);
 
     private AdmissionAck deliver(SourceCommandEnvelope env) {
         byte[] ack = adapter.deliverFrame(SourceCommandCodec.encode(env), FROM);
@@ -115,8 +115,8 @@ class TransportAdapterTest {
         long budget = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(5);
         long[] now = {0};
         long[] handlerTakes = {0};
-        SourceCommandTransportAdapter timed =
-                new SourceCommandTransportAdapter(
+        SourceCommandTransportAdapter<Address> timed =
+                new SourceCommandTransportAdapter<>(
                         targets,
                         1 << 10,
                         10,

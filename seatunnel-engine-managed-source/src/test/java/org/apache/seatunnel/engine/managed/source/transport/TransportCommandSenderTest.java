@@ -15,13 +15,13 @@
  * limitations under the License.
  */
 
-package org.apache.seatunnel.engine.managed.source.zeta.transport;
+package org.apache.seatunnel.engine.managed.source.transport;
 
-import static org.apache.seatunnel.engine.managed.source.zeta.transport.TransportFixtures.address;
-import static org.apache.seatunnel.engine.managed.source.zeta.transport.TransportFixtures.envelope;
-import static org.apache.seatunnel.engine.managed.source.zeta.transport.TransportFixtures.fenced;
-import static org.apache.seatunnel.engine.managed.source.zeta.transport.TransportFixtures.mailbox;
-import static org.apache.seatunnel.engine.managed.source.zeta.transport.TransportFixtures.take;
+import static org.apache.seatunnel.engine.managed.source.transport.TransportFixtures.address;
+import static org.apache.seatunnel.engine.managed.source.transport.TransportFixtures.envelope;
+import static org.apache.seatunnel.engine.managed.source.transport.TransportFixtures.fenced;
+import static org.apache.seatunnel.engine.managed.source.transport.TransportFixtures.mailbox;
+import static org.apache.seatunnel.engine.managed.source.transport.TransportFixtures.take;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -53,6 +53,7 @@ import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope
 import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
 import org.apache.seatunnel.engine.managed.source.reader.WorkerMailboxBudget;
 import org.apache.seatunnel.engine.managed.source.retry.RetryPolicy;
+import org.apache.seatunnel.engine.managed.source.zeta.transport.ManagedSourceRuntimeSettings;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -67,10 +68,10 @@ class TransportCommandSenderTest {
     private static final Address OTHER = address(5702);
     private static final Duration BOUND = Duration.ofSeconds(20);
 
-    private final TransportTargets targets = new TransportTargets();
+    private final TransportTargets<Address> targets = new TransportTargets<>();
     private final TransportMetrics receiverMetrics = new TransportMetrics();
-    private final SourceCommandTransportAdapter adapter =
-            new SourceCommandTransportAdapter(targets, 1 << 10, 5, receiverMetrics);
+    private final SourceCommandTransportAdapter<Address> adapter =
+            new SourceCommandTransportAdapter<>(targets, 1 << 10, 5, receiverMetrics);
     private final WorkerMailboxBudget budget = new WorkerMailboxBudget(1 << 20);
     private final RecordingScheduler scheduler = new RecordingScheduler();
     private final TransportMetrics metrics = new TransportMetrics();
@@ -80,17 +81,22 @@ class TransportCommandSenderTest {
         scheduler.shutdownNow();
     }
 
-    private CommandSender sender(FrameInvoker invoker, long initial, long max, int maxQueued) {
-        return new CommandSender(
+    private CommandSender<Address> sender(
+            FrameInvoker<Address> invoker, long initial, long max, int maxQueued) {
+        return new CommandSender<>(
                 invoker,
-                scheduler,
-                ManagedSourceRuntimeSettings.defaults().withRetry(initial, max, maxQueued),
+                SenderScheduler.of(scheduler),
+                new RetryPolicy(
+                        initial,
+                        max,
+                        ManagedSourceRuntimeSettings.defaults().retryPolicy().maxAttempts()),
+                maxQueued,
                 metrics,
                 System::currentTimeMillis);
     }
 
     /** Delivers at once through the adapter, like a local member. */
-    private FrameInvoker loopback() {
+    private FrameInvoker<Address> loopback() {
         return (target, frame, timeout) ->
                 CompletableFuture.completedFuture(adapter.deliverFrame(frame, target));
     }
@@ -120,7 +126,7 @@ class TransportCommandSenderTest {
     @Test
     void everyNonRetryStatusIsFinal() throws Exception {
         targets.registerReader(fenced(mailbox(SOURCE, 0, 2, 8, budget), TARGET));
-        CommandSender sender = sender(loopback(), 10, 100, 16);
+        CommandSender<Address> sender = sender(loopback(), 10, 100, 16);
 
         AdmissionAck stale =
                 ackOf(
@@ -140,7 +146,7 @@ class TransportCommandSenderTest {
         // Answers RETRY_LATER (hint 5 ms, below the 10 ms initial backoff) six times, then
         // ACCEPTED.
         AtomicInteger calls = new AtomicInteger();
-        FrameInvoker invoker =
+        FrameInvoker<Address> invoker =
                 (target, frame, timeout) -> {
                     AdmissionAck ack =
                             calls.incrementAndGet() <= 6
@@ -168,7 +174,7 @@ class TransportCommandSenderTest {
     @Test
     void withoutHintTheInitialBackoffIsUsed() throws Exception {
         AtomicInteger calls = new AtomicInteger();
-        FrameInvoker invoker =
+        FrameInvoker<Address> invoker =
                 (target, frame, timeout) -> {
                     if (calls.incrementAndGet() <= 2) {
                         CompletableFuture<byte[]> f = new CompletableFuture<>();
@@ -196,19 +202,19 @@ class TransportCommandSenderTest {
     @Test
     void atRetryMaxAttemptsTheSendEndsWithItsLastAnswerAndCountsExhaustion() throws Exception {
         AtomicInteger calls = new AtomicInteger();
-        FrameInvoker invoker =
+        FrameInvoker<Address> invoker =
                 (target, frame, timeout) -> {
                     calls.incrementAndGet();
                     return CompletableFuture.completedFuture(
                             AdmissionAckCodec.encode(
                                     AdmissionAck.retryLater(1, 1, ReasonCode.MAILBOX_COUNT_FULL)));
                 };
-        CommandSender sender =
-                new CommandSender(
+        CommandSender<Address> sender =
+                new CommandSender<>(
                         invoker,
-                        scheduler,
-                        ManagedSourceRuntimeSettings.defaults()
-                                .withRetryPolicy(new RetryPolicy(1, 4, 3)),
+                        SenderScheduler.of(scheduler),
+                        new RetryPolicy(1, 4, 3),
+                        ManagedSourceRuntimeSettings.defaults().maxQueuedPerTarget(),
                         metrics,
                         System::currentTimeMillis);
 
@@ -230,7 +236,7 @@ class TransportCommandSenderTest {
     @Test
     void aSingleAttemptSendHandsTheFirstOutcomeBackWithoutRetry() throws Exception {
         AtomicInteger calls = new AtomicInteger();
-        FrameInvoker invoker =
+        FrameInvoker<Address> invoker =
                 (target, frame, timeout) -> {
                     calls.incrementAndGet();
                     CompletableFuture<byte[]> f = new CompletableFuture<>();
@@ -258,7 +264,7 @@ class TransportCommandSenderTest {
     @Test
     void invokerThatThrowsIsRetriedLikeATransportFailure() throws Exception {
         AtomicInteger calls = new AtomicInteger();
-        FrameInvoker invoker =
+        FrameInvoker<Address> invoker =
                 (target, frame, timeout) -> {
                     if (calls.incrementAndGet() == 1) {
                         throw new IllegalStateException("not connected");
@@ -298,7 +304,7 @@ class TransportCommandSenderTest {
 
     @Test
     void undecodableAckFailsTheSendWithoutRetry() {
-        FrameInvoker invoker =
+        FrameInvoker<Address> invoker =
                 (target, frame, timeout) -> CompletableFuture.completedFuture(new byte[] {1, 2});
 
         CompletableFuture<AdmissionAck> f =
@@ -318,7 +324,7 @@ class TransportCommandSenderTest {
     void onePerTargetInFlightAndFifoBehindIt() throws Exception {
         // Holds every response until the test releases it, recording which frames were in flight.
         ManualInvoker invoker = new ManualInvoker();
-        CommandSender sender = sender(invoker, 1, 10, 16);
+        CommandSender<Address> sender = sender(invoker, 1, 10, 16);
         List<CompletableFuture<AdmissionAck>> toTarget = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
             toTarget.add(
@@ -359,7 +365,7 @@ class TransportCommandSenderTest {
     @Test
     void fullLaneRejectsAtOnceAndCounts() throws Exception {
         ManualInvoker invoker = new ManualInvoker();
-        CommandSender sender = sender(invoker, 1, 10, 2);
+        CommandSender<Address> sender = sender(invoker, 1, 10, 2);
         List<CompletableFuture<AdmissionAck>> sent = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             sent.add(
@@ -388,7 +394,7 @@ class TransportCommandSenderTest {
     @Test
     void queuedEnvelopeWhoseDeadlinePassedTimesOutWithoutBeingSent() throws Exception {
         ManualInvoker invoker = new ManualInvoker();
-        CommandSender sender = sender(invoker, 1, 10, 16);
+        CommandSender<Address> sender = sender(invoker, 1, 10, 16);
         CompletableFuture<AdmissionAck> head =
                 sender.send(
                         TARGET, envelope(CommandKind.SPLIT_ASSIGNMENT, SOURCE, 0, 1, 1), in(BOUND));
@@ -414,7 +420,7 @@ class TransportCommandSenderTest {
     @Test
     void closeFailsEverythingPendingAndRefusesNewSends() throws Exception {
         ManualInvoker invoker = new ManualInvoker();
-        CommandSender sender = sender(invoker, 1, 10, 16);
+        CommandSender<Address> sender = sender(invoker, 1, 10, 16);
         CompletableFuture<AdmissionAck> a =
                 sender.send(
                         TARGET, envelope(CommandKind.SPLIT_ASSIGNMENT, SOURCE, 0, 1, 1), in(BOUND));
@@ -463,7 +469,7 @@ class TransportCommandSenderTest {
     }
 
     /** Holds invocations until the test answers them. */
-    static final class ManualInvoker implements FrameInvoker {
+    static final class ManualInvoker implements FrameInvoker<Address> {
         final ConcurrentLinkedQueue<Call> inFlight = new ConcurrentLinkedQueue<>();
         final AtomicInteger calls = new AtomicInteger();
 

@@ -15,7 +15,7 @@
  * limitations under the License.
  */
 
-package org.apache.seatunnel.engine.managed.source.zeta.transport;
+package org.apache.seatunnel.engine.managed.source.transport;
 
 import com.hazelcast.cluster.Address;
 import java.net.InetAddress;
@@ -30,12 +30,12 @@ import org.apache.seatunnel.engine.managed.source.reader.ReaderMailboxMetrics;
 import org.apache.seatunnel.engine.managed.source.reader.WorkerMailboxBudget;
 
 /** Envelopes, mailboxes and addresses shared by the transport tests. */
-final class TransportFixtures {
-    static final long JOB = 42L;
+public final class TransportFixtures {
+    public static final long JOB = 42L;
 
     private TransportFixtures() {}
 
-    static SourceCommandEnvelope envelope(
+    public static SourceCommandEnvelope envelope(
             CommandKind kind, long sourceRuntimeId, int subtask, long attempt, long commandId) {
         return SourceCommandEnvelope.builder(kind)
                 .jobId(JOB)
@@ -51,11 +51,11 @@ final class TransportFixtures {
     }
 
     /** Commands, bytes, reserved commands/bytes, max payload, dedup window, retry hint (ms). */
-    static MailboxLimits limits(int maxCommands) {
+    public static MailboxLimits limits(int maxCommands) {
         return new MailboxLimits(maxCommands, 1 << 20, 4, 1 << 10, 1 << 10, 1024, 5);
     }
 
-    static ReaderMailbox mailbox(
+    public static ReaderMailbox mailbox(
             long sourceRuntimeId,
             int subtask,
             long attempt,
@@ -74,7 +74,7 @@ final class TransportFixtures {
     }
 
     /** Consumer side: takes the next command and releases its capacity, or returns null. */
-    static SourceCommandEnvelope take(ReaderMailbox mailbox) {
+    public static SourceCommandEnvelope take(ReaderMailbox mailbox) {
         SourceCommandEnvelope env = mailbox.poll();
         if (env != null) {
             mailbox.complete(env, mailbox.lastReserved());
@@ -83,16 +83,16 @@ final class TransportFixtures {
     }
 
     /** The coordinator epoch of {@link #envelope} frames and of {@link #fenced} readers. */
-    static final long EPOCH = 1;
+    public static final long EPOCH = 1;
 
     /** A reader fence that accepts {@link #envelope} frames sent by {@code coordinator}. */
-    static ReaderFence fenced(ReaderMailbox mailbox, Address coordinator) {
-        ReaderFence f = new ReaderFence(mailbox, coordinator);
+    public static ReaderFence<Address> fenced(ReaderMailbox mailbox, Address coordinator) {
+        ReaderFence<Address> f = new ReaderFence<>(mailbox, coordinator);
         f.bindEpoch(EPOCH);
         return f;
     }
 
-    static Address address(int port) {
+    public static Address address(int port) {
         try {
             return new Address(InetAddress.getLoopbackAddress().getHostAddress(), port);
         } catch (UnknownHostException e) {

@@ -15,7 +15,7 @@
  * limitations under the License.
  */
 
-package org.apache.seatunnel.engine.managed.source.zeta.transport;
+package org.apache.seatunnel.engine.managed.source.transport;
 
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
@@ -29,12 +29,13 @@ import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
  * <p>Threading: lock-free; hosts register and unregister from their own threads while operation
  * threads look up concurrently. A lookup sees either the previous or the new entry; a command that
  * reaches a replaced mailbox is answered by that mailbox's own attempt check or terminal state, so
- * the race needs no lock. Life cycle: owned by {@link ManagedSourceMemberService}, lives as long as
- * the member; entries are removed by their hosts on close.
+ * the race needs no lock. Life cycle: owned by the engine binding's member runtime, lives as long
+ * as the member; entries are removed by their hosts on close.
  */
-public final class TransportTargets {
-    private final ConcurrentMap<ReaderKey, ReaderFence> readers = new ConcurrentHashMap<>();
-    private final ConcurrentMap<Long, CoordinatorEndpoint> coordinators = new ConcurrentHashMap<>();
+public final class TransportTargets<M> {
+    private final ConcurrentMap<ReaderKey, ReaderFence<M>> readers = new ConcurrentHashMap<>();
+    private final ConcurrentMap<Long, CoordinatorEndpoint<M>> coordinators =
+            new ConcurrentHashMap<>();
 
     /**
      * Makes the fence's mailbox the current target of its {@code (sourceRuntimeId, subtask)},
@@ -42,10 +43,10 @@ public final class TransportTargets {
      *
      * @return the mailbox it replaced, or null
      */
-    public ReaderMailbox registerReader(ReaderFence fence) {
+    public ReaderMailbox registerReader(ReaderFence<M> fence) {
         Objects.requireNonNull(fence, "fence");
         ReaderMailbox mailbox = fence.mailbox();
-        ReaderFence old =
+        ReaderFence<M> old =
                 readers.put(new ReaderKey(mailbox.sourceRuntimeId(), mailbox.subtask()), fence);
         return old == null ? null : old.mailbox();
     }
@@ -59,18 +60,18 @@ public final class TransportTargets {
     public boolean unregisterReader(ReaderMailbox mailbox) {
         Objects.requireNonNull(mailbox, "mailbox");
         ReaderKey key = new ReaderKey(mailbox.sourceRuntimeId(), mailbox.subtask());
-        ReaderFence current = readers.get(key);
+        ReaderFence<M> current = readers.get(key);
         return current != null && current.mailbox() == mailbox && readers.remove(key, current);
     }
 
     /** The current mailbox of a reader subtask, or null while none is registered. */
     public ReaderMailbox reader(long sourceRuntimeId, int subtask) {
-        ReaderFence f = readerFence(sourceRuntimeId, subtask);
+        ReaderFence<M> f = readerFence(sourceRuntimeId, subtask);
         return f == null ? null : f.mailbox();
     }
 
     /** The fence of the current mailbox of a reader subtask, or null while none is registered. */
-    public ReaderFence readerFence(long sourceRuntimeId, int subtask) {
+    public ReaderFence<M> readerFence(long sourceRuntimeId, int subtask) {
         return readers.get(new ReaderKey(sourceRuntimeId, subtask));
     }
 
@@ -80,23 +81,23 @@ public final class TransportTargets {
      *
      * @return the endpoint it replaced, or null
      */
-    public CoordinatorEndpoint registerCoordinator(
-            long sourceRuntimeId, CoordinatorEndpoint endpoint) {
+    public CoordinatorEndpoint<M> registerCoordinator(
+            long sourceRuntimeId, CoordinatorEndpoint<M> endpoint) {
         return coordinators.put(sourceRuntimeId, Objects.requireNonNull(endpoint, "endpoint"));
     }
 
     /** Removes {@code endpoint} if it is still the registered one. */
-    public boolean unregisterCoordinator(long sourceRuntimeId, CoordinatorEndpoint endpoint) {
+    public boolean unregisterCoordinator(long sourceRuntimeId, CoordinatorEndpoint<M> endpoint) {
         return coordinators.remove(sourceRuntimeId, endpoint);
     }
 
     /** The coordinator endpoint of a source, or null while none is registered. */
-    public CoordinatorEndpoint coordinator(long sourceRuntimeId) {
+    public CoordinatorEndpoint<M> coordinator(long sourceRuntimeId) {
         return coordinators.get(sourceRuntimeId);
     }
 
     /** The registered coordinator endpoints, a snapshot. */
-    public java.util.List<CoordinatorEndpoint> coordinatorEndpoints() {
+    public java.util.List<CoordinatorEndpoint<M>> coordinatorEndpoints() {
         return new java.util.ArrayList<>(coordinators.values());
     }
 
@@ -108,7 +109,7 @@ public final class TransportTargets {
     /** The registered reader mailboxes, a snapshot. */
     public java.util.List<ReaderMailbox> readerMailboxes() {
         java.util.List<ReaderMailbox> out = new java.util.ArrayList<>();
-        for (ReaderFence f : readers.values()) {
+        for (ReaderFence<M> f : readers.values()) {
             out.add(f.mailbox());
         }
         return out;

@@ -15,9 +15,8 @@
  * limitations under the License.
  */
 
-package org.apache.seatunnel.engine.managed.source.zeta.transport;
+package org.apache.seatunnel.engine.managed.source.transport;
 
-import com.hazelcast.cluster.Address;
 import java.util.EnumSet;
 import java.util.Objects;
 import java.util.Set;
@@ -44,7 +43,7 @@ import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
  * RETRY_LATER} ({@code AWAITING_REGISTRATION}), which the coordinator's sender retries within its
  * deadline.
  */
-public final class ReaderFence {
+public final class ReaderFence<M> {
     /** The kinds a coordinator sends to a reader; all others are local to the reader's member. */
     private static final Set<CommandKind> REMOTE_KINDS =
             EnumSet.of(
@@ -56,14 +55,14 @@ public final class ReaderFence {
     private static final long UNKNOWN = 0;
 
     private final ReaderMailbox mailbox;
-    private final Address coordinator;
+    private final M coordinator;
     private final AtomicLong epoch = new AtomicLong(UNKNOWN);
 
     /**
      * @param coordinator the member the engine placed the source's coordinator on; frames from any
      *     other member are refused
      */
-    public ReaderFence(ReaderMailbox mailbox, Address coordinator) {
+    public ReaderFence(ReaderMailbox mailbox, M coordinator) {
         this.mailbox = Objects.requireNonNull(mailbox, "mailbox");
         this.coordinator = Objects.requireNonNull(coordinator, "coordinator");
     }
@@ -96,7 +95,7 @@ public final class ReaderFence {
      *
      * @return null if the frame may be offered to the mailbox, else the refusal to answer
      */
-    AdmissionAck check(SourceCommandEnvelope env, Address from, long retryAfterMillis) {
+    AdmissionAck check(SourceCommandEnvelope env, M from, long retryAfterMillis) {
         long attempt = mailbox.attemptId();
         if (env.jobId() != mailbox.jobId()) {
             return refuse(AdmissionStatus.INVALID_PAYLOAD, attempt, ReasonCode.WRONG_JOB);

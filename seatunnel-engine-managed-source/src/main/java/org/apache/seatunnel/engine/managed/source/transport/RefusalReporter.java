@@ -15,9 +15,8 @@
  * limitations under the License.
  */
 
-package org.apache.seatunnel.engine.managed.source.zeta.transport;
+package org.apache.seatunnel.engine.managed.source.transport;
 
-import com.hazelcast.cluster.Address;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.LongSupplier;
@@ -72,7 +71,7 @@ final class RefusalReporter {
     /**
      * Counts and maybe logs a refused frame. {@code env} is null for a frame that did not decode.
      */
-    void refused(AdmissionAck ack, SourceCommandEnvelope env, Address from) {
+    void refused(AdmissionAck ack, SourceCommandEnvelope env, Object from) {
         ReasonCode reason = ack.reasonCode();
         long total = metrics.recordRefused(reason);
         int i = reason.ordinal();

@@ -15,11 +15,11 @@
  * limitations under the License.
  */
 
-package org.apache.seatunnel.engine.managed.source.zeta.transport;
+package org.apache.seatunnel.engine.managed.source.transport;
 
-import static org.apache.seatunnel.engine.managed.source.zeta.transport.TransportFixtures.EPOCH;
-import static org.apache.seatunnel.engine.managed.source.zeta.transport.TransportFixtures.address;
-import static org.apache.seatunnel.engine.managed.source.zeta.transport.TransportFixtures.mailbox;
+import static org.apache.seatunnel.engine.managed.source.transport.TransportFixtures.EPOCH;
+import static org.apache.seatunnel.engine.managed.source.transport.TransportFixtures.address;
+import static org.apache.seatunnel.engine.managed.source.transport.TransportFixtures.mailbox;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -30,6 +30,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.logging.log4j.Level;
+import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorFence;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
 import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
@@ -52,19 +53,20 @@ class InboundFenceTest {
     private static final Address READER_MEMBER = address(5802);
     private static final Address STRANGER = address(5803);
 
-    private final TransportTargets targets = new TransportTargets();
+    private final TransportTargets<Address> targets = new TransportTargets<>();
     private final TransportMetrics metrics = new TransportMetrics();
     private final AtomicLong now = new AtomicLong(1_000_000);
-    private final SourceCommandTransportAdapter adapter =
-            new SourceCommandTransportAdapter(targets, 1 << 10, 10, metrics, now::get, 60_000);
+    private final SourceCommandTransportAdapter<Address> adapter =
+            new SourceCommandTransportAdapter<>(targets, 1 << 10, 10, metrics, now::get, 60_000);
     private final WorkerMailboxBudget budget = new WorkerMailboxBudget(1 << 20);
 
     // ------------------------------------------------------------ coordinator-bound
 
     /** A coordinator endpoint that counts what it acts on, behind a real fence. */
-    private final class Endpoint implements CoordinatorEndpoint {
+    private final class Endpoint implements CoordinatorEndpoint<Address> {
         final Map<Integer, Address> deployed = new HashMap<>();
-        final CoordinatorFence fence = new CoordinatorFence(JOB, EPOCH, 2, deployed::get);
+        final CoordinatorFence<Address> fence =
+                new CoordinatorFence<>(JOB, EPOCH, 2, deployed::get);
         int actedOn;
 
         @Override
@@ -262,9 +264,9 @@ class InboundFenceTest {
 
     // ------------------------------------------------------------ reader-bound
 
-    private ReaderFence reader(int subtask, long attempt) {
+    private ReaderFence<Address> reader(int subtask, long attempt) {
         ReaderMailbox mb = mailbox(SOURCE, subtask, attempt, 8, budget);
-        ReaderFence f = new ReaderFence(mb, COORDINATOR);
+        ReaderFence<Address> f = new ReaderFence<>(mb, COORDINATOR);
         targets.registerReader(f);
         return f;
     }
@@ -285,7 +287,7 @@ class InboundFenceTest {
 
     @Test
     void readerAcceptsOnlyItsCoordinatorsEpochFromItsCoordinatorsMember() {
-        ReaderFence f = reader(0, 11);
+        ReaderFence<Address> f = reader(0, 11);
 
         // Before the registration is acknowledged nothing can be checked: retry, not refuse.
         AdmissionAck early =

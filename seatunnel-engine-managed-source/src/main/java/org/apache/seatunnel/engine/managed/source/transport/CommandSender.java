@@ -15,9 +15,8 @@
  * limitations under the License.
  */
 
-package org.apache.seatunnel.engine.managed.source.zeta.transport;
+package org.apache.seatunnel.engine.managed.source.transport;
 
-import com.hazelcast.cluster.Address;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,11 +27,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
+import org.apache.seatunnel.api.source.managed.Cancellable;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAckCodec;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
@@ -53,7 +50,7 @@ import org.slf4j.LoggerFactory;
  * touches a send's progress fields; queues are shared with callers through {@link
  * ConcurrentHashMap#compute} only. Returned futures complete on the sender thread: dependants must
  * not block there (use the {@code *Async} variants with their own executor for real work). Life
- * cycle: created by {@link ManagedSourceMemberService}; {@link #close()} fails everything still
+ * cycle: created by its engine binding's member runtime; {@link #close()} fails everything still
  * pending.
  *
  * <p>Per target {@code (member address, sourceRuntimeId, targetSubtask)} at most one envelope is in
@@ -82,14 +79,14 @@ import org.slf4j.LoggerFactory;
  *       mismatch that retrying cannot fix.
  * </ul>
  */
-public final class CommandSender implements AutoCloseable {
+public final class CommandSender<M> implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(CommandSender.class);
 
     /** Floor of Hazelcast's call timeout: below it Hazelcast's own detection is not precise. */
     private static final long MIN_CALL_TIMEOUT_MILLIS = 1000;
 
-    private final FrameInvoker invoker;
-    private final ScheduledExecutorService scheduler;
+    private final FrameInvoker<M> invoker;
+    private final SenderScheduler scheduler;
     private final TransportMetrics metrics;
     private final LongSupplier clockMillis;
     private final RetryPolicy retryPolicy;
@@ -103,17 +100,18 @@ public final class CommandSender implements AutoCloseable {
      * @param clockMillis the clock deadlines are expressed in ({@link System#currentTimeMillis})
      */
     public CommandSender(
-            FrameInvoker invoker,
-            ScheduledExecutorService scheduler,
-            ManagedSourceRuntimeSettings settings,
+            FrameInvoker<M> invoker,
+            SenderScheduler scheduler,
+            RetryPolicy retryPolicy,
+            int maxQueuedPerTarget,
             TransportMetrics metrics,
             LongSupplier clockMillis) {
         this.invoker = Objects.requireNonNull(invoker, "invoker");
         this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
         this.metrics = Objects.requireNonNull(metrics, "metrics");
         this.clockMillis = Objects.requireNonNull(clockMillis, "clockMillis");
-        this.retryPolicy = settings.retryPolicy();
-        this.maxQueuedPerTarget = settings.maxQueuedPerTarget();
+        this.retryPolicy = Objects.requireNonNull(retryPolicy, "retryPolicy");
+        this.maxQueuedPerTarget = maxQueuedPerTarget;
     }
 
     /**
@@ -126,16 +124,16 @@ public final class CommandSender implements AutoCloseable {
      *     IllegalArgumentException} (the envelope cannot be encoded)
      */
     public CompletableFuture<AdmissionAck> send(
-            Address target, SourceCommandEnvelope env, long deadlineMillis) {
+            M target, SourceCommandEnvelope env, long deadlineMillis) {
         return send(target, env, deadlineMillis, retryPolicy);
     }
 
     /**
-     * As {@link #send(Address, SourceCommandEnvelope, long)}, retried by {@code policy} instead of
+     * As {@link #send(Object, SourceCommandEnvelope, long)}, retried by {@code policy} instead of
      * the member's {@code retry.*} settings.
      */
     public CompletableFuture<AdmissionAck> send(
-            Address target, SourceCommandEnvelope env, long deadlineMillis, RetryPolicy policy) {
+            M target, SourceCommandEnvelope env, long deadlineMillis, RetryPolicy policy) {
         Objects.requireNonNull(policy, "policy");
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(env, "env");
@@ -153,7 +151,8 @@ public final class CommandSender implements AutoCloseable {
             return future;
         }
         TargetKey key = new TargetKey(target, env.sourceRuntimeId(), env.targetSubtask());
-        Pending p = new Pending(key, env, frame, deadlineMillis, future, policy.newBackoff());
+        Pending p =
+                new Pending(target, key, env, frame, deadlineMillis, future, policy.newBackoff());
         queues.compute(
                 key,
                 (k, queue) -> {
@@ -275,7 +274,7 @@ public final class CommandSender implements AutoCloseable {
                 Math.max(MIN_CALL_TIMEOUT_MILLIS, p.deadlineMillis - clockMillis.getAsLong());
         CompletableFuture<byte[]> response;
         try {
-            response = invoker.invoke(p.key.target, p.frame, callTimeout);
+            response = invoker.invoke(targetOf(p), p.frame, callTimeout);
         } catch (RuntimeException e) {
             // Hop through the scheduler so failure handling never recurses into attempt().
             execute(() -> onResponse(p, attemptNo, null, e), p);
@@ -403,6 +402,11 @@ public final class CommandSender implements AutoCloseable {
 
     // ------------------------------------------------------------------ helpers
 
+    @SuppressWarnings("unchecked")
+    private M targetOf(Pending p) {
+        return (M) p.target;
+    }
+
     private void execute(Runnable task, Pending p) {
         try {
             scheduler.execute(task);
@@ -411,18 +415,18 @@ public final class CommandSender implements AutoCloseable {
         }
     }
 
-    private ScheduledFuture<?> schedule(Runnable task, long delayMillis, Pending p) {
+    private Cancellable schedule(Runnable task, long delayMillis, Pending p) {
         try {
-            return scheduler.schedule(task, delayMillis, TimeUnit.MILLISECONDS);
+            return scheduler.schedule(task, delayMillis);
         } catch (RejectedExecutionException e) {
             p.future.completeExceptionally(closedException());
             return null;
         }
     }
 
-    private static void cancel(ScheduledFuture<?> f) {
+    private static void cancel(Cancellable f) {
         if (f != null) {
-            f.cancel(false);
+            f.cancel();
         }
     }
 
@@ -464,6 +468,7 @@ public final class CommandSender implements AutoCloseable {
      * sending thread and read by it; every other mutable field belongs to the sender thread.
      */
     private static final class Pending {
+        final Object target;
         final TargetKey key;
         final SourceCommandEnvelope env;
         final byte[] frame;
@@ -475,16 +480,18 @@ public final class CommandSender implements AutoCloseable {
         boolean finished;
         AdmissionAck lastAck;
         Throwable lastFailure;
-        ScheduledFuture<?> deadlineTimer;
-        ScheduledFuture<?> retryTimer;
+        Cancellable deadlineTimer;
+        Cancellable retryTimer;
 
         Pending(
+                Object target,
                 TargetKey key,
                 SourceCommandEnvelope env,
                 byte[] frame,
                 long deadlineMillis,
                 CompletableFuture<AdmissionAck> future,
                 RetryPolicy.Backoff backoff) {
+            this.target = target;
             this.key = key;
             this.backoff = backoff;
             this.env = env;
@@ -504,11 +511,11 @@ public final class CommandSender implements AutoCloseable {
     }
 
     private static final class TargetKey {
-        final Address target;
+        final Object target;
         final long sourceRuntimeId;
         final int subtask;
 
-        TargetKey(Address target, long sourceRuntimeId, int subtask) {
+        TargetKey(Object target, long sourceRuntimeId, int subtask) {
             this.target = target;
             this.sourceRuntimeId = sourceRuntimeId;
             this.subtask = subtask;

@@ -15,7 +15,7 @@
  * limitations under the License.
  */
 
-package org.apache.seatunnel.engine.managed.source.zeta.transport;
+package org.apache.seatunnel.engine.managed.source.transport;
 
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -70,41 +70,41 @@ public final class TransportMetrics {
     public static final String REPORTS_DROPPED = "ManagedSourceReportsDropped";
     public static final String BATCHES_RECEIVED = "ManagedSourceTransportBatchesReceived";
 
-    final AtomicLong readerDeliveries = new AtomicLong();
-    final AtomicLong coordinatorDeliveries = new AtomicLong();
-    final AtomicLong noSuchTarget = new AtomicLong();
-    final AtomicLong decodeFailures = new AtomicLong();
-    final AtomicLong handlerFailures = new AtomicLong();
+    public final AtomicLong readerDeliveries = new AtomicLong();
+    public final AtomicLong coordinatorDeliveries = new AtomicLong();
+    public final AtomicLong noSuchTarget = new AtomicLong();
+    public final AtomicLong decodeFailures = new AtomicLong();
+    public final AtomicLong handlerFailures = new AtomicLong();
     private final AtomicLongArray answered = new AtomicLongArray(AdmissionStatus.values().length);
     private final AtomicLongArray refused = new AtomicLongArray(ReasonCode.values().length);
 
-    final AtomicLong sent = new AtomicLong();
-    final AtomicLong attempts = new AtomicLong();
-    final AtomicLong retries = new AtomicLong();
-    final AtomicLong transportFailures = new AtomicLong();
-    final AtomicLong queueFull = new AtomicLong();
-    final AtomicLong timeouts = new AtomicLong();
-    final AtomicLong retriesExhausted = new AtomicLong();
-    final AtomicLong admissionOverBudget = new AtomicLong();
-    final AtomicLong ackDecodeFailures = new AtomicLong();
+    public final AtomicLong sent = new AtomicLong();
+    public final AtomicLong attempts = new AtomicLong();
+    public final AtomicLong retries = new AtomicLong();
+    public final AtomicLong transportFailures = new AtomicLong();
+    public final AtomicLong queueFull = new AtomicLong();
+    public final AtomicLong timeouts = new AtomicLong();
+    public final AtomicLong retriesExhausted = new AtomicLong();
+    public final AtomicLong admissionOverBudget = new AtomicLong();
+    public final AtomicLong ackDecodeFailures = new AtomicLong();
     private final AtomicLongArray finalStatus =
             new AtomicLongArray(AdmissionStatus.values().length);
 
-    final AtomicLong reportBatchesSent = new AtomicLong();
-    final AtomicLong reportsBatched = new AtomicLong();
-    final AtomicLong reportFlushAllReported = new AtomicLong();
-    final AtomicLong reportFlushWindow = new AtomicLong();
-    final AtomicLong reportFlushCountBound = new AtomicLong();
-    final AtomicLong reportBatchRetries = new AtomicLong();
-    final AtomicLong reportsDropped = new AtomicLong();
-    final AtomicLong batchesReceived = new AtomicLong();
+    public final AtomicLong reportBatchesSent = new AtomicLong();
+    public final AtomicLong reportsBatched = new AtomicLong();
+    public final AtomicLong reportFlushAllReported = new AtomicLong();
+    public final AtomicLong reportFlushWindow = new AtomicLong();
+    public final AtomicLong reportFlushCountBound = new AtomicLong();
+    public final AtomicLong reportBatchRetries = new AtomicLong();
+    public final AtomicLong reportsDropped = new AtomicLong();
+    public final AtomicLong batchesReceived = new AtomicLong();
 
-    void recordAnswered(AdmissionStatus status) {
+    public void recordAnswered(AdmissionStatus status) {
         answered.incrementAndGet(status.ordinal());
     }
 
     /** Counts a refused inbound frame and returns the new count for its reason. */
-    long recordRefused(ReasonCode reason) {
+    public long recordRefused(ReasonCode reason) {
         return refused.incrementAndGet(reason.ordinal());
     }
 
@@ -122,7 +122,7 @@ public final class TransportMetrics {
         return n;
     }
 
-    void recordFinal(AdmissionStatus status) {
+    public void recordFinal(AdmissionStatus status) {
         finalStatus.incrementAndGet(status.ordinal());
     }
 

@@ -15,9 +15,8 @@
  * limitations under the License.
  */
 
-package org.apache.seatunnel.engine.managed.source.zeta.transport;
+package org.apache.seatunnel.engine.managed.source.transport;
 
-import com.hazelcast.cluster.Address;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 
@@ -34,7 +33,7 @@ import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope
  * at once: no connector or enumerator code, no locks held across waits, no blocking, no sleeping. A
  * full inbox answers {@code RETRY_LATER}; the sender retries.
  */
-public interface CoordinatorEndpoint {
+public interface CoordinatorEndpoint<M> {
 
     /**
      * Admits one decoded command.
@@ -43,7 +42,7 @@ public interface CoordinatorEndpoint {
      * @param from the member that sent it (this member's own address for a local send)
      * @return the admission answer sent back to the reader's member
      */
-    AdmissionAck onReaderCommand(SourceCommandEnvelope env, Address from);
+    AdmissionAck onReaderCommand(SourceCommandEnvelope env, M from);
 
     /**
      * The member is shutting down: close the coordinator (and the connector's enumerator) on its

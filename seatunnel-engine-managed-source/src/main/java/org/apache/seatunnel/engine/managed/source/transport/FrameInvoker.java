@@ -15,10 +15,10 @@
  * limitations under the License.
  */
 
-package org.apache.seatunnel.engine.managed.source.zeta.transport;
+package org.apache.seatunnel.engine.managed.source.transport;
 
-import com.hazelcast.cluster.Address;
 import java.util.concurrent.CompletableFuture;
+import org.apache.seatunnel.engine.managed.source.zeta.transport.DeliverCommandOperation;
 
 /**
  * Moves one encoded command frame to a member and returns the encoded ack: in Zeta a {@link
@@ -28,11 +28,11 @@ import java.util.concurrent.CompletableFuture;
  * returns). The future may complete on any thread, or already be complete on return.
  */
 @FunctionalInterface
-public interface FrameInvoker {
+public interface FrameInvoker<M> {
 
     /**
      * @param callTimeoutMillis how long the transport may wait for the response before failing
      * @return the encoded {@code AdmissionAck}, or a failure if the transport could not deliver
      */
-    CompletableFuture<byte[]> invoke(Address target, byte[] frame, long callTimeoutMillis);
+    CompletableFuture<byte[]> invoke(M target, byte[] frame, long callTimeoutMillis);
 }

@@ -15,10 +15,10 @@
  * limitations under the License.
  */
 
-package org.apache.seatunnel.engine.managed.source.zeta.transport;
+package org.apache.seatunnel.engine.managed.source.transport;
 
-import static org.apache.seatunnel.engine.managed.source.zeta.transport.TransportFixtures.address;
-import static org.apache.seatunnel.engine.managed.source.zeta.transport.TransportFixtures.envelope;
+import static org.apache.seatunnel.engine.managed.source.transport.TransportFixtures.address;
+import static org.apache.seatunnel.engine.managed.source.transport.TransportFixtures.envelope;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -48,7 +48,7 @@ class BatchDeliveryTest {
     private static final Address FROM = address(5701);
 
     /** A coordinator endpoint that records what it saw and answers by command id. */
-    private static final class ScriptedEndpoint implements CoordinatorEndpoint {
+    private static final class ScriptedEndpoint implements CoordinatorEndpoint<Address> {
         final List<SourceCommandEnvelope> seen = new ArrayList<>();
 
         @Override
@@ -80,12 +80,12 @@ class BatchDeliveryTest {
         byte[] broken = SourceCommandCodec.encode(envs.get(4));
         broken[broken.length - 1] ^= 1;
 
-        TransportTargets separateTargets = new TransportTargets();
+        TransportTargets<Address> separateTargets = new TransportTargets<>();
         ScriptedEndpoint separate = new ScriptedEndpoint();
         separateTargets.registerCoordinator(SOURCE, separate);
         TransportMetrics separateMetrics = new TransportMetrics();
-        SourceCommandTransportAdapter one =
-                new SourceCommandTransportAdapter(separateTargets, 1 << 10, 10, separateMetrics);
+        SourceCommandTransportAdapter<Address> one =
+                new SourceCommandTransportAdapter<>(separateTargets, 1 << 10, 10, separateMetrics);
         List<AdmissionAck> separateAcks = new ArrayList<>();
         List<byte[]> frames = new ArrayList<>();
         for (int i = 0; i < envs.size(); i++) {
@@ -94,12 +94,12 @@ class BatchDeliveryTest {
             separateAcks.add(AdmissionAckCodec.decode(one.deliverFrame(frame, FROM)).ack());
         }
 
-        TransportTargets batchTargets = new TransportTargets();
+        TransportTargets<Address> batchTargets = new TransportTargets<>();
         ScriptedEndpoint batched = new ScriptedEndpoint();
         batchTargets.registerCoordinator(SOURCE, batched);
         TransportMetrics batchMetrics = new TransportMetrics();
-        SourceCommandTransportAdapter many =
-                new SourceCommandTransportAdapter(batchTargets, 1 << 10, 10, batchMetrics);
+        SourceCommandTransportAdapter<Address> many =
+                new SourceCommandTransportAdapter<>(batchTargets, 1 << 10, 10, batchMetrics);
         CommandBatchCodec.AckResult answer =
                 CommandBatchCodec.decodeAcks(
                         many.deliverBatchFrame(CommandBatchCodec.encode(frames), FROM),
@@ -122,12 +122,12 @@ class BatchDeliveryTest {
 
     @Test
     void aBatchThatDoesNotOpenIsRefusedAsAWholeWithTheDecodersReason() {
-        TransportTargets targets = new TransportTargets();
+        TransportTargets<Address> targets = new TransportTargets<>();
         ScriptedEndpoint endpoint = new ScriptedEndpoint();
         targets.registerCoordinator(SOURCE, endpoint);
         TransportMetrics metrics = new TransportMetrics();
-        SourceCommandTransportAdapter adapter =
-                new SourceCommandTransportAdapter(targets, 1 << 10, 10, metrics);
+        SourceCommandTransportAdapter<Address> adapter =
+                new SourceCommandTransportAdapter<>(targets, 1 << 10, 10, metrics);
         byte[] batch =
                 CommandBatchCodec.encode(
                         Arrays.asList(

@@ -15,9 +15,8 @@
  * limitations under the License.
  */
 
-package org.apache.seatunnel.engine.managed.source.zeta.transport;
+package org.apache.seatunnel.engine.managed.source.coordinator;
 
-import com.hazelcast.cluster.Address;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.IntFunction;
@@ -43,7 +42,7 @@ import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope
  * epoch a subtask has exactly one attempt (Zeta restarts readers together with their coordinator),
  * so a second attempt for a registered subtask is refused rather than allowed to replace it.
  */
-public final class CoordinatorFence {
+public final class CoordinatorFence<M> {
     /** {@code ASSIGNMENT_ACK} carries the applied command id. */
     public static final int ASSIGNMENT_ACK_PAYLOAD_BYTES = LongPayload.BYTES;
 
@@ -52,7 +51,7 @@ public final class CoordinatorFence {
     private final long jobId;
     private final long epoch;
     private final int parallelism;
-    private final IntFunction<Address> deployedMember;
+    private final IntFunction<M> deployedMember;
     private final AtomicReferenceArray<Registration> registrations;
 
     /**
@@ -60,7 +59,7 @@ public final class CoordinatorFence {
      *     engine has not recorded it yet
      */
     public CoordinatorFence(
-            long jobId, long epoch, int parallelism, IntFunction<Address> deployedMember) {
+            long jobId, long epoch, int parallelism, IntFunction<M> deployedMember) {
         if (parallelism < 1) {
             throw new IllegalArgumentException("parallelism must be positive: " + parallelism);
         }
@@ -81,7 +80,7 @@ public final class CoordinatorFence {
      * @return null if the frame may be acted on, else the answer to send (a refusal, a retry, or
      *     {@code DUPLICATE} for a repeated registration of the registered attempt)
      */
-    public AdmissionAck check(SourceCommandEnvelope env, Address from, long retryAfterMillis) {
+    public AdmissionAck check(SourceCommandEnvelope env, M from, long retryAfterMillis) {
         if (env.jobId() != jobId) {
             return refuse(AdmissionStatus.INVALID_PAYLOAD, ReasonCode.WRONG_JOB);
         }
@@ -103,7 +102,7 @@ public final class CoordinatorFence {
         Registration r = registrations.get(subtask);
         long registered = r == null ? NONE : r.attempt;
         if (env.commandKind() == CommandKind.READER_REGISTRATION) {
-            Address deployed = deployedMember.apply(subtask);
+            M deployed = deployedMember.apply(subtask);
             if (deployed == null) {
                 return AdmissionAck.retryLater(
                         epoch, retryAfterMillis, ReasonCode.AWAITING_REGISTRATION);
@@ -134,7 +133,7 @@ public final class CoordinatorFence {
      *
      * @return false if another attempt registered the subtask first (the caller answers a refusal)
      */
-    public boolean registered(int subtask, long attempt, Address from) {
+    public boolean registered(int subtask, long attempt, M from) {
         if (registrations.compareAndSet(subtask, null, new Registration(attempt, from))) {
             return true;
         }
@@ -157,16 +156,21 @@ public final class CoordinatorFence {
     }
 
     /** The member of the registered attempt of {@code subtask}, or null. */
-    public Address member(int subtask) {
+    public M member(int subtask) {
         Registration r = subtask >= 0 && subtask < parallelism ? registrations.get(subtask) : null;
-        return r == null ? null : r.member;
+        return r == null ? null : memberOf(r);
+    }
+
+    @SuppressWarnings("unchecked")
+    private M memberOf(Registration r) {
+        return (M) r.member;
     }
 
     private static final class Registration {
         final long attempt;
-        final Address member;
+        final Object member;
 
-        Registration(long attempt, Address member) {
+        Registration(long attempt, Object member) {
             this.attempt = attempt;
             this.member = Objects.requireNonNull(member, "member");
         }

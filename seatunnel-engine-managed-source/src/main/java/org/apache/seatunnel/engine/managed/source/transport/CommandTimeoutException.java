@@ -15,7 +15,7 @@
  * limitations under the License.
  */
 
-package org.apache.seatunnel.engine.managed.source.zeta.transport;
+package org.apache.seatunnel.engine.managed.source.transport;
 
 import java.util.concurrent.TimeoutException;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
@@ -33,7 +33,8 @@ public final class CommandTimeoutException extends TimeoutException {
     private final int attempts;
     private final transient AdmissionAck lastAck;
 
-    CommandTimeoutException(String message, int attempts, AdmissionAck lastAck, Throwable cause) {
+    public CommandTimeoutException(
+            String message, int attempts, AdmissionAck lastAck, Throwable cause) {
         super(message);
         this.attempts = attempts;
         this.lastAck = lastAck;
