@@ -60,6 +60,15 @@ public interface ManagedEnumeratorContext<SplitT extends SourceSplit>
     CoordinatorScheduler scheduler();
 
     /**
+     * True when the runtime asks an enumerator that implements {@link SupportSplitDemand} for
+     * splits (Lane A), false when it never does (Lane B: the stock engine expects assignment at
+     * registration or on split requests).
+     */
+    default boolean splitDemand() {
+        return false;
+    }
+
+    /**
      * Releases what this context started for the enumerator. Lane B: cancels every pending task and
      * stops the scheduler thread (a task or handler running at that moment is interrupted and
      * finishes; none starts afterwards). Lane A: nothing, the runtime closes the scheduler with the

@@ -57,6 +57,7 @@ public final class ManagedSourceConfig implements java.io.Serializable {
     private final int dedupWindow;
     private final int pollMaxRecords;
     private final long pollMaxBytes;
+    private final int maxSequenceGaps;
     private final long pollSoftNanos;
     private final long pollHardNanos;
     private final long pollCancelNanos;
@@ -71,6 +72,9 @@ public final class ManagedSourceConfig implements java.io.Serializable {
     private final int computeQueue;
     private final int trackerMaxEntries;
     private final long trackerMaxBytes;
+    private final int trackerMaxUnassignedEntries;
+    private final long trackerMaxUnassignedBytes;
+    private final int maxSplitsPerCommand;
     private final long cutHoldNanos;
     private final long schemaChangeTimeoutNanos;
     private final long idleWaitNanos;
@@ -82,6 +86,7 @@ public final class ManagedSourceConfig implements java.io.Serializable {
     private final long admissionBudgetNanos;
     private final long reportBatchWindowNanos;
     private final int reportBatchMaxReports;
+    private final int commandBatchMaxCommands;
     private final long closeTimeoutNanos;
     private final long snapshotTimeoutNanos;
     private final long snapshotSlowNanos;
@@ -98,6 +103,7 @@ public final class ManagedSourceConfig implements java.io.Serializable {
         this.workerMailboxBytes = ranged(raw, ManagedSourceOptions.WORKER_MAILBOX_MAX_BYTES);
         this.maxPayloadBytes = count(raw, ManagedSourceOptions.MAX_COMMAND_PAYLOAD_BYTES);
         this.dedupWindow = count(raw, ManagedSourceOptions.DEDUP_WINDOW);
+        this.maxSequenceGaps = count(raw, ManagedSourceOptions.MAILBOX_MAX_SEQUENCE_GAPS);
         this.pollMaxRecords = count(raw, ManagedSourceOptions.POLL_MAX_RECORDS);
         this.pollMaxBytes = ranged(raw, ManagedSourceOptions.POLL_MAX_BYTES);
         this.pollSoftNanos = ranged(raw, ManagedSourceOptions.POLL_SOFT_DURATION);
@@ -106,6 +112,7 @@ public final class ManagedSourceConfig implements java.io.Serializable {
         this.admissionBudgetNanos = ranged(raw, ManagedSourceOptions.ADMISSION_P99_BUDGET);
         this.reportBatchWindowNanos = ranged(raw, ManagedSourceOptions.REPORT_BATCH_WINDOW);
         this.reportBatchMaxReports = count(raw, ManagedSourceOptions.REPORT_BATCH_MAX_REPORTS);
+        this.commandBatchMaxCommands = count(raw, ManagedSourceOptions.COMMAND_BATCH_MAX_COMMANDS);
         this.retryInitialMillis =
                 ranged(raw, ManagedSourceOptions.RETRY_INITIAL_BACKOFF) / 1_000_000L;
         this.retryMaxMillis = ranged(raw, ManagedSourceOptions.RETRY_MAX_BACKOFF) / 1_000_000L;
@@ -119,6 +126,12 @@ public final class ManagedSourceConfig implements java.io.Serializable {
         this.computeQueue = count(raw, ManagedSourceOptions.ASYNC_COMPUTE_QUEUE);
         this.trackerMaxEntries = count(raw, ManagedSourceOptions.TRACKER_MAX_ENTRIES);
         this.trackerMaxBytes = ranged(raw, ManagedSourceOptions.TRACKER_MAX_BYTES);
+        this.trackerMaxUnassignedEntries =
+                count(raw, ManagedSourceOptions.TRACKER_MAX_UNASSIGNED_ENTRIES);
+        this.trackerMaxUnassignedBytes =
+                ranged(raw, ManagedSourceOptions.TRACKER_MAX_UNASSIGNED_BYTES);
+        this.maxSplitsPerCommand =
+                count(raw, ManagedSourceOptions.COORDINATOR_MAX_SPLITS_PER_COMMAND);
         this.cutHoldNanos = ranged(raw, ManagedSourceOptions.CUT_HOLD_TIMEOUT);
         this.schemaChangeTimeoutNanos = ranged(raw, ManagedSourceOptions.SCHEMA_CHANGE_TIMEOUT);
         this.idleWaitNanos = ranged(raw, ManagedSourceOptions.IDLE_WAIT);
@@ -286,13 +299,14 @@ public final class ManagedSourceConfig implements java.io.Serializable {
 
     public MailboxLimits mailboxLimits() {
         return new MailboxLimits(
-                mailboxMaxCommands,
-                mailboxMaxBytes,
-                reservedCommands,
-                reservedBytes,
-                maxPayloadBytes,
-                dedupWindow,
-                retryInitialMillis);
+                        mailboxMaxCommands,
+                        mailboxMaxBytes,
+                        reservedCommands,
+                        reservedBytes,
+                        maxPayloadBytes,
+                        dedupWindow,
+                        retryInitialMillis)
+                .withMaxSequenceGaps(maxSequenceGaps);
     }
 
     public PollBudget pollBudget() {
@@ -316,6 +330,9 @@ public final class ManagedSourceConfig implements java.io.Serializable {
         return CoordinatorConfig.builder()
                 .maxTrackerEntries(trackerMaxEntries)
                 .maxTrackerBytes(trackerMaxBytes)
+                .maxUnassigned(trackerMaxUnassignedEntries, trackerMaxUnassignedBytes)
+                .maxSplitsPerCommand(maxSplitsPerCommand)
+                .maxPayloadBytes(maxPayloadBytes)
                 .asyncBounds(asyncMaxConcurrency, asyncQueueCapacity)
                 .retryPolicy(retryPolicy())
                 .snapshotTimeout(Duration.ofNanos(snapshotTimeoutNanos))
@@ -448,6 +465,11 @@ public final class ManagedSourceConfig implements java.io.Serializable {
 
     public long admissionBudgetNanos() {
         return admissionBudgetNanos;
+    }
+
+    /** {@code transport.command-batch-max-commands}. */
+    public int commandBatchMaxCommands() {
+        return commandBatchMaxCommands;
     }
 
     @Override

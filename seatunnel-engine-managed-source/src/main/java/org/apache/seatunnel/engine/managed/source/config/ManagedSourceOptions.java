@@ -23,6 +23,7 @@ import java.util.Collections;
 import java.util.List;
 import org.apache.seatunnel.api.configuration.Option;
 import org.apache.seatunnel.api.configuration.Options;
+import org.apache.seatunnel.engine.managed.source.reader.MailboxLimits;
 
 /**
  * Every option of the {@code seatunnel.engine.managed-source} section, declared once. Defaults are
@@ -116,6 +117,16 @@ public final class ManagedSourceOptions {
                                     + " DUPLICATE; a power of two. Exact"
                                     + " once-per-attempt apply does not depend on it.");
 
+    public static final Option<Integer> MAILBOX_MAX_SEQUENCE_GAPS =
+            Options.key("reader-mailbox.max-sequence-gaps")
+                    .intType()
+                    .defaultValue(MailboxLimits.DEFAULT_MAX_SEQUENCE_GAPS)
+                    .withDescription(
+                            "Sequences a reader attempt may have applied above its contiguous"
+                                    + " watermark, per coordinator epoch. The runtime's sender"
+                                    + " never leaves gaps; more than this fails the attempt"
+                                    + " (LEDGER_GAPS_EXCEEDED), a guard against foreign senders.");
+
     public static final Option<Integer> POLL_MAX_RECORDS =
             Options.key("poll.max-records-per-turn")
                     .intType()
@@ -170,6 +181,16 @@ public final class ManagedSourceOptions {
                                     + " transport.report-batch-max-reports. 0 sends each report"
                                     + " at once. Kept small: reports release the coordinator's"
                                     + " tracker entries.");
+
+    public static final Option<Integer> COMMAND_BATCH_MAX_COMMANDS =
+            Options.key("transport.command-batch-max-commands")
+                    .intType()
+                    .defaultValue(64)
+                    .withDescription(
+                            "Most commands of one stream (one coordinator to one reader, or one"
+                                    + " reader to its coordinator) in one operation; the stream"
+                                    + " keeps one operation in flight and its order across"
+                                    + " retries (counted in ManagedSourceCommandBatchesSent).");
 
     public static final Option<Integer> REPORT_BATCH_MAX_REPORTS =
             Options.key("transport.report-batch-max-reports")
@@ -271,14 +292,42 @@ public final class ManagedSourceOptions {
                     .intType()
                     .defaultValue(100_000)
                     .withDescription(
-                            "Assignments tracked until checkpoint inclusion; at the bound new"
-                                    + " assignment is back-pressured, never dropped.");
+                            "Assignments sent to readers and tracked until checkpoint inclusion"
+                                    + " (until applied without checkpoints); each reader gets an"
+                                    + " even share. At the bound a split waits in the coordinator"
+                                    + " (AssignmentBackpressured), never dropped.");
 
     public static final Option<Long> TRACKER_MAX_BYTES =
             Options.key("assignment-tracker.max-bytes")
                     .longType()
                     .defaultValue(64L * 1024 * 1024)
-                    .withDescription("Estimated bytes of tracked assignments.");
+                    .withDescription("Estimated bytes of the assignments sent and tracked.");
+
+    public static final Option<Integer> TRACKER_MAX_UNASSIGNED_ENTRIES =
+            Options.key("assignment-tracker.max-unassigned-entries")
+                    .intType()
+                    .defaultValue(100_000)
+                    .withDescription(
+                            "Splits an enumerator handed out that wait in the coordinator for"
+                                    + " room in a reader. More at once fails the coordinator"
+                                    + " naming this option: an enumerator that implements"
+                                    + " SupportSplitDemand is asked only for what readers can"
+                                    + " take and never reaches it.");
+
+    public static final Option<Long> TRACKER_MAX_UNASSIGNED_BYTES =
+            Options.key("assignment-tracker.max-unassigned-bytes")
+                    .longType()
+                    .defaultValue(64L * 1024 * 1024)
+                    .withDescription("Estimated bytes of the splits waiting in the coordinator.");
+
+    public static final Option<Integer> COORDINATOR_MAX_SPLITS_PER_COMMAND =
+            Options.key("coordinator.max-splits-per-command")
+                    .intType()
+                    .defaultValue(64)
+                    .withDescription(
+                            "Most splits one assignment command carries (and at most"
+                                    + " command.max-payload-bytes): consecutive splits of one"
+                                    + " reader leave together, applied in one step.");
 
     public static final Option<Duration> CUT_HOLD_TIMEOUT =
             Options.key("reader.cut-hold-timeout")
@@ -429,6 +478,7 @@ public final class ManagedSourceOptions {
                 WORKER_MAILBOX_MAX_BYTES,
                 MAX_COMMAND_PAYLOAD_BYTES,
                 DEDUP_WINDOW,
+                MAILBOX_MAX_SEQUENCE_GAPS,
                 POLL_MAX_RECORDS,
                 POLL_MAX_BYTES,
                 POLL_SOFT_DURATION,
@@ -437,6 +487,7 @@ public final class ManagedSourceOptions {
                 ADMISSION_P99_BUDGET,
                 REPORT_BATCH_WINDOW,
                 REPORT_BATCH_MAX_REPORTS,
+                COMMAND_BATCH_MAX_COMMANDS,
                 RETRY_INITIAL_BACKOFF,
                 RETRY_MAX_BACKOFF,
                 RETRY_MAX_ATTEMPTS,
@@ -448,6 +499,9 @@ public final class ManagedSourceOptions {
                 ASYNC_COMPUTE_QUEUE,
                 TRACKER_MAX_ENTRIES,
                 TRACKER_MAX_BYTES,
+                TRACKER_MAX_UNASSIGNED_ENTRIES,
+                TRACKER_MAX_UNASSIGNED_BYTES,
+                COORDINATOR_MAX_SPLITS_PER_COMMAND,
                 CUT_HOLD_TIMEOUT,
                 SCHEMA_CHANGE_TIMEOUT,
                 IDLE_WAIT,

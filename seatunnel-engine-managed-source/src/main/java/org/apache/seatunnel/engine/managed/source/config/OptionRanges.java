@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.seatunnel.api.configuration.Option;
+import org.apache.seatunnel.engine.managed.source.protocol.AssignmentPayload;
 import org.apache.seatunnel.engine.managed.source.protocol.CommandBatchCodec;
 
 /**
@@ -125,6 +126,7 @@ public final class OptionRanges {
         m.put(
                 ManagedSourceOptions.DEDUP_WINDOW.key(),
                 new Range(ManagedSourceOptions.DEDUP_WINDOW, Unit.COUNT, 16, 1 << 20, true));
+        count(m, ManagedSourceOptions.MAILBOX_MAX_SEQUENCE_GAPS, 1, 65_536);
         count(m, ManagedSourceOptions.POLL_MAX_RECORDS, 1, 1_000_000);
         bytes(m, ManagedSourceOptions.POLL_MAX_BYTES, KIB, GIB);
         duration(m, ManagedSourceOptions.POLL_SOFT_DURATION, MS, 10 * SECOND);
@@ -133,6 +135,7 @@ public final class OptionRanges {
         duration(m, ManagedSourceOptions.ADMISSION_P99_BUDGET, MS, 10 * SECOND);
         duration(m, ManagedSourceOptions.REPORT_BATCH_WINDOW, 0, SECOND);
         count(m, ManagedSourceOptions.REPORT_BATCH_MAX_REPORTS, 1, CommandBatchCodec.MAX_ENTRIES);
+        count(m, ManagedSourceOptions.COMMAND_BATCH_MAX_COMMANDS, 1, CommandBatchCodec.MAX_ENTRIES);
         duration(m, ManagedSourceOptions.RETRY_INITIAL_BACKOFF, MS, MINUTE);
         duration(m, ManagedSourceOptions.RETRY_MAX_BACKOFF, MS, 10 * MINUTE);
         count(m, ManagedSourceOptions.RETRY_MAX_ATTEMPTS, 1, 1_000_000);
@@ -144,6 +147,13 @@ public final class OptionRanges {
         count(m, ManagedSourceOptions.ASYNC_COMPUTE_QUEUE, 1, 1_000_000);
         count(m, ManagedSourceOptions.TRACKER_MAX_ENTRIES, 1, 10_000_000);
         bytes(m, ManagedSourceOptions.TRACKER_MAX_BYTES, KIB, 16 * GIB);
+        count(m, ManagedSourceOptions.TRACKER_MAX_UNASSIGNED_ENTRIES, 1, 10_000_000);
+        bytes(m, ManagedSourceOptions.TRACKER_MAX_UNASSIGNED_BYTES, KIB, 16 * GIB);
+        count(
+                m,
+                ManagedSourceOptions.COORDINATOR_MAX_SPLITS_PER_COMMAND,
+                1,
+                AssignmentPayload.MAX_SPLITS);
         duration(m, ManagedSourceOptions.CUT_HOLD_TIMEOUT, MS, HOUR);
         duration(m, ManagedSourceOptions.SCHEMA_CHANGE_TIMEOUT, MS, 24 * HOUR);
         duration(m, ManagedSourceOptions.IDLE_WAIT, MS, MINUTE);

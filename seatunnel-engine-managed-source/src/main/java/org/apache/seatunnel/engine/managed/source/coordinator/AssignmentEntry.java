@@ -42,8 +42,8 @@ public final class AssignmentEntry {
     private long cutId;
     private long includedCheckpointId = NONE;
     private long dispatchedAtMillis;
-    private int retries;
     private boolean backpressureCounted;
+    private AssignmentCommand command;
 
     AssignmentEntry(String splitId, byte[] splitBytes, int targetSubtask, AssignmentState state) {
         this.splitId = splitId;
@@ -83,8 +83,13 @@ public final class AssignmentEntry {
         this.includedCheckpointId = checkpointId;
     }
 
-    int incrementRetries() {
-        return ++retries;
+    /** The command that carried this split; null while unassigned. */
+    AssignmentCommand command() {
+        return command;
+    }
+
+    void command(AssignmentCommand c) {
+        this.command = c;
     }
 
     boolean markBackpressureCounted() {

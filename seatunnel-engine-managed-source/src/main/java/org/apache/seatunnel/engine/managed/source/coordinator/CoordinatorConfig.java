@@ -29,6 +29,8 @@ public final class CoordinatorConfig {
     public static final int DEFAULT_COMMAND_QUEUE_CAPACITY = 4096;
     public static final int DEFAULT_COMPLETION_QUEUE_CAPACITY = 1 << 16;
     public static final int DEFAULT_DRAIN_BATCH = 1024;
+    public static final int DEFAULT_MAX_SPLITS_PER_COMMAND = 64;
+    public static final int DEFAULT_MAX_PAYLOAD_BYTES = 512 << 10;
     public static final Duration DEFAULT_SNAPSHOT_TIMEOUT = Duration.ofSeconds(10);
     public static final int DEFAULT_ASYNC_MAX_CONCURRENCY = 4;
     public static final int DEFAULT_ASYNC_QUEUE_CAPACITY = 16;
@@ -49,6 +51,10 @@ public final class CoordinatorConfig {
     private final int asyncMaxConcurrency;
     private final int asyncQueueCapacity;
     private final Duration snapshotSlowThreshold;
+    private final int maxUnassignedEntries;
+    private final long maxUnassignedBytes;
+    private final int maxSplitsPerCommand;
+    private final int maxPayloadBytes;
 
     private CoordinatorConfig(Builder b) {
         this.jobId = b.jobId;
@@ -61,6 +67,10 @@ public final class CoordinatorConfig {
         this.maxTrackerEntries = b.maxTrackerEntries;
         this.maxTrackerBytes = b.maxTrackerBytes;
         this.checkpointsEnabled = b.checkpointsEnabled;
+        this.maxUnassignedEntries = b.maxUnassignedEntries;
+        this.maxUnassignedBytes = b.maxUnassignedBytes;
+        this.maxSplitsPerCommand = b.maxSplitsPerCommand;
+        this.maxPayloadBytes = b.maxPayloadBytes;
         this.snapshotTimeout = b.snapshotTimeout;
         this.retryPolicy = b.retryPolicy;
         this.asyncMaxConcurrency = b.asyncMaxConcurrency;
@@ -113,6 +123,26 @@ public final class CoordinatorConfig {
         return checkpointsEnabled;
     }
 
+    /** {@code assignment-tracker.max-unassigned-entries}. */
+    public int maxUnassignedEntries() {
+        return maxUnassignedEntries;
+    }
+
+    /** {@code assignment-tracker.max-unassigned-bytes}. */
+    public long maxUnassignedBytes() {
+        return maxUnassignedBytes;
+    }
+
+    /** {@code coordinator.max-splits-per-command}. */
+    public int maxSplitsPerCommand() {
+        return maxSplitsPerCommand;
+    }
+
+    /** {@code command.max-payload-bytes}: what one assignment command may carry. */
+    public int maxPayloadBytes() {
+        return maxPayloadBytes;
+    }
+
     /** {@code coordinator.snapshot-timeout}: the longest wait of the engine's snapshot demand. */
     public Duration snapshotTimeout() {
         return snapshotTimeout;
@@ -155,6 +185,10 @@ public final class CoordinatorConfig {
         private int asyncMaxConcurrency = DEFAULT_ASYNC_MAX_CONCURRENCY;
         private int asyncQueueCapacity = DEFAULT_ASYNC_QUEUE_CAPACITY;
         private Duration snapshotSlowThreshold = DEFAULT_SNAPSHOT_SLOW_THRESHOLD;
+        private int maxUnassignedEntries = SourceAssignmentTracker.DEFAULT_MAX_ENTRIES;
+        private long maxUnassignedBytes = SourceAssignmentTracker.DEFAULT_MAX_BYTES;
+        private int maxSplitsPerCommand = DEFAULT_MAX_SPLITS_PER_COMMAND;
+        private int maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES;
 
         private Builder() {}
 
@@ -206,6 +240,28 @@ public final class CoordinatorConfig {
                 throw new IllegalArgumentException("maxTrackerBytes must be positive: " + v);
             }
             this.maxTrackerBytes = v;
+            return this;
+        }
+
+        /** {@code assignment-tracker.max-unassigned-entries} and {@code -bytes}. */
+        public Builder maxUnassigned(int entries, long bytes) {
+            this.maxUnassignedEntries = positive(entries, "maxUnassignedEntries");
+            if (bytes <= 0) {
+                throw new IllegalArgumentException("maxUnassignedBytes must be positive: " + bytes);
+            }
+            this.maxUnassignedBytes = bytes;
+            return this;
+        }
+
+        /** {@code coordinator.max-splits-per-command}. */
+        public Builder maxSplitsPerCommand(int v) {
+            this.maxSplitsPerCommand = positive(v, "maxSplitsPerCommand");
+            return this;
+        }
+
+        /** {@code command.max-payload-bytes}. */
+        public Builder maxPayloadBytes(int v) {
+            this.maxPayloadBytes = positive(v, "maxPayloadBytes");
             return this;
         }
 

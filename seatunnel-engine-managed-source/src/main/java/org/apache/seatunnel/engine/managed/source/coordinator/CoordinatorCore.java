@@ -29,7 +29,9 @@ import org.apache.seatunnel.api.serialization.Serializer;
 import org.apache.seatunnel.api.source.SourceEvent;
 import org.apache.seatunnel.api.source.SourceSplit;
 import org.apache.seatunnel.api.source.SourceSplitEnumerator;
+import org.apache.seatunnel.api.source.managed.SupportSplitDemand;
 import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorMetrics.Counter;
+import org.apache.seatunnel.engine.managed.source.protocol.AssignmentPayload;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -108,6 +110,18 @@ final class CoordinatorCore<SplitT extends SourceSplit, StateT> {
         this.outbound = outbound;
         this.context = context;
         this.loop = loop;
+        outbound.bindDemand(
+                new OutboundCommands.SplitDemand() {
+                    @Override
+                    public boolean supported() {
+                        return enumerator instanceof SupportSplitDemand;
+                    }
+
+                    @Override
+                    public void demand(int subtask, int maxSplits) {
+                        ((SupportSplitDemand) enumerator).handleSplitDemand(subtask, maxSplits);
+                    }
+                });
     }
 
     // ------------------------------------------------------------------ life cycle
@@ -180,7 +194,12 @@ final class CoordinatorCore<SplitT extends SourceSplit, StateT> {
 
     // ------------------------------------------------------------------ reader → coordinator
 
-    void registerReader(int subtask, long attempt, ReaderInclusionReport restored) {
+    void registerReader(
+            int subtask,
+            long attempt,
+            ReaderInclusionReport restored,
+            int windowCommands,
+            long windowBytes) {
         if (attempt == ReaderInclusionReport.NO_ATTEMPT) {
             // Not a reader attempt: the host reporting a restored owner's metadata (Zeta hands
             // reader state back before readers open).
@@ -212,6 +231,7 @@ final class CoordinatorCore<SplitT extends SourceSplit, StateT> {
         readers.register(subtask, attempt);
         envelopes.resumeSequence(
                 subtask, restored == null ? 0 : restored.watermark(envelopes.epoch()));
+        outbound.registered(subtask, attempt, windowCommands, windowBytes);
         LOG.info(
                 "Reader subtask {} registered attempt {} (previous {}): {} assignments returned to the enumerator",
                 subtask,
@@ -233,6 +253,7 @@ final class CoordinatorCore<SplitT extends SourceSplit, StateT> {
             metrics.increment(Counter.SPLIT_REQUESTS_AFTER_NO_MORE_SPLITS);
             return;
         }
+        outbound.rearmDemand(subtask);
         enumerator.handleSplitRequest(subtask);
     }
 
@@ -246,6 +267,7 @@ final class CoordinatorCore<SplitT extends SourceSplit, StateT> {
             metrics.add(Counter.ASSIGNMENTS_RETURNED, splits.size());
         }
         enumerator.addSplitsBack(splits, subtask);
+        outbound.rearmDemandForAll();
     }
 
     void readerEvent(int subtask, long attempt, SourceEvent event) {
@@ -293,18 +315,27 @@ final class CoordinatorCore<SplitT extends SourceSplit, StateT> {
             metrics.increment(Counter.INCLUSION_REPORTS_FENCED);
             return;
         }
+        // A report proves what its reader applied, whatever happened to its apply acks.
+        appliedThrough(r.subtask(), r.attemptId(), r.contiguousWatermark(envelopes.epoch()));
         tracker.include(r);
         outbound.noMoreSplitsChanged(r.subtask());
     }
 
-    void applied(int subtask, long attempt, long commandId) {
-        AssignmentEntry e = tracker.byCommand(commandId);
-        if (e == null || e.attemptId() != attempt || e.targetSubtask() != subtask) {
+    /**
+     * The reader attempt applied every command of this epoch up to {@code watermark}: flow control
+     * (credit returns; without checkpoints its splits are collected), never durability.
+     */
+    void applied(int subtask, long attempt, long watermark) {
+        if (!readers.isCurrent(subtask, attempt)) {
             metrics.increment(Counter.ASSIGNMENT_FENCED_ACKS);
             return;
         }
-        tracker.onApplied(e);
-        outbound.noMoreSplitsChanged(subtask);
+        appliedThrough(subtask, attempt, watermark);
+    }
+
+    private void appliedThrough(int subtask, long attempt, long watermark) {
+        tracker.appliedThrough(subtask, attempt, envelopes.epoch(), watermark);
+        outbound.applied(subtask, attempt, watermark);
     }
 
     // ------------------------------------------------------------------ checkpoints
@@ -347,7 +378,7 @@ final class CoordinatorCore<SplitT extends SourceSplit, StateT> {
         enumerator.notifyCheckpointAborted(checkpointId);
     }
 
-    void afterCommand() {
+    void afterCommand() throws Exception {
         outbound.pump();
     }
 
@@ -383,7 +414,19 @@ final class CoordinatorCore<SplitT extends SourceSplit, StateT> {
             } catch (IOException e) {
                 throw new UncheckedIOException("split serializer failed", e);
             }
+            if (AssignmentPayload.encodedSize(1, bytes.length) > config.maxPayloadBytes()) {
+                throw new IllegalStateException(
+                        "a split of "
+                                + bytes.length
+                                + " serialized bytes does not fit one command"
+                                + " (command.max-payload-bytes "
+                                + config.maxPayloadBytes()
+                                + ")");
+            }
             tracker.addPending(split.splitId(), bytes, subtask);
+        }
+        if (!splits.isEmpty()) {
+            outbound.pendingAdded(subtask);
         }
         if (tracker.isNoMoreSplits(subtask) && !splits.isEmpty()) {
             // An assignment after no-more-splits voids it: the enumerator must signal again.
@@ -441,6 +484,7 @@ final class CoordinatorCore<SplitT extends SourceSplit, StateT> {
             clearNoMoreSplits(m.getKey());
             enumerator.addSplitsBack(m.getValue(), m.getKey());
         }
+        outbound.rearmDemandForAll();
     }
 
     private void clearNoMoreSplits(int subtask) {

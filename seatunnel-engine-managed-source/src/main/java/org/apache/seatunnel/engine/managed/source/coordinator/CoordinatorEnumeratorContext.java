@@ -128,6 +128,12 @@ public final class CoordinatorEnumeratorContext<SplitT extends SourceSplit>
         return eventListener;
     }
 
+    /** Lane A asks an enumerator that implements {@code SupportSplitDemand} for its splits. */
+    @Override
+    public boolean splitDemand() {
+        return true;
+    }
+
     /** The scheduler of this coordinator epoch; its methods may be called on the loop only. */
     @Override
     public CoordinatorScheduler scheduler() {

@@ -82,6 +82,11 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
     private static final int SCHEDULED = 1;
     private static final int RUNNING = 2;
 
+    /** The credit window of a registration that offers none: the default mailbox's. */
+    public static final int DEFAULT_WINDOW_COMMANDS = 1024;
+
+    public static final long DEFAULT_WINDOW_BYTES = 4L << 20;
+
     private final CoordinatorConfig config;
     private final CoordinatorMetrics metrics;
     private final MpscArrayQueue<Command> commands;
@@ -177,9 +182,32 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
         return closed.await(nanos, TimeUnit.NANOSECONDS);
     }
 
-    /** A reader attempt registered without restored state of its own. */
+    /**
+     * A reader attempt registered without restored state of its own, offering the default mailbox's
+     * credit window ({@link #DEFAULT_WINDOW_COMMANDS} commands, {@link #DEFAULT_WINDOW_BYTES}
+     * bytes).
+     */
     public OfferResult registerReader(int subtask, long attemptId) {
-        return registerReader(subtask, attemptId, null);
+        return registerReader(subtask, attemptId, DEFAULT_WINDOW_COMMANDS, DEFAULT_WINDOW_BYTES);
+    }
+
+    /**
+     * A reader attempt registered without restored state of its own, offering the credit window of
+     * its mailbox: the coordinator keeps at most {@code windowCommands} sequenced commands and
+     * {@code windowBytes} payload bytes sent to it and not yet applied.
+     */
+    public OfferResult registerReader(
+            int subtask, long attemptId, int windowCommands, long windowBytes) {
+        if (windowCommands < 1 || windowBytes < 1) {
+            throw new IllegalArgumentException(
+                    "a credit window must be positive: " + windowCommands + ", " + windowBytes);
+        }
+        return offer(
+                new Command(
+                        CoordinatorCommandType.REGISTER_READER,
+                        () ->
+                                core.registerReader(
+                                        subtask, attemptId, null, windowCommands, windowBytes)));
     }
 
     /**
@@ -192,7 +220,13 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
         return offer(
                 new Command(
                         CoordinatorCommandType.REGISTER_READER,
-                        () -> core.registerReader(subtask, attemptId, restored)));
+                        () ->
+                                core.registerReader(
+                                        subtask,
+                                        attemptId,
+                                        restored,
+                                        DEFAULT_WINDOW_COMMANDS,
+                                        DEFAULT_WINDOW_BYTES)));
     }
 
     public OfferResult handleSplitRequest(int subtask, long attemptId) {
@@ -250,12 +284,15 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
                 new Command(CoordinatorCommandType.INCLUSION_REPORT, () -> core.inclusion(report)));
     }
 
-    /** The reader applied assignment {@code commandId}: flow control, never durability. */
-    public OfferResult assignmentApplied(int subtask, long attemptId, long commandId) {
+    /**
+     * The reader attempt applied every command of this epoch up to sequence {@code watermark} (its
+     * cumulative apply acknowledgement): flow control, never durability.
+     */
+    public OfferResult assignmentApplied(int subtask, long attemptId, long watermark) {
         return offer(
                 new Command(
                         CoordinatorCommandType.ASSIGNMENT_APPLIED,
-                        () -> core.applied(subtask, attemptId, commandId)));
+                        () -> core.applied(subtask, attemptId, watermark)));
     }
 
     /**

@@ -25,6 +25,7 @@ import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
 import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
 import org.apache.seatunnel.engine.managed.source.protocol.LongPayload;
 import org.apache.seatunnel.engine.managed.source.protocol.ReasonCode;
+import org.apache.seatunnel.engine.managed.source.protocol.RegistrationPayload;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 
 /**
@@ -43,7 +44,7 @@ import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope
  * so a second attempt for a registered subtask is refused rather than allowed to replace it.
  */
 public final class CoordinatorFence<M> {
-    /** {@code ASSIGNMENT_ACK} carries the applied command id. */
+    /** {@code ASSIGNMENT_ACK} carries the reader attempt's applied watermark. */
     public static final int ASSIGNMENT_ACK_PAYLOAD_BYTES = LongPayload.BYTES;
 
     private static final long NONE = 0;
@@ -179,10 +180,14 @@ public final class CoordinatorFence<M> {
     private static ReasonCode payloadShape(SourceCommandEnvelope env) {
         switch (env.commandKind()) {
             case READER_REGISTRATION:
+                return env.payloadVersion() == RegistrationPayload.VERSION
+                        ? RegistrationPayload.check(env.payload())
+                        : ReasonCode.MALFORMED_PAYLOAD;
             case SPLIT_REQUEST:
                 return env.payloadLength() == 0 ? ReasonCode.NONE : ReasonCode.MALFORMED_PAYLOAD;
             case ASSIGNMENT_ACK:
-                return env.payloadLength() == ASSIGNMENT_ACK_PAYLOAD_BYTES
+                return env.payloadVersion() == LongPayload.APPLIED_WATERMARK_VERSION
+                                && env.payloadLength() == ASSIGNMENT_ACK_PAYLOAD_BYTES
                         ? ReasonCode.NONE
                         : ReasonCode.MALFORMED_PAYLOAD;
             case READER_CHECKPOINTED:

@@ -63,8 +63,11 @@ final class CoordinatorLoopFactory {
                 new SourceAssignmentTracker(
                         config.maxTrackerEntries(),
                         config.maxTrackerBytes(),
+                        config.maxUnassignedEntries(),
+                        config.maxUnassignedBytes(),
                         config.checkpointsEnabled(),
                         metrics);
+        tracker.parallelism(config.parallelism());
         ReaderRegistry readers = new ReaderRegistry();
         EnvelopeFactory envelopes =
                 new EnvelopeFactory(config.jobId(), config.sourceRuntimeId(), config.epoch());
@@ -91,15 +94,7 @@ final class CoordinatorLoopFactory {
                         b.restoreBlob);
         OutboundCommands outbound =
                 new OutboundCommands(
-                        loop,
-                        dispatcher,
-                        tracker,
-                        readers,
-                        envelopes,
-                        timer,
-                        clock,
-                        config,
-                        metrics);
+                        loop, dispatcher, tracker, readers, envelopes, clock, config, metrics);
         CoordinatorEnumeratorContext<SplitT> context =
                 new CoordinatorEnumeratorContext<>(
                         core, loop, config.parallelism(), b.metricsContext, b.eventListener);

@@ -62,8 +62,18 @@ public final class CoordinatorMetrics {
         RECONCILIATIONS("CoordinatorReaderReconciliations"),
         ASSIGNMENTS_CREATED("AssignmentsCreated"),
         ASSIGNMENTS_DISPATCHED("AssignmentsDispatched"),
-        ASSIGNMENT_RETRIES("AssignmentRetries"),
-        RETRIES_EXHAUSTED("RetriesExhausted"),
+        /** Split-assignment commands sent; each carries one or more splits. */
+        ASSIGNMENT_COMMANDS("AssignmentCommandsSent"),
+        /** Dispatches a reader's credit window held back: it had not applied enough yet. */
+        CREDIT_WAITS("AssignmentCreditWaits"),
+        /** Times the enumerator was asked for splits (SupportSplitDemand). */
+        SPLIT_DEMANDS("SplitDemandCalls"),
+        /** Demands the enumerator answered with no split: not repeated until something changes. */
+        SPLIT_DEMANDS_UNANSWERED("SplitDemandsUnanswered"),
+        /** Assignments refused at assignment-tracker.max-unassigned-*: the coordinator failed. */
+        UNASSIGNED_BOUND_REFUSALS("AssignmentUnassignedBoundRefusals"),
+        /** Commands whose send ended without admission (retries, deadline): the epoch failed. */
+        ASSIGNMENT_SEND_FAILURES("AssignmentSendFailures"),
         ASSIGNMENT_BACKPRESSURED("AssignmentBackpressured"),
         ASSIGNMENT_HELD_FOR_RECONCILIATION("AssignmentHeldForReconciliation"),
         ASSIGNMENTS_RETURNED("AssignmentsReturnedToEnumerator"),

@@ -17,7 +17,10 @@
 
 package org.apache.seatunnel.engine.managed.source.coordinator;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
+import org.apache.seatunnel.engine.managed.source.protocol.AssignmentPayload;
 import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 
@@ -30,7 +33,7 @@ import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope
  * <p>Threading: loop-owned, not thread-safe.
  */
 final class EnvelopeFactory {
-    static final int SPLIT_PAYLOAD_VERSION = 1;
+    static final int SPLIT_PAYLOAD_VERSION = AssignmentPayload.VERSION;
     static final int CONTROL_PAYLOAD_VERSION = 1;
     private static final long COUNTER_MASK = (1L << 40) - 1;
 
@@ -85,15 +88,21 @@ final class EnvelopeFactory {
         lastSequence[subtask] = Math.max(0, restoredWatermark);
     }
 
-    SourceCommandEnvelope assignment(AssignmentEntry e) {
-        return base(CommandKind.SPLIT_ASSIGNMENT, e.targetSubtask(), e.attemptId())
-                .coordinatorEpoch(e.epoch())
-                .senderAttemptId(e.epoch())
-                .senderSequence(e.senderSequence())
-                .commandId(e.commandId())
-                .coordinatorCutId(e.cutId())
+    /** The envelope of a command just dispatched: every split it carries, in order. */
+    SourceCommandEnvelope assignment(AssignmentCommand c) {
+        AssignmentEntry[] entries = c.entries();
+        List<byte[]> splits = new ArrayList<>(entries.length);
+        for (AssignmentEntry e : entries) {
+            splits.add(e.splitBytes());
+        }
+        return base(CommandKind.SPLIT_ASSIGNMENT, c.subtask(), c.attempt())
+                .coordinatorEpoch(c.epoch())
+                .senderAttemptId(c.epoch())
+                .senderSequence(c.sequence())
+                .commandId(c.commandId())
+                .coordinatorCutId(entries[0].cutId())
                 .payloadVersion(SPLIT_PAYLOAD_VERSION)
-                .payload(e.splitBytes())
+                .payload(AssignmentPayload.encode(splits))
                 .build();
     }
 

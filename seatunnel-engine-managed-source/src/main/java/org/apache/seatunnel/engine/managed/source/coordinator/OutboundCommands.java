@@ -17,52 +17,71 @@
 
 package org.apache.seatunnel.engine.managed.source.coordinator;
 
-import java.time.Clock;
-import java.time.Duration;
-import java.util.HashMap;
-import java.util.Iterator;
-import java.util.Map;
-import java.util.TreeSet;
+import java.util.BitSet;
 import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorMetrics.Counter;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
+import org.apache.seatunnel.engine.managed.source.protocol.AssignmentPayload;
 import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
 import org.apache.seatunnel.engine.managed.source.protocol.LongPayload;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
-import org.apache.seatunnel.engine.managed.source.retry.RetryPolicy;
 
 /**
- * Turns tracker entries and controls into envelopes and hands them to the {@link
- * CommandDispatcher}: dispatches pending assignments while the tracker has room (back-pressure
- * otherwise), holds everything while restored owners are unreconciled, sends no-more-splits behind
- * a subtask's last assignment, and resends what the transport could not deliver (same command id,
- * the reader deduplicates) with the {@code retry.*} backoff of {@link RetryPolicy}. This is the one
- * retry layer of a coordinator command: the dispatcher makes one attempt per call. A command still
- * not admitted after {@code retry.max-attempts} attempts fails the coordinator ({@code
- * ManagedSourceRetriesExhausted}): its split can no longer be placed by this epoch, and the
- * pipeline restores from the last checkpoint, where the tracker still owns it.
+ * Turns tracker entries and controls into commands and hands them to the {@link CommandDispatcher},
+ * within each reader's {@link ReaderCredits credit window}: a reader is sent only what its mailbox
+ * admits, so a split the enumerator handed out waits, bounded, in the tracker until the reader has
+ * applied enough of what it got. It asks an enumerator that implements {@code SupportSplitDemand}
+ * for exactly what readers can take, packs consecutive splits of one subtask into commands of up to
+ * {@code coordinator.max-splits-per-command}, holds everything while restored owners are
+ * unreconciled, and sends no-more-splits behind a subtask's last assignment.
  *
- * <p>Threading: loop-owned except {@link AckHandler}'s callbacks, which run on any thread and only
- * post a completion to the loop.
+ * <p>Retries are the transport's: the command sender keeps each reader's commands in order and
+ * resends them until admitted. A command it gives up on (retries exhausted, deadline) fails the
+ * coordinator ({@code AssignmentSendFailures}): its split can no longer be placed in this epoch,
+ * and the pipeline restores from the last checkpoint, where the tracker still owns it.
+ *
+ * <p>Threading: loop-owned, except the dispatcher callbacks ({@link AckHandler}), which run on any
+ * thread and only post the answer to the loop through {@link AdmissionOutcomes}.
  */
 final class OutboundCommands {
     private static final byte[] EMPTY = new byte[0];
+
+    /** The enumerator's side of split demand. Loop only. */
+    interface SplitDemand {
+        /** True if the enumerator implements {@code SupportSplitDemand}. */
+        boolean supported();
+
+        /** Asks the enumerator for up to {@code maxSplits} splits for {@code subtask}. */
+        void demand(int subtask, int maxSplits) throws Exception;
+    }
 
     private final LoopPort loop;
     private final CommandDispatcher dispatcher;
     private final SourceAssignmentTracker tracker;
     private final ReaderRegistry readers;
+    private final ReaderCredits credits = new ReaderCredits();
     private final EnvelopeFactory envelopes;
-    private final DelayScheduler timer;
-    private final Clock clock;
-    private final RetryPolicy retryPolicy;
+    private final java.time.Clock clock;
     private final CoordinatorMetrics metrics;
+    private final int maxSplitsPerCommand;
+    private final int maxPayloadBytes;
+    private final AdmissionOutcomes outcomes;
+    private SplitDemand demand;
 
-    /** Controls (no-more-splits, cut release) not yet admitted, by command id. */
-    private final Map<Long, PendingControl> controls = new HashMap<>();
+    /** Subtasks whose dispatch, demand or no-more-splits may have changed since the last pump. */
+    private final BitSet dirty = new BitSet();
 
-    /** Subtasks whose no-more-splits status may need a send. */
-    private final TreeSet<Integer> noMoreSplitsDirty = new TreeSet<>();
+    /** Subtasks whose pending splits wait for tracker room: worth a look whenever room frees. */
+    private final BitSet trackerBlocked = new BitSet();
+
+    /** Subtasks whose enumerator may have splits for them: asked when they have room. */
+    private final BitSet demandArmed = new BitSet();
+
+    /** {@link SourceAssignmentTracker#entriesLeft()} when this last looked. */
+    private long entriesLeftSeen;
+
+    /** Set by the first command this epoch could not deliver: one failure is enough to report. */
+    private boolean sendFailed;
 
     OutboundCommands(
             LoopPort loop,
@@ -70,8 +89,7 @@ final class OutboundCommands {
             SourceAssignmentTracker tracker,
             ReaderRegistry readers,
             EnvelopeFactory envelopes,
-            DelayScheduler timer,
-            Clock clock,
+            java.time.Clock clock,
             CoordinatorConfig config,
             CoordinatorMetrics metrics) {
         this.loop = loop;
@@ -79,92 +97,206 @@ final class OutboundCommands {
         this.tracker = tracker;
         this.readers = readers;
         this.envelopes = envelopes;
-        this.timer = timer;
         this.clock = clock;
-        this.retryPolicy = config.retryPolicy();
         this.metrics = metrics;
+        this.maxSplitsPerCommand = config.maxSplitsPerCommand();
+        this.maxPayloadBytes = config.maxPayloadBytes();
+        this.outcomes = new AdmissionOutcomes(loop, this::onOutcome);
     }
 
-    void noMoreSplitsChanged(int subtask) {
-        noMoreSplitsDirty.add(subtask);
+    void bindDemand(SplitDemand d) {
+        this.demand = d;
     }
 
-    /** Runs after every command: cheap when nothing is pending. */
-    void pump() {
-        if (readers.holdActive()) {
-            return;
-        }
-        if (tracker.pendingCount() > 0) {
-            dispatchPending();
-        }
-        if (!noMoreSplitsDirty.isEmpty()) {
-            sendNoMoreSplits();
-        }
+    // ------------------------------------------------------------------ events (loop)
+
+    /** A reader attempt registered with its credit window. */
+    void registered(int subtask, long attempt, int windowCommands, long windowBytes) {
+        credits.register(subtask, attempt, windowCommands, windowBytes);
+        demandArmed.set(subtask);
+        dirty.set(subtask);
     }
 
-    private void dispatchPending() {
-        for (int s : tracker.subtasksWithPending()) {
-            Long attempt = readers.current(s);
-            if (attempt == null) {
-                continue;
-            }
-            AssignmentEntry e;
-            while ((e = tracker.peekPending(s)) != null) {
-                if (!tracker.hasCapacityFor(e)) {
-                    // Tracker full: stays UNASSIGNED until a completed checkpoint frees room.
-                    tracker.countBackpressure(e);
-                    return;
-                }
-                tracker.dispatched(
-                        e,
-                        envelopes.epoch(),
-                        attempt,
-                        envelopes.nextSequence(s),
-                        envelopes.nextCommandId(),
-                        envelopes.cutId(),
-                        clock.millis());
-                send(envelopes.assignment(e), new AckHandler(this, false, e.commandId(), attempt));
-            }
-            if (tracker.isNoMoreSplits(s)) {
-                noMoreSplitsDirty.add(s);
-            }
+    /**
+     * {@code attempt} of {@code subtask} applied every command up to {@code watermark} (its apply
+     * acknowledgement or a checkpoint report): credit returns.
+     */
+    void applied(int subtask, long attempt, long watermark) {
+        if (credits.applied(subtask, attempt, watermark)) {
+            dirty.set(subtask);
         }
     }
 
-    private void sendNoMoreSplits() {
-        for (Iterator<Integer> it = noMoreSplitsDirty.iterator(); it.hasNext(); ) {
-            int s = it.next();
-            if (!tracker.isNoMoreSplits(s) || tracker.hasPending(s) || tracker.hasUnadmitted(s)) {
-                // Not signalled, or assignments not yet admitted ahead of it (the reader's FIFO
-                // only orders what it admitted): re-marked when they are.
-                it.remove();
-                continue;
-            }
-            Long attempt = readers.current(s);
-            it.remove();
-            if (attempt == null || readers.noMoreSplitsSentTo(s, attempt)) {
-                continue;
-            }
-            readers.markNoMoreSplitsSent(s, attempt);
-            // Same cut as the assignments before it, so a reader cannot apply it ahead of them.
-            sendControl(CommandKind.NO_MORE_SPLITS, s, attempt, envelopes.cutId(), EMPTY);
-            metrics.increment(Counter.NO_MORE_SPLITS_SENT);
+    /** The enumerator handed {@code subtask} splits: they go out when there is room. */
+    void pendingAdded(int subtask) {
+        demandArmed.set(subtask);
+        dirty.set(subtask);
+    }
+
+    /** Something may have given the enumerator splits for {@code subtask}: ask it again. */
+    void rearmDemand(int subtask) {
+        demandArmed.set(subtask);
+        dirty.set(subtask);
+    }
+
+    /** As {@link #rearmDemand} for every registered reader (splits handed back, a restore). */
+    void rearmDemandForAll() {
+        for (int s : readers.registered()) {
+            rearmDemand(s);
         }
     }
 
     /**
+     * Subtasks waiting for tracker room get a look when entries left it (collected after an apply
+     * or a completed checkpoint, proven by a report of a checkpoint already complete, or given back
+     * by a reconciliation), whichever command it was.
+     */
+    private void lookAgainIfTrackerFreed() {
+        long left = tracker.entriesLeft();
+        if (left != entriesLeftSeen) {
+            entriesLeftSeen = left;
+            dirty.or(trackerBlocked);
+            trackerBlocked.clear();
+        }
+    }
+
+    void noMoreSplitsChanged(int subtask) {
+        dirty.set(subtask);
+    }
+
+    /** Runs after every command: cheap when nothing changed. */
+    void pump() throws Exception {
+        outcomes.drainIfStranded();
+        lookAgainIfTrackerFreed();
+        if (readers.holdActive() || dirty.isEmpty()) {
+            return;
+        }
+        for (int s = dirty.nextSetBit(0); s >= 0; s = dirty.nextSetBit(s + 1)) {
+            dirty.clear(s);
+            Long attempt = readers.current(s);
+            if (attempt == null) {
+                continue;
+            }
+            askForSplits(s);
+            dispatchPending(s, attempt);
+            sendNoMoreSplitsIfDue(s, attempt);
+        }
+    }
+
+    /** Asks a demand-driven enumerator for what {@code s} can take now, once per change. */
+    private void askForSplits(int s) throws Exception {
+        if (demand == null
+                || !demand.supported()
+                || !demandArmed.get(s)
+                || tracker.isNoMoreSplits(s)) {
+            return;
+        }
+        long room = (long) credits.freeCommands(s) * maxSplitsPerCommand;
+        room = Math.min(room, tracker.capacityFor(s));
+        room = Math.min(room, tracker.unassignedRoom());
+        room -= tracker.pendingCount(s);
+        if (room <= 0) {
+            return;
+        }
+        // Re-armed by whatever the enumerator assigns to s while it runs.
+        demandArmed.clear(s);
+        metrics.increment(Counter.SPLIT_DEMANDS);
+        demand.demand(s, (int) room);
+        if (!demandArmed.get(s)) {
+            metrics.increment(Counter.SPLIT_DEMANDS_UNANSWERED);
+        }
+    }
+
+    private void dispatchPending(int s, long attempt) {
+        while (tracker.hasPending(s)) {
+            long first = AssignmentPayload.encodedSize(1, tracker.peekPending(s).splitLength());
+            if (!credits.canSend(s, first)) {
+                metrics.increment(Counter.CREDIT_WAITS);
+                return;
+            }
+            int n =
+                    tracker.dispatchable(
+                            s,
+                            maxSplitsPerCommand,
+                            Math.min(maxPayloadBytes, credits.freeBytes(s)));
+            if (n == 0) {
+                tracker.countBackpressure(tracker.peekPending(s));
+                trackerBlocked.set(s);
+                return;
+            }
+            long seq = envelopes.nextSequence(s);
+            AssignmentCommand c =
+                    tracker.dispatched(
+                            s,
+                            n,
+                            envelopes.epoch(),
+                            attempt,
+                            seq,
+                            envelopes.nextCommandId(),
+                            envelopes.cutId(),
+                            clock.millis());
+            SourceCommandEnvelope env = envelopes.assignment(c);
+            credits.sent(s, seq, env.payloadLength());
+            send(env, new AckHandler(outcomes, false, c.commandId(), s, attempt));
+        }
+    }
+
+    private void sendNoMoreSplitsIfDue(int s, long attempt) {
+        if (!tracker.isNoMoreSplits(s)
+                || tracker.hasPending(s)
+                || readers.noMoreSplitsSentTo(s, attempt)) {
+            return;
+        }
+        if (!credits.canSend(s, 0)) {
+            metrics.increment(Counter.CREDIT_WAITS);
+            return;
+        }
+        readers.markNoMoreSplitsSent(s, attempt);
+        // Behind the subtask's assignments in its ordered stream, with the same cut, so a reader
+        // applies it after them: the transport never lets it overtake one.
+        long seq = envelopes.nextSequence(s);
+        SourceCommandEnvelope env =
+                envelopes.control(
+                        CommandKind.NO_MORE_SPLITS,
+                        s,
+                        attempt,
+                        seq,
+                        envelopes.nextCommandId(),
+                        envelopes.cutId(),
+                        EMPTY);
+        credits.sent(s, seq, 0);
+        send(env, new AckHandler(outcomes, false, env.commandId(), s, attempt));
+        metrics.increment(Counter.NO_MORE_SPLITS_SENT);
+    }
+
+    /**
      * Checkpoint {@code checkpointId} will never be taken: tells every current reader attempt to
-     * stop deferring commands of that cut. Carries cut 0 so it is never deferred itself.
+     * stop deferring commands of that cut. Unsequenced and on its own lane (a release only raises a
+     * watermark, so it needs no order with the assignments), with cut 0 so it is never deferred
+     * itself, and in the mailbox's reserved capacity.
      */
     void releaseCut(long checkpointId) {
         byte[] payload = LongPayload.encode(checkpointId);
         for (int s : readers.registered()) {
-            sendControl(CommandKind.CHECKPOINT_ABORTED, s, readers.current(s), 0, payload);
+            long attempt = readers.current(s);
+            SourceCommandEnvelope env =
+                    envelopes.control(
+                            CommandKind.CHECKPOINT_ABORTED,
+                            s,
+                            attempt,
+                            0,
+                            envelopes.nextCommandId(),
+                            0,
+                            payload);
+            send(env, new AckHandler(outcomes, false, env.commandId(), s, attempt));
             metrics.increment(Counter.CUT_RELEASES_SENT);
         }
     }
 
-    /** Ephemeral coordinator → reader event: unsequenced, never retried, dropped and counted. */
+    /**
+     * Ephemeral coordinator → reader event: unsequenced, behind the assignments sent before it,
+     * dropped and counted if it cannot be delivered.
+     */
     void sendEvent(int subtask, byte[] payload) {
         Long attempt = readers.current(subtask);
         if (attempt == null) {
@@ -180,22 +312,8 @@ final class OutboundCommands {
                         envelopes.nextCommandId(),
                         envelopes.cutId(),
                         payload);
-        send(env, new AckHandler(this, true, env.commandId(), attempt));
+        send(env, new AckHandler(outcomes, true, env.commandId(), subtask, attempt));
         metrics.increment(Counter.SOURCE_EVENTS_SENT);
-    }
-
-    private void sendControl(CommandKind kind, int s, long attempt, long cut, byte[] payload) {
-        SourceCommandEnvelope env =
-                envelopes.control(
-                        kind,
-                        s,
-                        attempt,
-                        envelopes.nextSequence(s),
-                        envelopes.nextCommandId(),
-                        cut,
-                        payload);
-        controls.put(env.commandId(), new PendingControl(env, s, attempt));
-        send(env, new AckHandler(this, false, env.commandId(), attempt));
     }
 
     private void send(SourceCommandEnvelope env, AckHandler handler) {
@@ -206,118 +324,65 @@ final class OutboundCommands {
         }
     }
 
-    // ------------------------------------------------------------------ acks (loop)
+    // ------------------------------------------------------------------ views (loop)
 
-    private void onOutcome(AckHandler h, AdmissionAck ack, Throwable failure) {
-        if (h.ephemeral) {
-            if (failure != null || !ack.status().isAdmitted()) {
+    /** Sequenced commands in flight to readers and not yet known applied. */
+    long outstandingCommands() {
+        return credits.outstandingCommands();
+    }
+
+    /** Their payload bytes. */
+    long outstandingBytes() {
+        return credits.outstandingBytes();
+    }
+
+    /** {commands, bytes} in flight to {@code subtask}'s current attempt. */
+    long[] outstanding(int subtask) {
+        return credits.used(subtask);
+    }
+
+    // ------------------------------------------------------------------ answers (loop)
+
+    private void onOutcome(AdmissionOutcomes.Outcome o) {
+        if (!loop.isRunning()) {
+            return;
+        }
+        if (o.ephemeral) {
+            if (o.failure != null || !o.ack.status().isAdmitted()) {
                 metrics.increment(Counter.SOURCE_EVENTS_DROPPED);
             }
             return;
         }
-        PendingControl c = controls.get(h.commandId);
-        if (c != null) {
-            onControlOutcome(c, ack, failure);
-            return;
-        }
-        AssignmentEntry e = tracker.byCommand(h.commandId);
-        if (e == null || e.attemptId() != h.attempt) {
-            // Returned, collected, or addressed to an attempt reconciliation already replaced.
+        if (!readers.isCurrent(o.subtask, o.attempt)) {
+            // Addressed to an attempt reconciliation already replaced.
             metrics.increment(Counter.ASSIGNMENT_FENCED_ACKS);
             return;
         }
-        if (failure != null) {
-            scheduleRetry(h.commandId, e.incrementRetries(), 0);
+        AdmissionStatus st = o.failure == null ? o.ack.status() : null;
+        if (st != null && st.isAdmitted()) {
+            tracker.onAdmitted(o.commandId);
             return;
         }
-        AdmissionStatus st = ack.status();
-        if (st.isAdmitted()) {
-            tracker.onAdmitted(e);
-            noMoreSplitsChanged(e.targetSubtask());
-        } else if (st == AdmissionStatus.RETRY_LATER) {
-            scheduleRetry(h.commandId, e.incrementRetries(), ack.retryAfterMillis());
-        } else if (st == AdmissionStatus.STALE_TARGET || st == AdmissionStatus.TERMINAL_REJECTED) {
+        if (st == AdmissionStatus.STALE_TARGET || st == AdmissionStatus.TERMINAL_REJECTED) {
             // The attempt is gone; reconciliation of its successor decides where the split goes.
             metrics.increment(Counter.ASSIGNMENT_STALE_TARGET);
-        } else {
-            throw new IllegalStateException(
-                    "reader refused an assignment: " + st + " (" + ack.reasonCode() + ")");
-        }
-    }
-
-    private void onControlOutcome(PendingControl c, AdmissionAck ack, Throwable failure) {
-        if (!readers.isCurrent(c.subtask, c.attempt)) {
-            controls.remove(c.envelope.commandId());
             return;
         }
-        if (failure != null || ack.status() == AdmissionStatus.RETRY_LATER) {
-            long after = failure == null ? ack.retryAfterMillis() : 0;
-            scheduleRetry(c.envelope.commandId(), ++c.retries, after);
+        metrics.increment(Counter.ASSIGNMENT_SEND_FAILURES);
+        if (sendFailed) {
             return;
         }
-        controls.remove(c.envelope.commandId());
-        AdmissionStatus st = ack.status();
-        if (!st.isAdmitted()
-                && st != AdmissionStatus.STALE_TARGET
-                && st != AdmissionStatus.TERMINAL_REJECTED) {
-            throw new IllegalStateException(
-                    "reader refused a control: " + st + " (" + ack.reasonCode() + ")");
-        }
-    }
-
-    private void scheduleRetry(long commandId, int retries, long retryAfterMillis) {
-        long delay = retryPolicy.delayBeforeRetry(retries, retryAfterMillis);
-        if (delay == RetryPolicy.EXHAUSTED) {
-            metrics.increment(Counter.RETRIES_EXHAUSTED);
-            throw new IllegalStateException(
-                    "command "
-                            + commandId
-                            + " not admitted after retry.max-attempts ("
-                            + retryPolicy.maxAttempts()
-                            + ") attempts");
-        }
-        metrics.increment(Counter.ASSIGNMENT_RETRIES);
-        timer.schedule(
-                Duration.ofMillis(delay),
-                () ->
-                        loop.postCompletion(
-                                CoordinatorCommandType.REDISPATCH, () -> redispatch(commandId)));
-    }
-
-    private void redispatch(long commandId) {
-        if (!loop.isRunning()) {
-            return;
-        }
-        PendingControl c = controls.get(commandId);
-        if (c != null) {
-            if (readers.isCurrent(c.subtask, c.attempt)) {
-                send(c.envelope, new AckHandler(this, false, commandId, c.attempt));
-            } else {
-                controls.remove(commandId);
-            }
-            return;
-        }
-        AssignmentEntry e = tracker.byCommand(commandId);
-        if (e == null
-                || e.state() != AssignmentState.DISPATCHED
-                || !readers.isCurrent(e.targetSubtask(), e.attemptId())) {
-            return;
-        }
-        send(envelopes.assignment(e), new AckHandler(this, false, commandId, e.attemptId()));
-    }
-
-    /** Loop-owned record of a control awaiting admission. */
-    private static final class PendingControl {
-        final SourceCommandEnvelope envelope;
-        final int subtask;
-        final long attempt;
-        int retries;
-
-        PendingControl(SourceCommandEnvelope envelope, int subtask, long attempt) {
-            this.envelope = envelope;
-            this.subtask = subtask;
-            this.attempt = attempt;
-        }
+        sendFailed = true;
+        String what =
+                o.failure != null ? o.failure.toString() : st + " (" + o.ack.reasonCode() + ")";
+        throw new IllegalStateException(
+                "command "
+                        + o.commandId
+                        + " to reader subtask "
+                        + o.subtask
+                        + " was not admitted: "
+                        + what,
+                o.failure);
     }
 
     /**
@@ -326,30 +391,37 @@ final class OutboundCommands {
      * <p>Threading: the callbacks run on any transport thread and only post to the loop. Immutable.
      */
     static final class AckHandler implements CommandDispatcher.AckCallback {
-        private final OutboundCommands owner;
+        private final AdmissionOutcomes outcomes;
         private final boolean ephemeral;
         final long commandId;
+        final int subtask;
         final long attempt;
 
-        AckHandler(OutboundCommands owner, boolean ephemeral, long commandId, long attempt) {
-            this.owner = owner;
+        AckHandler(
+                AdmissionOutcomes outcomes,
+                boolean ephemeral,
+                long commandId,
+                int subtask,
+                long attempt) {
+            this.outcomes = outcomes;
             this.ephemeral = ephemeral;
             this.commandId = commandId;
+            this.subtask = subtask;
             this.attempt = attempt;
         }
 
         @Override
         public void onAdmission(AdmissionAck ack) {
-            owner.loop.postCompletion(
-                    CoordinatorCommandType.ADMISSION_RESULT,
-                    () -> owner.onOutcome(this, ack, null));
+            outcomes.offer(
+                    new AdmissionOutcomes.Outcome(
+                            commandId, subtask, attempt, ephemeral, ack, null));
         }
 
         @Override
         public void onTransportFailure(Throwable cause) {
-            owner.loop.postCompletion(
-                    CoordinatorCommandType.ADMISSION_RESULT,
-                    () -> owner.onOutcome(this, null, cause));
+            outcomes.offer(
+                    new AdmissionOutcomes.Outcome(
+                            commandId, subtask, attempt, ephemeral, null, cause));
         }
     }
 }

@@ -132,6 +132,19 @@ public final class ReaderInclusionReport {
         return w == null ? -1L : w;
     }
 
+    /**
+     * The highest sequence of {@code epoch} below which every command is proven applied (-1 when
+     * the epoch is unknown): the watermark, or just below the first gap under it.
+     */
+    public long contiguousWatermark(long epoch) {
+        Long w = watermarkByEpoch.get(epoch);
+        if (w == null) {
+            return -1L;
+        }
+        long[] gaps = gapsByEpoch.get(epoch);
+        return gaps == null || gaps.length == 0 ? w : gaps[0] - 1;
+    }
+
     /** True iff the command (epoch, seq) is proven applied by this metadata. */
     public boolean proves(long epoch, long seq) {
         Long w = watermarkByEpoch.get(epoch);

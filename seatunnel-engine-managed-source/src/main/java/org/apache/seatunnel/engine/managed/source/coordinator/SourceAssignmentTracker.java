@@ -32,6 +32,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorMetrics.Counter;
+import org.apache.seatunnel.engine.managed.source.protocol.AssignmentPayload;
 
 /**
  * Tracks every split the enumerator handed out until ownership is proven durable (STIP-31 "Split
@@ -41,11 +42,24 @@ import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorMetrics
  * <p>Threading: owned by one {@link CoordinatorEventLoop}; every method must be called on that loop
  * (tests call it from their single thread). Not thread-safe.
  *
- * <p>Bounds: commands in flight (states {@code DISPATCHED .. CHECKPOINT_INCLUDED}) are limited by
- * entry count and estimated bytes. At the bound a new assignment stays {@code UNASSIGNED} in the
- * per-subtask pending queue (back-pressure, counted as {@code AssignmentBackpressured}) and is
- * dispatched when a completed checkpoint frees room; it is never dropped. Pending entries hold
- * splits the enumerator already produced, so they add no memory the connector had not allocated.
+ * <p>Commands: the splits of one subtask leave in {@link AssignmentCommand}s, each one command with
+ * one sender sequence for all its splits, so an apply acknowledgement or an inclusion proof covers
+ * every split of the command at once; ownership stays per split.
+ *
+ * <p>Bounds, both enforced here:
+ *
+ * <ul>
+ *   <li>in flight (states {@code DISPATCHED .. CHECKPOINT_INCLUDED}): {@code
+ *       assignment-tracker.max-entries} and {@code max-bytes}, with each reader subtask's share at
+ *       most an even part of them (so one reader cannot take every slot while the others wait for a
+ *       checkpoint). At the bound a split stays {@code UNASSIGNED} (back-pressure, counted once as
+ *       {@code AssignmentBackpressured}) and is dispatched when an apply or a completed checkpoint
+ *       frees room; it is never dropped;
+ *   <li>waiting ({@code UNASSIGNED}): {@code assignment-tracker.max-unassigned-entries} and {@code
+ *       max-unassigned-bytes}. An enumerator that hands out more than that at once is refused with
+ *       {@link TrackerBoundException} (the coordinator fails, naming the option): an enumerator
+ *       that implements {@code SupportSplitDemand} is asked for what readers can take instead.
+ * </ul>
  */
 public final class SourceAssignmentTracker {
     public static final int DEFAULT_MAX_ENTRIES = 100_000;
@@ -53,20 +67,25 @@ public final class SourceAssignmentTracker {
 
     /**
      * Per-entry overhead on a 64-bit JVM with compressed oops: the entry object (~104 B), the id
-     * String header (~40 B), the byte[] header (16 B), map nodes in the split, command and subtask
-     * indexes (~120 B), a boxed command id (16 B) and slack. Checked against a heap measurement by
+     * String header (~40 B), the byte[] header (16 B), map nodes in the split and subtask indexes
+     * (~120 B), its share of its command (~24 B) and slack. Checked against a heap measurement by
      * the split-storm benchmark.
      */
     static final int ENTRY_OVERHEAD_BYTES = 352;
 
     private final int maxEntries;
     private final long maxBytes;
+    private final int maxUnassignedEntries;
+    private final long maxUnassignedBytes;
     private final boolean checkpointsEnabled;
     private final CoordinatorMetrics metrics;
+    private int parallelism = 1;
 
     private final LinkedHashMap<String, AssignmentEntry> bySplit = new LinkedHashMap<>();
-    private final HashMap<Long, AssignmentEntry> byCommand = new HashMap<>();
+    private final HashMap<Long, AssignmentCommand> byCommand = new HashMap<>();
     private final HashMap<Integer, LinkedHashSet<AssignmentEntry>> inFlightBySubtask =
+            new HashMap<>();
+    private final HashMap<Integer, ArrayDeque<AssignmentCommand>> unappliedBySubtask =
             new HashMap<>();
     private final TreeMap<Integer, ArrayDeque<AssignmentEntry>> pendingBySubtask = new TreeMap<>();
     private final TreeMap<Long, List<AssignmentEntry>> includedByCheckpoint = new TreeMap<>();
@@ -77,28 +96,53 @@ public final class SourceAssignmentTracker {
     private int pending;
     private long pendingBytes;
     private long lastCompletedCheckpoint = AssignmentEntry.NONE;
+    private long entriesLeft;
 
+    /** A tracker that bounds only what is in flight (tests, benchmarks). */
     public SourceAssignmentTracker(
             int maxEntries, long maxBytes, boolean checkpointsEnabled, CoordinatorMetrics metrics) {
-        if (maxEntries <= 0 || maxBytes <= 0) {
+        this(maxEntries, maxBytes, Integer.MAX_VALUE, Long.MAX_VALUE, checkpointsEnabled, metrics);
+    }
+
+    public SourceAssignmentTracker(
+            int maxEntries,
+            long maxBytes,
+            int maxUnassignedEntries,
+            long maxUnassignedBytes,
+            boolean checkpointsEnabled,
+            CoordinatorMetrics metrics) {
+        if (maxEntries <= 0
+                || maxBytes <= 0
+                || maxUnassignedEntries <= 0
+                || maxUnassignedBytes <= 0) {
             throw new IllegalArgumentException("tracker bounds must be positive");
         }
         this.maxEntries = maxEntries;
         this.maxBytes = maxBytes;
+        this.maxUnassignedEntries = maxUnassignedEntries;
+        this.maxUnassignedBytes = maxUnassignedBytes;
         this.checkpointsEnabled = checkpointsEnabled;
         this.metrics = metrics;
     }
 
-    /** The byte estimate of one entry: overhead, the id's chars (UTF-16 worst case), the split. */
+    /** The estimate of one entry: overhead, the id's chars (UTF-16 worst case), the split. */
     public static long estimateBytes(String splitId, int splitBytes) {
         return ENTRY_OVERHEAD_BYTES + 2L * splitId.length() + splitBytes;
+    }
+
+    /** The reader parallelism the per-subtask share of the in-flight bounds divides by. */
+    void parallelism(int p) {
+        this.parallelism = Math.max(1, p);
     }
 
     // ---------------------------------------------------------------- enumerator side (pending)
 
     /**
-     * Records that the enumerator handed {@code splitId} to {@code subtask}. A split id already
-     * tracked means the connector assigned one split twice: refused, since it would be read twice.
+     * Records that the enumerator handed {@code splitId} to {@code subtask}.
+     *
+     * @throws IllegalStateException if the split is still tracked: the connector assigned one split
+     *     twice, which would read it twice
+     * @throws TrackerBoundException if the unassigned bound is reached
      */
     public AssignmentEntry addPending(String splitId, byte[] splitBytes, int subtask) {
         if (bySplit.containsKey(splitId)) {
@@ -106,6 +150,22 @@ public final class SourceAssignmentTracker {
                     "Enumerator assigned a split that is still tracked (subtask "
                             + subtask
                             + "): a split must not be owned twice");
+        }
+        long estimate = estimateBytes(splitId, splitBytes.length);
+        if (pending >= maxUnassignedEntries || pendingBytes + estimate > maxUnassignedBytes) {
+            metrics.increment(Counter.UNASSIGNED_BOUND_REFUSALS);
+            throw new TrackerBoundException(
+                    "the enumerator handed out more splits than the coordinator may hold before"
+                            + " readers take them ("
+                            + pending
+                            + " waiting, "
+                            + pendingBytes
+                            + " estimated bytes; assignment-tracker.max-unassigned-entries "
+                            + maxUnassignedEntries
+                            + ", max-unassigned-bytes "
+                            + maxUnassignedBytes
+                            + "): hand splits out when asked (SupportSplitDemand) or raise the"
+                            + " bound");
         }
         AssignmentEntry e =
                 new AssignmentEntry(splitId, splitBytes, subtask, AssignmentState.UNASSIGNED);
@@ -126,20 +186,10 @@ public final class SourceAssignmentTracker {
         return pendingBySubtask.containsKey(subtask);
     }
 
-    /**
-     * True while {@code subtask} has a command whose admission is not proven. No-more-splits must
-     * wait for it: a retried assignment admitted after no-more-splits could find its reader gone.
-     */
-    public boolean hasUnadmitted(int subtask) {
-        LinkedHashSet<AssignmentEntry> set = inFlightBySubtask.get(subtask);
-        if (set != null) {
-            for (AssignmentEntry e : set) {
-                if (e.state() == AssignmentState.DISPATCHED) {
-                    return true;
-                }
-            }
-        }
-        return false;
+    /** Unassigned entries of {@code subtask}. */
+    public int pendingCount(int subtask) {
+        ArrayDeque<AssignmentEntry> q = pendingBySubtask.get(subtask);
+        return q == null ? 0 : q.size();
     }
 
     /**
@@ -154,10 +204,77 @@ public final class SourceAssignmentTracker {
         return out;
     }
 
-    /** True when one more command fits; an empty tracker always admits one (no size deadlock). */
+    /**
+     * True when one more entry fits the in-flight bounds and {@code e}'s subtask's share of them;
+     * an empty tracker always takes one (no size deadlock).
+     */
     public boolean hasCapacityFor(AssignmentEntry e) {
-        return inFlight == 0
-                || (inFlight < maxEntries && inFlightBytes + e.estimatedBytes() <= maxBytes);
+        if (inFlight == 0) {
+            return true;
+        }
+        if (inFlight >= maxEntries || inFlightBytes + e.estimatedBytes() > maxBytes) {
+            return false;
+        }
+        LinkedHashSet<AssignmentEntry> mine = inFlightBySubtask.get(e.targetSubtask());
+        return mine == null || mine.size() < shareOfEntries();
+    }
+
+    /**
+     * Entries {@code subtask} may still add to what is in flight (its share, the total); an empty
+     * tracker always takes one.
+     */
+    public int capacityFor(int subtask) {
+        LinkedHashSet<AssignmentEntry> mine = inFlightBySubtask.get(subtask);
+        int own = mine == null ? 0 : mine.size();
+        int room = Math.min(maxEntries - inFlight, shareOfEntries() - own);
+        return Math.max(room, inFlight == 0 ? 1 : 0);
+    }
+
+    /**
+     * How many of {@code subtask}'s first pending entries fit one command: at most {@code
+     * maxSplits}, an assignment payload of at most {@code payloadRoom} bytes (the first entry
+     * always), and the room of the in-flight bounds and the subtask's share of them. 0 when not
+     * even the first fits the tracker now.
+     */
+    public int dispatchable(int subtask, int maxSplits, long payloadRoom) {
+        ArrayDeque<AssignmentEntry> q = pendingBySubtask.get(subtask);
+        if (q == null) {
+            return 0;
+        }
+        int cap = capacityFor(subtask);
+        boolean alwaysOne = inFlight == 0;
+        long bytesRoom = maxBytes - inFlightBytes;
+        int n = 0;
+        long payload = AssignmentPayload.encodedSize(0, 0);
+        long estimated = 0;
+        for (AssignmentEntry e : q) {
+            if (n == maxSplits || n >= cap) {
+                break;
+            }
+            long p =
+                    payload
+                            + AssignmentPayload.encodedSize(1, e.splitLength())
+                            - AssignmentPayload.encodedSize(0, 0);
+            if (n > 0 && p > payloadRoom) {
+                break;
+            }
+            if (estimated + e.estimatedBytes() > bytesRoom && !(n == 0 && alwaysOne)) {
+                break;
+            }
+            payload = p;
+            estimated += e.estimatedBytes();
+            n++;
+        }
+        return n;
+    }
+
+    /** Unassigned entries the tracker may still take. */
+    public int unassignedRoom() {
+        return Math.max(0, maxUnassignedEntries - pending);
+    }
+
+    private int shareOfEntries() {
+        return Math.max(1, maxEntries / parallelism);
     }
 
     /** Counts a back-pressured entry once, however often the pump finds the tracker full. */
@@ -167,29 +284,51 @@ public final class SourceAssignmentTracker {
         }
     }
 
-    /** Moves the head pending entry of its subtask to DISPATCHED with its command identity. */
-    public void dispatched(
-            AssignmentEntry e, long epoch, long attempt, long seq, long cmd, long cut, long now) {
-        ArrayDeque<AssignmentEntry> q = pendingBySubtask.get(e.targetSubtask());
-        if (q == null || q.peekFirst() != e) {
+    /**
+     * Moves the first {@code count} pending entries of {@code subtask} into one DISPATCHED command
+     * with that command's identity.
+     */
+    public AssignmentCommand dispatched(
+            int subtask,
+            int count,
+            long epoch,
+            long attempt,
+            long seq,
+            long cmd,
+            long cut,
+            long now) {
+        ArrayDeque<AssignmentEntry> q = pendingBySubtask.get(subtask);
+        if (q == null || q.size() < count || count < 1) {
             throw new IllegalStateException(
-                    "only the head pending entry of a subtask is dispatched");
+                    "only pending entries of a subtask are dispatched, at least one");
         }
-        e.moveTo(AssignmentState.DISPATCHED);
-        q.pollFirst();
+        AssignmentEntry[] entries = new AssignmentEntry[count];
+        for (int i = 0; i < count; i++) {
+            AssignmentEntry e = q.pollFirst();
+            e.moveTo(AssignmentState.DISPATCHED);
+            pending--;
+            pendingBytes -= e.estimatedBytes();
+            e.stampCommand(epoch, attempt, seq, cmd, cut, now);
+            entries[i] = e;
+        }
         if (q.isEmpty()) {
-            pendingBySubtask.remove(e.targetSubtask());
+            pendingBySubtask.remove(subtask);
         }
-        pending--;
-        pendingBytes -= e.estimatedBytes();
-        e.stampCommand(epoch, attempt, seq, cmd, cut, now);
-        indexInFlight(e);
-        metrics.increment(Counter.ASSIGNMENTS_DISPATCHED);
+        AssignmentCommand c = new AssignmentCommand(cmd, subtask, attempt, epoch, seq, entries);
+        byCommand.put(cmd, c);
+        for (AssignmentEntry e : entries) {
+            e.command(c);
+            indexInFlight(e);
+        }
+        unappliedBySubtask.computeIfAbsent(subtask, k -> new ArrayDeque<>()).addLast(c);
+        metrics.add(Counter.ASSIGNMENTS_DISPATCHED, count);
+        metrics.increment(Counter.ASSIGNMENT_COMMANDS);
+        return c;
     }
 
     // ---------------------------------------------------------------- acks (flow control only)
 
-    public AssignmentEntry byCommand(long commandId) {
+    public AssignmentCommand byCommand(long commandId) {
         return byCommand.get(commandId);
     }
 
@@ -197,35 +336,58 @@ public final class SourceAssignmentTracker {
         return bySplit.get(splitId);
     }
 
-    /** Admission ack. Returns false for a duplicate (already admitted or further). */
-    public boolean onAdmitted(AssignmentEntry e) {
-        if (e.state() != AssignmentState.DISPATCHED) {
-            metrics.increment(Counter.ASSIGNMENT_DUPLICATE_ACKS);
+    /** Admission ack of command {@code commandId}. Returns false for a duplicate or a late one. */
+    public boolean onAdmitted(long commandId) {
+        AssignmentCommand c = byCommand.get(commandId);
+        if (c == null) {
             return false;
         }
-        e.moveTo(AssignmentState.ADMITTED);
-        if (!checkpointsEnabled) {
-            collect(e);
+        boolean any = false;
+        for (AssignmentEntry e : c.entries()) {
+            if (isTracked(e) && e.state() == AssignmentState.DISPATCHED) {
+                e.moveTo(AssignmentState.ADMITTED);
+                any = true;
+            }
         }
-        return true;
+        if (!any) {
+            metrics.increment(Counter.ASSIGNMENT_DUPLICATE_ACKS);
+        }
+        return any;
     }
 
     /**
-     * Apply ack. Flow control only while checkpoints are enabled; without checkpoints (no cut to
-     * reconcile against, a failure restarts from scratch) the entry is collected at admission or,
-     * if that ack was lost, here.
+     * {@code attempt} of {@code subtask} applied every command of coordinator epoch {@code epoch}
+     * up to sequence {@code watermark}: their splits are APPLIED. Flow control only while
+     * checkpoints are enabled; without checkpoints (no cut to reconcile against, a failure restarts
+     * from scratch) they are collected here.
+     *
+     * @return the number of commands newly known applied
      */
-    public boolean onApplied(AssignmentEntry e) {
-        AssignmentState s = e.state();
-        if (s != AssignmentState.DISPATCHED && s != AssignmentState.ADMITTED) {
-            metrics.increment(Counter.ASSIGNMENT_DUPLICATE_ACKS);
-            return false;
+    public int appliedThrough(int subtask, long attempt, long epoch, long watermark) {
+        ArrayDeque<AssignmentCommand> q = unappliedBySubtask.get(subtask);
+        int n = 0;
+        while (q != null && !q.isEmpty()) {
+            AssignmentCommand c = q.peekFirst();
+            if (c.attempt() != attempt || c.epoch() != epoch || c.sequence() > watermark) {
+                break;
+            }
+            q.pollFirst();
+            n++;
+            for (AssignmentEntry e : c.entries()) {
+                AssignmentState s = e.state();
+                if (isTracked(e)
+                        && (s == AssignmentState.DISPATCHED || s == AssignmentState.ADMITTED)) {
+                    e.moveTo(AssignmentState.APPLIED);
+                    if (!checkpointsEnabled) {
+                        collect(e);
+                    }
+                }
+            }
         }
-        e.moveTo(AssignmentState.APPLIED);
-        if (!checkpointsEnabled) {
-            collect(e);
+        if (q != null && q.isEmpty()) {
+            unappliedBySubtask.remove(subtask);
         }
-        return true;
+        return n;
     }
 
     // ---------------------------------------------------------------- durability
@@ -269,7 +431,7 @@ public final class SourceAssignmentTracker {
                 // Lazily skip entries returned or re-included since they were listed.
                 if (e.state() == AssignmentState.CHECKPOINT_INCLUDED
                         && e.includedCheckpointId() == m.getKey()
-                        && bySplit.get(e.splitId()) == e) {
+                        && isTracked(e)) {
                     collect(e);
                     n++;
                 }
@@ -302,6 +464,8 @@ public final class SourceAssignmentTracker {
                 }
             }
         }
+        // Commands of a replaced attempt are never applied now: nothing waits for their acks.
+        unappliedBySubtask.remove(subtask);
         return reconcile(old, restored);
     }
 
@@ -392,13 +556,18 @@ public final class SourceAssignmentTracker {
         return owners;
     }
 
-    /** Installs decoded entries; only an empty tracker may be restored. */
+    /**
+     * Installs decoded entries; only an empty tracker may be restored. A restore may hold more
+     * waiting entries than the unassigned bound (the checkpoint was taken under other settings):
+     * they are all given back to the enumerator at open.
+     */
     void restore(List<AssignmentEntry> entries, long lastCompleted, Collection<Integer> nms) {
         if (!bySplit.isEmpty()) {
             throw new IllegalStateException("restore into a non-empty tracker");
         }
         lastCompletedCheckpoint = lastCompleted;
         noMoreSplits.addAll(nms);
+        Map<Long, List<AssignmentEntry>> commands = new LinkedHashMap<>();
         for (AssignmentEntry e : entries) {
             if (bySplit.put(e.splitId(), e) != null) {
                 throw new IllegalStateException("snapshot holds a split id twice");
@@ -408,12 +577,28 @@ public final class SourceAssignmentTracker {
                 pending++;
                 pendingBytes += e.estimatedBytes();
             } else {
-                indexInFlight(e);
+                commands.computeIfAbsent(e.commandId(), k -> new ArrayList<>()).add(e);
                 if (e.state() == AssignmentState.CHECKPOINT_INCLUDED) {
                     includedByCheckpoint
                             .computeIfAbsent(e.includedCheckpointId(), k -> new ArrayList<>())
                             .add(e);
                 }
+            }
+        }
+        for (List<AssignmentEntry> es : commands.values()) {
+            AssignmentEntry first = es.get(0);
+            AssignmentCommand c =
+                    new AssignmentCommand(
+                            first.commandId(),
+                            first.targetSubtask(),
+                            first.attemptId(),
+                            first.epoch(),
+                            first.senderSequence(),
+                            es.toArray(new AssignmentEntry[0]));
+            byCommand.put(c.commandId(), c);
+            for (AssignmentEntry e : es) {
+                e.command(c);
+                indexInFlight(e);
             }
         }
         // Inclusions whose checkpoint is now known complete are durable: collect them at once.
@@ -453,6 +638,12 @@ public final class SourceAssignmentTracker {
         return inFlight;
     }
 
+    /** In-flight entries of {@code subtask}. */
+    public int inFlightCount(int subtask) {
+        LinkedHashSet<AssignmentEntry> set = inFlightBySubtask.get(subtask);
+        return set == null ? 0 : set.size();
+    }
+
     public int pendingCount() {
         return pending;
     }
@@ -466,6 +657,24 @@ public final class SourceAssignmentTracker {
         return inFlightBytes + pendingBytes;
     }
 
+    /** Estimated bytes of the unassigned entries. */
+    public long pendingBytes() {
+        return pendingBytes;
+    }
+
+    /**
+     * Entries that left the in-flight bounds so far (collected or given back): a count that only
+     * grows, so a caller can tell whether room was freed since it last looked.
+     */
+    public long entriesLeft() {
+        return entriesLeft;
+    }
+
+    /** Commands whose splits are tracked (a gauge). */
+    public int commandCount() {
+        return byCommand.size();
+    }
+
     public int maxEntries() {
         return maxEntries;
     }
@@ -474,7 +683,15 @@ public final class SourceAssignmentTracker {
         return maxBytes;
     }
 
+    public int maxUnassignedEntries() {
+        return maxUnassignedEntries;
+    }
+
     // ---------------------------------------------------------------- internals
+
+    private boolean isTracked(AssignmentEntry e) {
+        return bySplit.get(e.splitId()) == e;
+    }
 
     private void markIncluded(AssignmentEntry e, long checkpointId) {
         if (e.state() != AssignmentState.CHECKPOINT_INCLUDED) {
@@ -498,7 +715,6 @@ public final class SourceAssignmentTracker {
     }
 
     private void indexInFlight(AssignmentEntry e) {
-        byCommand.put(e.commandId(), e);
         inFlightBySubtask.computeIfAbsent(e.targetSubtask(), k -> new LinkedHashSet<>()).add(e);
         inFlight++;
         inFlightBytes += e.estimatedBytes();
@@ -507,11 +723,15 @@ public final class SourceAssignmentTracker {
     /** Drops an entry that was in flight from every index. */
     private void removeIndexed(AssignmentEntry e) {
         bySplit.remove(e.splitId());
-        byCommand.remove(e.commandId());
+        AssignmentCommand c = e.command();
+        if (c != null && c.release() == 0) {
+            byCommand.remove(c.commandId());
+        }
         LinkedHashSet<AssignmentEntry> set = inFlightBySubtask.get(e.targetSubtask());
         if (set != null && set.remove(e)) {
             inFlight--;
             inFlightBytes -= e.estimatedBytes();
+            entriesLeft++;
             if (set.isEmpty()) {
                 inFlightBySubtask.remove(e.targetSubtask());
             }

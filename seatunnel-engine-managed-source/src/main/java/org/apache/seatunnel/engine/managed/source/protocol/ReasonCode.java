@@ -73,7 +73,12 @@ public enum ReasonCode {
      * A reader's schema change was refused or failed: overlapping changes, the bound checkpoint
      * aborted or superseded, the trigger failed, or reader.schema-change-timeout passed.
      */
-    SCHEMA_CHANGE_FAILED(33);
+    SCHEMA_CHANGE_FAILED(33),
+    /**
+     * Not offered: an earlier command of the same batch to the same target was answered {@code
+     * RETRY_LATER}, and a command must not overtake one sent before it.
+     */
+    BEHIND_REFUSED(34);
 
     private final int wireCode;
 

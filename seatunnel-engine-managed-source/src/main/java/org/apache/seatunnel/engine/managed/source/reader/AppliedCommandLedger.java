@@ -100,6 +100,12 @@ public final class AppliedCommandLedger {
         return true;
     }
 
+    /** The contiguous watermark of {@code sender}: every sequence up to it was applied. */
+    public long watermark(long sender) {
+        long[] wm = watermarks.get(sender);
+        return wm == null ? 0 : wm[0];
+    }
+
     /** Watermark per sender, sorted; a copy. */
     public Map<Long, Long> watermarks() {
         Map<Long, Long> out = new TreeMap<>();

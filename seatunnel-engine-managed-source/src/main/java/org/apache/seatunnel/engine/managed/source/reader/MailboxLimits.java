@@ -22,6 +22,9 @@ package org.apache.seatunnel.engine.managed.source.reader;
  * configuration load with the option's name rather than at the first admission.
  */
 public final class MailboxLimits {
+    /** The default of {@code reader-mailbox.max-sequence-gaps}. */
+    public static final int DEFAULT_MAX_SEQUENCE_GAPS = 1024;
+
     private final int maxCommands;
     private final long maxBytes;
     private final int reservedCommands;
@@ -29,6 +32,7 @@ public final class MailboxLimits {
     private final int maxPayloadBytes;
     private final int dedupWindow;
     private final long retryAfterMillis;
+    private final int maxSequenceGaps;
 
     public MailboxLimits(
             int maxCommands,
@@ -38,6 +42,26 @@ public final class MailboxLimits {
             int maxPayloadBytes,
             int dedupWindow,
             long retryAfterMillis) {
+        this(
+                maxCommands,
+                maxBytes,
+                reservedCommands,
+                reservedBytes,
+                maxPayloadBytes,
+                dedupWindow,
+                retryAfterMillis,
+                DEFAULT_MAX_SEQUENCE_GAPS);
+    }
+
+    private MailboxLimits(
+            int maxCommands,
+            long maxBytes,
+            int reservedCommands,
+            long reservedBytes,
+            int maxPayloadBytes,
+            int dedupWindow,
+            long retryAfterMillis,
+            int maxSequenceGaps) {
         positive("reader-mailbox.max-commands", maxCommands);
         positive("reader-mailbox.max-bytes", maxBytes);
         positive("reader-mailbox.reserved-control-commands", reservedCommands);
@@ -45,6 +69,7 @@ public final class MailboxLimits {
         positive("command.max-payload-bytes", maxPayloadBytes);
         positive("reader-mailbox.dedup-window", dedupWindow);
         positive("retry.initial-backoff", retryAfterMillis);
+        positive("reader-mailbox.max-sequence-gaps", maxSequenceGaps);
         if (dedupWindow < 2 || dedupWindow > (1 << 30)) {
             // The window is a power-of-two table indexed by a mask: 1 would round to an empty
             // table and above 2^30 the rounding overflows.
@@ -66,6 +91,20 @@ public final class MailboxLimits {
         this.maxPayloadBytes = maxPayloadBytes;
         this.dedupWindow = Integer.highestOneBit(dedupWindow - 1) << 1;
         this.retryAfterMillis = retryAfterMillis;
+        this.maxSequenceGaps = maxSequenceGaps;
+    }
+
+    /** A copy with another {@code reader-mailbox.max-sequence-gaps}. */
+    public MailboxLimits withMaxSequenceGaps(int gaps) {
+        return new MailboxLimits(
+                maxCommands,
+                maxBytes,
+                reservedCommands,
+                reservedBytes,
+                maxPayloadBytes,
+                dedupWindow,
+                retryAfterMillis,
+                gaps);
     }
 
     /** STIP-31's initial production defaults. */
@@ -108,6 +147,14 @@ public final class MailboxLimits {
         return retryAfterMillis;
     }
 
+    /**
+     * {@code reader-mailbox.max-sequence-gaps}: the bound of the attempt's applied-command ledger
+     * above its watermark.
+     */
+    public int maxSequenceGaps() {
+        return maxSequenceGaps;
+    }
+
     @Override
     public String toString() {
         return "MailboxLimits{commands="
@@ -122,6 +169,8 @@ public final class MailboxLimits {
                 + maxPayloadBytes
                 + ", dedupWindow="
                 + dedupWindow
+                + ", maxSequenceGaps="
+                + maxSequenceGaps
                 + '}';
     }
 }

@@ -50,8 +50,10 @@ import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
  *       #close} they are dropped and counted.
  *   <li><b>Deduplicated.</b> Every request sent gets the next sequence number of the attempt, in
  *       the order the transport receives them, so the coordinator can answer a redelivered one
- *       {@code DUPLICATE} instead of acting twice. A split request made while an earlier one has no
- *       answer yet is coalesced into it: the enumerator could not have answered the first.
+ *       {@code DUPLICATE} instead of acting twice. Split requests made while an earlier one has no
+ *       answer yet are coalesced into one that is sent when that answer arrives: the enumerator may
+ *       already have answered the first with a split the reader finished since, so a later request
+ *       is never dropped, and at most one waits.
  *   <li><b>Bounded.</b> At most {@code reader.max-outstanding-requests} requests are waiting for
  *       their answer (or for {@link #open}). At the bound a split request is remembered (one flag)
  *       and sent when an answer frees a slot; a source event is refused with {@link
@@ -116,7 +118,12 @@ public final class OutboundRequests {
                 return;
             }
             if (splitRequestPending || splitRequestWanted) {
+                // Remembered, not dropped: the enumerator may already have answered the pending
+                // request with a split that the reader finished before the pending request's
+                // admission came back (the split and the admission travel on different paths),
+                // so this one asks for more and must reach the enumerator after it.
                 coalesced.incrementAndGet();
+                splitRequestWanted = true;
                 return;
             }
             if (outstanding >= maxOutstanding) {

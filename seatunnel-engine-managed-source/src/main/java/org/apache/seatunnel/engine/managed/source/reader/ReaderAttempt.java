@@ -19,7 +19,6 @@ package org.apache.seatunnel.engine.managed.source.reader;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -33,9 +32,11 @@ import org.apache.seatunnel.api.source.SourceSplit;
 import org.apache.seatunnel.api.source.managed.ManagedSourceReader;
 import org.apache.seatunnel.engine.managed.source.checkpoint.SourceRuntimeCheckpointMetadataSerializer;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
+import org.apache.seatunnel.engine.managed.source.protocol.AssignmentPayload;
 import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
 import org.apache.seatunnel.engine.managed.source.protocol.LongPayload;
 import org.apache.seatunnel.engine.managed.source.protocol.ReasonCode;
+import org.apache.seatunnel.engine.managed.source.protocol.RegistrationPayload;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -77,6 +78,15 @@ public final class ReaderAttempt<T, SplitT extends SourceSplit> {
     private final ReaderUplink uplink;
     private final SchemaChangeListener schemaChangeListener;
     private final AtomicLong outboundIds = new AtomicLong();
+    private final AppliedAcks appliedAcks =
+            new AppliedAcks(
+                    watermark ->
+                            uplinkSend(
+                                    toCoordinator(
+                                                    CommandKind.ASSIGNMENT_ACK,
+                                                    LongPayload.encode(watermark))
+                                            .payloadVersion(LongPayload.APPLIED_WATERMARK_VERSION)
+                                            .build()));
 
     // Driving thread only: set by the loop's barrier callback, taken by takeBarrier on the same
     // thread and call.
@@ -140,7 +150,33 @@ public final class ReaderAttempt<T, SplitT extends SourceSplit> {
      * fails the attempt ({@code NO_SUCH_TARGET}), since no coordinator would ever assign to it.
      */
     public void register() {
-        sendToCoordinator(CommandKind.READER_REGISTRATION, new byte[0], true);
+        // The credit window: the mailbox's normal capacity, which only coordinator commands use.
+        MailboxLimits limits = mailbox.limits();
+        SourceCommandEnvelope env =
+                toCoordinator(
+                                CommandKind.READER_REGISTRATION,
+                                RegistrationPayload.encode(limits.maxCommands(), limits.maxBytes()))
+                        .payloadVersion(RegistrationPayload.VERSION)
+                        .build();
+        CompletableFuture<AdmissionAck> sent;
+        try {
+            sent = uplink.send(env);
+        } catch (RuntimeException e) {
+            delivered(CommandKind.READER_REGISTRATION, null, e, true);
+            return;
+        }
+        sent.whenComplete((ack, err) -> delivered(CommandKind.READER_REGISTRATION, ack, err, true));
+    }
+
+    /** Sends through the uplink; a failure to hand over becomes a failed future. */
+    private CompletableFuture<AdmissionAck> uplinkSend(SourceCommandEnvelope env) {
+        try {
+            return uplink.send(env);
+        } catch (RuntimeException e) {
+            CompletableFuture<AdmissionAck> failed = new CompletableFuture<>();
+            failed.completeExceptionally(e);
+            return failed;
+        }
     }
 
     /**
@@ -184,6 +220,19 @@ public final class ReaderAttempt<T, SplitT extends SourceSplit> {
             return BarrierResult.failed(checkpointId, failure);
         }
         return BarrierResult.taken(snapshot);
+    }
+
+    /**
+     * The loop has nothing to do: if the coordinator has not acknowledged everything this attempt
+     * applied (an apply acknowledgement was lost on the way), say it again, so a coordinator that
+     * waits for credit never waits for an attempt that has nothing left to apply. On the driving
+     * thread, between iterations (it reads the loop's ledger).
+     */
+    public void onIdle() {
+        long epoch = uplink.coordinatorEpoch();
+        if (epoch > 0) {
+            appliedAcks.applied(loop.appliedWatermark(epoch));
+        }
     }
 
     /** The engine completed a checkpoint; the loop tells the connector once per id. */
@@ -344,7 +393,19 @@ public final class ReaderAttempt<T, SplitT extends SourceSplit> {
 
         @Override
         public List<SplitT> decodeSplits(SourceCommandEnvelope assignment) throws IOException {
-            return Collections.singletonList(splitSerializer.deserialize(assignment.copyPayload()));
+            if (assignment.payloadVersion() != AssignmentPayload.VERSION) {
+                throw new IOException(
+                        "split assignment payload version "
+                                + assignment.payloadVersion()
+                                + " is not "
+                                + AssignmentPayload.VERSION);
+            }
+            List<byte[]> encoded = AssignmentPayload.decode(assignment.payload());
+            List<SplitT> splits = new ArrayList<>(encoded.size());
+            for (byte[] b : encoded) {
+                splits.add(splitSerializer.deserialize(b));
+            }
+            return splits;
         }
 
         @Override
@@ -390,10 +451,8 @@ public final class ReaderAttempt<T, SplitT extends SourceSplit> {
 
         @Override
         public void onApplied(SourceCommandEnvelope command) {
-            if (command.commandKind() == CommandKind.SPLIT_ASSIGNMENT) {
-                sendToCoordinator(
-                        CommandKind.ASSIGNMENT_ACK, LongPayload.encode(command.commandId()), false);
-            }
+            // Every sequenced coordinator command takes credit: say how far this attempt got.
+            appliedAcks.applied(loop.appliedWatermark(command.coordinatorEpoch()));
         }
 
         @Override
@@ -406,6 +465,8 @@ public final class ReaderAttempt<T, SplitT extends SourceSplit> {
         @Override
         public void onEndOfInput() {
             endOfInput = true;
+            // The last word on what this attempt applied, whatever happened to earlier ones.
+            onIdle();
             LOG.info(
                     "Lane A reader subtask {} attempt {} reached end of input",
                     mailbox.subtask(),

@@ -168,7 +168,7 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
         this.clock = mailbox.clock();
         this.metrics = metrics;
         this.reports = new ReaderContractReports(identity, mailbox.attemptId(), budget, metrics);
-        this.ledger = new AppliedCommandLedger(1024);
+        this.ledger = new AppliedCommandLedger(mailbox.limits().maxSequenceGaps());
         this.schema =
                 new SchemaChangeGate(
                         identity, clock, metrics, SchemaChangeGate.DEFAULT_TIMEOUT_NANOS);
@@ -186,6 +186,14 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
         this.applyReleased = this::apply;
         this.watch = new TurnWatch(budget, clock, new WatchedOverrun());
         mailbox.setWakeupHook(reader::wakeup);
+    }
+
+    /**
+     * The contiguous applied watermark of coordinator epoch {@code epoch}: every command of it up
+     * to this sequence was applied by this attempt. Driving thread only (the loop's callbacks).
+     */
+    public long appliedWatermark(long epoch) {
+        return ledger.watermark(epoch);
     }
 
     /** This attempt's turn watch; the host attaches it to the member's {@link TurnWatchdog}. */

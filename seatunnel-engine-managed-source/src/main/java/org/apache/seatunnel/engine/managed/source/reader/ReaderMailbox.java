@@ -45,10 +45,11 @@ import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope
  * released only when the loop {@link #complete completes} a command, so commands the loop holds
  * back (coordinator-cut deferral) still count against the bound.
  *
- * <p>Checkpoint, graceful-close, checkpoint-callback and assignment-ack controls may fall back to
- * reserved capacity whose worker bytes are taken at construction; running out of it is an invariant
- * violation that terminates the attempt. Terminal signals use the independent {@link #terminate}
- * slot.
+ * <p>Checkpoint, graceful-close, checkpoint-callback and assignment-ack controls take reserved
+ * capacity (whose worker bytes are taken at construction) first and normal capacity only when it is
+ * used up, so the normal capacity is the coordinator's credit window; running out of both is an
+ * invariant violation that terminates the attempt. Terminal signals use the independent {@link
+ * #terminate} slot.
  */
 public final class ReaderMailbox {
     /** Packed results of {@link #admit}: non-negative = sequence of an ACCEPTED command. */
@@ -239,25 +240,32 @@ public final class ReaderMailbox {
         }
 
         boolean reserved;
-        ReasonCode full = reserveNormal(bytes);
-        if (full == ReasonCode.NONE) {
-            reserved = false;
-        } else if (kind.usesReservedControlCapacity()) {
-            if (!reserve(
+        if (kind.usesReservedControlCapacity()) {
+            // Checkpoint, close, callback and ack controls draw on their reserved capacity first:
+            // the normal capacity is what a coordinator's credit window counts on, and a local
+            // control taking a slot of it would turn the coordinator's next command away.
+            if (reserve(
                     reservedCount,
                     limits.reservedCommands(),
                     reservedBytes,
                     limits.reservedBytes(),
                     bytes)) {
+                reserved = true;
+                metrics.recordReservedUse();
+            } else if (reserveNormal(bytes) == ReasonCode.NONE) {
+                reserved = false;
+            } else {
                 terminate(TerminalSignal.fatal(ReasonCode.RESERVED_CAPACITY_EXHAUSTED, null));
                 metrics.recordReservedExhausted();
                 return code(
                         AdmissionStatus.TERMINAL_REJECTED, ReasonCode.RESERVED_CAPACITY_EXHAUSTED);
             }
-            reserved = true;
-            metrics.recordReservedUse();
         } else {
-            return code(AdmissionStatus.RETRY_LATER, full);
+            ReasonCode full = reserveNormal(bytes);
+            if (full != ReasonCode.NONE) {
+                return code(AdmissionStatus.RETRY_LATER, full);
+            }
+            reserved = false;
         }
 
         int slot = (int) (mix(env.commandId()) & dedupMask);

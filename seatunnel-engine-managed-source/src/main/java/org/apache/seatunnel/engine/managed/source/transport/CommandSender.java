@@ -33,6 +33,8 @@ import org.apache.seatunnel.api.source.managed.Cancellable;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAckCodec;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
+import org.apache.seatunnel.engine.managed.source.protocol.CommandBatchCodec;
+import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandCodec;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 import org.apache.seatunnel.engine.managed.source.retry.RetryPolicy;
@@ -41,43 +43,55 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The sending end of the command transport: delivers envelopes to a member's {@link
- * SourceCommandTransportAdapter} and resolves each send with the target's final {@link
- * AdmissionAck}.
+ * SourceCommandTransportAdapter} in ordered streams and resolves each send with the target's final
+ * {@link AdmissionAck}.
  *
  * <p>Threading: {@link #send} may be called from any thread and never blocks: it encodes the frame,
- * queues it and returns. Everything after that — invocations, response handling, retry and deadline
- * timers — runs on the single sender thread of {@code scheduler}, which is the only thread that
- * touches a send's progress fields; queues are shared with callers through {@link
- * ConcurrentHashMap#compute} only. Returned futures complete on the sender thread: dependants must
- * not block there (use the {@code *Async} variants with their own executor for real work). Life
- * cycle: created by its engine binding's member runtime; {@link #close()} fails everything still
+ * queues it and returns. Everything after that — invocations, answers, retry timers — runs on the
+ * single thread of the {@link SenderScheduler}, the only thread that touches a stream's progress; a
+ * stream's queue of new sends is shared with callers through {@link ConcurrentHashMap#compute}
+ * only. Returned futures complete on the sender thread: dependants must not block there. Life
+ * cycle: created by the engine binding's member runtime; {@link #close()} fails everything still
  * pending.
  *
- * <p>Per target {@code (member address, sourceRuntimeId, targetSubtask)} at most one envelope is in
- * flight; later ones wait behind it in FIFO order (bounded; beyond the bound a send fails at once
- * with {@link RejectedExecutionException}). This keeps the target mailbox's sequence order equal to
- * the send order, which is what ordered controls need, even across retries.
+ * <p><b>Streams.</b> Sends are grouped by {@code (member, sourceRuntimeId, subtask, lane)}: the
+ * commands a coordinator sends to one reader (lane {@code TO_READER}), the cut releases it sends to
+ * that reader ({@code TO_READER_CONTROL}, a watermark that needs no order with the rest), and what
+ * one reader sends to its coordinator ({@code TO_COORDINATOR}). Within a stream delivery is in send
+ * order, and at most one invocation is in flight: a batch of the first {@code
+ * transport.command-batch-max-commands} queued commands (at most {@value #MAX_BATCH_BYTES} bytes of
+ * frames, at least one command), one {@code CommandBatchCodec} batch when it holds more than one.
+ * Sends that arrive meanwhile wait behind it (at most {@code maxQueuedPerStream} per stream; beyond
+ * that a send fails at once with {@link RejectedExecutionException}).
  *
- * <p>Outcomes of one send:
+ * <p><b>A refused command is never overtaken.</b> The receiving adapter does not offer the commands
+ * of a batch behind one it answered {@code RETRY_LATER} (they get {@code BEHIND_REFUSED}), and this
+ * sender keeps the refused command and everything behind it at the head of the stream and sends
+ * them again, in order, after the backoff: so the order in which a reader's mailbox admits a
+ * stream's commands is the order they were sent, across any number of retries — which is what the
+ * reader's applied-command ledger and ordered controls rely on. A transport failure (member gone,
+ * call timeout, connection loss) resends the whole batch; the target deduplicates what it already
+ * admitted.
+ *
+ * <p><b>Outcomes of one send.</b>
  *
  * <ul>
  *   <li>a final status ({@code ACCEPTED}, {@code DUPLICATE}, {@code STALE_TARGET}, {@code
- *       TERMINAL_REJECTED}, {@code UNSUPPORTED_PROTOCOL}, {@code INVALID_PAYLOAD}) completes the
+ *       TERMINAL_REJECTED}, {@code UNSUPPORTED_PROTOCOL}, {@code INVALID_PAYLOAD}) completes its
  *       future normally with that ack;
- *   <li>{@code RETRY_LATER}, or a Hazelcast-level failure (member left, call timeout, connection
- *       loss), is retried by the send's {@link RetryPolicy} (the {@code retry.*} settings unless
- *       the caller passes its own): first the ack's {@code retryAfterMillis} (or {@code
- *       retry.initial-backoff}), doubling up to {@code retry.max-backoff}; timers, never a sleeping
- *       thread;
- *   <li>once the policy's {@code retry.max-attempts} attempts were made, the send ends with its
- *       last outcome: the last {@code RETRY_LATER} ack completes the future normally, the last
- *       transport failure exceptionally. With {@link RetryPolicy#SINGLE_ATTEMPT} that is the first
- *       outcome: the coordinator sends that way because it retries its commands itself;
- *   <li>at the deadline the future fails with {@link CommandTimeoutException} (also for an envelope
- *       whose deadline passed while it waited in the queue);
- *   <li>an ack that does not decode fails the future with {@link IllegalStateException}: a protocol
- *       mismatch that retrying cannot fix.
+ *   <li>{@code RETRY_LATER} and transport failures are retried by the {@link RetryPolicy} ({@code
+ *       retry.*}): first the ack's {@code retryAfterMillis} (or {@code retry.initial-backoff}),
+ *       doubling up to {@code retry.max-backoff}; timers, never a sleeping thread. The backoff
+ *       restarts whenever the stream makes progress;
+ *   <li>when the head of a stream runs out of attempts ({@code retry.max-attempts} without
+ *       progress), passes its deadline, or gets an answer that does not decode, it ends: with its
+ *       last {@code RETRY_LATER} ack (completed normally), a {@link CommandTimeoutException}, its
+ *       last transport failure or an {@link IllegalStateException}; and the stream is broken: every
+ *       send queued behind it fails with {@link CommandStreamBrokenException}, since delivering
+ *       them would overtake it. A later send opens a new stream.
  * </ul>
+ *
+ * @param <M> the engine's member address
  */
 public final class CommandSender<M> implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(CommandSender.class);
@@ -85,56 +99,85 @@ public final class CommandSender<M> implements AutoCloseable {
     /** Floor of Hazelcast's call timeout: below it Hazelcast's own detection is not precise. */
     private static final long MIN_CALL_TIMEOUT_MILLIS = 1000;
 
+    /** Frame bytes one batch invocation carries at most (a batch always holds one command). */
+    public static final int MAX_BATCH_BYTES = 1 << 20;
+
+    /** The independent streams towards one target: see the class comment. */
+    public enum Lane {
+        TO_READER,
+        TO_READER_CONTROL,
+        TO_COORDINATOR;
+
+        /** The lane a command of {@code kind} travels on. */
+        public static Lane of(CommandKind kind) {
+            if (SourceCommandTransportAdapter.isCoordinatorBound(kind)) {
+                return TO_COORDINATOR;
+            }
+            return kind == CommandKind.CHECKPOINT_ABORTED ? TO_READER_CONTROL : TO_READER;
+        }
+    }
+
     private final FrameInvoker<M> invoker;
     private final SenderScheduler scheduler;
     private final TransportMetrics metrics;
     private final LongSupplier clockMillis;
     private final RetryPolicy retryPolicy;
-    private final int maxQueuedPerTarget;
-    private final ConcurrentMap<TargetKey, TargetQueue> queues = new ConcurrentHashMap<>();
+    private final int maxQueuedPerStream;
+    private final int maxBatchCommands;
+    private final ConcurrentMap<StreamKey, Stream> streams = new ConcurrentHashMap<>();
     private final AtomicInteger pending = new AtomicInteger();
     private volatile boolean closed;
 
     /**
-     * @param scheduler a single-thread scheduler owned by the caller; all progress runs on it
-     * @param clockMillis the clock deadlines are expressed in ({@link System#currentTimeMillis})
+     * @param scheduler the sender's single thread and its timers; all progress runs on it
+     * @param retryPolicy {@code retry.*}
+     * @param maxQueuedPerStream sends that may wait in one stream, in flight included
+     * @param maxBatchCommands {@code transport.command-batch-max-commands}, at most {@link
+     *     CommandBatchCodec#MAX_ENTRIES}
+     * @param clockMillis the clock deadlines are expressed in ({@link System#currentTimeMillis} in
+     *     Zeta)
      */
     public CommandSender(
             FrameInvoker<M> invoker,
             SenderScheduler scheduler,
             RetryPolicy retryPolicy,
-            int maxQueuedPerTarget,
+            int maxQueuedPerStream,
+            int maxBatchCommands,
             TransportMetrics metrics,
             LongSupplier clockMillis) {
+        if (maxQueuedPerStream < 1) {
+            throw new IllegalArgumentException(
+                    "maxQueuedPerStream must be positive: " + maxQueuedPerStream);
+        }
+        if (maxBatchCommands < 1 || maxBatchCommands > CommandBatchCodec.MAX_ENTRIES) {
+            throw new IllegalArgumentException(
+                    "transport.command-batch-max-commands must be within 1 .. "
+                            + CommandBatchCodec.MAX_ENTRIES
+                            + ": "
+                            + maxBatchCommands);
+        }
         this.invoker = Objects.requireNonNull(invoker, "invoker");
         this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
         this.metrics = Objects.requireNonNull(metrics, "metrics");
         this.clockMillis = Objects.requireNonNull(clockMillis, "clockMillis");
         this.retryPolicy = Objects.requireNonNull(retryPolicy, "retryPolicy");
-        this.maxQueuedPerTarget = maxQueuedPerTarget;
+        this.maxQueuedPerStream = maxQueuedPerStream;
+        this.maxBatchCommands = maxBatchCommands;
     }
 
     /**
-     * Sends {@code env} to the member at {@code target}. Never blocks.
+     * Sends {@code env} to the member at {@code target}, behind every earlier send of its stream.
+     * Never blocks.
      *
-     * @param deadlineMillis absolute time on this sender's clock ({@link
-     *     System#currentTimeMillis()} in Zeta) after which no further attempt is made
+     * @param deadlineMillis absolute time on this sender's clock after which no further attempt is
+     *     made
      * @return completes with the final ack, or exceptionally with {@link CommandTimeoutException},
-     *     {@link RejectedExecutionException} (queue full, sender closed) or {@link
-     *     IllegalArgumentException} (the envelope cannot be encoded)
+     *     {@link CommandStreamBrokenException}, {@link RejectedExecutionException} (stream full,
+     *     sender closed), {@link IllegalArgumentException} (the envelope cannot be encoded) or the
+     *     last transport failure
      */
     public CompletableFuture<AdmissionAck> send(
             M target, SourceCommandEnvelope env, long deadlineMillis) {
-        return send(target, env, deadlineMillis, retryPolicy);
-    }
-
-    /**
-     * As {@link #send(Object, SourceCommandEnvelope, long)}, retried by {@code policy} instead of
-     * the member's {@code retry.*} settings.
-     */
-    public CompletableFuture<AdmissionAck> send(
-            M target, SourceCommandEnvelope env, long deadlineMillis, RetryPolicy policy) {
-        Objects.requireNonNull(policy, "policy");
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(env, "env");
         CompletableFuture<AdmissionAck> future = new CompletableFuture<>();
@@ -150,51 +193,64 @@ public final class CommandSender<M> implements AutoCloseable {
             future.completeExceptionally(closedException());
             return future;
         }
-        TargetKey key = new TargetKey(target, env.sourceRuntimeId(), env.targetSubtask());
-        Pending p =
-                new Pending(target, key, env, frame, deadlineMillis, future, policy.newBackoff());
-        queues.compute(
+        StreamKey key =
+                new StreamKey(
+                        target,
+                        env.sourceRuntimeId(),
+                        env.targetSubtask(),
+                        Lane.of(env.commandKind()));
+        Pending p = new Pending(env, frame, deadlineMillis, future);
+        Stream[] scheduled = new Stream[1];
+        boolean[] full = new boolean[1];
+        streams.compute(
                 key,
-                (k, queue) -> {
-                    TargetQueue l = queue == null ? new TargetQueue() : queue;
-                    if (l.inFlight == null) {
-                        l.inFlight = p;
-                        p.admission = Admission.START;
-                    } else if (l.queue.size() >= maxQueuedPerTarget) {
-                        p.admission = Admission.FULL;
-                    } else {
-                        l.queue.addLast(p);
-                        p.admission = Admission.QUEUED;
+                (k, st) -> {
+                    Stream s = st == null ? new Stream(k, target) : st;
+                    if (s.size >= maxQueuedPerStream) {
+                        full[0] = true;
+                        return s;
                     }
-                    return l;
+                    s.incoming.addLast(p);
+                    s.size++;
+                    if (!s.pumpScheduled) {
+                        s.pumpScheduled = true;
+                        scheduled[0] = s;
+                    }
+                    return s;
                 });
-        if (p.admission == Admission.FULL) {
+        if (full[0]) {
             metrics.queueFull.incrementAndGet();
             future.completeExceptionally(
                     new RejectedExecutionException(
-                            "command queue to "
+                            "command stream to "
                                     + key
                                     + " is full ("
-                                    + maxQueuedPerTarget
-                                    + " envelopes wait behind the one in flight); "
+                                    + maxQueuedPerStream
+                                    + " commands wait or are in flight); "
                                     + env.commandKind()
                                     + " not sent"));
-        } else {
-            pending.incrementAndGet();
-            if (p.admission == Admission.START) {
-                execute(() -> beginThenAdvance(p), p);
-            }
-            if (closed) {
-                // Raced with close(): it may have cleared the queues before this one was added.
-                future.completeExceptionally(closedException());
-            }
+            return future;
+        }
+        pending.incrementAndGet();
+        if (scheduled[0] != null) {
+            Stream s = scheduled[0];
+            execute(() -> pump(s));
+        }
+        if (closed) {
+            // Raced with close(): it may have failed the streams before this one was added.
+            future.completeExceptionally(closedException());
         }
         return future;
     }
 
-    /** Envelopes in flight or queued, over all queues. Any thread; approximate. */
+    /** Commands in flight or queued, over all streams. Any thread; approximate. */
     public int pendingCount() {
         return pending.get();
+    }
+
+    /** Open streams. Any thread; approximate. */
+    public int streamCount() {
+        return streams.size();
     }
 
     public TransportMetrics metrics() {
@@ -210,14 +266,15 @@ public final class CommandSender<M> implements AutoCloseable {
     public void close() {
         closed = true;
         List<Pending> dropped = new ArrayList<>();
-        for (TargetKey key : queues.keySet()) {
-            queues.computeIfPresent(
+        for (StreamKey key : streams.keySet()) {
+            streams.computeIfPresent(
                     key,
-                    (k, l) -> {
-                        if (l.inFlight != null) {
-                            dropped.add(l.inFlight);
-                        }
-                        dropped.addAll(l.queue);
+                    (k, s) -> {
+                        s.closed = true;
+                        dropped.addAll(s.waiting);
+                        dropped.addAll(s.incoming);
+                        s.waiting.clear();
+                        s.incoming.clear();
                         return null;
                     });
         }
@@ -232,217 +289,315 @@ public final class CommandSender<M> implements AutoCloseable {
 
     // ------------------------------------------------------------------ sender thread only
 
-    private void beginThenAdvance(Pending p) {
-        if (!begin(p)) {
-            advance(p.key);
+    private void pump(Stream s) {
+        takeIncoming(s);
+        if (s.inFlight == 0 && s.retryTimer == null) {
+            startNext(s);
         }
     }
 
-    /** Starts the queue's head. Returns false if it finished at once (cancelled or expired). */
-    private boolean begin(Pending p) {
-        if (p.future.isDone()) {
-            // The caller cancelled while it waited; nothing was sent.
-            p.finished = true;
-            pending.decrementAndGet();
-            return false;
+    /** Moves what callers queued into the stream's own queue; under the stream's bin. */
+    private void takeIncoming(Stream s) {
+        streams.computeIfPresent(
+                s.key,
+                (k, cur) -> {
+                    if (cur == s) {
+                        s.waiting.addAll(s.incoming);
+                        s.incoming.clear();
+                        s.pumpScheduled = false;
+                    }
+                    return cur;
+                });
+    }
+
+    /** Sends the next batch of the stream, or retires an idle stream. */
+    private void startNext(Stream s) {
+        if (s.closed) {
+            return;
         }
-        long remaining = p.deadlineMillis - clockMillis.getAsLong();
-        if (remaining <= 0) {
-            p.finished = true;
-            pending.decrementAndGet();
+        // A caller may have cancelled a send that waited: it is dropped, never sent.
+        while (!s.waiting.isEmpty() && s.waiting.peekFirst().future.isDone()) {
+            finished(s, s.waiting.pollFirst());
+        }
+        if (s.waiting.isEmpty()) {
+            retireIfIdle(s);
+            return;
+        }
+        Pending head = s.waiting.peekFirst();
+        long now = clockMillis.getAsLong();
+        if (now >= head.deadlineMillis) {
             metrics.timeouts.incrementAndGet();
-            p.future.completeExceptionally(timeoutOf(p));
-            return false;
-        }
-        p.deadlineTimer = schedule(() -> onDeadline(p), remaining, p);
-        attempt(p);
-        return true;
-    }
-
-    private void attempt(Pending p) {
-        p.retryTimer = null;
-        if (p.finished) {
+            breakStream(s, timeoutOf(s, head), null);
             return;
         }
-        if (p.future.isDone()) {
-            finish(p);
-            return;
+        int n = 0;
+        long bytes = 0;
+        for (Pending p : s.waiting) {
+            if (n == maxBatchCommands || (n > 0 && bytes + p.frame.length > MAX_BATCH_BYTES)) {
+                break;
+            }
+            bytes += p.frame.length;
+            n++;
         }
-        int attemptNo = ++p.attempts;
-        metrics.attempts.incrementAndGet();
-        long callTimeout =
-                Math.max(MIN_CALL_TIMEOUT_MILLIS, p.deadlineMillis - clockMillis.getAsLong());
+        s.inFlight = n;
+        int attemptNo = ++s.attempts;
+        metrics.attempts.addAndGet(n);
+        long callTimeout = Math.max(MIN_CALL_TIMEOUT_MILLIS, head.deadlineMillis - now);
         CompletableFuture<byte[]> response;
         try {
-            response = invoker.invoke(targetOf(p), p.frame, callTimeout);
+            if (n == 1) {
+                response = invoker.invoke(targetOf(s), head.frame, callTimeout);
+            } else {
+                List<byte[]> frames = new ArrayList<>(n);
+                int i = 0;
+                for (Pending p : s.waiting) {
+                    if (i++ == n) {
+                        break;
+                    }
+                    frames.add(p.frame);
+                }
+                metrics.batchesSent.incrementAndGet();
+                response =
+                        invoker.invokeBatch(
+                                targetOf(s), CommandBatchCodec.encode(frames), callTimeout);
+            }
         } catch (RuntimeException e) {
-            // Hop through the scheduler so failure handling never recurses into attempt().
-            execute(() -> onResponse(p, attemptNo, null, e), p);
-            return;
+            response = new CompletableFuture<>();
+            response.completeExceptionally(e);
         }
-        // Async on our own thread: a local target completes inline, and handling it here would
-        // recurse into the next attempt or the next envelope of the queue.
-        response.whenCompleteAsync((r, e) -> onResponse(p, attemptNo, r, e), scheduler);
+        int count = n;
+        // Async on the sender's own thread: a local target completes inline, and handling it
+        // here would recurse into the next batch.
+        response.whenCompleteAsync((r, e) -> onResponse(s, attemptNo, count, r, e), scheduler);
     }
 
-    private void onResponse(Pending p, int attemptNo, byte[] response, Throwable failure) {
-        if (p.finished || attemptNo != p.attempts) {
+    private void onResponse(Stream s, int attemptNo, int count, byte[] response, Throwable err) {
+        if (s.closed || attemptNo != s.attempts) {
             return;
         }
-        if (failure != null) {
+        s.inFlight = 0;
+        takeIncoming(s);
+        if (err != null) {
             metrics.transportFailures.incrementAndGet();
-            p.lastFailure = unwrap(failure);
+            Throwable failure = unwrap(err);
+            s.lastFailure = failure;
             LOG.debug(
-                    "Transport failure sending {} to {} (attempt {}); retrying",
-                    p.env.commandKind(),
-                    p.key,
+                    "Transport failure sending {} command(s) to {} (attempt {}); retrying",
+                    count,
+                    s.key,
                     attemptNo,
-                    p.lastFailure);
-            if (!retryLater(p, 0)) {
-                p.future.completeExceptionally(p.lastFailure);
-                finish(p);
-            }
+                    failure);
+            retryLater(s, 0);
             return;
         }
-        AdmissionAckCodec.DecodeResult decoded = AdmissionAckCodec.decode(response);
-        if (!decoded.isSuccess()) {
+        List<AdmissionAck> acks = decode(response, count);
+        if (acks == null) {
             metrics.ackDecodeFailures.incrementAndGet();
-            p.future.completeExceptionally(
+            breakStream(
+                    s,
                     new IllegalStateException(
-                            "undecodable admission ack for "
-                                    + p.env.commandKind()
-                                    + " to "
-                                    + p.key
-                                    + ": "
-                                    + decoded));
-            finish(p);
+                            "undecodable admission answer for "
+                                    + count
+                                    + " command(s) to "
+                                    + s.key
+                                    + "; the peer speaks another protocol"),
+                    null);
             return;
         }
-        AdmissionAck ack = decoded.ack();
-        if (ack.status() == AdmissionStatus.RETRY_LATER) {
-            p.lastAck = ack;
-            if (!retryLater(p, ack.retryAfterMillis())) {
-                p.future.complete(ack);
-                finish(p);
-            }
-            return;
-        }
-        metrics.recordFinal(ack.status());
-        p.future.complete(ack);
-        finish(p);
-    }
-
-    /**
-     * Schedules the next attempt. False when the policy allows no further attempt: the caller ends
-     * the send with its last outcome.
-     */
-    private boolean retryLater(Pending p, long hintMillis) {
-        long next = p.backoff.next(hintMillis);
-        if (next == RetryPolicy.EXHAUSTED) {
-            if (p.backoff.attempts() > 1) {
-                // A single-attempt send hands its outcome back by design; only a cut-off retry
-                // sequence counts.
-                metrics.retriesExhausted.incrementAndGet();
-            }
-            return false;
-        }
-        long remaining = p.deadlineMillis - clockMillis.getAsLong();
-        if (next >= remaining) {
-            // No attempt fits before the deadline; the deadline timer ends the send.
-            return true;
-        }
-        metrics.retries.incrementAndGet();
-        p.retryTimer = schedule(() -> attempt(p), next, p);
-        return true;
-    }
-
-    private void onDeadline(Pending p) {
-        p.deadlineTimer = null;
-        if (p.finished) {
-            return;
-        }
-        metrics.timeouts.incrementAndGet();
-        p.future.completeExceptionally(timeoutOf(p));
-        finish(p);
-    }
-
-    /**
-     * Ends {@code p} (its future is already complete) and starts the next envelope of its queue.
-     */
-    private void finish(Pending p) {
-        p.finished = true;
-        pending.decrementAndGet();
-        cancel(p.deadlineTimer);
-        cancel(p.retryTimer);
-        p.deadlineTimer = null;
-        p.retryTimer = null;
-        advance(p.key);
-    }
-
-    private void advance(TargetKey key) {
-        for (Pending next = handOff(key); next != null; next = handOff(key)) {
-            if (begin(next)) {
+        for (AdmissionAck ack : acks) {
+            if (ack.status() == AdmissionStatus.RETRY_LATER) {
+                // This one and everything behind it stay at the head, in order.
+                s.lastAck = ack;
+                retryLater(s, ack.retryAfterMillis());
                 return;
             }
+            Pending p = s.waiting.pollFirst();
+            metrics.recordFinal(ack.status());
+            s.backoff = null;
+            s.lastAck = null;
+            s.lastFailure = null;
+            p.future.complete(ack);
+            finished(s, p);
         }
+        startNext(s);
     }
 
-    /** Pops the next queued envelope into the in-flight slot; removes an idle queue. */
-    private Pending handOff(TargetKey key) {
-        Pending[] next = new Pending[1];
-        queues.computeIfPresent(
-                key,
-                (k, l) -> {
-                    next[0] = l.queue.pollFirst();
-                    l.inFlight = next[0];
-                    return next[0] == null ? null : l;
+    /** The acks of one answer, one per command sent, or null if the answer does not decode. */
+    private static List<AdmissionAck> decode(byte[] response, int count) {
+        if (count == 1) {
+            AdmissionAckCodec.DecodeResult d = AdmissionAckCodec.decode(response);
+            if (!d.isSuccess()) {
+                return null;
+            }
+            List<AdmissionAck> one = new ArrayList<>(1);
+            one.add(d.ack());
+            return one;
+        }
+        CommandBatchCodec.AckResult d = CommandBatchCodec.decodeAcks(response, count);
+        if (!d.isSuccess()) {
+            return null;
+        }
+        if (!d.opened()) {
+            // The receiver refused the batch as a whole: the same final answer for every command.
+            List<AdmissionAck> all = new ArrayList<>(count);
+            for (int i = 0; i < count; i++) {
+                all.add(
+                        AdmissionAck.rejected(
+                                d.batchStatus(),
+                                SourceCommandTransportAdapter.UNKNOWN_ATTEMPT,
+                                d.reasonCode()));
+            }
+            return all;
+        }
+        return d.acks().size() == count ? d.acks() : null;
+    }
+
+    /** Schedules the head's next attempt, or ends it and breaks the stream when none is left. */
+    private void retryLater(Stream s, long hintMillis) {
+        if (s.backoff == null) {
+            s.backoff = retryPolicy.newBackoff();
+        }
+        Pending head = s.waiting.peekFirst();
+        long next = s.backoff.next(hintMillis);
+        if (next == RetryPolicy.EXHAUSTED) {
+            metrics.retriesExhausted.incrementAndGet();
+            breakStream(s, s.lastAck == null ? s.lastFailure : null, s.lastAck);
+            return;
+        }
+        if (clockMillis.getAsLong() + next >= head.deadlineMillis) {
+            metrics.timeouts.incrementAndGet();
+            breakStream(s, timeoutOf(s, head), null);
+            return;
+        }
+        metrics.retries.incrementAndGet();
+        s.retryTimer =
+                schedule(
+                        () -> {
+                            s.retryTimer = null;
+                            takeIncoming(s);
+                            if (s.inFlight == 0) {
+                                startNext(s);
+                            }
+                        },
+                        next,
+                        s);
+    }
+
+    /**
+     * Ends the head with {@code headAck} (completed normally) or {@code headFailure}, and fails
+     * everything behind it: delivering those would overtake the head.
+     */
+    private void breakStream(Stream s, Throwable headFailure, AdmissionAck headAck) {
+        Pending head = s.waiting.pollFirst();
+        if (headAck != null) {
+            metrics.recordFinal(headAck.status());
+            head.future.complete(headAck);
+        } else {
+            head.future.completeExceptionally(
+                    headFailure != null
+                            ? headFailure
+                            : new IllegalStateException("no answer for " + head.env.commandKind()));
+        }
+        finished(s, head);
+        List<Pending> behind = new ArrayList<>(s.waiting);
+        s.waiting.clear();
+        streams.computeIfPresent(
+                s.key,
+                (k, cur) -> {
+                    if (cur != s) {
+                        return cur;
+                    }
+                    behind.addAll(s.incoming);
+                    s.incoming.clear();
+                    s.closed = true;
+                    return null;
                 });
-        return next[0];
+        if (!behind.isEmpty()) {
+            metrics.streamsBroken.incrementAndGet();
+            CommandStreamBrokenException broken =
+                    new CommandStreamBrokenException(
+                            "not sent: "
+                                    + head.env.commandKind()
+                                    + " ahead of it in the stream to "
+                                    + s.key
+                                    + " was not admitted",
+                            headFailure);
+            for (Pending p : behind) {
+                p.future.completeExceptionally(broken);
+                pending.decrementAndGet();
+            }
+        }
+        s.backoff = null;
+    }
+
+    private void finished(Stream s, Pending p) {
+        pending.decrementAndGet();
+        streams.computeIfPresent(
+                s.key,
+                (k, cur) -> {
+                    if (cur == s) {
+                        s.size--;
+                    }
+                    return cur;
+                });
+    }
+
+    /** Removes a stream with nothing queued, in flight or waiting for a timer. */
+    private void retireIfIdle(Stream s) {
+        streams.computeIfPresent(
+                s.key,
+                (k, cur) -> {
+                    if (cur != s) {
+                        return cur;
+                    }
+                    if (!s.incoming.isEmpty() || s.pumpScheduled) {
+                        // Taken by the pump already scheduled for it.
+                        return cur;
+                    }
+                    return s.waiting.isEmpty() && s.inFlight == 0 && s.retryTimer == null
+                            ? null
+                            : cur;
+                });
     }
 
     // ------------------------------------------------------------------ helpers
 
     @SuppressWarnings("unchecked")
-    private M targetOf(Pending p) {
-        return (M) p.target;
+    private M targetOf(Stream s) {
+        return (M) s.target;
     }
 
-    private void execute(Runnable task, Pending p) {
+    private void execute(Runnable task) {
         try {
             scheduler.execute(task);
         } catch (RejectedExecutionException e) {
-            p.future.completeExceptionally(closedException());
+            // The member is shutting down: close() fails what is pending.
+            LOG.debug("Command sender thread refused a task: {}", e.toString());
         }
     }
 
-    private Cancellable schedule(Runnable task, long delayMillis, Pending p) {
+    private Cancellable schedule(Runnable task, long delayMillis, Stream s) {
         try {
             return scheduler.schedule(task, delayMillis);
         } catch (RejectedExecutionException e) {
-            p.future.completeExceptionally(closedException());
+            breakStream(s, closedException(), null);
             return null;
         }
     }
 
-    private static void cancel(Cancellable f) {
-        if (f != null) {
-            f.cancel();
-        }
-    }
-
-    private CommandTimeoutException timeoutOf(Pending p) {
+    private CommandTimeoutException timeoutOf(Stream s, Pending p) {
         return new CommandTimeoutException(
                 "no final admission for "
                         + p.env.commandKind()
                         + " to "
-                        + p.key
+                        + s.key
                         + " before its deadline after "
-                        + p.attempts
-                        + " attempt(s); last answer: "
-                        + (p.lastAck == null ? "none" : p.lastAck),
-                p.attempts,
-                p.lastAck,
-                p.lastFailure);
+                        + s.attempts
+                        + " invocation(s) of its stream; last answer: "
+                        + (s.lastAck == null ? "none" : s.lastAck),
+                s.attempts,
+                s.lastAck,
+                s.lastFailure);
     }
 
     private static RejectedExecutionException closedException() {
@@ -457,43 +612,18 @@ public final class CommandSender<M> implements AutoCloseable {
         return t;
     }
 
-    private enum Admission {
-        START,
-        QUEUED,
-        FULL
-    }
-
-    /**
-     * One send. Threading: {@code admission} is written inside the queue's {@code compute} by the
-     * sending thread and read by it; every other mutable field belongs to the sender thread.
-     */
+    /** One send. Immutable; its future is completed once, on the sender thread (or by close). */
     private static final class Pending {
-        final Object target;
-        final TargetKey key;
         final SourceCommandEnvelope env;
         final byte[] frame;
         final long deadlineMillis;
         final CompletableFuture<AdmissionAck> future;
-        Admission admission;
-        final RetryPolicy.Backoff backoff;
-        int attempts;
-        boolean finished;
-        AdmissionAck lastAck;
-        Throwable lastFailure;
-        Cancellable deadlineTimer;
-        Cancellable retryTimer;
 
         Pending(
-                Object target,
-                TargetKey key,
                 SourceCommandEnvelope env,
                 byte[] frame,
                 long deadlineMillis,
-                CompletableFuture<AdmissionAck> future,
-                RetryPolicy.Backoff backoff) {
-            this.target = target;
-            this.key = key;
-            this.backoff = backoff;
+                CompletableFuture<AdmissionAck> future) {
             this.env = env;
             this.frame = frame;
             this.deadlineMillis = deadlineMillis;
@@ -502,44 +632,67 @@ public final class CommandSender<M> implements AutoCloseable {
     }
 
     /**
-     * The single-flight queue of one target. Threading: guarded by its bin of {@link #queues}: read
-     * and written only inside {@code compute}/{@code computeIfPresent}.
+     * One ordered stream. Threading: {@code incoming}, {@code size}, {@code pumpScheduled} and
+     * {@code closed} are guarded by the stream's bin of {@link #streams} (read and written only
+     * inside {@code compute}); every other field belongs to the sender thread.
      */
-    private static final class TargetQueue {
-        final ArrayDeque<Pending> queue = new ArrayDeque<>();
-        Pending inFlight;
+    private static final class Stream {
+        final StreamKey key;
+        final Object target;
+        final ArrayDeque<Pending> incoming = new ArrayDeque<>();
+        int size;
+        boolean pumpScheduled;
+        // Also read by the sender thread outside the bin (a stream close() or a break retired).
+        volatile boolean closed;
+
+        final ArrayDeque<Pending> waiting = new ArrayDeque<>();
+        int inFlight;
+        int attempts;
+        RetryPolicy.Backoff backoff;
+        Cancellable retryTimer;
+        AdmissionAck lastAck;
+        Throwable lastFailure;
+
+        Stream(StreamKey key, Object target) {
+            this.key = key;
+            this.target = target;
+        }
     }
 
-    private static final class TargetKey {
+    private static final class StreamKey {
         final Object target;
         final long sourceRuntimeId;
         final int subtask;
+        final Lane lane;
 
-        TargetKey(Object target, long sourceRuntimeId, int subtask) {
+        StreamKey(Object target, long sourceRuntimeId, int subtask, Lane lane) {
             this.target = target;
             this.sourceRuntimeId = sourceRuntimeId;
             this.subtask = subtask;
+            this.lane = lane;
         }
 
         @Override
         public boolean equals(Object o) {
-            if (!(o instanceof TargetKey)) {
+            if (!(o instanceof StreamKey)) {
                 return false;
             }
-            TargetKey k = (TargetKey) o;
+            StreamKey k = (StreamKey) o;
             return sourceRuntimeId == k.sourceRuntimeId
                     && subtask == k.subtask
+                    && lane == k.lane
                     && target.equals(k.target);
         }
 
         @Override
         public int hashCode() {
-            return (target.hashCode() * 31 + Long.hashCode(sourceRuntimeId)) * 31 + subtask;
+            return ((target.hashCode() * 31 + Long.hashCode(sourceRuntimeId)) * 31 + subtask) * 31
+                    + lane.ordinal();
         }
 
         @Override
         public String toString() {
-            return target + "/source " + sourceRuntimeId + "/subtask " + subtask;
+            return target + "/source " + sourceRuntimeId + "/subtask " + subtask + "/" + lane;
         }
     }
 }

@@ -18,21 +18,31 @@
 package org.apache.seatunnel.engine.managed.source.transport;
 
 import java.util.concurrent.CompletableFuture;
-import org.apache.seatunnel.engine.managed.source.zeta.transport.DeliverCommandOperation;
 
 /**
- * Moves one encoded command frame to a member and returns the encoded ack: in Zeta a {@link
- * DeliverCommandOperation} through Hazelcast's operation service; in unit tests a fake.
+ * Moves encoded frames to a member and returns its encoded answer: in Zeta our own Hazelcast
+ * operations through the member's operation service; in the model world its network; in unit tests
+ * a fake.
  *
  * <p>Threading: called only on the sender's thread; must not block (it starts the invocation and
  * returns). The future may complete on any thread, or already be complete on return.
+ *
+ * @param <M> the engine's member address
  */
-@FunctionalInterface
 public interface FrameInvoker<M> {
 
     /**
+     * Delivers one {@code SourceCommandCodec} frame.
+     *
      * @param callTimeoutMillis how long the transport may wait for the response before failing
      * @return the encoded {@code AdmissionAck}, or a failure if the transport could not deliver
      */
     CompletableFuture<byte[]> invoke(M target, byte[] frame, long callTimeoutMillis);
+
+    /**
+     * Delivers one {@code CommandBatchCodec} batch of frames.
+     *
+     * @return the encoded batch answer, or a failure if the transport could not deliver
+     */
+    CompletableFuture<byte[]> invokeBatch(M target, byte[] batch, long callTimeoutMillis);
 }

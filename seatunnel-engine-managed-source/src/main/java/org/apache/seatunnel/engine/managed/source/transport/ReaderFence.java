@@ -23,7 +23,9 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
+import org.apache.seatunnel.engine.managed.source.protocol.AssignmentPayload;
 import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
+import org.apache.seatunnel.engine.managed.source.protocol.LongPayload;
 import org.apache.seatunnel.engine.managed.source.protocol.ReasonCode;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
@@ -117,7 +119,30 @@ public final class ReaderFence<M> {
         if (env.coordinatorEpoch() != bound || env.senderAttemptId() != bound) {
             return refuse(AdmissionStatus.STALE_TARGET, attempt, ReasonCode.STALE_EPOCH);
         }
+        ReasonCode shape = payloadShape(env);
+        if (shape != ReasonCode.NONE) {
+            return refuse(AdmissionStatus.INVALID_PAYLOAD, attempt, shape);
+        }
         return null;
+    }
+
+    /** The payload of each kind a coordinator sends, checked before the mailbox admits it. */
+    private static ReasonCode payloadShape(SourceCommandEnvelope env) {
+        switch (env.commandKind()) {
+            case SPLIT_ASSIGNMENT:
+                return env.payloadVersion() == AssignmentPayload.VERSION
+                        ? AssignmentPayload.check(env.payload())
+                        : ReasonCode.MALFORMED_PAYLOAD;
+            case NO_MORE_SPLITS:
+                return env.payloadLength() == 0 ? ReasonCode.NONE : ReasonCode.MALFORMED_PAYLOAD;
+            case CHECKPOINT_ABORTED:
+                return env.payloadLength() == LongPayload.BYTES
+                        ? ReasonCode.NONE
+                        : ReasonCode.MALFORMED_PAYLOAD;
+            default:
+                // Source events: the connector's versioned bytes, decoded on the reader's loop.
+                return ReasonCode.NONE;
+        }
     }
 
     private static AdmissionAck refuse(AdmissionStatus status, long attempt, ReasonCode reason) {

@@ -33,8 +33,6 @@ import org.apache.seatunnel.engine.managed.source.protocol.ReasonCode;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandCodec;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
-import org.apache.seatunnel.engine.managed.source.zeta.transport.DeliverCommandBatchOperation;
-import org.apache.seatunnel.engine.managed.source.zeta.transport.DeliverCommandOperation;
 
 /**
  * STIP-31's {@code SourceCommandTransportAdapter}: the receiving end of a delivered command on the
@@ -184,7 +182,8 @@ public final class SourceCommandTransportAdapter<M> {
     }
 
     /**
-     * Decodes, routes and returns the encoded ack: what {@link DeliverCommandOperation} answers.
+     * Decodes, routes and returns the encoded ack: what the engine binding's delivery operation
+     * answers.
      */
     public byte[] deliverFrame(byte[] frame, M from) {
         long start = nanoClock.getAsLong();
@@ -206,7 +205,10 @@ public final class SourceCommandTransportAdapter<M> {
      * metrics and per-command admission timing), and answers one ack per entry. A batch that does
      * not open (bad magic or version, checksum, count or size over {@link
      * CommandBatchCodec#MAX_ENTRIES}, truncated, trailing bytes) is refused as a whole with the
-     * decoder's status and reason, final for every entry. What {@link DeliverCommandBatchOperation}
+     * decoder's status and reason, final for every entry. Once an entry is answered {@code
+     * RETRY_LATER}, the later entries of the batch for the same target (source runtime, subtask,
+     * direction) are not offered and answered {@code RETRY_LATER} with {@code BEHIND_REFUSED}: a
+     * command must not overtake one sent before it. What the engine binding's batch operation
      * answers. Never throws.
      */
     public byte[] deliverBatchFrame(byte[] batch, M from) {
@@ -227,14 +229,62 @@ public final class SourceCommandTransportAdapter<M> {
         }
         metrics.batchesReceived.incrementAndGet();
         List<AdmissionAck> acks = new ArrayList<>(opened.count());
+        // Targets of this batch that answered RETRY_LATER: their later entries are not offered.
+        List<long[]> refused = null;
         for (int i = 0; i < opened.count(); i++) {
             long start = nanoClock.getAsLong();
-            acks.add(deliver(opened.batch(), opened.offset(i), opened.length(i), from));
+            SourceCommandCodec.DecodeResult decoded =
+                    SourceCommandCodec.decode(
+                            opened.batch(), opened.offset(i), opened.length(i), maxPayloadBytes);
+            AdmissionAck ack;
+            if (!decoded.isSuccess()) {
+                metrics.decodeFailures.incrementAndGet();
+                ack = answered(decoded.toRejection(UNKNOWN_ATTEMPT), null, from);
+            } else if (isBehindRefused(refused, decoded.envelope())) {
+                ack =
+                        answered(
+                                AdmissionAck.retryLater(
+                                        decoded.envelope().targetAttemptId(),
+                                        noTargetRetryAfterMillis,
+                                        ReasonCode.BEHIND_REFUSED));
+            } else {
+                ack = route(decoded.envelope(), from);
+                if (ack.status() == AdmissionStatus.RETRY_LATER) {
+                    if (refused == null) {
+                        refused = new ArrayList<>(1);
+                    }
+                    refused.add(targetOf(decoded.envelope()));
+                }
+            }
+            acks.add(ack);
             if (nanoClock.getAsLong() - start > admissionBudgetNanos) {
                 metrics.admissionOverBudget.incrementAndGet();
             }
         }
         return CommandBatchCodec.encodeAcks(acks);
+    }
+
+    /** Which ordered stream a command belongs to on this member: source, subtask, direction. */
+    private static long[] targetOf(SourceCommandEnvelope env) {
+        return new long[] {
+            env.sourceRuntimeId(),
+            env.targetSubtask(),
+            isCoordinatorBound(env.commandKind()) ? 1 : 0,
+            env.commandKind() == CommandKind.CHECKPOINT_ABORTED ? 1 : 0
+        };
+    }
+
+    private static boolean isBehindRefused(List<long[]> refused, SourceCommandEnvelope env) {
+        if (refused == null) {
+            return false;
+        }
+        long[] t = targetOf(env);
+        for (long[] r : refused) {
+            if (java.util.Arrays.equals(r, t)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Decodes and routes one frame. Never throws. */

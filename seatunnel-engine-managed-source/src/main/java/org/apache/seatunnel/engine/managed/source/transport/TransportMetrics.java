@@ -59,6 +59,8 @@ public final class TransportMetrics {
     public static final String ADMISSION_OVER_BUDGET = "ManagedSourceAdmissionOverBudget";
     public static final String ACK_DECODE_FAILURES = "ManagedSourceCommandAckDecodeFailures";
     public static final String FINAL_PREFIX = "ManagedSourceCommandFinal";
+    public static final String BATCHES_SENT = "ManagedSourceCommandBatchesSent";
+    public static final String STREAMS_BROKEN = "ManagedSourceCommandStreamsBroken";
 
     // Checkpoint-report batching (CheckpointReportBatcher, and the receiving adapter).
     public static final String REPORT_BATCHES_SENT = "ManagedSourceReportBatchesSent";
@@ -87,6 +89,8 @@ public final class TransportMetrics {
     public final AtomicLong retriesExhausted = new AtomicLong();
     public final AtomicLong admissionOverBudget = new AtomicLong();
     public final AtomicLong ackDecodeFailures = new AtomicLong();
+    public final AtomicLong batchesSent = new AtomicLong();
+    public final AtomicLong streamsBroken = new AtomicLong();
     private final AtomicLongArray finalStatus =
             new AtomicLongArray(AdmissionStatus.values().length);
 
@@ -194,6 +198,19 @@ public final class TransportMetrics {
         return ackDecodeFailures.get();
     }
 
+    /** Invocations that carried more than one command of a stream. */
+    public long batchesSent() {
+        return batchesSent.get();
+    }
+
+    /**
+     * Streams whose head ended without admission while commands waited behind it: those failed
+     * unsent rather than overtake it.
+     */
+    public long streamsBroken() {
+        return streamsBroken.get();
+    }
+
     /** Report batches sent (first attempts; a retry of the rest of a batch is not counted). */
     public long reportBatchesSent() {
         return reportBatchesSent.get();
@@ -254,6 +271,8 @@ public final class TransportMetrics {
         m.put(RETRIES_EXHAUSTED, retriesExhausted.get());
         m.put(ADMISSION_OVER_BUDGET, admissionOverBudget.get());
         m.put(ACK_DECODE_FAILURES, ackDecodeFailures.get());
+        m.put(BATCHES_SENT, batchesSent.get());
+        m.put(STREAMS_BROKEN, streamsBroken.get());
         m.put(REPORT_BATCHES_SENT, reportBatchesSent.get());
         m.put(REPORTS_BATCHED, reportsBatched.get());
         m.put(REPORT_FLUSH_ALL_REPORTED, reportFlushAllReported.get());

@@ -35,22 +35,16 @@ import org.apache.seatunnel.api.source.SourceSplitEnumerator;
 import org.apache.seatunnel.engine.managed.source.checkpoint.SourceRuntimeCheckpointMetadata;
 import org.apache.seatunnel.engine.managed.source.checkpoint.SourceRuntimeCheckpointMetadataSerializer;
 import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
-import org.apache.seatunnel.engine.managed.source.coordinator.CommandDispatcher;
 import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorEventLoop;
-import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorFence;
+import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorInbox;
 import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorMetrics;
 import org.apache.seatunnel.engine.managed.source.coordinator.EnumeratorFactory;
 import org.apache.seatunnel.engine.managed.source.coordinator.OfferResult;
 import org.apache.seatunnel.engine.managed.source.coordinator.ReaderInclusionReport;
-import org.apache.seatunnel.engine.managed.source.coordinator.ReaderRequestLedger;
+import org.apache.seatunnel.engine.managed.source.coordinator.SenderDispatcher;
 import org.apache.seatunnel.engine.managed.source.lane.Lane;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
-import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
-import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
-import org.apache.seatunnel.engine.managed.source.protocol.LongPayload;
-import org.apache.seatunnel.engine.managed.source.protocol.ReasonCode;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
-import org.apache.seatunnel.engine.managed.source.retry.RetryPolicy;
 import org.apache.seatunnel.engine.managed.source.transport.CoordinatorEndpoint;
 import org.apache.seatunnel.engine.managed.source.zeta.transport.BarrierAnnouncer;
 import org.apache.seatunnel.engine.managed.source.zeta.transport.ManagedSourceMemberService;
@@ -86,8 +80,7 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
     private final ManagedEnumeratorState restored;
     private final Serializer<SplitT> splitSerializer;
     private final long epoch;
-    private final CoordinatorFence<Address> fence;
-    private final ReaderRequestLedger requests;
+    private final CoordinatorInbox<Address> inbox;
     private final BarrierAnnouncer announcer;
 
     private final ManagedSourceMemberService service;
@@ -112,21 +105,21 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
         this.service = ManagedSourceMemberService.of(EngineAccess.member(context));
         this.epoch = nextEpoch(restored);
         SourceSplitEnumeratorTask<?> task = EngineAccess.enumeratorTask(context);
-        this.fence =
-                new CoordinatorFence<>(
-                        EngineAccess.jobId(context),
-                        epoch,
-                        context.currentParallelism(),
-                        subtask -> deployedMember(task, subtask));
-        this.requests = new ReaderRequestLedger(context.currentParallelism());
         this.loop = buildLoop();
+        this.inbox =
+                new CoordinatorInbox<>(
+                        loop,
+                        EngineAccess.jobId(context),
+                        context.currentParallelism(),
+                        subtask -> deployedMember(task, subtask),
+                        RETRY_AFTER_MILLIS);
         this.announcer =
                 new BarrierAnnouncer(
                         service,
                         EngineAccess.jobId(context),
                         source.sourceRuntimeId(),
                         context.currentParallelism(),
-                        fence);
+                        inbox.fence());
         CoordinatorTaskMetrics.register(context.getMetricsContext(), loop.metrics());
         service.targets().registerCoordinator(source.sourceRuntimeId(), this);
     }
@@ -164,7 +157,12 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
                 .splitSerializer(splitSerializer)
                 .stateSerializer(inner.getEnumeratorStateSerializer())
                 .eventSerializer(events)
-                .dispatcher(this::dispatch)
+                .dispatcher(
+                        new SenderDispatcher<>(
+                                service.sender(),
+                                subtask -> inbox.fence().member(subtask),
+                                System::currentTimeMillis,
+                                SEND_DEADLINE_MILLIS))
                 .executor(service.coordinatorExecutor())
                 .timer(
                         (delay, action) -> {
@@ -236,31 +234,6 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
                 restored != null);
     }
 
-    private void dispatch(SourceCommandEnvelope env, CommandDispatcher.AckCallback callback) {
-        Address target = fence.member(env.targetSubtask());
-        if (target == null) {
-            callback.onTransportFailure(
-                    new IllegalStateException(
-                            "reader subtask " + env.targetSubtask() + " has not registered"));
-            return;
-        }
-        // One attempt: the coordinator's OutboundCommands is the retry layer of its commands.
-        service.sender()
-                .send(
-                        target,
-                        env,
-                        System.currentTimeMillis() + SEND_DEADLINE_MILLIS,
-                        RetryPolicy.SINGLE_ATTEMPT)
-                .whenComplete(
-                        (ack, err) -> {
-                            if (err != null) {
-                                callback.onTransportFailure(err);
-                            } else {
-                                callback.onAdmission(ack);
-                            }
-                        });
-    }
-
     /**
      * The member the engine recorded for a reader subtask, or null before the reader's own
      * registration with the enumerator task reached it. (The engine's by-index lookup throws until
@@ -293,82 +266,12 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
     }
 
     /**
-     * Operation thread H: check against this coordinator's job, epoch, parallelism and registered
-     * readers ({@link CoordinatorFence}), enqueue, answer. Acks carry this coordinator's epoch as
-     * their target attempt id: that is how a reader learns the epoch it accepts commands of.
+     * Operation thread H: the coordinator epoch's {@link CoordinatorInbox} checks, enqueues and
+     * answers.
      */
     @Override
     public AdmissionAck onReaderCommand(SourceCommandEnvelope env, Address from) {
-        AdmissionAck refused = fence.check(env, from, RETRY_AFTER_MILLIS);
-        if (refused != null) {
-            return refused;
-        }
-        int subtask = env.targetSubtask();
-        long attempt = env.senderAttemptId();
-        OfferResult r;
-        switch (env.commandKind()) {
-            case READER_REGISTRATION:
-                if (!fence.registered(subtask, attempt, from)) {
-                    // Another attempt of the subtask registered concurrently and won.
-                    return AdmissionAck.rejected(
-                            AdmissionStatus.STALE_TARGET, epoch, ReasonCode.UNREGISTERED_ATTEMPT);
-                }
-                r = loop.registerReader(subtask, attempt);
-                if (r != OfferResult.ENQUEUED) {
-                    // The reader retries; its retry must find the subtask unregistered.
-                    fence.unregistered(subtask, attempt);
-                }
-                break;
-            case SPLIT_REQUEST:
-            case READER_EVENT:
-                // Requests of the reader's OutboundRequests: numbered, so a redelivered one is
-                // answered DUPLICATE instead of reaching the enumerator twice.
-                long sequence = env.senderSequence();
-                if (!requests.isNew(subtask, attempt, sequence)) {
-                    return AdmissionAck.rejected(AdmissionStatus.DUPLICATE, epoch, ReasonCode.NONE);
-                }
-                r =
-                        env.commandKind() == CommandKind.SPLIT_REQUEST
-                                ? loop.handleSplitRequest(subtask, attempt)
-                                : loop.handleSourceEvent(subtask, attempt, env.copyPayload());
-                if (r == OfferResult.ENQUEUED) {
-                    requests.taken(subtask, attempt, sequence);
-                }
-                break;
-            case ASSIGNMENT_ACK:
-                r = loop.assignmentApplied(subtask, attempt, LongPayload.decode(env));
-                break;
-            case READER_CHECKPOINTED:
-                ReaderInclusionReport report;
-                try {
-                    report =
-                            ReaderInclusionReport.fromMetadata(
-                                    ReaderInclusionReport.Kind.CHECKPOINT,
-                                    subtask,
-                                    attempt,
-                                    new SourceRuntimeCheckpointMetadataSerializer()
-                                            .deserialize(env.copyPayload()));
-                } catch (IOException | RuntimeException e) {
-                    return AdmissionAck.rejected(
-                            AdmissionStatus.INVALID_PAYLOAD, epoch, ReasonCode.MALFORMED_PAYLOAD);
-                }
-                r = loop.reportInclusion(report);
-                break;
-            default:
-                // The fence refuses every other kind; kept for the compiler.
-                return AdmissionAck.rejected(
-                        AdmissionStatus.INVALID_PAYLOAD, epoch, ReasonCode.KIND_NOT_ACCEPTED);
-        }
-        switch (r) {
-            case ENQUEUED:
-                return AdmissionAck.accepted(epoch, AdmissionAck.NO_SEQUENCE);
-            case CLOSED:
-                return AdmissionAck.rejected(
-                        AdmissionStatus.TERMINAL_REJECTED, epoch, ReasonCode.TARGET_TERMINATED);
-            default:
-                return AdmissionAck.retryLater(
-                        epoch, RETRY_AFTER_MILLIS, ReasonCode.MAILBOX_COUNT_FULL);
-        }
+        return inbox.onReaderCommand(env, from);
     }
 
     @Override
@@ -429,7 +332,7 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
 
     @Override
     public void handleSplitRequest(int subtaskId) {
-        Long attempt = fence.attempt(subtaskId);
+        Long attempt = inbox.fence().attempt(subtaskId);
         loop.handleSplitRequest(subtaskId, attempt == null ? -1 : attempt);
     }
 
@@ -440,7 +343,7 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
 
     @Override
     public void handleSourceEvent(int subtaskId, SourceEvent sourceEvent) {
-        Long attempt = fence.attempt(subtaskId);
+        Long attempt = inbox.fence().attempt(subtaskId);
         loop.handleSourceEvent(subtaskId, attempt == null ? -1 : attempt, sourceEvent);
     }
 

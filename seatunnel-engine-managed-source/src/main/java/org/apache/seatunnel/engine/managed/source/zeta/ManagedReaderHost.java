@@ -37,7 +37,6 @@ import org.apache.seatunnel.api.table.type.SeaTunnelDataType;
 import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
 import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
-import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 import org.apache.seatunnel.engine.managed.source.reader.BarrierResult;
 import org.apache.seatunnel.engine.managed.source.reader.LoopSignal;
 import org.apache.seatunnel.engine.managed.source.reader.LoopStatus;
@@ -55,6 +54,7 @@ import org.apache.seatunnel.engine.managed.source.reader.SchemaChangeMark;
 import org.apache.seatunnel.engine.managed.source.reader.TerminalSignal;
 import org.apache.seatunnel.engine.managed.source.reader.TurnWatch;
 import org.apache.seatunnel.engine.managed.source.transport.ReaderFence;
+import org.apache.seatunnel.engine.managed.source.transport.SenderUplink;
 import org.apache.seatunnel.engine.managed.source.zeta.transport.ManagedSourceMemberService;
 import org.apache.seatunnel.engine.server.task.flow.SourceFlowLifeCycle;
 import org.slf4j.Logger;
@@ -163,6 +163,14 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
                         jobId,
                         source.jobName(),
                         context.getIndexOfSubtask());
+        SenderUplink<Address> uplink =
+                new SenderUplink<>(
+                        service.sender(),
+                        // Travels with the other local readers' reports of this checkpoint.
+                        service.reportBatcher()::submit,
+                        coordinatorAddress,
+                        System::currentTimeMillis,
+                        REGISTRATION_DEADLINE_MILLIS);
         attempt =
                 ReaderAttempt.<T, SplitT>builder()
                         .ids(
@@ -182,7 +190,7 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
                         .splitSerializer(source.inner().getSplitSerializer())
                         .eventSerializer(source.eventSerializer())
                         .capabilityDigest(source.decision().capabilityDigest())
-                        .uplink(new Uplink())
+                        .uplink(uplink)
                         .schemaChangeListener(this::onSchemaChangeRequested)
                         .build();
         mailbox = attempt.mailbox();
@@ -197,6 +205,7 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
         loop.setSchemaChangeTimeoutNanos(cfg.schemaChangeTimeoutNanos());
         attempt.start();
         fence = new ReaderFence<>(mailbox, coordinatorAddress);
+        uplink.bind(fence);
         service.targets().registerReader(fence);
         loop.turnWatch().attach(service.turnWatchdog());
         schemaChangeEnd =
@@ -315,6 +324,9 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
                 }
                 status = loop.runOnce();
                 moreWork = loop.hasWork();
+                if (status == LoopStatus.IDLE) {
+                    attempt.onIdle();
+                }
             }
             flow.turnEnded(status == LoopStatus.BUSY && moreWork);
             if (status == LoopStatus.TERMINATED) {
@@ -577,36 +589,6 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
         }
         out.add(ManagedSplit.metadata(state.subtask(), state.metadata()));
         return out;
-    }
-
-    /** The way to the coordinator: the member service's sender, fenced by the coordinator epoch. */
-    private final class Uplink implements ReaderUplink {
-        @Override
-        public long coordinatorEpoch() {
-            return fence == null ? 0 : fence.epoch();
-        }
-
-        @Override
-        public CompletableFuture<AdmissionAck> send(SourceCommandEnvelope command) {
-            if (command.commandKind() == CommandKind.READER_CHECKPOINTED) {
-                // Travels with the other local readers' reports of this checkpoint.
-                return service.reportBatcher()
-                        .submit(
-                                coordinatorAddress,
-                                command,
-                                System.currentTimeMillis() + REGISTRATION_DEADLINE_MILLIS);
-            }
-            return service.sender()
-                    .send(
-                            coordinatorAddress,
-                            command,
-                            System.currentTimeMillis() + REGISTRATION_DEADLINE_MILLIS);
-        }
-
-        @Override
-        public void registered(long coordinatorEpoch) {
-            fence.bindEpoch(coordinatorEpoch);
-        }
     }
 
     private void onSchemaChangeRequested(SchemaChangeMark mark, long epoch) {

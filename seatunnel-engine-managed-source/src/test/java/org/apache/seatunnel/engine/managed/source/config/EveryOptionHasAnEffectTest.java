@@ -213,6 +213,26 @@ class EveryOptionHasAnEffectTest {
                 ManagedSourceOptions.TRACKER_MAX_BYTES,
                 "1 MiB",
                 c -> coordinator(c).maxTrackerBytes());
+        effect(
+                ManagedSourceOptions.TRACKER_MAX_UNASSIGNED_ENTRIES,
+                10,
+                c -> coordinator(c).maxUnassignedEntries());
+        effect(
+                ManagedSourceOptions.TRACKER_MAX_UNASSIGNED_BYTES,
+                "1 MiB",
+                c -> coordinator(c).maxUnassignedBytes());
+        effect(
+                ManagedSourceOptions.COORDINATOR_MAX_SPLITS_PER_COMMAND,
+                8,
+                c -> coordinator(c).maxSplitsPerCommand());
+        effect(
+                ManagedSourceOptions.MAILBOX_MAX_SEQUENCE_GAPS,
+                16,
+                c -> c.mailboxLimits().maxSequenceGaps());
+        effect(
+                ManagedSourceOptions.COMMAND_BATCH_MAX_COMMANDS,
+                8,
+                c -> member(c).commandBatchMaxCommands());
         effect(ManagedSourceOptions.CUT_HOLD_TIMEOUT, "5s", c -> c.pollBudget().cutHoldNanos());
         effect(ManagedSourceOptions.IDLE_WAIT, "50ms", c -> c.pollBudget().idlePollNanos());
         effect(ManagedSourceOptions.POLL_LINGER, "20ms", c -> c.pollBudget().lingerNanos());

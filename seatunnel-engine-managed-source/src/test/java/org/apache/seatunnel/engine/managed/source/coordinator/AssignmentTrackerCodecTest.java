@@ -48,8 +48,8 @@ class AssignmentTrackerCodecTest {
     private static SourceAssignmentTracker oneEntry() {
         SourceAssignmentTracker t =
                 new SourceAssignmentTracker(10, 1 << 20, true, new CoordinatorMetrics());
-        AssignmentEntry e = t.addPending("a", new byte[] {1, 2}, 1);
-        t.dispatched(e, 2, 3, 4, 5, 6, 0);
+        t.addPending("a", new byte[] {1, 2}, 1);
+        t.dispatched(1, 1, 2, 3, 4, 5, 6, 0);
         t.markNoMoreSplits(0);
         return t;
     }

@@ -35,11 +35,11 @@ import java.util.concurrent.TimeoutException;
 import org.apache.seatunnel.api.source.SourceEvent;
 import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorMetrics.Counter;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
+import org.apache.seatunnel.engine.managed.source.protocol.AssignmentPayload;
 import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
 import org.apache.seatunnel.engine.managed.source.protocol.LongPayload;
 import org.apache.seatunnel.engine.managed.source.protocol.ReasonCode;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
-import org.apache.seatunnel.engine.managed.source.retry.RetryPolicy;
 import org.junit.jupiter.api.Test;
 
 /** Deterministic tests of the loop: ordering of every callback kind, stamping, isolation. */
@@ -144,7 +144,10 @@ class CoordinatorEventLoopTest {
         assertEquals(5, a.commandId() >>> 40, "command ids carry the epoch");
         assertEquals(0, a.coordinatorCutId(), "before any snapshot");
         assertEquals(9, c.coordinatorCutId(), "after enumerator snapshot 9");
-        assertArrayEquals(new TestSplit.Ser().serialize(TestSplit.of("s0")), a.copyPayload());
+        assertEquals(AssignmentPayload.VERSION, a.payloadVersion());
+        List<byte[]> splits = AssignmentPayload.decode(a.payload());
+        assertEquals(1, splits.size());
+        assertArrayEquals(new TestSplit.Ser().serialize(TestSplit.of("s0")), splits.get(0));
     }
 
     @Test
@@ -303,69 +306,38 @@ class CoordinatorEventLoopTest {
     }
 
     @Test
-    void retryLaterAndTransportFailureResendTheSameCommand() {
-        LoopFixture f = open(1, 1);
+    void aCommandTheTransportCouldNotPlaceFailsTheCoordinatorOnceAndIsNotResent() {
+        // The sender retries in place, in order; a final RETRY_LATER means it gave up.
+        LoopFixture f = open(1, 2);
         f.dispatcher.responder =
                 e ->
                         AdmissionAck.retryLater(
                                 e.targetAttemptId(), 50, ReasonCode.MAILBOX_COUNT_FULL);
         f.loop.registerReader(0, 1);
         f.loop.handleSplitRequest(0, 1);
+        f.loop.handleSplitRequest(0, 1);
         f.drain();
-        assertEquals(1, f.dispatcher.of(CommandKind.SPLIT_ASSIGNMENT).size());
-        f.timer.advance(Duration.ofMillis(49));
+        assertEquals(2, f.dispatcher.of(CommandKind.SPLIT_ASSIGNMENT).size());
+        f.timer.advance(Duration.ofSeconds(10));
         f.drain();
-        assertEquals(1, f.dispatcher.of(CommandKind.SPLIT_ASSIGNMENT).size());
-        f.dispatcher.responder = null;
-        f.timer.advance(Duration.ofMillis(1));
-        f.drain();
-        List<SourceCommandEnvelope> sent = f.dispatcher.of(CommandKind.SPLIT_ASSIGNMENT);
-        assertEquals(2, sent.size());
-        assertEquals(sent.get(0), sent.get(1), "same command id, sequence and cut");
-        f.dispatcher.sent.get(1).callback.onTransportFailure(new TimeoutException("lost"));
-        f.drain();
-        f.timer.advance(Duration.ofSeconds(1));
-        f.drain();
-        assertEquals(3, f.dispatcher.of(CommandKind.SPLIT_ASSIGNMENT).size());
-        f.dispatcher.acceptAll();
-        f.drain();
-        AssignmentEntry e = f.loop.tracker().bySplit("s0");
-        assertEquals(AssignmentState.ADMITTED, e.state());
-        assertEquals(2, f.count(Counter.ASSIGNMENT_RETRIES));
+        assertEquals(
+                2, f.dispatcher.of(CommandKind.SPLIT_ASSIGNMENT).size(), "no coordinator resend");
+        assertEquals(2, f.count(Counter.ASSIGNMENT_SEND_FAILURES));
+        assertEquals(1, f.failures.size(), "the coordinator failed once: " + f.failures);
+        assertEquals(AssignmentState.DISPATCHED, f.loop.tracker().bySplit("s0").state());
     }
 
     @Test
-    void resendsFollowRetryPolicyAndFailTheCoordinatorAtRetryMaxAttempts() {
-        LoopFixture f =
-                new LoopFixture(
-                        LoopFixture.config(1).retryPolicy(new RetryPolicy(10, 40, 4)).build(),
-                        LoopFixture.splits(1),
-                        false,
-                        null);
-        f.loop.open();
-        f.drain();
-        f.dispatcher.responder =
-                e -> AdmissionAck.retryLater(e.targetAttemptId(), 0, ReasonCode.MAILBOX_COUNT_FULL);
+    void aTransportFailureFailsTheCoordinatorToo() {
+        LoopFixture f = open(1, 1);
         f.loop.registerReader(0, 1);
         f.loop.handleSplitRequest(0, 1);
         f.drain();
-        // Delays 10, 20, 40 ms (doubling, capped at 40): each resend exactly when due.
-        long[] delays = {10, 20, 40};
-        for (int i = 0; i < delays.length; i++) {
-            assertEquals(i + 1, f.dispatcher.of(CommandKind.SPLIT_ASSIGNMENT).size());
-            f.timer.advance(Duration.ofMillis(delays[i] - 1));
-            f.drain();
-            assertEquals(i + 1, f.dispatcher.of(CommandKind.SPLIT_ASSIGNMENT).size());
-            f.timer.advance(Duration.ofMillis(1));
-            f.drain();
-        }
-        assertEquals(4, f.dispatcher.of(CommandKind.SPLIT_ASSIGNMENT).size(), "max attempts");
-        assertEquals(3, f.count(Counter.ASSIGNMENT_RETRIES));
-        assertEquals(1, f.count(Counter.RETRIES_EXHAUSTED));
-        assertEquals(1, f.failures.size(), "the coordinator failed: " + f.failures);
-        f.timer.advance(Duration.ofSeconds(10));
+        f.dispatcher.sent.get(0).callback.onTransportFailure(new TimeoutException("lost"));
         f.drain();
-        assertEquals(4, f.dispatcher.of(CommandKind.SPLIT_ASSIGNMENT).size(), "no fifth attempt");
+        assertEquals(1, f.count(Counter.ASSIGNMENT_SEND_FAILURES));
+        assertEquals(1, f.failures.size(), f.failures.toString());
+        assertTrue(f.failures.get(0).contains("ADMISSION_RESULT"), f.failures.toString());
     }
 
     @Test
@@ -397,7 +369,9 @@ class CoordinatorEventLoopTest {
         f.loop.handleSplitRequest(0, 1);
         f.loop.handleSplitRequest(0, 1);
         f.drain();
-        assertEquals(1, f.dispatcher.sent.size(), "no-more-splits waits for the admission");
+        // The transport keeps the subtask's commands in order: no-more-splits goes right behind
+        // the last assignment, without waiting for its admission.
+        assertEquals(2, f.dispatcher.sent.size());
         f.dispatcher.acceptAll();
         f.drain();
         f.loop.handleSplitRequest(0, 1); // crossed no-more-splits: not forwarded

@@ -95,7 +95,7 @@ class CoordinatorRecoveryTest {
         f.loop.registerReader(0, 2); // no state: everything returns
         f.drain();
         assertEquals(0, f.loop.tracker().size());
-        f.loop.assignmentApplied(0, 1, old.commandId());
+        f.loop.assignmentApplied(0, 1, old.senderSequence());
         f.loop.handleSplitRequest(0, 1);
         f.loop.reportInclusion(
                 ReaderInclusionReport.builder(ReaderInclusionReport.Kind.CHECKPOINT, 0, 1, 3)

@@ -29,6 +29,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.seatunnel.api.source.SourceEvent;
 import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorMetrics.Counter;
+import org.apache.seatunnel.engine.managed.source.protocol.AssignmentPayload;
 import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 import org.junit.jupiter.api.Test;
@@ -82,7 +83,9 @@ class EnumeratorCallMarshallingTest {
     private static List<String> assignedSplitIds(LoopFixture f) throws Exception {
         List<String> ids = new ArrayList<>();
         for (SourceCommandEnvelope e : f.dispatcher.of(CommandKind.SPLIT_ASSIGNMENT)) {
-            ids.add(new TestSplit.Ser().deserialize(e.copyPayload()).splitId());
+            for (byte[] split : AssignmentPayload.decode(e.payload())) {
+                ids.add(new TestSplit.Ser().deserialize(split).splitId());
+            }
         }
         return ids;
     }

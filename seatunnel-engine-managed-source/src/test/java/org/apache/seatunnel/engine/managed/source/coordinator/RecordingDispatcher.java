@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
+import org.apache.seatunnel.engine.managed.source.protocol.AssignmentPayload;
 import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 
@@ -52,6 +53,15 @@ final class RecordingDispatcher implements CommandDispatcher {
                 .map(s -> s.envelope)
                 .filter(e -> e.commandKind() == kind)
                 .collect(Collectors.toList());
+    }
+
+    /** Splits carried by every SPLIT_ASSIGNMENT dispatched so far. */
+    int splitsAssigned() {
+        int n = 0;
+        for (SourceCommandEnvelope e : of(CommandKind.SPLIT_ASSIGNMENT)) {
+            n += AssignmentPayload.decode(e.payload()).size();
+        }
+        return n;
     }
 
     /** Answers every unanswered dispatch with ACCEPTED. */

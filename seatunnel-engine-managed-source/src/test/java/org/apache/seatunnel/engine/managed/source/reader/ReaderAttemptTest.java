@@ -26,7 +26,6 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -40,8 +39,11 @@ import org.apache.seatunnel.engine.managed.source.checkpoint.SourceRuntimeCheckp
 import org.apache.seatunnel.engine.managed.source.coordinator.ReaderInclusionReport;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
+import org.apache.seatunnel.engine.managed.source.protocol.AssignmentPayload;
 import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
+import org.apache.seatunnel.engine.managed.source.protocol.LongPayload;
 import org.apache.seatunnel.engine.managed.source.protocol.ReasonCode;
+import org.apache.seatunnel.engine.managed.source.protocol.RegistrationPayload;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 import org.junit.jupiter.api.Test;
 
@@ -163,10 +165,15 @@ class ReaderAttemptTest {
 
     private SourceCommandEnvelope assignment(String splitId, long commandId, long cutId) {
         return command(
-                CommandKind.SPLIT_ASSIGNMENT,
-                commandId,
-                cutId,
-                splitId.getBytes(StandardCharsets.UTF_8));
+                        CommandKind.SPLIT_ASSIGNMENT,
+                        commandId,
+                        cutId,
+                        AssignmentPayload.encode(
+                                java.util.Collections.singletonList(
+                                        splitId.getBytes(StandardCharsets.UTF_8))))
+                .toBuilder()
+                .payloadVersion(AssignmentPayload.VERSION)
+                .build();
     }
 
     private SourceCommandEnvelope command(
@@ -197,7 +204,11 @@ class ReaderAttemptTest {
         assertEquals(SUBTASK, reg.targetSubtask());
         assertEquals(JOB, reg.jobId());
         assertEquals(SOURCE, reg.sourceRuntimeId());
-        assertEquals(0, reg.payload().remaining());
+        // Its credit window: the mailbox's normal capacity.
+        assertEquals(RegistrationPayload.VERSION, reg.payloadVersion());
+        RegistrationPayload window = RegistrationPayload.decode(reg.payload());
+        assertEquals(MailboxLimits.defaults().maxCommands(), window.windowCommands());
+        assertEquals(MailboxLimits.defaults().maxBytes(), window.windowBytes());
         assertEquals(5, uplink.bound, "the ack's target attempt id is the coordinator epoch");
 
         a.sendToCoordinator(CommandKind.SPLIT_REQUEST, new byte[0], false);
@@ -262,7 +273,8 @@ class ReaderAttemptTest {
     }
 
     @Test
-    void anAppliedAssignmentIsAcknowledgedWithItsCommandIdAndALostAckIsNotFatal() throws Exception {
+    void appliedCommandsAreAcknowledgedWithTheAppliedWatermarkAndALostAckIsSaidAgainWhenIdle()
+            throws Exception {
         ReaderAttempt<String, TestSplit> a = started();
         uplink.throwOnSend = new IllegalStateException("transport down");
         assertTrue(a.mailbox().offer(assignment("s1", 4242)).status().isAdmitted());
@@ -270,10 +282,21 @@ class ReaderAttemptTest {
         assertTrue(reader.trace.contains("addSplits:[s1]"));
         SourceCommandEnvelope ack = uplink.last(CommandKind.ASSIGNMENT_ACK);
         assertNotNull(ack);
-        ByteBuffer p = ack.payload();
-        assertEquals(8, p.remaining(), "an 8-byte command id");
-        assertEquals(4242, p.getLong());
-        assertNull(a.loop().terminalSignal(), "acks are re-derived from checkpoints");
+        assertEquals(LongPayload.APPLIED_WATERMARK_VERSION, ack.payloadVersion());
+        assertEquals(1, LongPayload.decode(ack), "every command up to sequence 1 was applied");
+        assertNull(a.loop().terminalSignal(), "a lost ack is not fatal");
+
+        // Two more commands, acked as one watermark once the transport is back.
+        assertTrue(a.mailbox().offer(assignment("s2", 4243)).status().isAdmitted());
+        assertTrue(a.mailbox().offer(noMoreSplits(4244)).status().isAdmitted());
+        a.loop().runOnce();
+        int sentBefore = uplink.sent.size();
+        uplink.throwOnSend = null;
+        a.onIdle();
+        assertEquals(sentBefore + 1, uplink.sent.size(), "idle: the watermark is said again");
+        assertEquals(3, LongPayload.decode(uplink.last(CommandKind.ASSIGNMENT_ACK)));
+        a.onIdle();
+        assertEquals(sentBefore + 1, uplink.sent.size(), "admitted: nothing more to say");
     }
 
     @Test

@@ -92,7 +92,12 @@ class InboundFenceTest {
                 .senderAttemptId(attempt)
                 .coordinatorEpoch(epoch)
                 .commandId(1)
-                .payload(payload)
+                .payloadVersion(TransportFixtures.payloadVersionOf(kind))
+                // An empty registration stands for a well-formed one (its credit window).
+                .payload(
+                        kind == CommandKind.READER_REGISTRATION && payload.length == 0
+                                ? TransportFixtures.payloadOf(kind)
+                                : payload)
                 .build();
     }
 
@@ -281,7 +286,8 @@ class InboundFenceTest {
                 .senderAttemptId(epoch)
                 .coordinatorEpoch(epoch)
                 .commandId(7)
-                .payload(new byte[] {1, 2, 3})
+                .payloadVersion(TransportFixtures.payloadVersionOf(kind))
+                .payload(TransportFixtures.payloadOf(kind))
                 .build();
     }
 

@@ -20,7 +20,19 @@ package org.apache.seatunnel.engine.managed.source.transport;
 import com.hazelcast.cluster.Address;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
+import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAckCodec;
+import org.apache.seatunnel.engine.managed.source.protocol.AssignmentPayload;
+import org.apache.seatunnel.engine.managed.source.protocol.CommandBatchCodec;
 import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
+import org.apache.seatunnel.engine.managed.source.protocol.LongPayload;
+import org.apache.seatunnel.engine.managed.source.protocol.RegistrationPayload;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 import org.apache.seatunnel.engine.managed.source.reader.LoopSignal;
 import org.apache.seatunnel.engine.managed.source.reader.MailboxLimits;
@@ -29,7 +41,7 @@ import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderMailboxMetrics;
 import org.apache.seatunnel.engine.managed.source.reader.WorkerMailboxBudget;
 
-/** Envelopes, mailboxes and addresses shared by the transport tests. */
+/** Envelopes, mailboxes, addresses and invokers shared by the transport tests. */
 public final class TransportFixtures {
     public static final long JOB = 42L;
 
@@ -46,8 +58,88 @@ public final class TransportFixtures {
                 .senderAttemptId(EPOCH)
                 .senderSequence(commandId)
                 .commandId(commandId)
-                .payload(new byte[] {1, 2, 3})
+                .payloadVersion(payloadVersionOf(kind))
+                .payload(payloadOf(kind))
                 .build();
+    }
+
+    /** A payload of the shape the fences accept for {@code kind}. */
+    public static byte[] payloadOf(CommandKind kind) {
+        switch (kind) {
+            case SPLIT_ASSIGNMENT:
+                return AssignmentPayload.encode(Collections.singletonList(new byte[] {1, 2, 3}));
+            case NO_MORE_SPLITS:
+            case SPLIT_REQUEST:
+                return new byte[0];
+            case CHECKPOINT_ABORTED:
+            case ASSIGNMENT_ACK:
+                return LongPayload.encode(3);
+            case READER_REGISTRATION:
+                return RegistrationPayload.encode(16, 1 << 20);
+            default:
+                return new byte[] {1, 2, 3};
+        }
+    }
+
+    /** The payload version of {@link #payloadOf}. */
+    public static int payloadVersionOf(CommandKind kind) {
+        switch (kind) {
+            case SPLIT_ASSIGNMENT:
+                return AssignmentPayload.VERSION;
+            case ASSIGNMENT_ACK:
+                return LongPayload.APPLIED_WATERMARK_VERSION;
+            case READER_REGISTRATION:
+                return RegistrationPayload.VERSION;
+            default:
+                return 1;
+        }
+    }
+
+    /** One frame at a time: what a test's invoker answers for a frame. */
+    @FunctionalInterface
+    public interface FrameAnswer {
+        CompletableFuture<byte[]> invoke(Address target, byte[] frame, long timeout);
+    }
+
+    /**
+     * An invoker that answers single frames with {@code answer} and a batch by answering each of
+     * its frames with {@code answer} in order (waiting for each), as a member handles a batch.
+     */
+    public static FrameInvoker<Address> perFrame(FrameAnswer answer) {
+        return new FrameInvoker<Address>() {
+            @Override
+            public CompletableFuture<byte[]> invoke(Address target, byte[] frame, long timeout) {
+                return answer.invoke(target, frame, timeout);
+            }
+
+            @Override
+            public CompletableFuture<byte[]> invokeBatch(
+                    Address target, byte[] batch, long timeout) {
+                CommandBatchCodec.BatchResult b =
+                        CommandBatchCodec.decode(
+                                batch, CommandBatchCodec.MAX_ENTRIES, Long.MAX_VALUE);
+                List<AdmissionAck> acks = new ArrayList<>();
+                try {
+                    for (int i = 0; i < b.count(); i++) {
+                        byte[] frame =
+                                Arrays.copyOfRange(
+                                        b.batch(), b.offset(i), b.offset(i) + b.length(i));
+                        AdmissionAckCodec.DecodeResult d =
+                                AdmissionAckCodec.decode(
+                                        answer.invoke(target, frame, timeout).get());
+                        if (!d.isSuccess()) {
+                            return CompletableFuture.completedFuture(new byte[] {1, 2});
+                        }
+                        acks.add(d.ack());
+                    }
+                } catch (Exception e) {
+                    CompletableFuture<byte[]> f = new CompletableFuture<>();
+                    f.completeExceptionally(e instanceof ExecutionException ? e.getCause() : e);
+                    return f;
+                }
+                return CompletableFuture.completedFuture(CommandBatchCodec.encodeAcks(acks));
+            }
+        };
     }
 
     /** Commands, bytes, reserved commands/bytes, max payload, dedup window, retry hint (ms). */

@@ -20,23 +20,20 @@ package org.apache.seatunnel.engine.managed.faults;
 import java.util.HashSet;
 import java.util.Set;
 import org.apache.seatunnel.engine.managed.source.coordinator.CommandDispatcher;
-import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 
 /**
- * The coordinator's view of the transport, with faults at points 1 (command creation, first
- * dispatch of a command id only), 2 (operation send) and 4 (admission acknowledgement). Every
- * dispatch still ends in exactly one callback, as the {@link CommandDispatcher} contract demands,
- * except after a crash.
+ * Fault point 1, command creation: between the coordinator loop, which has stamped an assignment or
+ * control, and the runtime's own dispatcher (the member's command sender), on the first dispatch of
+ * each command id. Points 2 and 4 are the network's ({@code ModelNetwork}), under the sender.
  *
- * <p>Threading: called on the coordinator loop (as every {@link CommandDispatcher}); the answers it
- * forwards run on whatever thread the {@link Transport} delivers them. Not thread-safe: meant for a
- * single-threaded run. Life cycle: one instance per coordinator epoch; after it injects a
- * coordinator CRASH it is dead and swallows every later dispatch, since a crashed coordinator sends
- * nothing more.
+ * <p>Threading: called on the coordinator loop (as every {@link CommandDispatcher}). Not
+ * thread-safe: meant for a single-threaded run. Life cycle: one instance per coordinator epoch;
+ * after it injects a coordinator CRASH it is dead and swallows every later dispatch, since a
+ * crashed coordinator sends nothing more.
  */
 public final class FaultInjectingDispatcher implements CommandDispatcher {
-    private final Transport transport;
+    private final CommandDispatcher dispatcher;
     private final FaultInjector faults;
     private final Runnable coordinatorCrash;
     private final Set<Long> created = new HashSet<>();
@@ -47,8 +44,8 @@ public final class FaultInjectingDispatcher implements CommandDispatcher {
      *     the coordinator (and, on Zeta, restore the pipeline)
      */
     public FaultInjectingDispatcher(
-            Transport transport, FaultInjector faults, Runnable coordinatorCrash) {
-        this.transport = transport;
+            CommandDispatcher dispatcher, FaultInjector faults, Runnable coordinatorCrash) {
+        this.dispatcher = dispatcher;
         this.faults = faults;
         this.coordinatorCrash = coordinatorCrash;
     }
@@ -58,8 +55,8 @@ public final class FaultInjectingDispatcher implements CommandDispatcher {
         if (dead) {
             return;
         }
-        String where = describe(env);
         if (created.add(env.commandId())) {
+            String where = describe(env);
             FaultAction a = faults.at(FaultPoint.COMMAND_CREATION, where);
             if (a == FaultAction.CRASH) {
                 dead = true;
@@ -67,36 +64,12 @@ public final class FaultInjectingDispatcher implements CommandDispatcher {
                 return;
             }
             if (a == FaultAction.LOSE) {
-                transport.send(env, null, Transport.Delivery.LOST);
                 callback.onTransportFailure(
                         new InjectedFault(FaultPoint.COMMAND_CREATION, a, where));
                 return;
             }
         }
-        FaultAction send = faults.at(FaultPoint.OPERATION_SEND, where);
-        if (send == FaultAction.LOSE) {
-            transport.send(env, null, Transport.Delivery.LOST);
-            callback.onTransportFailure(new InjectedFault(FaultPoint.OPERATION_SEND, send, where));
-            return;
-        }
-        Transport.Delivery d =
-                send == FaultAction.DELAY ? Transport.Delivery.HELD : Transport.Delivery.NOW;
-        transport.send(env, ack -> answer(ack, callback, where), d);
-        if (send == FaultAction.DUPLICATE) {
-            // At-least-once: a second copy arrives later; nobody waits for its answer.
-            transport.later(() -> transport.send(env, null, Transport.Delivery.NOW));
-        }
-    }
-
-    private void answer(AdmissionAck ack, AckCallback callback, String where) {
-        FaultAction a = faults.at(FaultPoint.ADMISSION_ACK, where + " " + ack.status());
-        if (a == FaultAction.LOSE) {
-            callback.onTransportFailure(new InjectedFault(FaultPoint.ADMISSION_ACK, a, where));
-        } else if (a == FaultAction.DELAY) {
-            transport.later(() -> callback.onAdmission(ack));
-        } else {
-            callback.onAdmission(ack);
-        }
+        dispatcher.dispatch(env, callback);
     }
 
     /** True once a CRASH fired here. */
@@ -104,7 +77,8 @@ public final class FaultInjectingDispatcher implements CommandDispatcher {
         return dead;
     }
 
-    private static String describe(SourceCommandEnvelope env) {
+    /** How faults name a command: kind, id, sequence and target; never its payload. */
+    public static String describe(SourceCommandEnvelope env) {
         return env.commandKind()
                 + " cmd="
                 + env.commandId()

@@ -87,7 +87,7 @@ class CoreBugTest {
      * coordinator's retry, checkpoint 1 is aborted and the cut release (sequence 2) reaches the
      * reader first. Then the retry arrives.
      */
-    private static MiniEngine firstCommandOvertaken(boolean fifo) {
+    private static MiniEngine firstCommandOvertaken() {
         MiniEngine w =
                 new MiniEngine(
                         WorldConfig.builder()
@@ -95,7 +95,6 @@ class CoreBugTest {
                                 .parallelism(1)
                                 .splits(2)
                                 .maxRowsPerSplit(1)
-                                .fifoTransport(fifo)
                                 .schedule(FaultSchedule.parse("2@1:LOSE"))
                                 .checkOwnershipEveryStep(true)
                                 .build());
@@ -116,21 +115,7 @@ class CoreBugTest {
     }
 
     @Test
-    void firstAssignmentRetriedBehindALaterCommandIsStillReadWithFifoTransport() {
-        firstCommandOvertaken(true).runToCompletion();
-    }
-
-    /**
-     * Regression (was a bug): {@code AppliedCommandLedger#markApplied} took the first sequence an
-     * attempt sees from a sender as the base and treats every lower one as applied. Nothing orders
-     * first deliveries: {@code OutboundCommands} sends several commands per target without waiting
-     * and re-sends after a transport failure, and Zeta's {@code CommandSender} keeps FIFO only
-     * until a send's deadline. Here the retried assignment (sequence 1) arrives after sequence 2,
-     * is admitted, then skipped as a duplicate; the reader's metadata "proves" it, the tracker
-     * collects it at the next checkpoint, and split-0 is never read (the job never ends).
-     */
-    @Test
-    void firstAssignmentRetriedBehindALaterCommandIsStillReadWithReorderingTransport() {
-        firstCommandOvertaken(false).runToCompletion();
+    void firstAssignmentRetriedBehindALaterCommandIsStillRead() {
+        firstCommandOvertaken().runToCompletion();
     }
 }

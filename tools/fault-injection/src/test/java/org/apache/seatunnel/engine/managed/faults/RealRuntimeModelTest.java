@@ -22,6 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Random;
 import org.apache.seatunnel.engine.managed.faults.world.MiniEngine;
 import org.apache.seatunnel.engine.managed.faults.world.WorldConfig;
+import org.apache.seatunnel.engine.managed.source.reader.MailboxLimits;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -146,11 +147,27 @@ class RealRuntimeModelTest {
                 rnd.nextInt(4) == 0
                         ? FaultSchedule.NONE
                         : FaultSchedule.random(rnd.nextLong(), 4, 8);
+        // A third of the schedules hand every split out at registration (static-list connectors)
+        // into mailboxes smaller than what is handed out: the split storm of a large bounded job.
+        boolean eager = rnd.nextInt(3) == 0;
         WorldConfig config =
                 WorldConfig.builder()
                         .seed(rnd.nextLong())
                         .parallelism(1 + rnd.nextInt(rescales ? 4 : 3))
-                        .splits(rnd.nextInt(rescales ? 12 : 8))
+                        .splits(eager ? 4 + rnd.nextInt(40) : rnd.nextInt(rescales ? 12 : 8))
+                        .eagerEnumerator(eager)
+                        .mailboxLimits(
+                                eager
+                                        ? new MailboxLimits(
+                                                        1 + rnd.nextInt(4),
+                                                        1 << 20,
+                                                        8,
+                                                        64 << 10,
+                                                        4096,
+                                                        256,
+                                                        10)
+                                                .withMaxSequenceGaps(1 + rnd.nextInt(4))
+                                        : WorldConfig.builder().build().mailboxLimits())
                         .maxRowsPerSplit(1 + rnd.nextInt(rescales ? 6 : 3))
                         .checkpointsEnabled(checkpoints)
                         .maxTrackerEntries(rnd.nextBoolean() ? 1 + rnd.nextInt(3) : 100)
@@ -160,7 +177,6 @@ class RealRuntimeModelTest {
                         .schedule(faults)
                         .checkOwnershipEveryStep(rnd.nextBoolean())
                         .pollLinger(lingerMillis(seed))
-                        .fifoTransport(!"false".equals(System.getProperty("model.fifo")))
                         .epochPolicy(
                                 WorldConfig.EpochPolicy.valueOf(
                                         System.getProperty("model.epochPolicy", "INCREMENT")))

@@ -25,9 +25,9 @@ final class WorldDriver {
     private WorldDriver() {}
 
     /**
-     * One random step: reader polls, coordinator drains, held messages, duplicates, time, the
-     * checkpoint protocol (trigger, barriers, complete or abort), reader and coordinator failover.
-     * {@code failingCheckpoints}: checkpoints are aborted instead of completed (sustained
+     * One random step: reader polls, sender tasks, coordinator drains, held messages, duplicates,
+     * time, the checkpoint protocol (trigger, barriers, complete or abort), reader and coordinator
+     * failover. {@code failingCheckpoints}: checkpoints are aborted instead of completed (sustained
      * checkpoint failure). {@code failovers}: whether the schedule itself fails tasks.
      */
     static void step(MiniEngine w, Random rnd, boolean failingCheckpoints, boolean failovers) {
@@ -46,8 +46,10 @@ final class WorldDriver {
             boolean rescales) {
         int p = w.parallelism();
         int r = rnd.nextInt(100);
-        if (r < 30) {
+        if (r < 26) {
             w.stepReader(rnd.nextInt(p));
+        } else if (r < 34) {
+            w.stepNetwork();
         } else if (r < 38) {
             w.drain();
         } else if (r < 44) {

@@ -433,7 +433,7 @@ public final class CheckpointReportBatcher implements AutoCloseable {
         CompletableFuture<byte[]> response;
         try {
             response =
-                    invoker.invoke(
+                    invoker.invokeBatch(
                             g.key.coordinator, CommandBatchCodec.encode(frames), callTimeout);
         } catch (RuntimeException e) {
             try {

@@ -44,6 +44,7 @@ import org.apache.seatunnel.engine.managed.source.reader.TurnWatchdog;
 import org.apache.seatunnel.engine.managed.source.reader.WorkerMailboxBudget;
 import org.apache.seatunnel.engine.managed.source.transport.CommandSender;
 import org.apache.seatunnel.engine.managed.source.transport.CoordinatorEndpoint;
+import org.apache.seatunnel.engine.managed.source.transport.FrameInvoker;
 import org.apache.seatunnel.engine.managed.source.transport.SenderScheduler;
 import org.apache.seatunnel.engine.managed.source.transport.SourceCommandTransportAdapter;
 import org.apache.seatunnel.engine.managed.source.transport.TransportMetrics;
@@ -250,17 +251,32 @@ public final class ManagedSourceMemberService implements ManagedService {
         this.senderScheduler =
                 singleThreadScheduler(
                         daemonThreads("hz." + member + ".managed-source-sender", false));
+        FrameInvoker<Address> invoker =
+                new FrameInvoker<Address>() {
+                    @Override
+                    public CompletableFuture<byte[]> invoke(
+                            Address target, byte[] frame, long callTimeoutMillis) {
+                        return invokeDeliver(target, frame, callTimeoutMillis);
+                    }
+
+                    @Override
+                    public CompletableFuture<byte[]> invokeBatch(
+                            Address target, byte[] batch, long callTimeoutMillis) {
+                        return invokeDeliverBatch(target, batch, callTimeoutMillis);
+                    }
+                };
         this.sender =
                 new CommandSender<>(
-                        this::invokeDeliver,
+                        invoker,
                         SenderScheduler.of(senderScheduler),
                         settings.retryPolicy(),
                         settings.maxQueuedPerTarget(),
+                        settings.commandBatchMaxCommands(),
                         metrics,
                         System::currentTimeMillis);
         this.reportBatcher =
                 new CheckpointReportBatcher(
-                        this::invokeDeliverBatch,
+                        invoker,
                         senderScheduler,
                         settings,
                         metrics,

@@ -58,6 +58,8 @@ public final class ManagedSourceRuntimeSettings {
         long reportBatchWindowMillis =
                 ManagedSourceOptions.REPORT_BATCH_WINDOW.defaultValue().toMillis();
         int reportBatchMaxReports = ManagedSourceOptions.REPORT_BATCH_MAX_REPORTS.defaultValue();
+        int commandBatchMaxCommands =
+                ManagedSourceOptions.COMMAND_BATCH_MAX_COMMANDS.defaultValue();
 
         Values copy() {
             try {
@@ -85,6 +87,7 @@ public final class ManagedSourceRuntimeSettings {
                             + v.reportBatchWindowMillis);
         }
         positive(ManagedSourceOptions.REPORT_BATCH_MAX_REPORTS.key(), v.reportBatchMaxReports);
+        positive(ManagedSourceOptions.COMMAND_BATCH_MAX_COMMANDS.key(), v.commandBatchMaxCommands);
         positive("coordinator threads", v.coordinatorThreads);
         positive("coordinator queue capacity", v.coordinatorQueueCapacity);
         Objects.requireNonNull(v.retryPolicy, "retryPolicy");
@@ -121,6 +124,7 @@ public final class ManagedSourceRuntimeSettings {
         n.computeQueueCapacity = config.asyncQueueCapacity(WorkerClass.COMPUTE);
         n.reportBatchWindowMillis = config.reportBatchWindowNanos() / 1_000_000L;
         n.reportBatchMaxReports = config.reportBatchMaxReports();
+        n.commandBatchMaxCommands = config.commandBatchMaxCommands();
         return new ManagedSourceRuntimeSettings(n);
     }
 
@@ -143,6 +147,18 @@ public final class ManagedSourceRuntimeSettings {
     /** {@code transport.report-batch-max-reports}. */
     public int reportBatchMaxReports() {
         return v.reportBatchMaxReports;
+    }
+
+    /** {@code transport.command-batch-max-commands}. */
+    public int commandBatchMaxCommands() {
+        return v.commandBatchMaxCommands;
+    }
+
+    /** A copy with another {@code transport.command-batch-max-commands}. */
+    public ManagedSourceRuntimeSettings withCommandBatchMaxCommands(int maxCommands) {
+        Values n = v.copy();
+        n.commandBatchMaxCommands = maxCommands;
+        return new ManagedSourceRuntimeSettings(n);
     }
 
     /** A copy with another worker budget; tests use it to make overload reachable. */

@@ -448,7 +448,12 @@ class CheckpointReportBatcherTest {
         final ArrayDeque<Call> calls = new ArrayDeque<>();
 
         @Override
-        public CompletableFuture<byte[]> invoke(Address target, byte[] batch, long timeout) {
+        public CompletableFuture<byte[]> invoke(Address target, byte[] frame, long timeout) {
+            throw new AssertionError("reports travel in batches");
+        }
+
+        @Override
+        public CompletableFuture<byte[]> invokeBatch(Address target, byte[] batch, long timeout) {
             CommandBatchCodec.BatchResult r =
                     CommandBatchCodec.decode(batch, CommandBatchCodec.MAX_ENTRIES, Long.MAX_VALUE);
             assertTrue(r.isSuccess(), r::toString);

@@ -30,21 +30,25 @@ import org.apache.seatunnel.api.source.SourceSplitEnumerator;
 import org.apache.seatunnel.engine.managed.faults.FaultInjectingDispatcher;
 import org.apache.seatunnel.engine.managed.faults.FaultInjector;
 import org.apache.seatunnel.engine.managed.faults.InjectedFault;
-import org.apache.seatunnel.engine.managed.faults.MailboxPort;
 import org.apache.seatunnel.engine.managed.source.checkpoint.SourceRuntimeCheckpointMetadata;
 import org.apache.seatunnel.engine.managed.source.checkpoint.SourceRuntimeCheckpointMetadataSerializer;
 import org.apache.seatunnel.engine.managed.source.coordinator.AssignmentEntry;
 import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorConfig;
 import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorEventLoop;
+import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorInbox;
 import org.apache.seatunnel.engine.managed.source.coordinator.EnumeratorFactory;
 import org.apache.seatunnel.engine.managed.source.coordinator.OfferResult;
 import org.apache.seatunnel.engine.managed.source.coordinator.ReaderInclusionReport;
+import org.apache.seatunnel.engine.managed.source.coordinator.SenderDispatcher;
 import org.apache.seatunnel.engine.managed.source.coordinator.SourceAssignmentTracker;
 import org.apache.seatunnel.engine.managed.source.coordinator.SourceAsyncWorkerPool;
+import org.apache.seatunnel.engine.managed.source.protocol.ReasonCode;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 import org.apache.seatunnel.engine.managed.source.reader.LoopStatus;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderSnapshot;
+import org.apache.seatunnel.engine.managed.source.reader.TerminalSignal;
 import org.apache.seatunnel.engine.managed.source.reader.WorkerMailboxBudget;
+import org.apache.seatunnel.engine.managed.source.retry.RetryPolicy;
 
 /**
  * A deterministic in-process engine around the real {@link CoordinatorEventLoop} and real reader
@@ -64,11 +68,23 @@ import org.apache.seatunnel.engine.managed.source.reader.WorkerMailboxBudget;
 public final class MiniEngine {
     private static final int TRACE_LIMIT = 400;
 
+    /**
+     * Members of the model cluster: the coordinator runs on member 0, reader subtask s on member s
+     * % 2, so some of its commands stay on one member and some cross to another.
+     */
+    private static final int MEMBERS = 2;
+
+    private static final int COORDINATOR_MEMBER = 0;
+
+    /** How long a command may take from its send to its final answer, as on the engine. */
+    private static final long SEND_DEADLINE_MILLIS = 60_000;
+
     private final WorldConfig config;
     private final Random rnd;
     private final FaultInjector faults;
     private final ManualTime time = new ManualTime();
-    private final Network network;
+    private final ModelNetwork network;
+    private final ModelMember[] members = new ModelMember[MEMBERS];
     private final CommittingSink sink;
     private final WorkerMailboxBudget workerBudget = new WorkerMailboxBudget(256L << 20);
     private final SourceAsyncWorkerPool workerPool =
@@ -98,7 +114,12 @@ public final class MiniEngine {
         this.config = config;
         this.rnd = new Random(config.seed());
         this.faults = new FaultInjector(config.schedule());
-        this.network = new Network(this::port, config.fifoTransport());
+        this.network = new ModelNetwork(faults, this);
+        for (int m = 0; m < MEMBERS; m++) {
+            members[m] = new ModelMember(m, time, network, new RetryPolicy(10, 1000, 120), 4096);
+            network.add(members[m]);
+        }
+        network.onAdmitted(this::admitted);
         this.sink = new CommittingSink(config.checkpointsEnabled());
         this.checkpoints = new CheckpointDriver(this, faults);
         List<RowSplit> splits = new ArrayList<>();
@@ -114,10 +135,18 @@ public final class MiniEngine {
 
     // ------------------------------------------------------------------ steps
 
-    /** Runs the coordinator loop until it is idle. */
+    /** Runs the coordinator loop and the members' senders until all are idle. */
     public void drain() {
         drainCoordinator();
         settle();
+    }
+
+    /** Runs one task of one member's sender thread (a send, an answer, a retry), if any. */
+    public boolean stepNetwork() {
+        boolean ran = network.stepSender(rnd);
+        checkCoordinatorFailures();
+        settle();
+        return ran;
     }
 
     /** Runs one coordinator drain task (one bounded batch), if any. */
@@ -132,7 +161,7 @@ public final class MiniEngine {
         ReaderTask t = readers[subtask];
         LoopStatus s = t.step();
         if (s == LoopStatus.TERMINATED) {
-            requestFailure(t.name() + " terminated: " + t.terminalSignal());
+            readerTerminated(t);
         }
         settle();
         return s;
@@ -279,7 +308,7 @@ public final class MiniEngine {
             if (pendingFailure == null) {
                 for (ReaderTask t : readers) {
                     if (t.terminalSignal() != null) {
-                        requestFailure(t.name() + " terminated: " + t.terminalSignal());
+                        readerTerminated(t);
                         break;
                     }
                 }
@@ -298,6 +327,19 @@ public final class MiniEngine {
         }
     }
 
+    /**
+     * A reader attempt ended with a terminal signal: the pipeline restores, unless the signal is
+     * one that only a sender other than the runtime's own may cause (a gap in the coordinator's
+     * sequences the applied-command ledger cannot hold): that is a defect of the runtime.
+     */
+    private void readerTerminated(ReaderTask t) {
+        TerminalSignal signal = t.terminalSignal();
+        if (signal != null && signal.reason() == ReasonCode.LEDGER_GAPS_EXCEEDED) {
+            throw fail(t.name() + " terminated: " + signal + " (the runtime's sender left gaps)");
+        }
+        requestFailure(t.name() + " terminated: " + signal);
+    }
+
     private void restore() {
         String why = pendingFailure;
         pendingFailure = null;
@@ -305,7 +347,6 @@ public final class MiniEngine {
         for (ReaderTask t : readers) {
             t.close();
         }
-        network.dropQueues();
         sink.discardUncommitted();
         checkpoints.onRestore();
         CheckpointDriver.Completed from =
@@ -344,12 +385,29 @@ public final class MiniEngine {
     private void startEpoch(CheckpointDriver.Completed from) {
         long e = epoch;
         executor = new ManualExecutor();
+        // This epoch's dispatcher finds readers through this epoch's inbox, set just below.
+        @SuppressWarnings("unchecked")
+        CoordinatorInbox<Integer>[] inboxOfEpoch = new CoordinatorInbox[1];
         dispatcher =
                 new FaultInjectingDispatcher(
-                        network,
+                        new SenderDispatcher<>(
+                                members[COORDINATOR_MEMBER].sender,
+                                s -> inboxOfEpoch[0].fence().member(s),
+                                time::nowMillis,
+                                SEND_DEADLINE_MILLIS),
                         faults,
                         () -> requestFailure("coordinator epoch " + e + " crashed (point 1)"));
         coordinator = buildCoordinator(from == null ? null : from.blob());
+        CoordinatorInbox<Integer> inbox =
+                new CoordinatorInbox<>(
+                        coordinator,
+                        ReaderTask.JOB_ID,
+                        parallelism,
+                        MiniEngine::readerMember,
+                        ModelMember.NO_TARGET_RETRY_MILLIS);
+        inboxOfEpoch[0] = inbox;
+        members[COORDINATOR_MEMBER].targets.registerCoordinator(
+                ReaderTask.SOURCE_ID, inbox::onReaderCommand);
         boolean openFirst = rnd.nextBoolean();
         if (openFirst) {
             expect(coordinator.open(), "open");
@@ -384,8 +442,8 @@ public final class MiniEngine {
                             this,
                             s,
                             nextAttempt++,
-                            e,
-                            coordinator,
+                            members[readerMember(s)],
+                            COORDINATOR_MEMBER,
                             config.mailboxLimits(),
                             workerBudget,
                             config.pollBudget(),
@@ -464,7 +522,8 @@ public final class MiniEngine {
                             @Override
                             public SourceSplitEnumerator<RowSplit, List<RowSplit>> create(
                                     SourceSplitEnumerator.Context<RowSplit> ctx) {
-                                enumerator = new RowEnumerator(ctx, allSplits);
+                                enumerator =
+                                        new RowEnumerator(ctx, allSplits, config.eagerEnumerator());
                                 return enumerator;
                             }
 
@@ -472,7 +531,8 @@ public final class MiniEngine {
                             public SourceSplitEnumerator<RowSplit, List<RowSplit>> restore(
                                     SourceSplitEnumerator.Context<RowSplit> ctx,
                                     List<RowSplit> state) {
-                                enumerator = new RowEnumerator(ctx, state);
+                                enumerator =
+                                        new RowEnumerator(ctx, state, config.eagerEnumerator());
                                 return enumerator;
                             }
                         })
@@ -501,9 +561,34 @@ public final class MiniEngine {
         }
     }
 
+    /** Runs the coordinator loop and the members' senders until none has work left. */
     void drainCoordinator() {
-        executor.runAll();
-        checkCoordinatorFailures();
+        for (int guard = 0; ; guard++) {
+            int ran = executor.runAll() + network.runSenders(rnd);
+            checkCoordinatorFailures();
+            if (ran == 0) {
+                return;
+            }
+            if (guard > 10_000) {
+                throw fail("the coordinator and the senders never became idle");
+            }
+        }
+    }
+
+    /** The member reader subtask {@code subtask} runs on. */
+    static int readerMember(int subtask) {
+        return subtask % MEMBERS;
+    }
+
+    /** A reader mailbox admitted an assignment: its attempt records it for ownership checks. */
+    private void admitted(SourceCommandEnvelope assignment) {
+        int s = assignment.targetSubtask();
+        if (readers != null && s < readers.length) {
+            ReaderTask t = readers[s];
+            if (t != null && t.attemptId() == assignment.targetAttemptId()) {
+                t.admitted(assignment);
+            }
+        }
     }
 
     private void checkCoordinatorFailures() {
@@ -523,14 +608,6 @@ public final class MiniEngine {
             return true;
         }
         return false;
-    }
-
-    private MailboxPort port(int subtask, long attemptId) {
-        if (readers == null || subtask < 0 || subtask >= readers.length) {
-            return null;
-        }
-        ReaderTask t = readers[subtask];
-        return t != null && t.attemptId() == attemptId ? t.port() : null;
     }
 
     // ------------------------------------------------------------------ checks
@@ -747,7 +824,9 @@ public final class MiniEngine {
                         .append(" held=")
                         .append(t.loop().heldCommands())
                         .append(" terminal=")
-                        .append(t.terminalSignal());
+                        .append(t.terminalSignal())
+                        .append(" requests: ")
+                        .append(t.describeRequests());
             }
         }
         sb.append("\nnetwork: ").append(network.describe());
@@ -769,7 +848,7 @@ public final class MiniEngine {
         return sink;
     }
 
-    public Network network() {
+    public ModelNetwork network() {
         return network;
     }
 

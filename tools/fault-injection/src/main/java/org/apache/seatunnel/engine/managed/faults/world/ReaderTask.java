@@ -23,20 +23,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.seatunnel.api.source.Collector;
-import org.apache.seatunnel.engine.managed.faults.FaultInjectingMailbox;
 import org.apache.seatunnel.engine.managed.faults.FaultInjectingReader;
 import org.apache.seatunnel.engine.managed.faults.FaultInjectingReaderHost;
 import org.apache.seatunnel.engine.managed.faults.FaultInjector;
-import org.apache.seatunnel.engine.managed.faults.MailboxPort;
 import org.apache.seatunnel.engine.managed.faults.Transport;
-import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorEventLoop;
-import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
-import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
-import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
+import org.apache.seatunnel.engine.managed.source.protocol.AssignmentPayload;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 import org.apache.seatunnel.engine.managed.source.reader.BarrierResult;
 import org.apache.seatunnel.engine.managed.source.reader.LoopStatus;
 import org.apache.seatunnel.engine.managed.source.reader.MailboxLimits;
+import org.apache.seatunnel.engine.managed.source.reader.OutboundRequests;
 import org.apache.seatunnel.engine.managed.source.reader.PollBudget;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderAttempt;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderEventLoop;
@@ -44,14 +40,17 @@ import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderSnapshot;
 import org.apache.seatunnel.engine.managed.source.reader.TerminalSignal;
 import org.apache.seatunnel.engine.managed.source.reader.WorkerMailboxBudget;
+import org.apache.seatunnel.engine.managed.source.transport.ReaderFence;
+import org.apache.seatunnel.engine.managed.source.transport.SenderUplink;
 
 /**
  * One reader subtask attempt of the world: a thin adapter over the runtime's {@link ReaderAttempt}
  * (the same mailbox, loop, snapshot handover, registration and acknowledgements the Zeta host
- * drives), with a {@link RowReader} as the connector, the sink's writer as the collector and a
- * {@link CoordinatorLink} as the way to the coordinator. The connector and the attempt's loop
- * callbacks are wrapped with the fault-injecting wrappers (points 5–8), and coordinator commands
- * enter through the fault-injecting admission (point 3).
+ * drives), with a {@link RowReader} as the connector and the sink's writer as the collector. Its
+ * way to and from the coordinator is the runtime's own: a {@link SenderUplink} over its member's
+ * command sender, and a {@link ReaderFence} in its member's registry, which the member's adapter
+ * admits coordinator commands through (the network injects points 2–4 on the way). The connector
+ * and the attempt's loop callbacks are wrapped with the fault-injecting wrappers (points 5–8).
  *
  * <p>Threading: confined to the run's thread, which plays the task thread T, the checkpoint thread
  * A and the operation threads H of one reader subtask attempt; the run never overlaps two calls, as
@@ -62,11 +61,16 @@ public final class ReaderTask {
     static final long JOB_ID = 1;
     static final long SOURCE_ID = 1;
 
+    /** {@code reader.max-outstanding-requests}. */
+    private static final int MAX_OUTSTANDING_REQUESTS = 4;
+
     private final int subtask;
     private final long attemptId;
     private final RowReader reader;
     private final ReaderAttempt<String, RowSplit> attempt;
-    private final MailboxPort port;
+    private final ModelMember member;
+    private final OutboundRequests requests = new OutboundRequests(MAX_OUTSTANDING_REQUESTS);
+    private final ReaderFence<Integer> fence;
     private final RowSplit.Ser splitSer = new RowSplit.Ser();
     private final Object checkpointLock = new Object();
     private final Map<String, RowSplit> admitted = new LinkedHashMap<>();
@@ -78,8 +82,8 @@ public final class ReaderTask {
             MiniEngine engine,
             int subtask,
             long attemptId,
-            long coordinatorEpoch,
-            CoordinatorEventLoop<RowSplit, List<RowSplit>> coordinator,
+            ModelMember member,
+            int coordinatorMember,
             MailboxLimits limits,
             WorkerMailboxBudget budget,
             PollBudget pollBudget,
@@ -88,11 +92,11 @@ public final class ReaderTask {
             Transport transport) {
         this.subtask = subtask;
         this.attemptId = attemptId;
+        this.member = member;
         String name = "reader " + subtask + "/" + attemptId;
-        // The reader context's sendSplitRequest: an engine call that only enqueues on the loop.
-        this.reader =
-                new RowReader(
-                        () -> coordinator.handleSplitRequest(subtask, attemptId), rowsPerTurn);
+        // The reader context's sendSplitRequest, as the Zeta host's: numbered, bounded requests on
+        // the attempt's own lane to the coordinator, behind its registration.
+        this.reader = new RowReader(requests::requestSplit, rowsPerTurn);
         Collector<String> output =
                 new Collector<String>() {
                     @Override
@@ -105,6 +109,9 @@ public final class ReaderTask {
                         return checkpointLock;
                     }
                 };
+        SenderUplink<Integer> uplink =
+                new SenderUplink<>(
+                        member.sender, null, coordinatorMember, engine.time()::nowMillis, 60_000);
         this.attempt =
                 ReaderAttempt.<String, RowSplit>builder()
                         .ids(JOB_ID, SOURCE_ID, subtask, attemptId)
@@ -117,32 +124,27 @@ public final class ReaderTask {
                         .recordSizer(String::length)
                         .splitSerializer(splitSer)
                         .capabilityDigest(reader.managedSourceCapability().digest())
-                        .uplink(new CoordinatorLink(engine, coordinator, coordinatorEpoch))
+                        .uplink(uplink)
                         .hostDecorator(
                                 h -> new FaultInjectingReaderHost<>(h, faults, transport, name))
                         .build();
-        this.port =
-                new FaultInjectingMailbox(
-                        this::admit, faults, attemptId, limits.retryAfterMillis());
+        this.fence = new ReaderFence<>(attempt.mailbox(), coordinatorMember);
+        uplink.bind(fence);
     }
 
     /**
-     * The transport adapter's admission, recording admitted assignments: with checkpoints disabled
-     * the tracker forgets an assignment once admitted, so the ownership check must find the split
-     * in the mailbox.
+     * An assignment this attempt's mailbox admitted: with checkpoints disabled the tracker may
+     * forget an assignment once admitted, so the ownership check must find the split here.
      */
-    private AdmissionAck admit(SourceCommandEnvelope env) {
-        AdmissionAck ack = attempt.mailbox().offer(env);
-        if (ack.status() == AdmissionStatus.ACCEPTED
-                && env.commandKind() == CommandKind.SPLIT_ASSIGNMENT) {
-            try {
-                RowSplit s = splitSer.deserialize(env.copyPayload());
+    void admitted(SourceCommandEnvelope env) {
+        try {
+            for (byte[] b : AssignmentPayload.decode(env.payload())) {
+                RowSplit s = splitSer.deserialize(b);
                 admitted.put(s.splitId(), s);
-            } catch (IOException e) {
-                throw new IllegalStateException("undecodable assignment", e);
             }
+        } catch (IOException e) {
+            throw new IllegalStateException("undecodable assignment", e);
         }
-        return ack;
     }
 
     /** Splits admitted to the mailbox whose assignment the connector has not taken yet. */
@@ -160,10 +162,15 @@ public final class ReaderTask {
         return admitted.containsKey(splitId) || reader.wasAdded(splitId);
     }
 
-    /** Starts the loop fresh (Zeta hands reader state to the enumerator) and registers. */
+    /**
+     * Starts the loop fresh (Zeta hands reader state to the enumerator), becomes its member's
+     * target for the subtask and registers.
+     */
     void open() throws Exception {
         attempt.start();
+        member.targets.registerReader(fence);
         attempt.register();
+        requests.open(attempt::sendRequest);
     }
 
     /** One {@code pollNext}: one loop iteration. */
@@ -171,6 +178,10 @@ public final class ReaderTask {
         LoopStatus s = attempt.loop().runOnce();
         if (s == LoopStatus.FINISHED) {
             finished = true;
+        }
+        if (s == LoopStatus.IDLE) {
+            // As the Zeta host between iterations.
+            attempt.onIdle();
         }
         return s;
     }
@@ -202,6 +213,8 @@ public final class ReaderTask {
             return;
         }
         closed = true;
+        member.targets.unregisterReader(attempt.mailbox());
+        requests.close();
         try {
             attempt.close();
         } catch (Exception e) {
@@ -219,8 +232,22 @@ public final class ReaderTask {
         return attemptId;
     }
 
-    MailboxPort port() {
-        return port;
+    ModelMember member() {
+        return member;
+    }
+
+    /** The attempt's requests to its coordinator, for failure messages. */
+    String describeRequests() {
+        return "sent="
+                + requests.sent()
+                + " outstanding="
+                + requests.outstanding()
+                + " coalesced="
+                + requests.coalesced()
+                + " undelivered="
+                + requests.undelivered()
+                + " fenced="
+                + requests.fenced();
     }
 
     RowReader reader() {

@@ -33,9 +33,11 @@ import org.apache.seatunnel.api.source.SourceSplitEnumerator;
 
 /**
  * A pull enumerator like most bounded connectors: a split request gets the first pending split, or
- * no-more-splits once nothing is pending. Returned splits go back to the pending list. It remembers
- * the last value of every split it handed out, so the engine's ownership check can position splits
- * that are still in transit.
+ * no-more-splits once nothing is pending. Returned splits go back to the pending list. Eager, it is
+ * a static-list enumerator instead: split {@code split-n} belongs to subtask {@code n %
+ * parallelism}, every owned split goes to a reader when it registers (and when splits come back),
+ * with no-more-splits right behind. It remembers the last value of every split it handed out, so
+ * the engine's ownership check can position splits that are still in transit.
  *
  * <p>Threading: every callback on the coordinator loop (the loop is its only caller). Life cycle:
  * created or restored by the loop, opened, {@code run()} once, closed.
@@ -44,10 +46,14 @@ public final class RowEnumerator implements SourceSplitEnumerator<RowSplit, List
     private final SourceSplitEnumerator.Context<RowSplit> context;
     private final List<RowSplit> pending = new ArrayList<>();
     private final Map<String, RowSplit> handedOut = new HashMap<>();
+    private final boolean eager;
+    private final java.util.Set<Integer> registered = new java.util.TreeSet<>();
 
-    public RowEnumerator(SourceSplitEnumerator.Context<RowSplit> context, List<RowSplit> splits) {
+    public RowEnumerator(
+            SourceSplitEnumerator.Context<RowSplit> context, List<RowSplit> splits, boolean eager) {
         this.context = context;
         this.pending.addAll(splits);
+        this.eager = eager;
     }
 
     @Override
@@ -62,6 +68,11 @@ public final class RowEnumerator implements SourceSplitEnumerator<RowSplit, List
     @Override
     public void addSplitsBack(List<RowSplit> splits, int subtaskId) {
         pending.addAll(splits);
+        if (eager) {
+            for (int s : registered) {
+                assignOwned(s);
+            }
+        }
     }
 
     @Override
@@ -71,6 +82,10 @@ public final class RowEnumerator implements SourceSplitEnumerator<RowSplit, List
 
     @Override
     public void handleSplitRequest(int subtaskId) {
+        if (eager) {
+            assignOwned(subtaskId);
+            return;
+        }
         if (pending.isEmpty()) {
             context.signalNoMoreSplits(subtaskId);
             return;
@@ -81,7 +96,31 @@ public final class RowEnumerator implements SourceSplitEnumerator<RowSplit, List
     }
 
     @Override
-    public void registerReader(int subtaskId) {}
+    public void registerReader(int subtaskId) {
+        if (eager) {
+            registered.add(subtaskId);
+            assignOwned(subtaskId);
+        }
+    }
+
+    /** Eager: every pending split {@code subtask} owns, then no-more-splits. */
+    private void assignOwned(int subtask) {
+        int p = context.currentParallelism();
+        List<RowSplit> mine = new ArrayList<>();
+        for (java.util.Iterator<RowSplit> it = pending.iterator(); it.hasNext(); ) {
+            RowSplit s = it.next();
+            if (Integer.parseInt(s.splitId().substring(s.splitId().indexOf('-') + 1)) % p
+                    == subtask) {
+                it.remove();
+                handedOut.put(s.splitId(), s);
+                mine.add(s);
+            }
+        }
+        if (!mine.isEmpty()) {
+            context.assignSplit(subtask, mine);
+        }
+        context.signalNoMoreSplits(subtask);
+    }
 
     @Override
     public List<RowSplit> snapshotState(long checkpointId) {

@@ -37,7 +37,7 @@ public final class WorldConfig {
     private final int splits;
     private final int maxRowsPerSplit;
     private final boolean checkpointsEnabled;
-    private final boolean fifoTransport;
+    private final boolean eagerEnumerator;
     private final EpochPolicy epochPolicy;
     private final int maxTrackerEntries;
     private final int drainBatch;
@@ -54,7 +54,7 @@ public final class WorldConfig {
         this.splits = b.splits;
         this.maxRowsPerSplit = b.maxRowsPerSplit;
         this.checkpointsEnabled = b.checkpointsEnabled;
-        this.fifoTransport = b.fifoTransport;
+        this.eagerEnumerator = b.eagerEnumerator;
         this.epochPolicy = b.epochPolicy;
         this.maxTrackerEntries = b.maxTrackerEntries;
         this.drainBatch = b.drainBatch;
@@ -90,8 +90,12 @@ public final class WorldConfig {
         return checkpointsEnabled;
     }
 
-    public boolean fifoTransport() {
-        return fifoTransport;
+    /**
+     * Whether the enumerator hands every split to its owner when the owner registers, with
+     * no-more-splits right behind (as static-list connectors do), instead of one split per request.
+     */
+    public boolean eagerEnumerator() {
+        return eagerEnumerator;
     }
 
     public EpochPolicy epochPolicy() {
@@ -142,8 +146,8 @@ public final class WorldConfig {
                 + maxRowsPerSplit
                 + ", checkpoints="
                 + checkpointsEnabled
-                + ", fifo="
-                + fifoTransport
+                + ", eager="
+                + eagerEnumerator
                 + ", epochs="
                 + epochPolicy
                 + ", trackerMax="
@@ -170,7 +174,7 @@ public final class WorldConfig {
         private int splits = 4;
         private int maxRowsPerSplit = 3;
         private boolean checkpointsEnabled = true;
-        private boolean fifoTransport = true;
+        private boolean eagerEnumerator;
         private EpochPolicy epochPolicy = EpochPolicy.INCREMENT;
         private int maxTrackerEntries = 100;
         private int drainBatch = 1024;
@@ -214,9 +218,9 @@ public final class WorldConfig {
             return this;
         }
 
-        /** False: the raw {@code CommandDispatcher} contract, sends may overtake each other. */
-        public Builder fifoTransport(boolean v) {
-            this.fifoTransport = v;
+        /** See {@link WorldConfig#eagerEnumerator()}. */
+        public Builder eagerEnumerator(boolean v) {
+            this.eagerEnumerator = v;
             return this;
         }
 

@@ -15,17 +15,19 @@
  * limitations under the License.
  */
 
-package org.apache.seatunnel.engine.managed.faults;
-
-import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
-import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
+package org.apache.seatunnel.engine.managed.source.transport;
 
 /**
- * Admission into one reader attempt's mailbox, as the transport adapter on the reader's member
- * calls it ({@code ReaderMailbox::offer} is one).
+ * A send that was never delivered because a command ahead of it in its stream ended without being
+ * admitted (retries exhausted, deadline, an undecodable answer): delivering it would let it
+ * overtake that command. The cause is what ended the command ahead.
  *
- * <p>Threading: as the implementation says; {@code ReaderMailbox::offer} is any-thread.
+ * <p>Threading: immutable.
  */
-public interface MailboxPort {
-    AdmissionAck offer(SourceCommandEnvelope env);
+public final class CommandStreamBrokenException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    public CommandStreamBrokenException(String message, Throwable cause) {
+        super(message, cause);
+    }
 }
