@@ -17,23 +17,30 @@
 
 package org.apache.seatunnel.connectors.managed.enumerator;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
-import java.util.HashSet;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import org.apache.seatunnel.api.source.SourceSplit;
 import org.apache.seatunnel.api.source.SourceSplitEnumerator;
+import org.apache.seatunnel.api.source.managed.ManagedEnumeratorContext;
+import org.apache.seatunnel.api.source.managed.SupportSplitDemand;
 
 /**
  * An enumerator for a split list known up front (a range, a fixed file list, a table's chunks):
  * each split goes to one owner subtask once that reader registered; splits handed back by a failed
  * or restored reader go out again; its checkpointed state is the list of splits not yet assigned. A
- * bounded source tells each reader no more splits will come right after its assignment.
+ * bounded source tells each reader no more splits will come once it got all of its own.
+ *
+ * <p>How splits leave depends on the lane. On Lane A the runtime asks for them ({@link
+ * SupportSplitDemand}): each reader gets what its mailbox can take now, so a list of a million
+ * splits stays here, in this enumerator's own compact queues, instead of becoming a million
+ * assignments in the coordinator. On Lane B (the stock engine) every reader gets all of its splits
+ * when it registers, as before.
  *
  * <p>Threading: on Lane A the runtime calls every method on the coordinator loop, one at a time; on
  * Lane B the engine calls them from several threads at once, so all state is guarded by one monitor
@@ -41,15 +48,18 @@ import org.apache.seatunnel.api.source.SourceSplitEnumerator;
  * a snapshot sees a split either pending or assigned, never both).
  */
 public class StaticSplitEnumerator<SplitT extends SourceSplit>
-        implements SourceSplitEnumerator<SplitT, ArrayList<SplitT>> {
+        implements SourceSplitEnumerator<SplitT, ArrayList<SplitT>>, SupportSplitDemand {
 
     protected final Context<SplitT> context;
     private final boolean bounded;
+    private final boolean onDemand;
 
     private final Object lock = new Object();
-    // guarded by lock; in arrival order so assignment order is deterministic
-    private final Map<String, SplitT> pending = new LinkedHashMap<>();
-    private final Set<Integer> registered = new HashSet<>();
+    // guarded by lock: the splits not yet assigned, until the first use hands them to owners
+    private List<SplitT> undistributed;
+    // guarded by lock: per owner subtask, in arrival order so assignment order is deterministic
+    private final Map<Integer, ArrayDeque<SplitT>> pending = new TreeMap<>();
+    private final TreeSet<Integer> registered = new TreeSet<>();
 
     /**
      * @param splits the splits to assign: all of them for a fresh start, the checkpointed pending
@@ -60,9 +70,10 @@ public class StaticSplitEnumerator<SplitT extends SourceSplit>
             Context<SplitT> context, Collection<SplitT> splits, boolean bounded) {
         this.context = context;
         this.bounded = bounded;
-        for (SplitT s : splits) {
-            pending.put(s.splitId(), s);
-        }
+        this.onDemand =
+                context instanceof ManagedEnumeratorContext
+                        && ((ManagedEnumeratorContext<?>) context).splitDemand();
+        this.undistributed = new ArrayList<>(splits);
     }
 
     /**
@@ -80,8 +91,10 @@ public class StaticSplitEnumerator<SplitT extends SourceSplit>
     @Override
     public void run() {
         synchronized (lock) {
-            for (int subtask : new ArrayList<>(registered)) {
-                assignPendingTo(subtask);
+            if (!onDemand) {
+                for (int subtask : new ArrayList<>(registered)) {
+                    assignAllTo(subtask);
+                }
             }
         }
     }
@@ -92,11 +105,14 @@ public class StaticSplitEnumerator<SplitT extends SourceSplit>
     @Override
     public void addSplitsBack(List<SplitT> splits, int subtaskId) {
         synchronized (lock) {
+            distribute();
             for (SplitT s : splits) {
-                pending.put(s.splitId(), s);
+                queueOf(owner(s, context.currentParallelism())).addLast(s);
             }
-            for (int subtask : new ArrayList<>(registered)) {
-                assignPendingTo(subtask);
+            if (!onDemand) {
+                for (int subtask : new ArrayList<>(registered)) {
+                    assignAllTo(subtask);
+                }
             }
         }
     }
@@ -104,15 +120,21 @@ public class StaticSplitEnumerator<SplitT extends SourceSplit>
     @Override
     public int currentUnassignedSplitSize() {
         synchronized (lock) {
-            return pending.size();
+            distribute();
+            int n = 0;
+            for (ArrayDeque<SplitT> q : pending.values()) {
+                n += q.size();
+            }
+            return n;
         }
     }
 
     @Override
     public void handleSplitRequest(int subtaskId) {
         synchronized (lock) {
-            if (registered.contains(subtaskId)) {
-                assignPendingTo(subtaskId);
+            // On demand the runtime answers a request by asking for splits (handleSplitDemand).
+            if (!onDemand && registered.contains(subtaskId)) {
+                assignAllTo(subtaskId);
             }
         }
     }
@@ -121,42 +143,98 @@ public class StaticSplitEnumerator<SplitT extends SourceSplit>
     public void registerReader(int subtaskId) {
         synchronized (lock) {
             registered.add(subtaskId);
-            assignPendingTo(subtaskId);
-            if (bounded) {
-                context.signalNoMoreSplits(subtaskId);
+            if (onDemand) {
+                signalIfDone(subtaskId);
+            } else {
+                assignAllTo(subtaskId);
+                if (bounded) {
+                    context.signalNoMoreSplits(subtaskId);
+                }
             }
+        }
+    }
+
+    /** Lane A: up to {@code maxSplits} of the reader's own splits, then no-more-splits if done. */
+    @Override
+    public void handleSplitDemand(int subtaskId, int maxSplits) {
+        synchronized (lock) {
+            distribute();
+            ArrayDeque<SplitT> q = pending.get(subtaskId);
+            if (q != null && !q.isEmpty()) {
+                List<SplitT> batch = new ArrayList<>(Math.min(maxSplits, q.size()));
+                while (batch.size() < maxSplits && !q.isEmpty()) {
+                    batch.add(q.pollFirst());
+                }
+                assign(subtaskId, batch, q);
+            }
+            signalIfDone(subtaskId);
         }
     }
 
     @Override
     public ArrayList<SplitT> snapshotState(long checkpointId) throws Exception {
         synchronized (lock) {
-            return new ArrayList<>(pending.values());
+            if (undistributed != null) {
+                return new ArrayList<>(undistributed);
+            }
+            ArrayList<SplitT> all = new ArrayList<>();
+            for (ArrayDeque<SplitT> q : pending.values()) {
+                all.addAll(q);
+            }
+            return all;
         }
     }
 
     @Override
     public void notifyCheckpointComplete(long checkpointId) throws Exception {}
 
-    /** Under lock. Removes the splits first and puts them back if the delivery fails. */
-    private void assignPendingTo(int subtaskId) {
-        int parallelism = context.currentParallelism();
-        List<SplitT> mine = new ArrayList<>();
-        for (Iterator<SplitT> it = pending.values().iterator(); it.hasNext(); ) {
-            SplitT s = it.next();
-            if (owner(s, parallelism) == subtaskId) {
-                mine.add(s);
-                it.remove();
-            }
-        }
-        if (mine.isEmpty()) {
+    /**
+     * Under lock: the first use hands every split to its owner's queue (not in the constructor,
+     * since {@link #owner} may be overridden).
+     */
+    private void distribute() {
+        if (undistributed == null) {
             return;
         }
+        int parallelism = context.currentParallelism();
+        for (SplitT s : undistributed) {
+            queueOf(owner(s, parallelism)).addLast(s);
+        }
+        undistributed = null;
+    }
+
+    private ArrayDeque<SplitT> queueOf(int subtask) {
+        return pending.computeIfAbsent(subtask, k -> new ArrayDeque<>());
+    }
+
+    /** Under lock: bounded and nothing left for {@code subtask}: no more will come. */
+    private void signalIfDone(int subtask) {
+        distribute();
+        ArrayDeque<SplitT> q = pending.get(subtask);
+        if (bounded && (q == null || q.isEmpty())) {
+            context.signalNoMoreSplits(subtask);
+        }
+    }
+
+    /** Under lock: every pending split of {@code subtaskId} (Lane B). */
+    private void assignAllTo(int subtaskId) {
+        distribute();
+        ArrayDeque<SplitT> q = pending.get(subtaskId);
+        if (q == null || q.isEmpty()) {
+            return;
+        }
+        List<SplitT> mine = new ArrayList<>(q);
+        q.clear();
+        assign(subtaskId, mine, q);
+    }
+
+    /** Under lock. The splits go back to the front of their queue if the delivery fails. */
+    private void assign(int subtaskId, List<SplitT> splits, ArrayDeque<SplitT> queue) {
         try {
-            context.assignSplit(subtaskId, Collections.unmodifiableList(mine));
+            context.assignSplit(subtaskId, Collections.unmodifiableList(splits));
         } catch (RuntimeException e) {
-            for (SplitT s : mine) {
-                pending.put(s.splitId(), s);
+            for (int i = splits.size() - 1; i >= 0; i--) {
+                queue.addFirst(splits.get(i));
             }
             throw e;
         }

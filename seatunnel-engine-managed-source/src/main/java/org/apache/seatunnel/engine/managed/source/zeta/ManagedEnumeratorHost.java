@@ -137,6 +137,7 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
                                 .sourceRuntimeId(source.sourceRuntimeId())
                                 .epoch(epoch)
                                 .parallelism(context.currentParallelism())
+                                .checkpointsEnabled(source.checkpointsEnabled())
                                 .build())
                 .metrics(new CoordinatorMetrics())
                 .enumeratorFactory(
@@ -229,9 +230,14 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
     public void open() {
         expectAccepted(loop.open(), "open");
         LOG.info(
-                "Lane A coordinator of source runtime {} opened (restored: {})",
+                "Lane A coordinator of source runtime {} opened in epoch {} (restored: {};"
+                        + " checkpoints: {})",
                 source.sourceRuntimeId(),
-                restored != null);
+                epoch,
+                restored != null,
+                source.checkpointsEnabled()
+                        ? "periodic"
+                        : "none, assignments are collected once applied");
     }
 
     /**

@@ -46,13 +46,16 @@ final class ManagedLaneSource<T, SplitT extends SourceSplit, StateT extends Seri
     private final ManagedSourceConfig config;
     private final long sourceRuntimeId;
     private final String jobName;
+    private final boolean checkpointsEnabled;
 
     ManagedLaneSource(
             SeaTunnelSource<T, SplitT, StateT> inner,
             LaneDecision decision,
             ManagedSourceConfig config,
-            String jobName) {
+            String jobName,
+            boolean checkpointsEnabled) {
         super(inner, decision);
+        this.checkpointsEnabled = checkpointsEnabled;
         this.config = config;
         this.sourceRuntimeId = ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE);
         this.jobName = jobName == null ? "" : jobName;
@@ -61,6 +64,14 @@ final class ManagedLaneSource<T, SplitT extends SourceSplit, StateT extends Seri
     /** The job name the lane was chosen for ({@code job-name}), for operators' log searches. */
     String jobName() {
         return jobName;
+    }
+
+    /**
+     * Whether the job takes periodic checkpoints (decided at planning from its plan): without them
+     * the coordinator's tracker collects an assignment once applied.
+     */
+    boolean checkpointsEnabled() {
+        return checkpointsEnabled;
     }
 
     ManagedSourceConfig config() {

@@ -86,7 +86,11 @@ class PendingLaneSource<T, SplitT extends SourceSplit, StateT extends Serializab
 
     /** Chooses the lane in the JVM that deserializes the plan (a member); see the class comment. */
     protected Object readResolve() throws ObjectStreamException {
-        return resolve(ManagedSourceSettings.current(), JobNames.envJobName(jobId));
+        JobFacts facts = JobFacts.of(jobId);
+        return resolve(
+                ManagedSourceSettings.current(),
+                facts.envJobName(),
+                checkpointsEnabled(facts.checkpointsEnabled()));
     }
 
     /**
@@ -95,6 +99,35 @@ class PendingLaneSource<T, SplitT extends SourceSplit, StateT extends Serializab
      */
     @SuppressWarnings({"unchecked", "rawtypes"})
     SeaTunnelSource<T, ?, ?> resolve(ManagedSourceConfig settings, String envJobName) {
+        return resolve(settings, envJobName, true);
+    }
+
+    /**
+     * Whether the job checkpoints periodically: what its plan says, else Zeta's rule on the job
+     * mode alone (a BATCH job without a known {@code checkpoint.interval} does not). Lane A's
+     * tracker collects an assignment once applied when there are no checkpoints to prove it
+     * against; waiting for checkpoints that never come would stall at the tracker's bound.
+     */
+    private boolean checkpointsEnabled(Boolean fromPlan) {
+        if (fromPlan != null) {
+            return fromPlan;
+        }
+        boolean batch =
+                jobContext != null
+                        && jobContext.getJobMode()
+                                == org.apache.seatunnel.common.constants.JobMode.BATCH;
+        if (batch) {
+            LOG.warn(
+                    "The plan of BATCH job {} could not be read; its Lane A coordinator assumes it"
+                            + " takes no periodic checkpoints (Zeta's default without"
+                            + " env.checkpoint.interval)",
+                    jobId);
+        }
+        return !batch;
+    }
+
+    SeaTunnelSource<T, ?, ?> resolve(
+            ManagedSourceConfig settings, String envJobName, boolean checkpointsEnabled) {
         String job = matchedName(envJobName, jobNameOption, connector);
         if (envJobName != null && !jobNameOption.isEmpty() && !envJobName.equals(jobNameOption)) {
             LOG.warn(
@@ -112,7 +145,7 @@ class PendingLaneSource<T, SplitT extends SourceSplit, StateT extends Serializab
         LOG.info("Source {} of job {} ({}) planned on {}", connector, jobId, job, decision);
         SeaTunnelSource<T, ?, ?> chosen;
         if (decision.lane() == Lane.A) {
-            chosen = new ManagedLaneSource(inner, decision, settings, job);
+            chosen = new ManagedLaneSource(inner, decision, settings, job, checkpointsEnabled);
         } else if (inner instanceof SupportParallelism) {
             chosen = new LegacyLaneSource(inner, decision);
         } else {

@@ -99,10 +99,10 @@ class PendingLaneSourceTest {
 
     @Test
     void seaTunnelsDefaultJobNameIsNoName() {
-        assertNull(JobNames.realName("SeaTunnel"));
-        assertNull(JobNames.realName("SeaTunnel_Job"), "env.job.name's default");
-        assertNull(JobNames.realName(" "));
-        assertEquals("orders", JobNames.realName("orders"));
+        assertNull(JobFacts.realName("SeaTunnel"));
+        assertNull(JobFacts.realName("SeaTunnel_Job"), "env.job.name's default");
+        assertNull(JobFacts.realName(" "));
+        assertEquals("orders", JobFacts.realName("orders"));
     }
 
     @Test
