@@ -96,18 +96,26 @@ class LaneAFailoverTest {
         assertEquals(JobStatus.CANCELED, engine.awaitTerminal(jobId, BOUND));
 
         Map<Integer, Long> perSplit = Accounting.assertContiguousExactlyOnce(rows.committed(), 4);
+        List<Long> epochs = RuntimeStats.coordinatorEpochs();
+        assertTrue(epochs.size() >= 2, "the restore opened a new coordinator: " + epochs);
+        for (int i = 1; i < epochs.size(); i++) {
+            assertTrue(
+                    epochs.get(i) > epochs.get(i - 1),
+                    "every coordinator runs in a later epoch than the one before: " + epochs);
+        }
         assertTrue(
                 rows.writtenCount() >= rows.committed().size(),
                 "the failed attempt's uncommitted rows were replayed, not lost");
         System.out.printf(
                 "[LaneAFailoverTest] %s: committed per split %s (%d at failure), written %d"
-                        + " (replayed %d), readers opened %d, %d ms%n",
+                        + " (replayed %d), readers opened %d, coordinator epochs %s, %d ms%n",
                 name,
                 perSplit,
                 committedAtFailure,
                 rows.writtenCount(),
                 rows.writtenCount() - rows.committed().size(),
                 RuntimeStats.readersOpened(),
+                epochs,
                 (System.nanoTime() - start) / 1_000_000);
         ManagedFakeFaults.clear(faultId);
         CollectedRows.clear(runId);
@@ -126,6 +134,21 @@ class LaneAFailoverTest {
                 "enumerator",
                 "    enumerator.fail.on = \"snapshot\"\n"
                         + "    enumerator.fail.at.checkpoint = 2\n");
+    }
+
+    /**
+     * A failure before any checkpoint completed restarts the source from nothing: its new
+     * coordinator still runs in a later epoch than the failed one (checked in {@link
+     * #failAndRecover}), so no command the failed incarnation still has in flight is applied.
+     */
+    @Test
+    void restartBeforeAnyCheckpointRunsInALaterEpoch() throws Exception {
+        failAndRecover(
+                zeta,
+                "before-first-checkpoint",
+                "enumerator",
+                "    enumerator.fail.on = \"snapshot\"\n"
+                        + "    enumerator.fail.at.checkpoint = 1\n");
     }
 
     @Test

@@ -17,10 +17,14 @@
 
 package org.apache.seatunnel.managed.testkit.engine;
 
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderLoopMetrics;
@@ -70,6 +74,8 @@ public final class RuntimeStats {
         CHECKPOINT_REPORTS_UNCHANGED
     }
 
+    private static final List<Long> COORDINATOR_EPOCHS = new CopyOnWriteArrayList<>();
+
     private RuntimeStats() {}
 
     private static AtomicLong[] newCounters() {
@@ -109,6 +115,17 @@ public final class RuntimeStats {
         public void restoreRefused(String reason) {
             RuntimeStats.restoreRefused(reason);
         }
+
+        @Override
+        public void coordinatorOpened(
+                long jobId, long sourceRuntimeId, long epoch, boolean restored) {
+            COORDINATOR_EPOCHS.add(epoch);
+        }
+    }
+
+    /** The epochs Lane A coordinators opened in, in the order they opened. */
+    public static List<Long> coordinatorEpochs() {
+        return new ArrayList<>(COORDINATOR_EPOCHS);
     }
 
     static void readerOpened(ReaderMailbox mailbox, ReaderLoopMetrics metrics) {
@@ -211,7 +228,7 @@ public final class RuntimeStats {
     /** Barrier waits in nanoseconds, sorted. */
     public static long[] barrierWaitsSorted() {
         long[] a = BARRIER_NANOS.stream().mapToLong(Long::longValue).toArray();
-        java.util.Arrays.sort(a);
+        Arrays.sort(a);
         return a;
     }
 
@@ -235,5 +252,6 @@ public final class RuntimeStats {
         READERS_OPENED.set(0);
         RESTORES_REFUSED.set(0);
         lastRestoreRefusal = "";
+        COORDINATOR_EPOCHS.clear();
     }
 }

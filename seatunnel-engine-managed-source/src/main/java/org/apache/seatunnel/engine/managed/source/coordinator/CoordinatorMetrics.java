@@ -70,6 +70,8 @@ public final class CoordinatorMetrics {
         SPLIT_DEMANDS("SplitDemandCalls"),
         /** Demands the enumerator answered with no split: not repeated until something changes. */
         SPLIT_DEMANDS_UNANSWERED("SplitDemandsUnanswered"),
+        /** Demands held back because the tracker (or the reader's share of it) was full. */
+        SPLIT_DEMANDS_HELD("SplitDemandsHeld"),
         /** Assignments refused at assignment-tracker.max-unassigned-*: the coordinator failed. */
         UNASSIGNED_BOUND_REFUSALS("AssignmentUnassignedBoundRefusals"),
         /** Commands whose send ended without admission (retries, deadline): the epoch failed. */

@@ -192,9 +192,16 @@ final class OutboundCommands {
             return;
         }
         long room = (long) credits.freeCommands(s) * maxSplitsPerCommand;
-        room = Math.min(room, tracker.capacityFor(s));
-        room = Math.min(room, tracker.unassignedRoom());
-        room -= tracker.pendingCount(s);
+        long trackerRoom = Math.min(tracker.capacityFor(s), tracker.unassignedRoom());
+        if (trackerRoom <= 0) {
+            // Asked again when the tracker frees room (credit returns by itself: an apply).
+            if (!trackerBlocked.get(s)) {
+                metrics.increment(Counter.SPLIT_DEMANDS_HELD);
+                trackerBlocked.set(s);
+            }
+            return;
+        }
+        room = Math.min(room, trackerRoom) - tracker.pendingCount(s);
         if (room <= 0) {
             return;
         }

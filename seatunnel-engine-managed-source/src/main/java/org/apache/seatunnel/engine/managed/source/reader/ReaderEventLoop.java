@@ -434,6 +434,7 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
     }
 
     private void apply(SourceCommandEnvelope env, boolean reserved, long admittedNanos) {
+        boolean acknowledge = false;
         try {
             boolean ledgered = env.commandId() > 0 && env.senderSequence() > 0;
             if (ledgered && !firstApplication(env)) {
@@ -478,7 +479,7 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
                             env.commandKind());
             }
             if (ledgered) {
-                recordApplied(env);
+                acknowledge = recordApplied(env);
             }
             // Every applied command earns an idle reader a poll: a reader that never completes
             // its availability future still makes progress at the pace of its commands.
@@ -489,6 +490,10 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
             failConnector(e);
         } finally {
             mailbox.complete(env, reserved);
+        }
+        if (acknowledge) {
+            // After its slot is free: the coordinator sends the next command on this answer.
+            host.onApplied(env);
         }
     }
 
@@ -505,7 +510,8 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
         return true;
     }
 
-    private void recordApplied(SourceCommandEnvelope env) {
+    /** Records the application in the ledger; false (and the attempt failed) past its bound. */
+    private boolean recordApplied(SourceCommandEnvelope env) {
         if (!ledger.markApplied(env.coordinatorEpoch(), env.senderSequence())) {
             fail(
                     ReasonCode.LEDGER_GAPS_EXCEEDED,
@@ -513,9 +519,9 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
                             "coordinator epoch "
                                     + env.coordinatorEpoch()
                                     + " left more out-of-order sequences than the ledger bound"));
-            return;
+            return false;
         }
-        host.onApplied(env);
+        return true;
     }
 
     private void applyCoordinatorCommand(SourceCommandEnvelope env) throws Exception {

@@ -35,13 +35,16 @@ import org.apache.seatunnel.api.source.SourceSplitEnumerator;
 import org.apache.seatunnel.engine.managed.source.checkpoint.SourceRuntimeCheckpointMetadata;
 import org.apache.seatunnel.engine.managed.source.checkpoint.SourceRuntimeCheckpointMetadataSerializer;
 import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
+import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorEpochs;
 import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorEventLoop;
 import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorInbox;
 import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorMetrics;
+import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorSnapshotCodec;
 import org.apache.seatunnel.engine.managed.source.coordinator.EnumeratorFactory;
 import org.apache.seatunnel.engine.managed.source.coordinator.OfferResult;
 import org.apache.seatunnel.engine.managed.source.coordinator.ReaderInclusionReport;
 import org.apache.seatunnel.engine.managed.source.coordinator.SenderDispatcher;
+import org.apache.seatunnel.engine.managed.source.coordinator.StateFormatException;
 import org.apache.seatunnel.engine.managed.source.lane.Lane;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
@@ -103,7 +106,8 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
         this.restored = restored;
         this.splitSerializer = source.inner().getSplitSerializer();
         this.service = ManagedSourceMemberService.of(EngineAccess.member(context));
-        this.epoch = nextEpoch(restored);
+        this.epoch =
+                nextEpoch(service, EngineAccess.jobId(context), source.sourceRuntimeId(), restored);
         SourceSplitEnumeratorTask<?> task = EngineAccess.enumeratorTask(context);
         this.loop = buildLoop();
         this.inbox =
@@ -229,6 +233,8 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
     @Override
     public void open() {
         expectAccepted(loop.open(), "open");
+        RuntimeObservers.coordinatorOpened(
+                EngineAccess.jobId(context), source.sourceRuntimeId(), epoch, restored != null);
         LOG.info(
                 "Lane A coordinator of source runtime {} opened in epoch {} (restored: {};"
                         + " checkpoints: {})",
@@ -253,22 +259,25 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
     }
 
     /**
-     * A restored coordinator is a new epoch (invariant 7): one past the epoch that took the
-     * checkpoint, so late results and commands of the old epoch are fenced.
+     * The epoch of this coordinator (invariant 7): past every epoch its source ran in and past the
+     * restored checkpoint's ({@link CoordinatorEpochs}), so two restores from one checkpoint, or a
+     * restart without one, never share an epoch.
      */
-    private static long nextEpoch(ManagedEnumeratorState restored) {
-        if (restored == null) {
-            return 1;
+    private static long nextEpoch(
+            ManagedSourceMemberService service,
+            long jobId,
+            long sourceRuntimeId,
+            ManagedEnumeratorState restored) {
+        long checkpointed = 0;
+        if (restored != null) {
+            try {
+                checkpointed = CoordinatorSnapshotCodec.decode(restored.coordinatorBlob()).epoch();
+            } catch (StateFormatException e) {
+                throw new IllegalStateException(
+                        "Cannot read the Lane A coordinator checkpoint: " + e.getMessage(), e);
+            }
         }
-        try {
-            return org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorSnapshotCodec
-                            .decode(restored.coordinatorBlob())
-                            .epoch()
-                    + 1;
-        } catch (org.apache.seatunnel.engine.managed.source.coordinator.StateFormatException e) {
-            throw new IllegalStateException(
-                    "Cannot read the Lane A coordinator checkpoint: " + e.getMessage(), e);
-        }
+        return CoordinatorEpochs.next(service.epochStore(), jobId, sourceRuntimeId, checkpointed);
     }
 
     /**

@@ -43,4 +43,8 @@ public interface ManagedRuntimeObserver {
 
     /** A restore was refused (lane or capability digest mismatch) with this operator message. */
     void restoreRefused(String reason);
+
+    /** A Lane A coordinator opened in {@code epoch} (restored from a checkpoint, or fresh). */
+    default void coordinatorOpened(
+            long jobId, long sourceRuntimeId, long epoch, boolean restored) {}
 }

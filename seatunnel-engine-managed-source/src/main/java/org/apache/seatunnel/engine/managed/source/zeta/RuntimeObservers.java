@@ -77,6 +77,14 @@ final class RuntimeObservers {
         }
     }
 
+    static void coordinatorOpened(long jobId, long sourceRuntimeId, long epoch, boolean restored) {
+        if (!OBSERVERS.isEmpty()) {
+            tell(
+                    "coordinator open",
+                    o -> o.coordinatorOpened(jobId, sourceRuntimeId, epoch, restored));
+        }
+    }
+
     // The emptiness checks above keep production members (no observer) free of the lambda.
     private static void tell(String event, Consumer<ManagedRuntimeObserver> call) {
         for (ManagedRuntimeObserver o : OBSERVERS) {

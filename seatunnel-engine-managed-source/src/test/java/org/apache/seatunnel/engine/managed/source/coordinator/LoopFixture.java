@@ -48,30 +48,47 @@ final class LoopFixture {
             boolean async,
             byte[] restore,
             SourceAsyncWorkerPool sharedPoolOrNull) {
+        this(config, null, splits, async, restore, sharedPoolOrNull);
+    }
+
+    /** A loop over the enumerators {@code factory} makes (the test enumerator when null). */
+    LoopFixture(
+            CoordinatorConfig config,
+            EnumeratorFactory<TestSplit, TestEnumerator.State> factory,
+            List<TestSplit> splits,
+            boolean async,
+            byte[] restore,
+            SourceAsyncWorkerPool sharedPoolOrNull) {
         this.pool =
                 sharedPoolOrNull != null ? sharedPoolOrNull : new SourceAsyncWorkerPool(workers);
         this.loop =
                 CoordinatorEventLoop.<TestSplit, TestEnumerator.State>builder()
                         .config(config)
                         .enumeratorFactory(
-                                new EnumeratorFactory<TestSplit, TestEnumerator.State>() {
-                                    @Override
-                                    public TestEnumerator create(
-                                            SourceSplitEnumerator.Context<TestSplit> context) {
-                                        enumerator =
-                                                new TestEnumerator(context, splits, async, null);
-                                        return enumerator;
-                                    }
+                                factory != null
+                                        ? factory
+                                        : new EnumeratorFactory<TestSplit, TestEnumerator.State>() {
+                                            @Override
+                                            public TestEnumerator create(
+                                                    SourceSplitEnumerator.Context<TestSplit>
+                                                            context) {
+                                                enumerator =
+                                                        new TestEnumerator(
+                                                                context, splits, async, null);
+                                                return enumerator;
+                                            }
 
-                                    @Override
-                                    public TestEnumerator restore(
-                                            SourceSplitEnumerator.Context<TestSplit> context,
-                                            TestEnumerator.State state) {
-                                        enumerator =
-                                                new TestEnumerator(context, splits, async, state);
-                                        return enumerator;
-                                    }
-                                })
+                                            @Override
+                                            public TestEnumerator restore(
+                                                    SourceSplitEnumerator.Context<TestSplit>
+                                                            context,
+                                                    TestEnumerator.State state) {
+                                                enumerator =
+                                                        new TestEnumerator(
+                                                                context, splits, async, state);
+                                                return enumerator;
+                                            }
+                                        })
                         .splitSerializer(new TestSplit.Ser())
                         .stateSerializer(new TestEnumerator.StateSer())
                         .dispatcher(dispatcher)

@@ -25,9 +25,10 @@ import org.apache.seatunnel.engine.managed.faults.world.WorldConfig;
 import org.junit.jupiter.api.Test;
 
 /**
- * Deterministic reproductions of two defects found in the runtime, each next to the same schedule
- * under the configuration that avoids it. The {@code core-bug} tests fail until the runtime is
- * fixed; they are excluded from the default run (run them with {@code -Dfault.excludedGroups=
+ * Deterministic reproductions of defects found in the runtime, kept as regressions: each schedule
+ * that exposed one runs against the fixed runtime, next to the configuration that still refuses it
+ * where the runtime now refuses rather than reads twice. New open defects are tagged {@code
+ * core-bug}, which the default run excludes (run them with {@code -Dfault.excludedGroups=
  * -Dgroups=core-bug}).
  */
 class CoreBugTest {
@@ -61,7 +62,7 @@ class CoreBugTest {
 
     @Test
     void restoreWithIncrementedEpochDoesNotHandOutAFinishedSplitAgain() {
-        MiniEngine w = readSplitThenRestore(WorldConfig.EpochPolicy.INCREMENT);
+        MiniEngine w = readSplitThenRestore(WorldConfig.EpochPolicy.HIGH_WATER);
         assertEquals(2, w.epoch());
         w.runToCompletion();
     }
@@ -117,5 +118,35 @@ class CoreBugTest {
     @Test
     void firstAssignmentRetriedBehindALaterCommandIsStillRead() {
         firstCommandOvertaken().runToCompletion();
+    }
+
+    /**
+     * Regression (was a bug): the host chose epoch = the restored checkpoint's epoch + 1, so two
+     * restores from one checkpoint (the first failed before it took another) ran in the same epoch,
+     * and commands of the first could reach readers of the second. Epochs now come from the
+     * source's high-water mark, as on the engine.
+     */
+    @Test
+    void twoRestoresFromOneCheckpointNeverShareAnEpoch() {
+        MiniEngine w =
+                new MiniEngine(
+                        WorldConfig.builder()
+                                .seed(11)
+                                .parallelism(2)
+                                .splits(4)
+                                .maxRowsPerSplit(2)
+                                .checkOwnershipEveryStep(true)
+                                .build());
+        assertTrue(w.fullCheckpoint());
+        long checkpointed = w.epoch();
+        w.failReader(0);
+        long first = w.epoch();
+        w.failReader(1); // no checkpoint in between: restores from the same one
+        long second = w.epoch();
+        assertTrue(first > checkpointed, first + " after " + checkpointed);
+        assertTrue(second > first, "the second restore's epoch " + second + " after " + first);
+        w.failCoordinator();
+        assertTrue(w.epoch() > second);
+        w.runToCompletion();
     }
 }

@@ -39,6 +39,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.seatunnel.api.source.managed.AsyncTaskOptions.WorkerClass;
 import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
+import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorEpochs;
 import org.apache.seatunnel.engine.managed.source.coordinator.SourceAsyncWorkerPool;
 import org.apache.seatunnel.engine.managed.source.reader.TurnWatchdog;
 import org.apache.seatunnel.engine.managed.source.reader.WorkerMailboxBudget;
@@ -402,6 +403,11 @@ public final class ManagedSourceMemberService implements ManagedService {
 
     public ManagedSourceRuntimeSettings settings() {
         return settings;
+    }
+
+    /** Where this cluster keeps the high-water marks of coordinator epochs. */
+    public CoordinatorEpochs.Store epochStore() {
+        return new ClusterEpochStore(nodeEngine.getHazelcastInstance());
     }
 
     /** The payload-byte budget shared by every reader mailbox of this member. */

@@ -34,14 +34,17 @@ import org.apache.seatunnel.engine.managed.source.checkpoint.SourceRuntimeCheckp
 import org.apache.seatunnel.engine.managed.source.checkpoint.SourceRuntimeCheckpointMetadataSerializer;
 import org.apache.seatunnel.engine.managed.source.coordinator.AssignmentEntry;
 import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorConfig;
+import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorEpochs;
 import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorEventLoop;
 import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorInbox;
+import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorSnapshotCodec;
 import org.apache.seatunnel.engine.managed.source.coordinator.EnumeratorFactory;
 import org.apache.seatunnel.engine.managed.source.coordinator.OfferResult;
 import org.apache.seatunnel.engine.managed.source.coordinator.ReaderInclusionReport;
 import org.apache.seatunnel.engine.managed.source.coordinator.SenderDispatcher;
 import org.apache.seatunnel.engine.managed.source.coordinator.SourceAssignmentTracker;
 import org.apache.seatunnel.engine.managed.source.coordinator.SourceAsyncWorkerPool;
+import org.apache.seatunnel.engine.managed.source.coordinator.StateFormatException;
 import org.apache.seatunnel.engine.managed.source.protocol.ReasonCode;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 import org.apache.seatunnel.engine.managed.source.reader.LoopStatus;
@@ -84,6 +87,7 @@ public final class MiniEngine {
     private final FaultInjector faults;
     private final ManualTime time = new ManualTime();
     private final ModelNetwork network;
+    private final CoordinatorEpochs.Store epochs = CoordinatorEpochs.inMemory();
     private final ModelMember[] members = new ModelMember[MEMBERS];
     private final CommittingSink sink;
     private final WorkerMailboxBudget workerBudget = new WorkerMailboxBudget(256L << 20);
@@ -127,7 +131,10 @@ public final class MiniEngine {
             splits.add(new RowSplit("split-" + i, 1 + rnd.nextInt(config.maxRowsPerSplit()), 0));
         }
         this.allSplits = Collections.unmodifiableList(splits);
-        this.epoch = 1;
+        this.epoch =
+                config.epochPolicy() == WorldConfig.EpochPolicy.HIGH_WATER
+                        ? CoordinatorEpochs.next(epochs, ReaderTask.JOB_ID, ReaderTask.SOURCE_ID, 0)
+                        : 1;
         this.parallelism = config.parallelism();
         startEpoch(null);
         settle();
@@ -351,7 +358,14 @@ public final class MiniEngine {
         checkpoints.onRestore();
         CheckpointDriver.Completed from =
                 config.checkpointsEnabled() ? checkpoints.lastCompleted() : null;
-        epoch = config.epochPolicy() == WorldConfig.EpochPolicy.INCREMENT ? epoch + 1 : 1;
+        epoch =
+                config.epochPolicy() == WorldConfig.EpochPolicy.HIGH_WATER
+                        ? CoordinatorEpochs.next(
+                                epochs,
+                                ReaderTask.JOB_ID,
+                                ReaderTask.SOURCE_ID,
+                                from == null ? 0 : checkpointedEpoch(from.blob()))
+                        : 1;
         if (pendingParallelism > 0) {
             if (pendingParallelism > parallelism) {
                 rescalesUp++;
@@ -523,7 +537,8 @@ public final class MiniEngine {
                             public SourceSplitEnumerator<RowSplit, List<RowSplit>> create(
                                     SourceSplitEnumerator.Context<RowSplit> ctx) {
                                 enumerator =
-                                        new RowEnumerator(ctx, allSplits, config.eagerEnumerator());
+                                        RowEnumerator.create(
+                                                ctx, allSplits, config.enumeratorMode());
                                 return enumerator;
                             }
 
@@ -532,7 +547,7 @@ public final class MiniEngine {
                                     SourceSplitEnumerator.Context<RowSplit> ctx,
                                     List<RowSplit> state) {
                                 enumerator =
-                                        new RowEnumerator(ctx, state, config.eagerEnumerator());
+                                        RowEnumerator.create(ctx, state, config.enumeratorMode());
                                 return enumerator;
                             }
                         })
@@ -572,6 +587,14 @@ public final class MiniEngine {
             if (guard > 10_000) {
                 throw fail("the coordinator and the senders never became idle");
             }
+        }
+    }
+
+    private static long checkpointedEpoch(byte[] blob) {
+        try {
+            return CoordinatorSnapshotCodec.decode(blob).epoch();
+        } catch (StateFormatException e) {
+            throw new IllegalStateException("unreadable coordinator checkpoint", e);
         }
     }
 

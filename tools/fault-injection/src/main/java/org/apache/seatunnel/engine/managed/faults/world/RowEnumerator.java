@@ -30,30 +30,48 @@ import java.util.Map;
 import org.apache.seatunnel.api.serialization.Serializer;
 import org.apache.seatunnel.api.source.SourceEvent;
 import org.apache.seatunnel.api.source.SourceSplitEnumerator;
+import org.apache.seatunnel.api.source.managed.SupportSplitDemand;
 
 /**
  * A pull enumerator like most bounded connectors: a split request gets the first pending split, or
  * no-more-splits once nothing is pending. Returned splits go back to the pending list. Eager, it is
  * a static-list enumerator instead: split {@code split-n} belongs to subtask {@code n %
  * parallelism}, every owned split goes to a reader when it registers (and when splits come back),
- * with no-more-splits right behind. It remembers the last value of every split it handed out, so
- * the engine's ownership check can position splits that are still in transit.
+ * with no-more-splits right behind. On demand, it hands a reader its own splits when the runtime
+ * asks ({@link SupportSplitDemand}), as the kit's static-list enumerator does on Lane A. It
+ * remembers the last value of every split it handed out, so the engine's ownership check can
+ * position splits that are still in transit.
  *
  * <p>Threading: every callback on the coordinator loop (the loop is its only caller). Life cycle:
  * created or restored by the loop, opened, {@code run()} once, closed.
  */
-public final class RowEnumerator implements SourceSplitEnumerator<RowSplit, List<RowSplit>> {
+public class RowEnumerator implements SourceSplitEnumerator<RowSplit, List<RowSplit>> {
     private final SourceSplitEnumerator.Context<RowSplit> context;
     private final List<RowSplit> pending = new ArrayList<>();
     private final Map<String, RowSplit> handedOut = new HashMap<>();
-    private final boolean eager;
+    private final WorldConfig.EnumeratorMode mode;
     private final java.util.Set<Integer> registered = new java.util.TreeSet<>();
 
-    public RowEnumerator(
-            SourceSplitEnumerator.Context<RowSplit> context, List<RowSplit> splits, boolean eager) {
+    /**
+     * An enumerator of {@code splits} in {@code mode}; only a {@code DEMAND} one implements {@link
+     * SupportSplitDemand}, since the runtime asks every enumerator that does.
+     */
+    public static RowEnumerator create(
+            SourceSplitEnumerator.Context<RowSplit> context,
+            List<RowSplit> splits,
+            WorldConfig.EnumeratorMode mode) {
+        return mode == WorldConfig.EnumeratorMode.DEMAND
+                ? new Demanding(context, splits)
+                : new RowEnumerator(context, splits, mode);
+    }
+
+    private RowEnumerator(
+            SourceSplitEnumerator.Context<RowSplit> context,
+            List<RowSplit> splits,
+            WorldConfig.EnumeratorMode mode) {
         this.context = context;
         this.pending.addAll(splits);
-        this.eager = eager;
+        this.mode = mode;
     }
 
     @Override
@@ -68,9 +86,9 @@ public final class RowEnumerator implements SourceSplitEnumerator<RowSplit, List
     @Override
     public void addSplitsBack(List<RowSplit> splits, int subtaskId) {
         pending.addAll(splits);
-        if (eager) {
+        if (mode == WorldConfig.EnumeratorMode.EAGER) {
             for (int s : registered) {
-                assignOwned(s);
+                assignOwned(s, Integer.MAX_VALUE);
             }
         }
     }
@@ -82,8 +100,12 @@ public final class RowEnumerator implements SourceSplitEnumerator<RowSplit, List
 
     @Override
     public void handleSplitRequest(int subtaskId) {
-        if (eager) {
-            assignOwned(subtaskId);
+        if (mode == WorldConfig.EnumeratorMode.EAGER) {
+            assignOwned(subtaskId, Integer.MAX_VALUE);
+            return;
+        }
+        if (mode == WorldConfig.EnumeratorMode.DEMAND) {
+            // The runtime asks (handleSplitDemand) when the reader has room.
             return;
         }
         if (pending.isEmpty()) {
@@ -97,20 +119,27 @@ public final class RowEnumerator implements SourceSplitEnumerator<RowSplit, List
 
     @Override
     public void registerReader(int subtaskId) {
-        if (eager) {
-            registered.add(subtaskId);
-            assignOwned(subtaskId);
+        registered.add(subtaskId);
+        if (mode == WorldConfig.EnumeratorMode.EAGER) {
+            assignOwned(subtaskId, Integer.MAX_VALUE);
+        } else if (mode == WorldConfig.EnumeratorMode.DEMAND) {
+            assignOwned(subtaskId, 0);
         }
     }
 
-    /** Eager: every pending split {@code subtask} owns, then no-more-splits. */
-    private void assignOwned(int subtask) {
+    /** Up to {@code max} pending splits {@code subtask} owns; no-more-splits when none is left. */
+    final void assignOwned(int subtask, int max) {
         int p = context.currentParallelism();
         List<RowSplit> mine = new ArrayList<>();
+        boolean left = false;
         for (java.util.Iterator<RowSplit> it = pending.iterator(); it.hasNext(); ) {
             RowSplit s = it.next();
             if (Integer.parseInt(s.splitId().substring(s.splitId().indexOf('-') + 1)) % p
                     == subtask) {
+                if (mine.size() >= max) {
+                    left = true;
+                    break;
+                }
                 it.remove();
                 handedOut.put(s.splitId(), s);
                 mine.add(s);
@@ -119,7 +148,9 @@ public final class RowEnumerator implements SourceSplitEnumerator<RowSplit, List
         if (!mine.isEmpty()) {
             context.assignSplit(subtask, mine);
         }
-        context.signalNoMoreSplits(subtask);
+        if (!left) {
+            context.signalNoMoreSplits(subtask);
+        }
     }
 
     @Override
@@ -171,6 +202,18 @@ public final class RowEnumerator implements SourceSplitEnumerator<RowSplit, List
                 out.add(splits.deserialize(b));
             }
             return out;
+        }
+    }
+
+    /** The on-demand enumerator: the runtime asks it for what a reader can take. */
+    private static final class Demanding extends RowEnumerator implements SupportSplitDemand {
+        Demanding(SourceSplitEnumerator.Context<RowSplit> context, List<RowSplit> splits) {
+            super(context, splits, WorldConfig.EnumeratorMode.DEMAND);
+        }
+
+        @Override
+        public void handleSplitDemand(int subtaskId, int maxSplits) {
+            assignOwned(subtaskId, maxSplits);
         }
     }
 }

@@ -24,11 +24,24 @@ import org.apache.seatunnel.engine.managed.source.reader.PollBudget;
 
 /** The shape of one {@link MiniEngine} run. Immutable; built with {@link #builder()}. */
 public final class WorldConfig {
+    /** How the world's enumerator hands splits out. */
+    public enum EnumeratorMode {
+        /** One split per split request, no-more-splits once nothing is pending. */
+        PULL,
+        /** Every owned split when its reader registers, no-more-splits right behind. */
+        EAGER,
+        /** What the runtime asks for ({@code SupportSplitDemand}), no-more-splits when done. */
+        DEMAND
+    }
+
     /** How a restored coordinator's epoch is chosen. */
     public enum EpochPolicy {
-        /** Epoch + 1 on every restore, as STIP-31 "Coordinator failover" says. */
-        INCREMENT,
-        /** Always 1, as {@code ManagedEnumeratorHost} configures its loop today. */
+        /**
+         * The runtime's own policy ({@code CoordinatorEpochs}): past the source's high-water mark
+         * and past the restored checkpoint's epoch, as the Zeta host picks it.
+         */
+        HIGH_WATER,
+        /** Always 1: what a host without a policy would do; the core refuses such a restore. */
         CONSTANT
     }
 
@@ -37,7 +50,7 @@ public final class WorldConfig {
     private final int splits;
     private final int maxRowsPerSplit;
     private final boolean checkpointsEnabled;
-    private final boolean eagerEnumerator;
+    private final EnumeratorMode enumeratorMode;
     private final EpochPolicy epochPolicy;
     private final int maxTrackerEntries;
     private final int drainBatch;
@@ -54,7 +67,7 @@ public final class WorldConfig {
         this.splits = b.splits;
         this.maxRowsPerSplit = b.maxRowsPerSplit;
         this.checkpointsEnabled = b.checkpointsEnabled;
-        this.eagerEnumerator = b.eagerEnumerator;
+        this.enumeratorMode = b.enumeratorMode;
         this.epochPolicy = b.epochPolicy;
         this.maxTrackerEntries = b.maxTrackerEntries;
         this.drainBatch = b.drainBatch;
@@ -90,12 +103,8 @@ public final class WorldConfig {
         return checkpointsEnabled;
     }
 
-    /**
-     * Whether the enumerator hands every split to its owner when the owner registers, with
-     * no-more-splits right behind (as static-list connectors do), instead of one split per request.
-     */
-    public boolean eagerEnumerator() {
-        return eagerEnumerator;
+    public EnumeratorMode enumeratorMode() {
+        return enumeratorMode;
     }
 
     public EpochPolicy epochPolicy() {
@@ -146,8 +155,8 @@ public final class WorldConfig {
                 + maxRowsPerSplit
                 + ", checkpoints="
                 + checkpointsEnabled
-                + ", eager="
-                + eagerEnumerator
+                + ", enumerator="
+                + enumeratorMode
                 + ", epochs="
                 + epochPolicy
                 + ", trackerMax="
@@ -174,8 +183,8 @@ public final class WorldConfig {
         private int splits = 4;
         private int maxRowsPerSplit = 3;
         private boolean checkpointsEnabled = true;
-        private boolean eagerEnumerator;
-        private EpochPolicy epochPolicy = EpochPolicy.INCREMENT;
+        private EnumeratorMode enumeratorMode = EnumeratorMode.PULL;
+        private EpochPolicy epochPolicy = EpochPolicy.HIGH_WATER;
         private int maxTrackerEntries = 100;
         private int drainBatch = 1024;
         private int rowsPerTurn = 1;
@@ -218,9 +227,8 @@ public final class WorldConfig {
             return this;
         }
 
-        /** See {@link WorldConfig#eagerEnumerator()}. */
-        public Builder eagerEnumerator(boolean v) {
-            this.eagerEnumerator = v;
+        public Builder enumeratorMode(EnumeratorMode v) {
+            this.enumeratorMode = v;
             return this;
         }
 
