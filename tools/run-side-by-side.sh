@@ -8,10 +8,14 @@
 # unmeasured window of each load per lane (-Dscale.load.warmup-seconds, default 10); and CPU with 16 idle / slow-data readers, with the
 # checkpoints each window completed and slow data once more without checkpoints) and writes it with a plot to
 # seatunnel-managed-e2e/target/side-by-side.json and .svg. Not a test; run it on a quiet machine.
-# Usage: tools/run-side-by-side.sh [quick] [backpressure|throughput|latency]   (throughput: only the p=1
+# Usage: tools/run-side-by-side.sh [quick] [backpressure|throughput|latency|storm|discovery]   (throughput: only the p=1
 # throughput pair, -Dtp.rows and -Dtp.reps through JAVA_TOOL_OPTIONS; backpressure: only the throttled-sink
 # and busy-cores scenarios, written to side-by-side-backpressure.json and .svg; latency: only how late
-# paced rows are emitted at 20, 200 and 2,000 rows/s; -Dbench.option.<key>=<value> through
+# paced rows are emitted at 20, 200 and 2,000 rows/s; storm: bounded jobs of one-row splits per lane,
+# -Dstorm.splits, -Dstorm.parallelism, -Dstorm.checkpoints=off,on, -Dstorm.heap=true, written to
+# side-by-side-storm.json and .svg, see SplitStormScenarios; discovery: a streaming enumerator discovering
+# 1,000 one-row splits/s for 30 min per lane (-Ddiscovery.minutes), heap, tracker and mailbox over time and
+# checkpoint durations, written to side-by-side-discovery.json and .svg, see DiscoveryScenario; -Dbench.option.<key>=<value> through
 # JAVA_TOOL_OPTIONS runs Lane A with that managed-source setting, e.g. reader.poll-linger=20ms)
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -171,6 +171,42 @@ public class StaticSplitEnumerator<SplitT extends SourceSplit>
         }
     }
 
+    /**
+     * Splits found after the start, by an unbounded source's discovery (new partitions, new files):
+     * each joins its owner's queue and is checkpointed with the rest until assigned. On Lane B a
+     * registered owner gets them at once; on Lane A the runtime is told their owners have splits
+     * again ({@link ManagedEnumeratorContext#splitsAvailable}) and asks for them as readers have
+     * room. Any thread; not for a bounded source, whose readers may already have been told no more
+     * splits will come.
+     */
+    protected void addSplits(Collection<SplitT> splits) {
+        if (bounded) {
+            throw new IllegalStateException("a bounded source has all its splits at the start");
+        }
+        TreeSet<Integer> owners = new TreeSet<>();
+        synchronized (lock) {
+            distribute();
+            int parallelism = context.currentParallelism();
+            for (SplitT s : splits) {
+                int owner = owner(s, parallelism);
+                queueOf(owner).addLast(s);
+                owners.add(owner);
+            }
+            if (!onDemand) {
+                for (int owner : owners) {
+                    if (registered.contains(owner)) {
+                        assignAllTo(owner);
+                    }
+                }
+            }
+        }
+        if (onDemand) {
+            for (int owner : owners) {
+                ((ManagedEnumeratorContext<?>) context).splitsAvailable(owner);
+            }
+        }
+    }
+
     @Override
     public ArrayList<SplitT> snapshotState(long checkpointId) throws Exception {
         synchronized (lock) {

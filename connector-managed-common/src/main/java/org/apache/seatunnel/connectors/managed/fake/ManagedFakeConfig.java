@@ -28,7 +28,7 @@ import org.apache.seatunnel.connectors.managed.reader.ManagedReaderOptions;
  */
 public final class ManagedFakeConfig implements Serializable {
 
-    private static final long serialVersionUID = 2L;
+    private static final long serialVersionUID = 3L;
 
     private final int splitCount;
     private final long rowsPerSplit;
@@ -38,6 +38,7 @@ public final class ManagedFakeConfig implements Serializable {
     private final boolean slowDataJitter;
     private final boolean datesColumn;
     private final String sourceEventRunId;
+    private final long discoverySplitsPerSecond;
     private final ManagedReaderConfig readerConfig;
 
     private ManagedFakeConfig(Builder b) {
@@ -52,6 +53,20 @@ public final class ManagedFakeConfig implements Serializable {
         this.datesColumn = b.datesColumn;
         this.sourceEventRunId = b.sourceEventRunId;
         this.readerConfig = b.readerConfig;
+        this.discoverySplitsPerSecond =
+                atLeast(
+                        ManagedFakeSourceOptions.DISCOVERY_SPLITS_PER_SECOND.key(),
+                        b.discoverySplitsPerSecond);
+        if (discoverySplitsPerSecond > 0 && bounded) {
+            throw new IllegalArgumentException(
+                    ManagedFakeSourceOptions.DISCOVERY_SPLITS_PER_SECOND.key()
+                            + " needs bounded = false: a bounded source has all its splits at"
+                            + " the start");
+        }
+        if (splitCount == Integer.MAX_VALUE) {
+            throw new IllegalArgumentException(
+                    ManagedFakeSourceOptions.SPLIT_COUNT.key() + " must be < " + Integer.MAX_VALUE);
+        }
     }
 
     private static long atLeast(String key, long v) {
@@ -79,6 +94,8 @@ public final class ManagedFakeConfig implements Serializable {
                 .slowDataJitter(options.get(ManagedFakeSourceOptions.SLOW_DATA_JITTER))
                 .datesColumn(options.get(ManagedFakeSourceOptions.DATES_COLUMN))
                 .sourceEventRunId(options.get(ManagedFakeSourceOptions.SOURCE_EVENT_RUN_ID))
+                .discoverySplitsPerSecond(
+                        options.get(ManagedFakeSourceOptions.DISCOVERY_SPLITS_PER_SECOND))
                 .readerConfig(reader)
                 .build();
     }
@@ -115,6 +132,16 @@ public final class ManagedFakeConfig implements Serializable {
         return datesColumn;
     }
 
+    /** New splits the enumerator discovers per second; 0 when it discovers none. */
+    public long discoverySplitsPerSecond() {
+        return discoverySplitsPerSecond;
+    }
+
+    /** Whether a split ends after rows.per.split rows: bounded, or discovered while unbounded. */
+    public boolean splitsEnd() {
+        return bounded || discoverySplitsPerSecond > 0;
+    }
+
     /** Empty when the enumerator sends no source events. */
     public String sourceEventRunId() {
         return sourceEventRunId;
@@ -141,6 +168,9 @@ public final class ManagedFakeConfig implements Serializable {
                 + slowDataJitter
                 + (datesColumn ? ", datesColumn=true" : "")
                 + (sourceEventRunId.isEmpty() ? "" : ", sourceEventRunId=" + sourceEventRunId)
+                + (discoverySplitsPerSecond > 0
+                        ? ", discoverySplitsPerSecond=" + discoverySplitsPerSecond
+                        : "")
                 + '}';
     }
 
@@ -155,6 +185,8 @@ public final class ManagedFakeConfig implements Serializable {
         private boolean datesColumn = ManagedFakeSourceOptions.DATES_COLUMN.defaultValue();
         private String sourceEventRunId =
                 ManagedFakeSourceOptions.SOURCE_EVENT_RUN_ID.defaultValue();
+        private long discoverySplitsPerSecond =
+                ManagedFakeSourceOptions.DISCOVERY_SPLITS_PER_SECOND.defaultValue();
         private ManagedReaderConfig readerConfig =
                 ManagedReaderConfig.builder()
                         .legacyPollMaxRecords(ManagedFakeReader.CHUNK_ROWS)
@@ -164,6 +196,11 @@ public final class ManagedFakeConfig implements Serializable {
 
         public Builder sourceEventRunId(String v) {
             this.sourceEventRunId = v == null ? "" : v;
+            return this;
+        }
+
+        public Builder discoverySplitsPerSecond(long v) {
+            this.discoverySplitsPerSecond = v;
             return this;
         }
 

@@ -49,7 +49,8 @@ public final class ManagedFakeSourceFactory implements TableSourceFactory {
                         ManagedFakeSourceOptions.SLOW_DATA_MILLIS,
                         ManagedFakeSourceOptions.SLOW_DATA_JITTER,
                         ManagedFakeSourceOptions.DATES_COLUMN,
-                        ManagedFakeSourceOptions.SOURCE_EVENT_RUN_ID)
+                        ManagedFakeSourceOptions.SOURCE_EVENT_RUN_ID,
+                        ManagedFakeSourceOptions.DISCOVERY_SPLITS_PER_SECOND)
                 .optional(ManagedReaderOptions.ALL)
                 .build();
     }

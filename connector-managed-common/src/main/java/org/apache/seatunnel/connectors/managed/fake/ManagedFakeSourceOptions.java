@@ -33,7 +33,8 @@ public final class ManagedFakeSourceOptions {
             Options.key("rows.per.split")
                     .longType()
                     .defaultValue(20L)
-                    .withDescription("Rows per split when bounded; ignored when unbounded.");
+                    .withDescription(
+                            "Rows per split when bounded or discovered; ignored otherwise.");
 
     public static final Option<Boolean> BOUNDED =
             Options.key("bounded")
@@ -84,6 +85,16 @@ public final class ManagedFakeSourceOptions {
                             "When set, the enumerator sends one source event carrying this id to"
                                     + " each reader after it registers (the stock engine drops"
                                     + " it; Lane A delivers it).");
+
+    public static final Option<Long> DISCOVERY_SPLITS_PER_SECOND =
+            Options.key("discovery.splits.per.second")
+                    .longType()
+                    .defaultValue(0L)
+                    .withDescription(
+                            "Unbounded only: the enumerator discovers this many new splits per"
+                                    + " second after the split.count initial ones, each of"
+                                    + " rows.per.split rows (as a streaming source finds new"
+                                    + " partitions or files); 0 = no discovery.");
 
     private ManagedFakeSourceOptions() {}
 }

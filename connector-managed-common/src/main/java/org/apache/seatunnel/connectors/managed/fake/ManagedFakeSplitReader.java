@@ -17,6 +17,7 @@
 
 package org.apache.seatunnel.connectors.managed.fake;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -80,8 +81,11 @@ final class ManagedFakeSplitReader
     private final Pacer pacer;
     private final Random random;
     private final String tableId = ManagedFakeRows.TABLE_PATH.toString();
-    private final List<long[]> cursors = new ArrayList<>(); // {splitNumber, next}
-    private int roundRobin;
+    // {splitNumber, next}, in round-robin order: a row comes from the head, which then goes to the
+    // tail, so a fetch costs the same with a million splits as with one
+    private final ArrayDeque<long[]> cursors = new ArrayDeque<>();
+    // splits that arrived with no row left (read to their end before a restore)
+    private final List<long[]> arrivedFinished = new ArrayList<>();
     private long chunkReadyAt = Long.MIN_VALUE;
     private double tokens = 1.0;
     private long tokensAt = Long.MIN_VALUE;
@@ -95,7 +99,12 @@ final class ManagedFakeSplitReader
     @Override
     public void handleSplitsAdded(List<ManagedFakeSplit> splits) {
         for (ManagedFakeSplit s : splits) {
-            cursors.add(new long[] {s.splitNumber(), s.offset()});
+            long[] c = {s.splitNumber(), s.offset()};
+            if (finished(c)) {
+                arrivedFinished.add(c);
+            } else {
+                cursors.addLast(c);
+            }
         }
     }
 
@@ -127,7 +136,7 @@ final class ManagedFakeSplitReader
             }
         }
         for (int i = 0; i < allowed && !cursors.isEmpty(); i++) {
-            long[] c = cursors.get(roundRobin % cursors.size());
+            long[] c = cursors.pollFirst();
             int split = (int) c[0];
             long seq = c[1]++;
             long due = Long.MIN_VALUE;
@@ -140,10 +149,10 @@ final class ManagedFakeSplitReader
                     ManagedFakeRows.row(
                             split, config.splitCount(), seq, tableId, config.datesColumn());
             batch.add(ManagedFakeSplit.splitId(split), new Row(row, seq, due), 64);
-            roundRobin++;
             if (finished(c)) {
                 batch.finish(ManagedFakeSplit.splitId(split));
-                cursors.remove(c);
+            } else {
+                cursors.addLast(c);
             }
         }
         chunkReadyAt = Long.MIN_VALUE;
@@ -183,16 +192,14 @@ final class ManagedFakeSplitReader
     }
 
     private void finishEmptySplits(FetchedRecords.Builder<Row> batch) {
-        for (int i = cursors.size() - 1; i >= 0; i--) {
-            if (finished(cursors.get(i))) {
-                batch.finish(ManagedFakeSplit.splitId((int) cursors.get(i)[0]));
-                cursors.remove(i);
-            }
+        for (long[] c : arrivedFinished) {
+            batch.finish(ManagedFakeSplit.splitId((int) c[0]));
         }
+        arrivedFinished.clear();
     }
 
     private boolean finished(long[] cursor) {
-        return config.bounded() && cursor[1] >= config.rowsPerSplit();
+        return config.splitsEnd() && cursor[1] >= config.rowsPerSplit();
     }
 
     @Override

@@ -37,6 +37,7 @@ public final class ManagedReaderConfig implements Serializable {
     private final long closeTimeoutNanos;
     private final int legacyPollMaxRecords;
     private final long legacyPollIdleWaitNanos;
+    private final int finishedSplitsRemembered;
 
     private ManagedReaderConfig(Builder b) {
         this.fetchQueueMaxRecords = b.fetchQueueMaxRecords;
@@ -45,6 +46,7 @@ public final class ManagedReaderConfig implements Serializable {
         this.closeTimeoutNanos = b.closeTimeout.toNanos();
         this.legacyPollMaxRecords = b.legacyPollMaxRecords;
         this.legacyPollIdleWaitNanos = b.legacyPollIdleWait.toNanos();
+        this.finishedSplitsRemembered = b.finishedSplitsRemembered;
     }
 
     public static ManagedReaderConfig defaults() {
@@ -63,6 +65,8 @@ public final class ManagedReaderConfig implements Serializable {
                 .closeTimeout(millis(config, ManagedReaderOptions.CLOSE_TIMEOUT_MS))
                 .legacyPollMaxRecords(config.get(ManagedReaderOptions.LEGACY_POLL_MAX_RECORDS))
                 .legacyPollIdleWait(millis(config, ManagedReaderOptions.LEGACY_POLL_IDLE_WAIT_MS))
+                .finishedSplitsRemembered(
+                        config.get(ManagedReaderOptions.FINISHED_SPLITS_REMEMBERED))
                 .build();
     }
 
@@ -84,7 +88,8 @@ public final class ManagedReaderConfig implements Serializable {
                 .fetchEmptyBackoff(java.time.Duration.ofNanos(fetchEmptyBackoffNanos))
                 .closeTimeout(java.time.Duration.ofNanos(closeTimeoutNanos))
                 .legacyPollMaxRecords(legacyPollMaxRecords)
-                .legacyPollIdleWait(java.time.Duration.ofNanos(legacyPollIdleWaitNanos));
+                .legacyPollIdleWait(java.time.Duration.ofNanos(legacyPollIdleWaitNanos))
+                .finishedSplitsRemembered(finishedSplitsRemembered);
     }
 
     public int fetchQueueMaxRecords() {
@@ -111,6 +116,10 @@ public final class ManagedReaderConfig implements Serializable {
         return legacyPollIdleWaitNanos;
     }
 
+    public int finishedSplitsRemembered() {
+        return finishedSplitsRemembered;
+    }
+
     @Override
     public String toString() {
         return "ManagedReaderConfig{fetchQueueMaxRecords="
@@ -125,6 +134,8 @@ public final class ManagedReaderConfig implements Serializable {
                 + legacyPollMaxRecords
                 + ", legacyPollIdleWaitNanos="
                 + legacyPollIdleWaitNanos
+                + ", finishedSplitsRemembered="
+                + finishedSplitsRemembered
                 + '}';
     }
 
@@ -141,6 +152,8 @@ public final class ManagedReaderConfig implements Serializable {
                 ManagedReaderOptions.LEGACY_POLL_MAX_RECORDS.defaultValue();
         private Duration legacyPollIdleWait =
                 Duration.ofMillis(ManagedReaderOptions.LEGACY_POLL_IDLE_WAIT_MS.defaultValue());
+        private int finishedSplitsRemembered =
+                ManagedReaderOptions.FINISHED_SPLITS_REMEMBERED.defaultValue();
 
         private Builder() {}
 
@@ -194,6 +207,14 @@ public final class ManagedReaderConfig implements Serializable {
                             v,
                             Duration.ZERO,
                             Duration.ofSeconds(10));
+            return this;
+        }
+
+        public Builder finishedSplitsRemembered(int v) {
+            this.finishedSplitsRemembered =
+                    (int)
+                            SourceOptionRange.check(
+                                    ManagedReaderOptions.FINISHED_SPLITS_REMEMBERED, v, 0, 1 << 24);
             return this;
         }
 

@@ -82,6 +82,17 @@ public final class ManagedReaderOptions {
                                     + " fetched records (outside the checkpoint lock) before"
                                     + " returning to the engine.");
 
+    public static final Option<Integer> FINISHED_SPLITS_REMEMBERED =
+            Options.key("reader.finished-splits-remembered")
+                    .intType()
+                    .defaultValue(100_000)
+                    .withDescription(
+                            "Ids of splits read to their end that a reader remembers, so that one"
+                                    + " assigned again is ignored rather than read twice; past"
+                                    + " the bound the oldest are forgotten (counted as"
+                                    + " ManagedSourceReaderFinishedSplitsForgotten). 0 remembers"
+                                    + " none.");
+
     /** Every option above, for a factory's {@code OptionRule.builder().optional(...)}. */
     public static final Option<?>[] ALL = {
         FETCH_QUEUE_MAX_RECORDS,
@@ -89,6 +100,7 @@ public final class ManagedReaderOptions {
         FETCH_EMPTY_BACKOFF_MS,
         CLOSE_TIMEOUT_MS,
         LEGACY_POLL_MAX_RECORDS,
-        LEGACY_POLL_IDLE_WAIT_MS
+        LEGACY_POLL_IDLE_WAIT_MS,
+        FINISHED_SPLITS_REMEMBERED
     };
 }

@@ -19,11 +19,11 @@ package org.apache.seatunnel.connectors.managed.reader;
 
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashSet;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -91,7 +91,10 @@ public abstract class ManagedSourceReaderBase<E, T, SplitT extends SourceSplit, 
 
     // structural changes and snapshots hold the monitor of splitStates
     private final Map<String, SplitStateT> splitStates = new LinkedHashMap<>();
-    private final Set<String> finishedSplits = new HashSet<>();
+    // guarded by splitStates: the most recently finished split ids, oldest first, at most
+    // reader.finished-splits-remembered of them (a reader that reads a million splits must not
+    // keep a million ids)
+    private final LinkedHashSet<String> finishedSplits = new LinkedHashSet<>();
     private volatile boolean noMoreSplits;
 
     // the polling thread only (the loop on Lane A, the task thread on Lane B)
@@ -369,13 +372,36 @@ public abstract class ManagedSourceReaderBase<E, T, SplitT extends SourceSplit, 
                 SplitStateT s = splitStates.remove(id);
                 if (s != null) {
                     finished.put(id, s);
-                    finishedSplits.add(id);
+                    rememberFinished(id);
                 }
             }
         }
         if (!finished.isEmpty()) {
             metrics.finishedSplits.inc(finished.size());
             onSplitsFinished(Collections.unmodifiableMap(finished));
+        }
+    }
+
+    /** Under the splitStates monitor. */
+    private void rememberFinished(String id) {
+        int bound = config.finishedSplitsRemembered();
+        if (bound == 0) {
+            metrics.finishedSplitsForgotten.inc();
+            return;
+        }
+        finishedSplits.add(id);
+        if (finishedSplits.size() > bound) {
+            Iterator<String> oldest = finishedSplits.iterator();
+            oldest.next();
+            oldest.remove();
+            metrics.finishedSplitsForgotten.inc();
+        }
+    }
+
+    /** Finished split ids this reader still remembers (tests). */
+    int finishedSplitsRemembered() {
+        synchronized (splitStates) {
+            return finishedSplits.size();
         }
     }
 

@@ -38,15 +38,18 @@ final class ReaderBaseMetrics {
     static final String ASSIGNED_SPLITS = "ManagedSourceReaderSplitsAssigned";
     static final String FINISHED_SPLITS = "ManagedSourceReaderSplitsFinished";
     static final String DUPLICATE_SPLITS = "ManagedSourceReaderSplitsDuplicate";
+    static final String FINISHED_SPLITS_FORGOTTEN = "ManagedSourceReaderFinishedSplitsForgotten";
 
     final Counter assignedSplits;
     final Counter finishedSplits;
     final Counter duplicateSplits;
+    final Counter finishedSplitsForgotten;
 
     ReaderBaseMetrics(MetricsContext metrics, FetchQueue<?> queue) {
         this.assignedSplits = counter(metrics, ASSIGNED_SPLITS);
         this.finishedSplits = counter(metrics, FINISHED_SPLITS);
         this.duplicateSplits = counter(metrics, DUPLICATE_SPLITS);
+        this.finishedSplitsForgotten = counter(metrics, FINISHED_SPLITS_FORGOTTEN);
         if (metrics != null) {
             metrics.counter(
                     FETCH_QUEUE_RECORDS, new SnapshotGauge(FETCH_QUEUE_RECORDS, queue::records));

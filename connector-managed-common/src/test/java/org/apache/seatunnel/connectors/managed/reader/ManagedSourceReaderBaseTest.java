@@ -463,6 +463,44 @@ class ManagedSourceReaderBaseTest {
         assertSame(0, r.liveFetchThreads());
     }
 
+    @Test
+    void aReaderRemembersOnlyTheNewestFinishedSplitsWithinItsBound() throws Exception {
+        Ctx ctx = new Ctx();
+        ManagedReaderConfig cfg = ManagedReaderConfig.builder().finishedSplitsRemembered(2).build();
+        try (Reader r = singleThread(ctx, cfg)) {
+            r.addSplits(splits(3, 1));
+            Out out = new Out();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (ctx.metric("ManagedSourceReaderSplitsFinished") < 3) {
+                out.budget = 64;
+                if (r.pollNextManaged(out, out) == PollStatus.NOTHING_AVAILABLE
+                        && ctx.metric("ManagedSourceReaderSplitsFinished") < 3) {
+                    r.isAvailable().get(10, TimeUnit.SECONDS);
+                }
+                assertTrue(System.nanoTime() < deadline, "read within 30 s");
+            }
+            assertEquals(2, r.finishedSplitsRemembered());
+            assertEquals(1, ctx.metric("ManagedSourceReaderFinishedSplitsForgotten"));
+
+            // A finished split it remembers, assigned again, is ignored ...
+            r.addSplits(List.of(new Split(2, 0, 1)));
+            assertEquals(1, ctx.metric("ManagedSourceReaderSplitsDuplicate"));
+            assertEquals(0, r.unfinishedSplits());
+            // ... one it forgot is taken again: the bound trades that guard for memory.
+            r.addSplits(List.of(new Split(0, 0, 1)));
+            assertEquals(1, r.unfinishedSplits());
+        }
+    }
+
+    @Test
+    void theFinishedSplitBoundIsAnOptionWithARange() {
+        assertEquals(
+                100_000, ManagedReaderConfig.defaults().finishedSplitsRemembered(), "the default");
+        org.junit.jupiter.api.Assertions.assertThrows(
+                IllegalArgumentException.class,
+                () -> ManagedReaderConfig.builder().finishedSplitsRemembered(-1));
+    }
+
     /** Polls as the runtime would until END_OF_INPUT (bounded). */
     private static void drain(Reader r, Out out) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);

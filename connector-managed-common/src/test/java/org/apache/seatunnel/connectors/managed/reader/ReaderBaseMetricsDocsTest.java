@@ -58,7 +58,8 @@ class ReaderBaseMetricsDocsTest {
                                 ReaderBaseMetrics.FETCH_QUEUE_PEAK_RECORDS,
                                 ReaderBaseMetrics.ASSIGNED_SPLITS,
                                 ReaderBaseMetrics.FINISHED_SPLITS,
-                                ReaderBaseMetrics.DUPLICATE_SPLITS));
+                                ReaderBaseMetrics.DUPLICATE_SPLITS,
+                                ReaderBaseMetrics.FINISHED_SPLITS_FORGOTTEN));
         assertEquals(documented, registered, doc);
     }
 }

@@ -69,6 +69,15 @@ public interface ManagedEnumeratorContext<SplitT extends SourceSplit>
     }
 
     /**
+     * Tells the runtime the enumerator has splits for reader {@code subtaskId} again (it discovered
+     * new ones). Lane A: an enumerator that implements {@link SupportSplitDemand} and answered an
+     * earlier demand of that reader with none is asked again; the runtime never repeats an
+     * unanswered demand on its own. May be called from any thread, like {@code assignSplit}. Lane
+     * B: nothing (the stock engine never asks).
+     */
+    default void splitsAvailable(int subtaskId) {}
+
+    /**
      * Releases what this context started for the enumerator. Lane B: cancels every pending task and
      * stops the scheduler thread (a task or handler running at that moment is interrupted and
      * finishes; none starts afterwards). Lane A: nothing, the runtime closes the scheduler with the

@@ -40,6 +40,17 @@ final class Accounting {
      * seqs {@code 0..k-1} for some {@code k >= 1}; returns k per split.
      */
     static Map<Integer, Long> assertContiguousExactlyOnce(List<String> payloads, int splitCount) {
+        Map<Integer, Long> counts = assertEachSplitContiguousOnce(payloads);
+        assertEquals(splitCount, counts.size(), "splits seen: " + counts.keySet());
+        return counts;
+    }
+
+    /**
+     * Asserts every payload occurs once and each split seen has exactly the seqs {@code 0..k-1} for
+     * some {@code k >= 1} (splits discovered while the job ran: how many is not known up front);
+     * returns k per split.
+     */
+    static Map<Integer, Long> assertEachSplitContiguousOnce(List<String> payloads) {
         Map<Integer, TreeSet<Long>> bySplit = new TreeMap<>();
         for (Map.Entry<String, Integer> e : RowAccounting.multiset(payloads).entrySet()) {
             assertEquals(1, e.getValue(), "delivered more than once: " + e.getKey());
@@ -47,7 +58,6 @@ final class Accounting {
             bySplit.computeIfAbsent(Integer.parseInt(parts[0]), k -> new TreeSet<>())
                     .add(Long.parseLong(parts[1]));
         }
-        assertEquals(splitCount, bySplit.size(), "splits seen: " + bySplit.keySet());
         Map<Integer, Long> counts = new TreeMap<>();
         for (Map.Entry<Integer, TreeSet<Long>> e : bySplit.entrySet()) {
             TreeSet<Long> seqs = e.getValue();

@@ -43,6 +43,8 @@ public final class AssignmentEntry {
     private long includedCheckpointId = NONE;
     private long dispatchedAtMillis;
     private boolean backpressureCounted;
+    // whether the tracker indexes this entry by its split id: one field read instead of a lookup
+    private boolean tracked;
     private AssignmentCommand command;
 
     AssignmentEntry(String splitId, byte[] splitBytes, int targetSubtask, AssignmentState state) {
@@ -172,5 +174,13 @@ public final class AssignmentEntry {
                 + ", bytes="
                 + splitBytes.length
                 + '}';
+    }
+
+    boolean tracked() {
+        return tracked;
+    }
+
+    void tracked(boolean v) {
+        tracked = v;
     }
 }

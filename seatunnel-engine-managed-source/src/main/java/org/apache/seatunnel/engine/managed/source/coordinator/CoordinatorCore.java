@@ -437,6 +437,12 @@ final class CoordinatorCore<SplitT extends SourceSplit, StateT> {
         }
     }
 
+    /** The enumerator has splits for {@code subtask} again: its next demand is made. */
+    void splitsAvailable(int subtask) {
+        checkSubtask(subtask);
+        outbound.rearmDemand(subtask);
+    }
+
     void signalNoMoreSplits(int subtask) {
         checkSubtask(subtask);
         tracker.markNoMoreSplits(subtask);

@@ -34,10 +34,10 @@ import org.apache.seatunnel.api.source.managed.ManagedEnumeratorContext;
  *
  * <p>Threading: on the coordinator loop (inside an enumerator callback or a scheduler result
  * handler) every method acts at once, after any call the enumerator's own threads made before it.
- * From any other thread, {@code assignSplit}, {@code signalNoMoreSplits} and {@code
- * sendEventToSourceReader} validate the subtask, copy their arguments and offer the call to the
- * loop's bounded {@link EnumeratorCallQueue} (the command queue's capacity), counted as {@code
- * ManagedSourceEnumeratorCallsMarshalled}; never blocking. A refused offer (queue full, loop
+ * From any other thread, {@code assignSplit}, {@code signalNoMoreSplits}, {@code splitsAvailable}
+ * and {@code sendEventToSourceReader} validate the subtask, copy their arguments and offer the call
+ * to the loop's bounded {@link EnumeratorCallQueue} (the command queue's capacity), counted as
+ * {@code ManagedSourceEnumeratorCallsMarshalled}; never blocking. A refused offer (queue full, loop
  * closed) throws {@link RejectedExecutionException} with the reason and nothing is recorded. Queued
  * calls take effect in the order they were made: on the loop's next pass, before any direct call on
  * the loop, and before the tracker half of a checkpoint is taken when they were made before the
@@ -46,8 +46,9 @@ import org.apache.seatunnel.api.source.managed.ManagedEnumeratorContext;
  * scheduler's own methods check for the loop.
  *
  * <p>{@code assignSplit} adds tracker entries that the loop dispatches after the command returns,
- * {@code signalNoMoreSplits} marks a subtask, {@code sendEventToSourceReader} queues an ephemeral
- * command. Nothing here waits on a remote call.
+ * {@code signalNoMoreSplits} marks a subtask, {@code splitsAvailable} re-arms a subtask's split
+ * demand, {@code sendEventToSourceReader} queues an ephemeral command. Nothing here waits on a
+ * remote call.
  */
 public final class CoordinatorEnumeratorContext<SplitT extends SourceSplit>
         implements ManagedEnumeratorContext<SplitT> {
@@ -114,6 +115,17 @@ public final class CoordinatorEnumeratorContext<SplitT extends SourceSplit>
         }
         checkSubtask(subtaskId);
         marshal("sendEventToSourceReader", () -> core.sendEvent(subtaskId, event));
+    }
+
+    @Override
+    public void splitsAvailable(int subtaskId) {
+        if (loop.isOwnerThread()) {
+            applyEarlierCalls();
+            core.splitsAvailable(subtaskId);
+            return;
+        }
+        checkSubtask(subtaskId);
+        marshal("splitsAvailable", () -> core.splitsAvailable(subtaskId));
     }
 
     /** The host's metrics context, or null when the host supplied none. */

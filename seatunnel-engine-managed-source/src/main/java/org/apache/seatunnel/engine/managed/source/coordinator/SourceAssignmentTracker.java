@@ -170,6 +170,7 @@ public final class SourceAssignmentTracker {
         AssignmentEntry e =
                 new AssignmentEntry(splitId, splitBytes, subtask, AssignmentState.UNASSIGNED);
         bySplit.put(splitId, e);
+        e.tracked(true);
         pendingBySubtask.computeIfAbsent(subtask, k -> new ArrayDeque<>()).addLast(e);
         pending++;
         pendingBytes += e.estimatedBytes();
@@ -384,9 +385,6 @@ public final class SourceAssignmentTracker {
                 }
             }
         }
-        if (q != null && q.isEmpty()) {
-            unappliedBySubtask.remove(subtask);
-        }
         return n;
     }
 
@@ -523,6 +521,7 @@ public final class SourceAssignmentTracker {
             pending--;
             pendingBytes -= e.estimatedBytes();
             bySplit.remove(splitId);
+            e.tracked(false);
         } else {
             e.moveTo(AssignmentState.UNASSIGNED);
             removeIndexed(e);
@@ -536,6 +535,7 @@ public final class SourceAssignmentTracker {
         for (ArrayDeque<AssignmentEntry> q : pendingBySubtask.values()) {
             for (AssignmentEntry e : q) {
                 bySplit.remove(e.splitId());
+                e.tracked(false);
                 out.add(e);
             }
         }
@@ -572,6 +572,7 @@ public final class SourceAssignmentTracker {
             if (bySplit.put(e.splitId(), e) != null) {
                 throw new IllegalStateException("snapshot holds a split id twice");
             }
+            e.tracked(true);
             if (e.state() == AssignmentState.UNASSIGNED) {
                 pendingBySubtask.computeIfAbsent(e.targetSubtask(), k -> new ArrayDeque<>()).add(e);
                 pending++;
@@ -690,7 +691,7 @@ public final class SourceAssignmentTracker {
     // ---------------------------------------------------------------- internals
 
     private boolean isTracked(AssignmentEntry e) {
-        return bySplit.get(e.splitId()) == e;
+        return e.tracked();
     }
 
     private void markIncluded(AssignmentEntry e, long checkpointId) {
@@ -723,6 +724,7 @@ public final class SourceAssignmentTracker {
     /** Drops an entry that was in flight from every index. */
     private void removeIndexed(AssignmentEntry e) {
         bySplit.remove(e.splitId());
+        e.tracked(false);
         AssignmentCommand c = e.command();
         if (c != null && c.release() == 0) {
             byCommand.remove(c.commandId());
@@ -732,9 +734,8 @@ public final class SourceAssignmentTracker {
             inFlight--;
             inFlightBytes -= e.estimatedBytes();
             entriesLeft++;
-            if (set.isEmpty()) {
-                inFlightBySubtask.remove(e.targetSubtask());
-            }
+            // An empty set stays (one per subtask): a subtask's in-flight set empties after every
+            // apply without checkpoints, and rebuilding it each time cost more than keeping it.
         }
     }
 }

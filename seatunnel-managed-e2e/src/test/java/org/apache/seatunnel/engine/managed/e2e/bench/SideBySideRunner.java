@@ -85,6 +85,10 @@ public final class SideBySideRunner {
                 runBackpressureOnly(zeta, quick);
             } else if (Arrays.asList(args).contains("throughput")) {
                 new SideBySideRunner(zeta, quick).runThroughputOnly();
+            } else if (Arrays.asList(args).contains("storm")) {
+                SplitStormScenarios.runOnly(zeta, quick);
+            } else if (Arrays.asList(args).contains("discovery")) {
+                DiscoveryScenario.runOnly(zeta, quick);
             } else if (Arrays.asList(args).contains("latency")) {
                 new SideBySideRunner(zeta, quick).runLatencyOnly();
             } else {
@@ -393,7 +397,6 @@ public final class SideBySideRunner {
         return cpuPct;
     }
 
-    /** A bounded wait on a monitor nobody notifies: the runner's pacing, not a test's sleep. */
     /**
      * Cancels a measured job and waits until its tasks have stopped: the master takes a cancel at
      * once, but the job's tasks wind down after that, and a next run started meanwhile would share
@@ -408,6 +411,7 @@ public final class SideBySideRunner {
         }
     }
 
+    /** A bounded wait on a monitor nobody notifies: the runner's pacing, not a test's sleep. */
     static void waitFor(Duration d) throws InterruptedException {
         Object o = new Object();
         long end = System.nanoTime() + d.toNanos();

@@ -41,6 +41,7 @@ public final class BenchReport {
     private final String title;
     private final ObjectNode root = MAPPER.createObjectNode();
     private final List<LatencyPlot.Panel> panels = new ArrayList<>();
+    private final List<XyPlot.Panel> linePanels = new ArrayList<>();
 
     public BenchReport(String title) {
         this.title = title;
@@ -55,6 +56,11 @@ public final class BenchReport {
     /** Adds a plot panel: one CDF curve per series. */
     public void panel(String panelTitle, List<LatencyPlot.Series> series) {
         panels.add(new LatencyPlot.Panel(panelTitle, series));
+    }
+
+    /** Adds a line panel: figures against a parameter, drawn by {@link XyPlot}. */
+    public void linePanel(XyPlot.Panel panel) {
+        linePanels.add(panel);
     }
 
     /**
@@ -89,13 +95,29 @@ public final class BenchReport {
         return sorted[Math.max(0, Math.min(sorted.length - 1, i))];
     }
 
-    /** Writes {@code dir/name.json} and {@code dir/name.svg}; returns the two paths. */
+    /**
+     * Writes {@code dir/name.json} and {@code dir/name.svg} (the latency panels, or the line panels
+     * when there are none), plus {@code dir/name-lines.svg} when there are both; returns the paths.
+     */
     public Path[] write(Path dir, String name) throws IOException {
         Files.createDirectories(dir);
+        List<Path> out = new ArrayList<>();
         Path json = dir.resolve(name + ".json");
-        Path svg = dir.resolve(name + ".svg");
         MAPPER.writeValue(json.toFile(), root);
-        Files.write(svg, LatencyPlot.svg(title, panels).getBytes(StandardCharsets.UTF_8));
-        return new Path[] {json, svg};
+        out.add(json);
+        Path svg = dir.resolve(name + ".svg");
+        if (panels.isEmpty() && !linePanels.isEmpty()) {
+            Files.write(svg, XyPlot.svg(title, linePanels).getBytes(StandardCharsets.UTF_8));
+            out.add(svg);
+        } else {
+            Files.write(svg, LatencyPlot.svg(title, panels).getBytes(StandardCharsets.UTF_8));
+            out.add(svg);
+            if (!linePanels.isEmpty()) {
+                Path lines = dir.resolve(name + "-lines.svg");
+                Files.write(lines, XyPlot.svg(title, linePanels).getBytes(StandardCharsets.UTF_8));
+                out.add(lines);
+            }
+        }
+        return out.toArray(new Path[0]);
     }
 }

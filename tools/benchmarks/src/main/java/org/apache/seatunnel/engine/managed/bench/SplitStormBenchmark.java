@@ -50,9 +50,10 @@ import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope
  * Split storm: 100,000 splits to 512 readers through a real {@link CoordinatorEventLoop} and its
  * tracker, on a single-threaded executor standing in for the member pool. Reader split requests are
  * offered from the main thread (retrying on QUEUE_FULL, like an engine thread would); a no-op
- * dispatcher admits every command immediately; every {@code --checkpoint-every} assignments the
- * main thread takes a coordinator snapshot, reports every reader's watermark and completes the
- * checkpoint, which lets the tracker collect.
+ * dispatcher admits every command immediately, and every {@value #ACK_EVERY} requests the main
+ * thread acknowledges what each reader was sent as applied, which returns the readers' credit;
+ * every {@code --checkpoint-every} assignments it takes a coordinator snapshot, reports every
+ * reader's watermark and completes the checkpoint, which lets the tracker collect.
  *
  * <p>Prints assignments/s per round, the tracker's estimated bytes at 100,000 entries against a
  * heap measurement, and the tracker size and heap after every round (no monotonic growth).
@@ -61,6 +62,12 @@ import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope
  * [checkpointEvery=10000]}
  */
 public final class SplitStormBenchmark {
+    /** Requests between two rounds of apply acknowledgements. */
+    static final int ACK_EVERY = 1024;
+
+    /** The tracker's default bound: the footprint fills it to this many entries at most. */
+    private static final int TRACKER_BOUND = 100_000;
+
     private final int splits;
     private final int readers;
     private final int checkpointEvery;
@@ -161,7 +168,7 @@ public final class SplitStormBenchmark {
     /** Fills the tracker to 100,000 entries without completing a checkpoint, measures, drains. */
     private void measureFootprint() throws Exception {
         long before = usedHeapAfterGc();
-        enumerator[0].refill(0, splits);
+        enumerator[0].refill(0, Math.min(splits, TRACKER_BOUND));
         requestAll();
         long[] peak = probe();
         long during = usedHeapAfterGc();
@@ -189,6 +196,9 @@ public final class SplitStormBenchmark {
         for (int i = 0; i < splits; i++) {
             int s = i % readers;
             offer(() -> loop.handleSplitRequest(s, 1));
+            if ((i + 1) % ACK_EVERY == 0) {
+                ackApplied();
+            }
             if (periodicCheckpoints && ++sinceCheckpoint == checkpointEvery) {
                 sinceCheckpoint = 0;
                 checkpoint();
@@ -211,16 +221,37 @@ public final class SplitStormBenchmark {
                 usedHeapAfterGc() / 1048576.0);
     }
 
+    /**
+     * Requests as many splits as the tracker holds (all of them if fewer), without a checkpoint.
+     */
     private void requestAll() throws Exception {
-        for (int i = 0; i < splits; i++) {
+        int n = Math.min(splits, TRACKER_BOUND);
+        for (int i = 0; i < n; i++) {
             int s = i % readers;
             offer(() -> loop.handleSplitRequest(s, 1));
+            if ((i + 1) % ACK_EVERY == 0) {
+                ackApplied();
+            }
         }
+        ackApplied();
         awaitIdle();
+    }
+
+    /** Every reader applied everything it was sent so far: its credit comes back. */
+    private void ackApplied() {
+        for (int s = 0; s < readers; s++) {
+            int subtask = s;
+            long watermark = lastSequence.get(s);
+            if (watermark > 0) {
+                offer(() -> loop.assignmentApplied(subtask, 1, watermark));
+            }
+        }
     }
 
     /** Snapshot, every reader's watermark as its checkpoint metadata, then completion. */
     private void checkpoint() throws Exception {
+        ackApplied();
+        awaitIdle();
         long id = ++checkpointId;
         loop.snapshot(id).get(30, TimeUnit.SECONDS);
         for (int s = 0; s < readers; s++) {

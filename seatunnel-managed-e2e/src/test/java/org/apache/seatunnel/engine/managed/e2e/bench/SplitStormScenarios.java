@@ -1,0 +1,357 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.engine.managed.e2e.bench;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.management.OperatingSystemMXBean;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.seatunnel.engine.core.job.JobResult;
+import org.apache.seatunnel.engine.core.job.JobStatus;
+import org.apache.seatunnel.engine.managed.e2e.CountingSink;
+import org.apache.seatunnel.managed.bench.report.BenchReport;
+import org.apache.seatunnel.managed.bench.report.XyPlot;
+import org.apache.seatunnel.managed.testkit.engine.EmbeddedZeta;
+import org.apache.seatunnel.managed.testkit.engine.RuntimeStats;
+
+/**
+ * Split storms per lane: bounded ManagedFake jobs of one-row splits, for every number of splits and
+ * parallelism asked for, with checkpoints off (a BATCH job without {@code checkpoint.interval}) or
+ * on. For each run: wall time from submit to FINISHED, splits per second, process CPU, the engine's
+ * checkpoint trigger → completed, and optionally the live heap. Written as {@code
+ * target/side-by-side-storm.json} with splits/s against parallelism plotted in {@code .svg}.
+ *
+ * <p>Properties: {@code -Dstorm.splits=10000,100000,1000000}, {@code
+ * -Dstorm.parallelism=1,16,64,128,512}, {@code -Dstorm.checkpoints=off,on}, {@code
+ * -Dstorm.checkpoint-interval-ms=2000}, {@code -Dstorm.lanes=B,A}, {@code
+ * -Dstorm.timeout-seconds=900} (a run that takes longer is cancelled and reported TIMEOUT), {@code
+ * -Dstorm.heap=true} (a sampler forces a GC every second and keeps the largest heap in use after
+ * it, less the heap in use before the job: the job's live heap, at the price of slower runs),
+ * {@code -Dscale.threads=true} (CPU per thread group of each run).
+ *
+ * <p>Threading: the runner's main thread; the heap sampler is one daemon thread per run.
+ */
+final class SplitStormScenarios {
+    private static final OperatingSystemMXBean OS =
+            (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    private static final MemoryMXBean MEMORY = ManagementFactory.getMemoryMXBean();
+
+    private final EmbeddedZeta zeta;
+    private final long[] splits;
+    private final long[] parallelism;
+    private final List<String> checkpoints;
+    private final List<String> lanes;
+    private final long intervalMillis;
+    private final long timeoutSeconds;
+    private final boolean heap;
+    private int runs;
+
+    private SplitStormScenarios(EmbeddedZeta zeta, boolean quick) {
+        this.zeta = zeta;
+        this.splits = longs("storm.splits", quick ? "10000,100000" : "10000,100000,1000000");
+        this.parallelism = longs("storm.parallelism", quick ? "1,16" : "1,16,64,128,512");
+        this.checkpoints = List.of(System.getProperty("storm.checkpoints", "off,on").split(","));
+        this.lanes = List.of(System.getProperty("storm.lanes", "B,A").split(","));
+        this.intervalMillis = Long.getLong("storm.checkpoint-interval-ms", 2000);
+        this.timeoutSeconds = Long.getLong("storm.timeout-seconds", 900);
+        this.heap = Boolean.getBoolean("storm.heap");
+    }
+
+    /** {@code SideBySideRunner [quick] storm}: only the split storms. */
+    static void runOnly(EmbeddedZeta zeta, boolean quick) throws Exception {
+        new SplitStormScenarios(zeta, quick).run();
+    }
+
+    private static long[] longs(String property, String defaults) {
+        String[] parts = System.getProperty(property, defaults).split(",");
+        long[] v = new long[parts.length];
+        for (int i = 0; i < parts.length; i++) {
+            v[i] = Long.parseLong(parts[i].trim());
+        }
+        return v;
+    }
+
+    private void run() throws Exception {
+        BenchReport report =
+                new BenchReport(
+                        "Split storms: one-row splits, Lane B vs Lane A, one embedded Zeta");
+        ObjectNode json = report.json();
+        json.put("cores", Runtime.getRuntime().availableProcessors());
+        json.put("maxHeapMiB", Runtime.getRuntime().maxMemory() >> 20);
+        json.put("checkpointIntervalMs", intervalMillis);
+        ArrayNode results = json.putArray("runs");
+        List<String[]> table = new ArrayList<>();
+        table.add(
+                new String[] {
+                    "splits",
+                    "p",
+                    "checkpoints",
+                    "lane",
+                    "status",
+                    "wall",
+                    "splits/s",
+                    "CPU s",
+                    "live heap",
+                    "checkpoint p50 / max"
+                });
+        for (String cp : checkpoints) {
+            boolean on = "on".equals(cp.trim());
+            for (long n : splits) {
+                // Lanes alternate at every point, so neither lane always runs on a warmer JVM.
+                List<List<double[]>> points = new ArrayList<>();
+                for (int l = 0; l < lanes.size(); l++) {
+                    points.add(new ArrayList<>());
+                }
+                for (long p : parallelism) {
+                    for (int l = 0; l < lanes.size(); l++) {
+                        System.gc();
+                        Run run = run("A".equals(lanes.get(l).trim()), n, (int) p, on);
+                        run.write(results.addObject());
+                        table.add(run.row());
+                        System.out.println(String.join(" | ", run.row()));
+                        if (run.status.equals("FINISHED")) {
+                            points.get(l).add(new double[] {p, run.splitsPerSecond()});
+                        }
+                    }
+                }
+                List<XyPlot.Series> series = new ArrayList<>();
+                for (int l = 0; l < lanes.size(); l++) {
+                    series.add(
+                            new XyPlot.Series(
+                                    laneName("A".equals(lanes.get(l).trim())),
+                                    points.get(l).stream().mapToDouble(d -> d[0]).toArray(),
+                                    points.get(l).stream().mapToDouble(d -> d[1]).toArray()));
+                }
+                report.linePanel(
+                        new XyPlot.Panel(
+                                String.format(
+                                        Locale.ROOT,
+                                        "%,d splits, checkpoints %s",
+                                        n,
+                                        on ? "every " + intervalMillis + " ms" : "off"),
+                                "parallelism",
+                                "splits/s",
+                                true,
+                                series));
+            }
+        }
+        SideBySideRunner.print(table);
+        for (Path p : report.write(Paths.get("target"), "side-by-side-storm")) {
+            System.out.println("written " + p.toAbsolutePath());
+        }
+    }
+
+    private static String laneName(boolean laneA) {
+        return laneA ? "Lane A (managed)" : "Lane B (stock path)";
+    }
+
+    private String job(boolean laneA, long n, int p, boolean checkpointsOn, String runId) {
+        return "env {\n  job.mode = \"BATCH\"\n  parallelism = "
+                + p
+                + "\n"
+                + (checkpointsOn ? "  checkpoint.interval = " + intervalMillis + "\n" : "")
+                + "}\n"
+                + "source {\n  Managed {\n    connector = \"ManagedFake\"\n    job-name = \""
+                + (laneA ? "side-a" : "side-b")
+                + "\"\n    split.count = "
+                + n
+                + "\n    rows.per.split = 1\n    bounded = true\n  }\n}\n"
+                + "sink {\n  ManagedCount {\n    run.id = \""
+                + runId
+                + "\"\n  }\n}\n";
+    }
+
+    private Run run(boolean laneA, long n, int p, boolean checkpointsOn) throws Exception {
+        String runId = "storm-" + (++runs);
+        RuntimeStats.reset();
+        HeapSampler sampler = heap ? HeapSampler.start() : null;
+        Map<String, Long> threads0 =
+                ScaleScenarios.THREADS_BREAKDOWN ? ScaleScenarios.threadCpu() : null;
+        long cpu0 = OS.getProcessCpuTime();
+        long t0 = System.nanoTime();
+        long jobId = zeta.submit(job(laneA, n, p, checkpointsOn, runId));
+        EngineCheckpointTimes times =
+                checkpointsOn ? EngineCheckpointTimes.start(zeta, jobId) : null;
+        CompletableFuture<JobResult> done = zeta.completion(jobId);
+        String status;
+        String error = null;
+        try {
+            JobResult r = done.get(timeoutSeconds, TimeUnit.SECONDS);
+            status = r.getStatus().name();
+            error = r.getError();
+        } catch (TimeoutException e) {
+            status = "TIMEOUT";
+            SideBySideRunner.cancelAndAwaitEnd(zeta, jobId);
+        }
+        long wall = System.nanoTime() - t0;
+        long cpu = OS.getProcessCpuTime() - cpu0;
+        if (threads0 != null) {
+            ScaleScenarios.printThreadCpu(laneName(laneA) + ", " + n + " splits, p=" + p, threads0);
+        }
+        long[] cps = times == null ? new long[0] : times.stop();
+        long liveHeap = sampler == null ? -1 : sampler.stop();
+        long rows = CountingSink.count(runId);
+        if (status.equals(JobStatus.FINISHED.name()) && rows != n) {
+            status = "WRONG_COUNT";
+            error = rows + " rows for " + n + " splits";
+        }
+        if (laneA && RuntimeStats.readersOpened() == 0) {
+            status = "NOT_LANE_A";
+        }
+        return new Run(laneA, n, p, checkpointsOn, status, error, wall, cpu, liveHeap, cps);
+    }
+
+    /** The figures of one run. */
+    private static final class Run {
+        final boolean laneA;
+        final long splits;
+        final int parallelism;
+        final boolean checkpoints;
+        final String status;
+        final String error;
+        final long wallNanos;
+        final long cpuNanos;
+        final long liveHeapBytes;
+        final long[] checkpointNanos;
+
+        Run(
+                boolean laneA,
+                long splits,
+                int parallelism,
+                boolean checkpoints,
+                String status,
+                String error,
+                long wallNanos,
+                long cpuNanos,
+                long liveHeapBytes,
+                long[] checkpointNanos) {
+            this.laneA = laneA;
+            this.splits = splits;
+            this.parallelism = parallelism;
+            this.checkpoints = checkpoints;
+            this.status = status;
+            this.error = error;
+            this.wallNanos = wallNanos;
+            this.cpuNanos = cpuNanos;
+            this.liveHeapBytes = liveHeapBytes;
+            this.checkpointNanos = checkpointNanos;
+        }
+
+        double splitsPerSecond() {
+            return splits / (wallNanos / 1e9);
+        }
+
+        void write(ObjectNode r) {
+            r.put("lane", laneName(laneA));
+            r.put("splits", splits);
+            r.put("parallelism", parallelism);
+            r.put("checkpoints", checkpoints);
+            r.put("status", status);
+            if (error != null) {
+                r.put("error", error);
+            }
+            r.put("wallMs", wallNanos / 1e6);
+            r.put("splitsPerSecond", splitsPerSecond());
+            r.put("cpuSeconds", cpuNanos / 1e9);
+            if (liveHeapBytes >= 0) {
+                r.put("liveHeapMiB", liveHeapBytes / (double) (1 << 20));
+            }
+            r.set("checkpointDuration", BenchReport.distribution(checkpointNanos, false));
+        }
+
+        String[] row() {
+            return new String[] {
+                String.format(Locale.ROOT, "%,d", splits),
+                String.valueOf(parallelism),
+                checkpoints ? "on" : "off",
+                laneA ? "A" : "B",
+                status,
+                String.format(Locale.ROOT, "%.2f s", wallNanos / 1e9),
+                String.format(Locale.ROOT, "%,.0f", splitsPerSecond()),
+                String.format(Locale.ROOT, "%.1f", cpuNanos / 1e9),
+                liveHeapBytes < 0
+                        ? "-"
+                        : String.format(Locale.ROOT, "%.0f MiB", liveHeapBytes / 1048576.0),
+                checkpointNanos.length == 0
+                        ? "-"
+                        : SideBySideRunner.ms(SideBySideRunner.pct(checkpointNanos, 50))
+                                + " / "
+                                + SideBySideRunner.ms(checkpointNanos[checkpointNanos.length - 1])
+                                + " ms (n="
+                                + checkpointNanos.length
+                                + ")"
+            };
+        }
+    }
+
+    /**
+     * Forces a GC every second and keeps the largest heap in use right after one, less what was in
+     * use after a GC before the job started.
+     */
+    private static final class HeapSampler {
+        private final long baseline;
+        private final Object pace = new Object();
+        private volatile boolean running = true;
+        private volatile long peak;
+        private Thread thread;
+
+        private HeapSampler(long baseline) {
+            this.baseline = baseline;
+        }
+
+        static HeapSampler start() {
+            System.gc();
+            HeapSampler s = new HeapSampler(MEMORY.getHeapMemoryUsage().getUsed());
+            s.thread = new Thread(s::loop, "storm-heap-sampler");
+            s.thread.setDaemon(true);
+            s.thread.start();
+            return s;
+        }
+
+        private void loop() {
+            while (running) {
+                System.gc();
+                peak = Math.max(peak, MEMORY.getHeapMemoryUsage().getUsed());
+                synchronized (pace) {
+                    try {
+                        pace.wait(1000);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+            }
+        }
+
+        long stop() throws InterruptedException {
+            running = false;
+            thread.interrupt();
+            thread.join(10_000);
+            return Math.max(0, peak - baseline);
+        }
+    }
+}
