@@ -43,7 +43,8 @@ import org.apache.seatunnel.managed.testkit.engine.RuntimeStats;
  * Split storms per lane: bounded ManagedFake jobs of one-row splits, for every number of splits and
  * parallelism asked for, with checkpoints off (a BATCH job without {@code checkpoint.interval}) or
  * on. For each run: wall time from submit to FINISHED, splits per second, process CPU, the engine's
- * checkpoint trigger → completed, and optionally the live heap. Written as {@code
+ * checkpoint trigger → completed, and optionally the live heap. A run counts as FINISHED only if the
+ * sink saw the row ids 0..n-1 once each (NOT_EXACTLY_ONCE otherwise). Written as {@code
  * target/side-by-side-storm.json} with splits/s against parallelism plotted in {@code .svg}.
  *
  * <p>Properties: {@code -Dstorm.splits=10000,100000,1000000}, {@code
@@ -183,7 +184,7 @@ final class SplitStormScenarios {
                 + "\n    rows.per.split = 1\n    bounded = true\n  }\n}\n"
                 + "sink {\n  ManagedCount {\n    run.id = \""
                 + runId
-                + "\"\n  }\n}\n";
+                + "\"\n    distinct.ids = true\n  }\n}\n";
     }
 
     private Run run(boolean laneA, long n, int p, boolean checkpointsOn) throws Exception {
@@ -219,7 +220,13 @@ final class SplitStormScenarios {
         if (status.equals(JobStatus.FINISHED.name()) && rows != n) {
             status = "WRONG_COUNT";
             error = rows + " rows for " + n + " splits";
+        } else if (status.equals(JobStatus.FINISHED.name())
+                && !CountingSink.idsExactlyOnce(runId, n)) {
+            // n rows can still hide a duplicate beside a loss: the ids must be 0..n-1, once each.
+            status = "NOT_EXACTLY_ONCE";
+            error = "row ids are not 0.." + (n - 1) + " once each";
         }
+        CountingSink.clearIds(runId);
         if (laneA && RuntimeStats.readersOpened() == 0) {
             status = "NOT_LANE_A";
         }
