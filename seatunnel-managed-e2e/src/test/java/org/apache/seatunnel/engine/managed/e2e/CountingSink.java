@@ -35,8 +35,8 @@ import org.apache.seatunnel.api.table.type.SeaTunnelRow;
 /**
  * A sink ({@code ManagedCount}) that only counts rows per {@code run.id}, for throughput runs where
  * keeping every payload would measure the heap instead of the source. With {@code distinct.ids =
- * true} it also keeps one bit per ManagedFake row id (field 0), so a run of n rows can prove each of
- * the ids 0..n-1 arrived exactly once at one bit per row rather than a payload per row.
+ * true} it also keeps one bit per ManagedFake row id (field 0), so a run of n rows can prove each
+ * of the ids 0..n-1 arrived exactly once at one bit per row rather than a payload per row.
  *
  * <p>Threading: writers count into a JVM-static {@link AtomicLong} per run id and set bits in a
  * per-run {@link Ids} under its monitor; any thread.

@@ -15,7 +15,6 @@
  * limitations under the License.
  */
 
-
 package org.apache.seatunnel.engine.managed.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;

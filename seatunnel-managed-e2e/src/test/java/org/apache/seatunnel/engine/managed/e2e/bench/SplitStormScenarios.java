@@ -43,8 +43,8 @@ import org.apache.seatunnel.managed.testkit.engine.RuntimeStats;
  * Split storms per lane: bounded ManagedFake jobs of one-row splits, for every number of splits and
  * parallelism asked for, with checkpoints off (a BATCH job without {@code checkpoint.interval}) or
  * on. For each run: wall time from submit to FINISHED, splits per second, process CPU, the engine's
- * checkpoint trigger → completed, and optionally the live heap. A run counts as FINISHED only if the
- * sink saw the row ids 0..n-1 once each (NOT_EXACTLY_ONCE otherwise). Written as {@code
+ * checkpoint trigger → completed, and optionally the live heap. A run counts as FINISHED only if
+ * the sink saw the row ids 0..n-1 once each (NOT_EXACTLY_ONCE otherwise). Written as {@code
  * target/side-by-side-storm.json} with splits/s against parallelism plotted in {@code .svg}.
  *
  * <p>Properties: {@code -Dstorm.splits=10000,100000,1000000}, {@code
