@@ -44,18 +44,19 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Split storms on a real Zeta 2.3.8 member: bounded ManagedFake jobs of one-row splits, far more
- * splits than a reader's mailbox (8 commands here) and the assignment tracker (5,000 entries here)
- * hold. Before flow control, 20,000 such splits at parallelism 2 failed with LEDGER_GAPS_EXCEEDED:
- * the coordinator's sender pipelined more commands than a mailbox admitted and let later ones
- * overtake the refused ones. Now what is in flight to a reader is bounded by its mailbox (no
- * admission is ever refused for room), a reader whose applied ledger allows no gap at all ({@code
- * reader-mailbox.max-sequence-gaps = 1}) never trips, and the tracker's bound waits for applies (no
- * checkpoints) or completed checkpoints instead of stalling the job.
+ * splits than a reader's mailbox (8 commands here) and the assignment tracker (100 assignments of
+ * at most 64 splits each here) hold. Before flow control, 20,000 such splits at parallelism 2
+ * failed with LEDGER_GAPS_EXCEEDED: the coordinator's sender pipelined more commands than a mailbox
+ * admitted and let later ones overtake the refused ones. Now what is in flight to a reader is
+ * bounded by its mailbox (no admission is ever refused for room), a reader whose applied ledger
+ * allows no gap at all ({@code reader-mailbox.max-sequence-gaps = 1}) never trips, and the
+ * tracker's bound waits for applies (no checkpoints) or completed checkpoints instead of stalling
+ * the job.
  */
 class LaneASplitStormTest {
     private static final Duration BOUND = Duration.ofSeconds(240);
     private static final String JOB_NAME = "lane-a-split-storm";
-    private static final int TRACKER_BOUND = 5_000;
+    private static final int TRACKER_BOUND = 100;
     private static EmbeddedZeta zeta;
 
     @BeforeAll
@@ -142,9 +143,9 @@ class LaneASplitStormTest {
     }
 
     /**
-     * 200,000 splits, forty times the tracker's bound, without checkpoints (a BATCH job without
-     * {@code checkpoint.interval}): the tracker collects what readers applied, so it never waits
-     * for a checkpoint that would not come.
+     * 200,000 splits, thirty times what the tracker can hold, without checkpoints (a BATCH job
+     * without {@code checkpoint.interval}): the tracker collects what readers applied, so it never
+     * waits for a checkpoint that would not come.
      */
     @Test
     void twoHundredThousandOneRowSplitsFinishExactlyOnceWithoutCheckpoints() throws Exception {
@@ -157,8 +158,8 @@ class LaneASplitStormTest {
 
     /**
      * The failing case of before, with checkpoints every two seconds: assignments stay tracked
-     * until a completed checkpoint proves them, 5,000 at a time, and still no command overtakes
-     * another.
+     * until a completed checkpoint proves them, at most 100 assignments at a time, and still no
+     * command overtakes another.
      */
     @Test
     void twentyThousandOneRowSplitsWithCheckpointsNeverOvertakeARefusedCommand() throws Exception {
@@ -166,8 +167,8 @@ class LaneASplitStormTest {
         assertTrue(
                 metric(jobId, "ManagedSourceAssignmentsCheckpointIncluded") > 0,
                 "assignments were proven by checkpoints");
-        // Entries leave the tracker only with a completed checkpoint here, and 20,000 splits are
-        // four times its bound: the enumerator must have been held back at it.
+        // Assignments leave the tracker only with a completed checkpoint here, and 20,000 splits
+        // are three times what 100 assignments carry: the enumerator must have been held back.
         assertTrue(
                 metric(jobId, "ManagedSourceSplitDemandsHeld") > 0,
                 "the enumerator was asked only for what the tracker had room for");

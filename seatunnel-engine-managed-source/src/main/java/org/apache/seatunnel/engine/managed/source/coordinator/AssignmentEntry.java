@@ -18,12 +18,13 @@
 package org.apache.seatunnel.engine.managed.source.coordinator;
 
 /**
- * One tracked assignment of one split. The split is kept as its serialized bytes: they are the
- * command payload, the snapshot content, and what goes back to the enumerator if ownership is not
- * proven.
+ * What the tracker knows about one split, as of when it was asked: its id, its serialized bytes,
+ * the reader subtask it is meant for, and the state and command identity of the assignment carrying
+ * it (the {@code NONE} marker while unassigned). A copy for reconciliation, restore, the
+ * fault-injection world and tests; the tracker itself keeps splits compactly ({@link PendingSplit},
+ * {@link TrackedAssignment}) and never hands out its own objects.
  *
- * <p>Threading: owned by the coordinator loop (through {@link SourceAssignmentTracker}); never
- * published to another thread. Identity equality on purpose: one entry per split id at a time.
+ * <p>Threading: immutable; any thread.
  */
 public final class AssignmentEntry {
     /** Marker for "not yet" in the id fields. */
@@ -32,78 +33,73 @@ public final class AssignmentEntry {
     private final String splitId;
     private final byte[] splitBytes;
     private final int targetSubtask;
-    private final long estimatedBytes;
+    private final AssignmentState state;
+    private final long epoch;
+    private final long attemptId;
+    private final long senderSequence;
+    private final long commandId;
+    private final long cutId;
+    private final long includedCheckpointId;
 
-    private AssignmentState state;
-    private long epoch = NONE;
-    private long attemptId = NONE;
-    private long senderSequence = NONE;
-    private long commandId = NONE;
-    private long cutId;
-    private long includedCheckpointId = NONE;
-    private long dispatchedAtMillis;
-    private boolean backpressureCounted;
-    // whether the tracker indexes this entry by its split id: one field read instead of a lookup
-    private boolean tracked;
-    private AssignmentCommand command;
-
-    AssignmentEntry(String splitId, byte[] splitBytes, int targetSubtask, AssignmentState state) {
+    AssignmentEntry(
+            String splitId,
+            byte[] splitBytes,
+            int targetSubtask,
+            AssignmentState state,
+            long epoch,
+            long attemptId,
+            long senderSequence,
+            long commandId,
+            long cutId,
+            long includedCheckpointId) {
         this.splitId = splitId;
         this.splitBytes = splitBytes;
         this.targetSubtask = targetSubtask;
         this.state = state;
-        this.estimatedBytes = SourceAssignmentTracker.estimateBytes(splitId, splitBytes.length);
-    }
-
-    /** The only place an entry's state changes; the gate is {@link AssignmentState}'s table. */
-    void moveTo(AssignmentState next) {
-        AssignmentState.checkTransition(state, next);
-        state = next;
-    }
-
-    void stampCommand(long epoch, long attemptId, long seq, long commandId, long cutId, long now) {
         this.epoch = epoch;
         this.attemptId = attemptId;
-        this.senderSequence = seq;
+        this.senderSequence = senderSequence;
         this.commandId = commandId;
         this.cutId = cutId;
-        this.dispatchedAtMillis = now;
+        this.includedCheckpointId = includedCheckpointId;
     }
 
-    /** Used by restore only: the fields come from a checksummed snapshot. */
-    void restoreFields(
-            long epoch, long attemptId, long seq, long commandId, long cutId, long included) {
-        this.epoch = epoch;
-        this.attemptId = attemptId;
-        this.senderSequence = seq;
-        this.commandId = commandId;
-        this.cutId = cutId;
-        this.includedCheckpointId = included;
+    /** An unassigned split. */
+    static AssignmentEntry unassigned(String splitId, byte[] splitBytes, int targetSubtask) {
+        return new AssignmentEntry(
+                splitId,
+                splitBytes,
+                targetSubtask,
+                AssignmentState.UNASSIGNED,
+                NONE,
+                NONE,
+                NONE,
+                NONE,
+                0,
+                NONE);
     }
 
-    void includedAt(long checkpointId) {
-        this.includedCheckpointId = checkpointId;
-    }
-
-    /** The command that carried this split; null while unassigned. */
-    AssignmentCommand command() {
-        return command;
-    }
-
-    void command(AssignmentCommand c) {
-        this.command = c;
-    }
-
-    boolean markBackpressureCounted() {
-        boolean first = !backpressureCounted;
-        backpressureCounted = true;
-        return first;
+    /** The split under the cursor of {@code a}, in {@code state}. */
+    static AssignmentEntry of(
+            TrackedAssignment a, TrackedAssignment.Cursor c, AssignmentState state) {
+        return new AssignmentEntry(
+                c.splitId(),
+                c.splitBytes(),
+                a.subtask(),
+                state,
+                a.epoch(),
+                a.attempt(),
+                a.sequence(),
+                a.commandId(),
+                a.cutId(),
+                a.includedCheckpointId());
     }
 
     public String splitId() {
         return splitId;
     }
 
+    /** The connector's serialized split (a copy the caller owns). */
     byte[] splitBytes() {
         return splitBytes;
     }
@@ -144,14 +140,6 @@ public final class AssignmentEntry {
         return includedCheckpointId;
     }
 
-    public long dispatchedAtMillis() {
-        return dispatchedAtMillis;
-    }
-
-    public long estimatedBytes() {
-        return estimatedBytes;
-    }
-
     /** Ids and sizes only; the split id is user data and never logged by this package. */
     @Override
     public String toString() {
@@ -174,13 +162,5 @@ public final class AssignmentEntry {
                 + ", bytes="
                 + splitBytes.length
                 + '}';
-    }
-
-    boolean tracked() {
-        return tracked;
-    }
-
-    void tracked(boolean v) {
-        tracked = v;
     }
 }

@@ -20,7 +20,7 @@ package org.apache.seatunnel.engine.managed.source.coordinator;
 /**
  * The life of one split assignment (STIP-31 "Split assignment ownership"). Every legal move is in
  * the one table built in the static block; {@link #checkTransition} is the only gate, used only by
- * {@link AssignmentEntry#moveTo}.
+ * {@link TrackedAssignment#moveTo}.
  *
  * <p>Wire codes are stored by {@link AssignmentTrackerCodec} and fixed forever.
  */
@@ -97,11 +97,6 @@ public enum AssignmentState {
         if (!from.canTransitionTo(to)) {
             throw new IllegalStateException("Illegal assignment transition " + from + " -> " + to);
         }
-    }
-
-    /** True while the tracker counts the entry against its bounds (a command exists). */
-    public boolean isInFlight() {
-        return this != UNASSIGNED && this != GC_ELIGIBLE;
     }
 
     /** The state for a wire code, or null when unknown. */

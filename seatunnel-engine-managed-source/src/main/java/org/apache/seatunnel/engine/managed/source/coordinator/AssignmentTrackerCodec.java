@@ -20,68 +20,113 @@ package org.apache.seatunnel.engine.managed.source.coordinator;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import org.apache.seatunnel.engine.managed.source.protocol.AssignmentPayload;
 import org.apache.seatunnel.engine.managed.source.protocol.Crc32c;
 
 /**
  * Versioned binary format of {@link SourceAssignmentTracker} state. Stateless; any thread.
  *
- * <p>Version 1, big-endian. Fields are only ever appended in later versions:
+ * <p>Version 2 (written), big-endian. Fields are only ever appended in later versions:
  *
  * <pre>{@code
  * offset  size  field
  *      0     4  magic 0x53544154 ("STAT")
- *      4     2  version = 1
+ *      4     2  version = 2
  *      6     8  writer coordinator epoch
  *     14     8  last completed checkpoint id (-1 = none)
  *     22     4  n = number of no-more-splits subtasks, then n x int32 subtask
- *            4  m = number of entries, then m x entry:
- *                 4 id length L, L bytes UTF-8 split id
- *                 1 state wire code (UNASSIGNED..CHECKPOINT_INCLUDED)
+ *            4  p = number of unassigned splits, then p x:
+ *                 4 target subtask
+ *                 4 id length I, I bytes UTF-8 split id
+ *                 4 split length S, S bytes serialized split
+ *            4  a = number of assignments, then a x:
+ *                 1 state wire code (DISPATCHED..CHECKPOINT_INCLUDED)
  *                 4 target subtask
  *                 8 epoch, 8 attempt id, 8 sender sequence, 8 command id, 8 cut id,
- *                 8 included checkpoint id
- *                 4 split length S, S bytes serialized split
+ *                 8 included checkpoint id, 8 dispatched at (epoch millis)
+ *                 4 k = number of splits (1..), then k x (4 id length, id, 4 split length, split)
  *      end-4  4  CRC-32C of every preceding byte
  * }</pre>
+ *
+ * <p>Version 1 (read only) wrote one entry per split: after the no-more-splits list, {@code m}
+ * entries of {@code (4 id length, id, 1 state, 4 subtask, 8 epoch, 8 attempt, 8 sequence, 8 command
+ * id, 8 cut id, 8 included checkpoint id, 4 split length, split)}. Its in-flight entries are
+ * grouped into assignments by command id; their dispatch time was not recorded.
  */
 public final class AssignmentTrackerCodec {
     public static final int MAGIC = 0x53544154;
-    public static final short VERSION = 1;
+    public static final short VERSION = 2;
+    private static final short VERSION_1 = 1;
     private static final int HEADER = 4 + 2 + 8 + 8;
-    private static final int ENTRY_FIXED = 4 + 1 + 4 + 8 * 6 + 4;
+    private static final int PENDING_FIXED = 4 + 4 + 4;
+    private static final int ASSIGNMENT_FIXED = 1 + 4 + 8 * 7 + 4;
+    private static final int V1_ENTRY_FIXED = 4 + 1 + 4 + 8 * 6 + 4;
 
     private AssignmentTrackerCodec() {}
 
     public static byte[] encode(SourceAssignmentTracker tracker, long writerEpoch) {
-        List<byte[]> ids = new ArrayList<>(tracker.size());
-        int size = HEADER + 4 + 4 * tracker.noMoreSplitsSubtasks().size() + 4 + 4;
-        for (AssignmentEntry e : tracker.entries()) {
-            byte[] id = e.splitId().getBytes(StandardCharsets.UTF_8);
-            ids.add(id);
-            size += ENTRY_FIXED + id.length + e.splitLength();
+        long size = HEADER + 4 + 4L * tracker.noMoreSplitsSubtasks().size() + 4 + 4 + 4;
+        int pendingCount = 0;
+        for (ArrayDeque<PendingSplit> q : tracker.pendingSplits()) {
+            for (PendingSplit p : q) {
+                size += PENDING_FIXED + p.idUtf8().length + p.splitBytes().length;
+                pendingCount++;
+            }
         }
-        ByteBuffer b = ByteBuffer.allocate(size);
+        int assignments = 0;
+        for (TrackedAssignment a : tracker.assignments()) {
+            size += ASSIGNMENT_FIXED;
+            TrackedAssignment.Cursor c = a.cursor();
+            while (c.next()) {
+                if (!a.isReleased(c.index)) {
+                    size += 8 + c.idLength + c.splitLength;
+                }
+            }
+            assignments++;
+        }
+        if (size > Integer.MAX_VALUE - 8) {
+            throw new IllegalStateException("tracker state of " + size + " bytes is too large");
+        }
+        ByteBuffer b = ByteBuffer.allocate((int) size);
         b.putInt(MAGIC).putShort(VERSION).putLong(writerEpoch);
         b.putLong(tracker.lastCompletedCheckpoint());
         b.putInt(tracker.noMoreSplitsSubtasks().size());
         for (int s : tracker.noMoreSplitsSubtasks()) {
             b.putInt(s);
         }
-        b.putInt(tracker.size());
-        int i = 0;
-        for (AssignmentEntry e : tracker.entries()) {
-            byte[] id = ids.get(i++);
-            b.putInt(id.length).put(id);
-            b.put((byte) e.state().wireCode());
-            b.putInt(e.targetSubtask());
-            b.putLong(e.epoch()).putLong(e.attemptId()).putLong(e.senderSequence());
-            b.putLong(e.commandId()).putLong(e.cutId()).putLong(e.includedCheckpointId());
-            b.putInt(e.splitLength()).put(e.splitBytes());
+        b.putInt(pendingCount);
+        for (ArrayDeque<PendingSplit> q : tracker.pendingSplits()) {
+            for (PendingSplit p : q) {
+                b.putInt(p.subtask());
+                b.putInt(p.idUtf8().length).put(p.idUtf8());
+                b.putInt(p.splitBytes().length).put(p.splitBytes());
+            }
         }
-        b.putInt(Crc32c.of(b.array(), 0, size - 4));
+        b.putInt(assignments);
+        for (TrackedAssignment a : tracker.assignments()) {
+            b.put((byte) a.state().wireCode());
+            b.putInt(a.subtask());
+            b.putLong(a.epoch()).putLong(a.attempt()).putLong(a.sequence());
+            b.putLong(a.commandId()).putLong(a.cutId()).putLong(a.includedCheckpointId());
+            b.putLong(a.dispatchedAtMillis());
+            b.putInt(a.liveCount());
+            byte[] payload = a.payload();
+            TrackedAssignment.Cursor c = a.cursor();
+            while (c.next()) {
+                if (!a.isReleased(c.index)) {
+                    b.putInt(c.idLength);
+                    c.putId(b);
+                    b.putInt(c.splitLength).put(payload, c.splitOffset, c.splitLength);
+                }
+            }
+        }
+        b.putInt(Crc32c.of(b.array(), 0, (int) size - 4));
         return b.array();
     }
 
@@ -94,7 +139,7 @@ public final class AssignmentTrackerCodec {
             throw new StateFormatException("tracker state has a bad magic");
         }
         short version = b.getShort();
-        if (version != VERSION) {
+        if (version != VERSION && version != VERSION_1) {
             throw new StateFormatException("unsupported tracker state version " + version);
         }
         int crc = ByteBuffer.wrap(bytes, bytes.length - 4, 4).getInt();
@@ -109,27 +154,39 @@ public final class AssignmentTrackerCodec {
             for (int i = 0; i < n; i++) {
                 nms.add(b.getInt());
             }
-            int m = count(b.getInt(), bytes.length);
-            List<AssignmentEntry> entries = new ArrayList<>(m);
-            for (int i = 0; i < m; i++) {
-                entries.add(readEntry(b, bytes.length));
+            List<PendingSplit> pending = new ArrayList<>();
+            List<TrackedAssignment> assignments = new ArrayList<>();
+            if (version == VERSION_1) {
+                readV1(b, bytes.length, pending, assignments);
+            } else {
+                int p = count(b.getInt(), bytes.length);
+                for (int i = 0; i < p; i++) {
+                    int subtask = b.getInt();
+                    byte[] id = bytes(b, bytes.length);
+                    pending.add(
+                            new PendingSplit(
+                                    id,
+                                    SplitIdIndex.fingerprint(id),
+                                    bytes(b, bytes.length),
+                                    subtask));
+                }
+                int a = count(b.getInt(), bytes.length);
+                for (int i = 0; i < a; i++) {
+                    assignments.add(readAssignment(b, bytes.length));
+                }
             }
             if (b.position() != bytes.length - 4) {
                 throw new StateFormatException("tracker state has trailing bytes");
             }
-            return new Decoded(writerEpoch, lastCompleted, nms, entries);
+            return new Decoded(writerEpoch, lastCompleted, nms, pending, assignments);
         } catch (BufferUnderflowException | IndexOutOfBoundsException e) {
             throw new StateFormatException("tracker state truncated");
         }
     }
 
-    private static AssignmentEntry readEntry(ByteBuffer b, int total) throws StateFormatException {
-        byte[] id = new byte[count(b.getInt(), total)];
-        b.get(id);
-        AssignmentState state = AssignmentState.fromWireCode(b.get());
-        if (state == null || state == AssignmentState.GC_ELIGIBLE) {
-            throw new StateFormatException("tracker state has an unknown entry state");
-        }
+    private static TrackedAssignment readAssignment(ByteBuffer b, int total)
+            throws StateFormatException {
+        AssignmentState state = inFlightState(b.get());
         int subtask = b.getInt();
         long epoch = b.getLong();
         long attempt = b.getLong();
@@ -137,12 +194,111 @@ public final class AssignmentTrackerCodec {
         long cmd = b.getLong();
         long cut = b.getLong();
         long included = b.getLong();
-        byte[] split = new byte[count(b.getInt(), total)];
-        b.get(split);
-        AssignmentEntry e =
-                new AssignmentEntry(new String(id, StandardCharsets.UTF_8), split, subtask, state);
-        e.restoreFields(epoch, attempt, seq, cmd, cut, included);
-        return e;
+        long dispatchedAt = b.getLong();
+        int k = count(b.getInt(), total);
+        if (k < 1 || k > AssignmentPayload.MAX_SPLITS) {
+            throw new StateFormatException("tracker state has an assignment of " + k + " splits");
+        }
+        byte[][] ids = new byte[k][];
+        byte[][] splits = new byte[k][];
+        for (int i = 0; i < k; i++) {
+            ids[i] = bytes(b, total);
+            splits[i] = bytes(b, total);
+        }
+        TrackedAssignment a =
+                new TrackedAssignment(
+                        cmd,
+                        subtask,
+                        attempt,
+                        epoch,
+                        seq,
+                        cut,
+                        dispatchedAt,
+                        AssignmentPayload.encode(splits, k),
+                        TrackedAssignment.encodeIds(ids, k),
+                        k,
+                        state);
+        a.includedAt(included);
+        return a;
+    }
+
+    /** Version 1: one entry per split; in-flight entries of one command become one assignment. */
+    private static void readV1(
+            ByteBuffer b, int total, List<PendingSplit> pending, List<TrackedAssignment> out)
+            throws StateFormatException {
+        int m = count(b.getInt(), total);
+        Map<Long, List<Object[]>> byCommand = new LinkedHashMap<>();
+        for (int i = 0; i < m; i++) {
+            if (b.remaining() < V1_ENTRY_FIXED) {
+                throw new StateFormatException("tracker state truncated");
+            }
+            byte[] id = bytes(b, total);
+            AssignmentState state = AssignmentState.fromWireCode(b.get());
+            if (state == null || state == AssignmentState.GC_ELIGIBLE) {
+                throw new StateFormatException("tracker state has an unknown entry state");
+            }
+            int subtask = b.getInt();
+            long[] f = {
+                b.getLong(), b.getLong(), b.getLong(), b.getLong(), b.getLong(), b.getLong()
+            };
+            byte[] split = bytes(b, total);
+            if (state == AssignmentState.UNASSIGNED) {
+                pending.add(new PendingSplit(id, SplitIdIndex.fingerprint(id), split, subtask));
+            } else {
+                byCommand
+                        .computeIfAbsent(f[3], k -> new ArrayList<>())
+                        .add(new Object[] {id, split, state, subtask, f});
+            }
+        }
+        for (List<Object[]> es : byCommand.values()) {
+            Object[] first = es.get(0);
+            long[] f = (long[]) first[4];
+            AssignmentState state = (AssignmentState) first[2];
+            byte[][] ids = new byte[es.size()][];
+            byte[][] splits = new byte[es.size()][];
+            for (int i = 0; i < es.size(); i++) {
+                Object[] e = es.get(i);
+                ids[i] = (byte[]) e[0];
+                splits[i] = (byte[]) e[1];
+                // Splits of one command move together; should they differ, the least advanced
+                // state is the one that claims least.
+                AssignmentState s = (AssignmentState) e[2];
+                if (s.wireCode() < state.wireCode()) {
+                    state = s;
+                }
+            }
+            TrackedAssignment a =
+                    new TrackedAssignment(
+                            f[3],
+                            (Integer) first[3],
+                            f[1],
+                            f[0],
+                            f[2],
+                            f[4],
+                            AssignmentEntry.NONE,
+                            AssignmentPayload.encode(splits, splits.length),
+                            TrackedAssignment.encodeIds(ids, ids.length),
+                            ids.length,
+                            state);
+            a.includedAt(f[5]);
+            out.add(a);
+        }
+    }
+
+    private static AssignmentState inFlightState(byte code) throws StateFormatException {
+        AssignmentState state = AssignmentState.fromWireCode(code);
+        if (state == null
+                || state == AssignmentState.UNASSIGNED
+                || state == AssignmentState.GC_ELIGIBLE) {
+            throw new StateFormatException("tracker state has an unknown assignment state");
+        }
+        return state;
+    }
+
+    private static byte[] bytes(ByteBuffer b, int total) throws StateFormatException {
+        byte[] out = new byte[count(b.getInt(), total)];
+        b.get(out);
+        return out;
     }
 
     private static int count(int n, int total) throws StateFormatException {
@@ -152,18 +308,25 @@ public final class AssignmentTrackerCodec {
         return n;
     }
 
-    /** Decoded tracker state. Immutable lists; entries are fresh objects for the new tracker. */
+    /** Decoded tracker state: fresh objects for the new tracker. */
     public static final class Decoded {
         private final long writerEpoch;
         private final long lastCompletedCheckpoint;
         private final List<Integer> noMoreSplits;
-        private final List<AssignmentEntry> entries;
+        private final List<PendingSplit> pending;
+        private final List<TrackedAssignment> assignments;
 
-        Decoded(long writerEpoch, long lastCompleted, List<Integer> nms, List<AssignmentEntry> es) {
+        Decoded(
+                long writerEpoch,
+                long lastCompleted,
+                List<Integer> nms,
+                List<PendingSplit> pending,
+                List<TrackedAssignment> assignments) {
             this.writerEpoch = writerEpoch;
             this.lastCompletedCheckpoint = lastCompleted;
             this.noMoreSplits = Collections.unmodifiableList(nms);
-            this.entries = Collections.unmodifiableList(es);
+            this.pending = Collections.unmodifiableList(pending);
+            this.assignments = Collections.unmodifiableList(assignments);
         }
 
         public long writerEpoch() {
@@ -178,8 +341,31 @@ public final class AssignmentTrackerCodec {
             return noMoreSplits;
         }
 
+        List<PendingSplit> pending() {
+            return pending;
+        }
+
+        List<TrackedAssignment> assignments() {
+            return assignments;
+        }
+
+        /** Every split as decoded (unassigned first, then by assignment): copies, for tests. */
         public List<AssignmentEntry> entries() {
-            return entries;
+            List<AssignmentEntry> out = new ArrayList<>();
+            for (PendingSplit p : pending) {
+                out.add(
+                        AssignmentEntry.unassigned(
+                                new String(p.idUtf8(), StandardCharsets.UTF_8),
+                                p.splitBytes().clone(),
+                                p.subtask()));
+            }
+            for (TrackedAssignment a : assignments) {
+                TrackedAssignment.Cursor c = a.cursor();
+                while (c.next()) {
+                    out.add(AssignmentEntry.of(a, c, a.state()));
+                }
+            }
+            return out;
         }
     }
 }

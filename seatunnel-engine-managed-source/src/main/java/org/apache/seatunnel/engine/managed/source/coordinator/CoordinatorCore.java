@@ -157,7 +157,8 @@ final class CoordinatorCore<SplitT extends SourceSplit, StateT> {
             }
             // Restore happens only from a completed checkpoint: its id is complete by definition.
             tracker.restore(
-                    new ArrayList<>(t.entries()),
+                    t.pending(),
+                    t.assignments(),
                     Math.max(t.lastCompletedCheckpoint(), snap.checkpointId()),
                     nms);
             readers.awaitOwners(tracker.inFlightOwners());

@@ -17,9 +17,7 @@
 
 package org.apache.seatunnel.engine.managed.source.coordinator;
 
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import org.apache.seatunnel.engine.managed.source.protocol.AssignmentPayload;
 import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
@@ -89,20 +87,15 @@ final class EnvelopeFactory {
     }
 
     /** The envelope of a command just dispatched: every split it carries, in order. */
-    SourceCommandEnvelope assignment(AssignmentCommand c) {
-        AssignmentEntry[] entries = c.entries();
-        List<byte[]> splits = new ArrayList<>(entries.length);
-        for (AssignmentEntry e : entries) {
-            splits.add(e.splitBytes());
-        }
-        return base(CommandKind.SPLIT_ASSIGNMENT, c.subtask(), c.attempt())
-                .coordinatorEpoch(c.epoch())
-                .senderAttemptId(c.epoch())
-                .senderSequence(c.sequence())
-                .commandId(c.commandId())
-                .coordinatorCutId(entries[0].cutId())
+    SourceCommandEnvelope assignment(TrackedAssignment a) {
+        return base(CommandKind.SPLIT_ASSIGNMENT, a.subtask(), a.attempt())
+                .coordinatorEpoch(a.epoch())
+                .senderAttemptId(a.epoch())
+                .senderSequence(a.sequence())
+                .commandId(a.commandId())
+                .coordinatorCutId(a.cutId())
                 .payloadVersion(SPLIT_PAYLOAD_VERSION)
-                .payload(AssignmentPayload.encode(splits))
+                .payload(a.payload())
                 .build();
     }
 

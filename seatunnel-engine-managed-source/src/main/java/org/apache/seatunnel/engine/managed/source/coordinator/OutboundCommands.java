@@ -192,7 +192,10 @@ final class OutboundCommands {
             return;
         }
         long room = (long) credits.freeCommands(s) * maxSplitsPerCommand;
-        long trackerRoom = Math.min(tracker.capacityFor(s), tracker.unassignedRoom());
+        long trackerRoom =
+                Math.min(
+                        (long) tracker.assignmentRoom(s) * maxSplitsPerCommand,
+                        tracker.unassignedRoom());
         if (trackerRoom <= 0) {
             // Asked again when the tracker frees room (credit returns by itself: an apply).
             if (!trackerBlocked.get(s)) {
@@ -216,7 +219,7 @@ final class OutboundCommands {
 
     private void dispatchPending(int s, long attempt) {
         while (tracker.hasPending(s)) {
-            long first = AssignmentPayload.encodedSize(1, tracker.peekPending(s).splitLength());
+            long first = AssignmentPayload.encodedSize(1, tracker.firstPendingLength(s));
             if (!credits.canSend(s, first)) {
                 metrics.increment(Counter.CREDIT_WAITS);
                 return;
@@ -227,12 +230,12 @@ final class OutboundCommands {
                             maxSplitsPerCommand,
                             Math.min(maxPayloadBytes, credits.freeBytes(s)));
             if (n == 0) {
-                tracker.countBackpressure(tracker.peekPending(s));
+                tracker.countBackpressure(s);
                 trackerBlocked.set(s);
                 return;
             }
             long seq = envelopes.nextSequence(s);
-            AssignmentCommand c =
+            TrackedAssignment c =
                     tracker.dispatched(
                             s,
                             n,

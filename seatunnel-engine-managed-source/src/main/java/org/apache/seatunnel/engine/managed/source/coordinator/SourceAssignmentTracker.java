@@ -17,6 +17,7 @@
 
 package org.apache.seatunnel.engine.managed.source.coordinator;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -42,36 +43,33 @@ import org.apache.seatunnel.engine.managed.source.protocol.AssignmentPayload;
  * <p>Threading: owned by one {@link CoordinatorEventLoop}; every method must be called on that loop
  * (tests call it from their single thread). Not thread-safe.
  *
- * <p>Commands: the splits of one subtask leave in {@link AssignmentCommand}s, each one command with
- * one sender sequence for all its splits, so an apply acknowledgement or an inclusion proof covers
- * every split of the command at once; ownership stays per split.
+ * <p>Entries: a split the enumerator handed out waits as a {@link PendingSplit} ({@code
+ * UNASSIGNED}) until its reader has room; then consecutive pending splits of one subtask leave in
+ * one command and are tracked together as one assignment ({@link TrackedAssignment}, {@code
+ * DISPATCHED .. CHECKPOINT_INCLUDED}): one sender sequence, so one admission answer, apply
+ * watermark or inclusion proof covers all of them. The splits stay compact (the command payload and
+ * their UTF-8 ids), and a {@link SplitIdIndex} finds the holder of a split id, so a split is never
+ * tracked twice and a split handed back alone leaves its assignment.
  *
- * <p>Bounds, both enforced here:
+ * <p>Bounds, all enforced here:
  *
  * <ul>
- *   <li>in flight (states {@code DISPATCHED .. CHECKPOINT_INCLUDED}): {@code
- *       assignment-tracker.max-entries} and {@code max-bytes}, with each reader subtask's share at
- *       most an even part of them (so one reader cannot take every slot while the others wait for a
- *       checkpoint). At the bound a split stays {@code UNASSIGNED} (back-pressure, counted once as
- *       {@code AssignmentBackpressured}) and is dispatched when an apply or a completed checkpoint
- *       frees room; it is never dropped;
- *   <li>waiting ({@code UNASSIGNED}): {@code assignment-tracker.max-unassigned-entries} and {@code
- *       max-unassigned-bytes}. An enumerator that hands out more than that at once is refused with
- *       {@link TrackerBoundException} (the coordinator fails, naming the option): an enumerator
- *       that implements {@code SupportSplitDemand} is asked for what readers can take instead.
+ *   <li>in flight: {@code assignment-tracker.max-entries} assignments and {@code max-bytes}
+ *       estimated bytes, with each reader subtask's share of the assignments at most an even part
+ *       (so one reader cannot take every slot while the others wait for a checkpoint). At the bound
+ *       a split stays {@code UNASSIGNED} (back-pressure, counted once as {@code
+ *       AssignmentBackpressured}) and is dispatched when an apply or a completed checkpoint frees
+ *       room; it is never dropped. An empty tracker always takes one assignment of one split;
+ *   <li>waiting ({@code UNASSIGNED}): {@code assignment-tracker.max-unassigned-entries} splits and
+ *       {@code max-unassigned-bytes}. An enumerator that hands out more than that at once is
+ *       refused with {@link TrackerBoundException} (the coordinator fails, naming the option): an
+ *       enumerator that implements {@code SupportSplitDemand} is asked for what readers can take
+ *       instead.
  * </ul>
  */
 public final class SourceAssignmentTracker {
     public static final int DEFAULT_MAX_ENTRIES = 100_000;
     public static final long DEFAULT_MAX_BYTES = 64L << 20;
-
-    /**
-     * Per-entry overhead on a 64-bit JVM with compressed oops: the entry object (~104 B), the id
-     * String header (~40 B), the byte[] header (16 B), map nodes in the split and subtask indexes
-     * (~120 B), its share of its command (~24 B) and slack. Checked against a heap measurement by
-     * the split-storm benchmark.
-     */
-    static final int ENTRY_OVERHEAD_BYTES = 352;
 
     private final int maxEntries;
     private final long maxBytes;
@@ -81,20 +79,21 @@ public final class SourceAssignmentTracker {
     private final CoordinatorMetrics metrics;
     private int parallelism = 1;
 
-    private final LinkedHashMap<String, AssignmentEntry> bySplit = new LinkedHashMap<>();
-    private final HashMap<Long, AssignmentCommand> byCommand = new HashMap<>();
-    private final HashMap<Integer, LinkedHashSet<AssignmentEntry>> inFlightBySubtask =
+    private final SplitIdIndex index = new SplitIdIndex();
+    private final TreeMap<Integer, ArrayDeque<PendingSplit>> pendingBySubtask = new TreeMap<>();
+    private final LinkedHashMap<Long, TrackedAssignment> byCommand = new LinkedHashMap<>();
+    private final HashMap<Integer, LinkedHashSet<TrackedAssignment>> inFlightBySubtask =
             new HashMap<>();
-    private final HashMap<Integer, ArrayDeque<AssignmentCommand>> unappliedBySubtask =
+    private final HashMap<Integer, ArrayDeque<TrackedAssignment>> unappliedBySubtask =
             new HashMap<>();
-    private final TreeMap<Integer, ArrayDeque<AssignmentEntry>> pendingBySubtask = new TreeMap<>();
-    private final TreeMap<Long, List<AssignmentEntry>> includedByCheckpoint = new TreeMap<>();
+    private final TreeMap<Long, List<TrackedAssignment>> includedByCheckpoint = new TreeMap<>();
     private final TreeSet<Integer> noMoreSplits = new TreeSet<>();
 
-    private int inFlight;
-    private long inFlightBytes;
     private int pending;
     private long pendingBytes;
+    private int inFlight;
+    private int inFlightSplits;
+    private long inFlightBytes;
     private long lastCompletedCheckpoint = AssignmentEntry.NONE;
     private long entriesLeft;
 
@@ -125,12 +124,13 @@ public final class SourceAssignmentTracker {
         this.metrics = metrics;
     }
 
-    /** The estimate of one entry: overhead, the id's chars (UTF-16 worst case), the split. */
+    /** The estimate of an assignment of one split: what an empty tracker always takes. */
     public static long estimateBytes(String splitId, int splitBytes) {
-        return ENTRY_OVERHEAD_BYTES + 2L * splitId.length() + splitBytes;
+        return TrackedAssignment.estimate(
+                1, splitId.getBytes(StandardCharsets.UTF_8).length, splitBytes);
     }
 
-    /** The reader parallelism the per-subtask share of the in-flight bounds divides by. */
+    /** The reader parallelism the per-subtask share of the in-flight bound divides by. */
     void parallelism(int p) {
         this.parallelism = Math.max(1, p);
     }
@@ -144,14 +144,17 @@ public final class SourceAssignmentTracker {
      *     twice, which would read it twice
      * @throws TrackerBoundException if the unassigned bound is reached
      */
-    public AssignmentEntry addPending(String splitId, byte[] splitBytes, int subtask) {
-        if (bySplit.containsKey(splitId)) {
+    public void addPending(String splitId, byte[] splitBytes, int subtask) {
+        byte[] id = splitId.getBytes(StandardCharsets.UTF_8);
+        long fp = SplitIdIndex.fingerprint(id);
+        if (index.find(fp, id) != null) {
             throw new IllegalStateException(
                     "Enumerator assigned a split that is still tracked (subtask "
                             + subtask
                             + "): a split must not be owned twice");
         }
-        long estimate = estimateBytes(splitId, splitBytes.length);
+        PendingSplit p = new PendingSplit(id, fp, splitBytes, subtask);
+        long estimate = p.estimatedBytes();
         if (pending >= maxUnassignedEntries || pendingBytes + estimate > maxUnassignedBytes) {
             metrics.increment(Counter.UNASSIGNED_BOUND_REFUSALS);
             throw new TrackerBoundException(
@@ -167,30 +170,27 @@ public final class SourceAssignmentTracker {
                             + "): hand splits out when asked (SupportSplitDemand) or raise the"
                             + " bound");
         }
-        AssignmentEntry e =
-                new AssignmentEntry(splitId, splitBytes, subtask, AssignmentState.UNASSIGNED);
-        bySplit.put(splitId, e);
-        e.tracked(true);
-        pendingBySubtask.computeIfAbsent(subtask, k -> new ArrayDeque<>()).addLast(e);
+        pendingBySubtask.computeIfAbsent(subtask, k -> new ArrayDeque<>()).addLast(p);
+        index.add(fp, p);
         pending++;
-        pendingBytes += e.estimatedBytes();
+        pendingBytes += estimate;
         metrics.increment(Counter.ASSIGNMENTS_CREATED);
-        return e;
-    }
-
-    public AssignmentEntry peekPending(int subtask) {
-        ArrayDeque<AssignmentEntry> q = pendingBySubtask.get(subtask);
-        return q == null ? null : q.peekFirst();
     }
 
     public boolean hasPending(int subtask) {
         return pendingBySubtask.containsKey(subtask);
     }
 
-    /** Unassigned entries of {@code subtask}. */
+    /** Unassigned splits of {@code subtask}. */
     public int pendingCount(int subtask) {
-        ArrayDeque<AssignmentEntry> q = pendingBySubtask.get(subtask);
+        ArrayDeque<PendingSplit> q = pendingBySubtask.get(subtask);
         return q == null ? 0 : q.size();
+    }
+
+    /** Serialized bytes of {@code subtask}'s first unassigned split; -1 if it has none. */
+    int firstPendingLength(int subtask) {
+        ArrayDeque<PendingSplit> q = pendingBySubtask.get(subtask);
+        return q == null ? -1 : q.peekFirst().splitBytes().length;
     }
 
     /**
@@ -206,70 +206,58 @@ public final class SourceAssignmentTracker {
     }
 
     /**
-     * True when one more entry fits the in-flight bounds and {@code e}'s subtask's share of them;
-     * an empty tracker always takes one (no size deadlock).
+     * Assignments {@code subtask} may still add to what is in flight: its share and the total, 0
+     * when the byte bound is reached; an empty tracker always takes one.
      */
-    public boolean hasCapacityFor(AssignmentEntry e) {
+    public int assignmentRoom(int subtask) {
         if (inFlight == 0) {
-            return true;
+            return Math.max(1, Math.min(maxEntries, shareOfEntries()));
         }
-        if (inFlight >= maxEntries || inFlightBytes + e.estimatedBytes() > maxBytes) {
-            return false;
-        }
-        LinkedHashSet<AssignmentEntry> mine = inFlightBySubtask.get(e.targetSubtask());
-        return mine == null || mine.size() < shareOfEntries();
-    }
-
-    /**
-     * Entries {@code subtask} may still add to what is in flight (its share, the total); an empty
-     * tracker always takes one.
-     */
-    public int capacityFor(int subtask) {
-        LinkedHashSet<AssignmentEntry> mine = inFlightBySubtask.get(subtask);
-        int own = mine == null ? 0 : mine.size();
-        int room = Math.min(maxEntries - inFlight, shareOfEntries() - own);
-        return Math.max(room, inFlight == 0 ? 1 : 0);
-    }
-
-    /**
-     * How many of {@code subtask}'s first pending entries fit one command: at most {@code
-     * maxSplits}, an assignment payload of at most {@code payloadRoom} bytes (the first entry
-     * always), and the room of the in-flight bounds and the subtask's share of them. 0 when not
-     * even the first fits the tracker now.
-     */
-    public int dispatchable(int subtask, int maxSplits, long payloadRoom) {
-        ArrayDeque<AssignmentEntry> q = pendingBySubtask.get(subtask);
-        if (q == null) {
+        if (inFlightBytes >= maxBytes) {
             return 0;
         }
-        int cap = capacityFor(subtask);
+        LinkedHashSet<TrackedAssignment> mine = inFlightBySubtask.get(subtask);
+        int own = mine == null ? 0 : mine.size();
+        return Math.max(0, Math.min(maxEntries - inFlight, shareOfEntries() - own));
+    }
+
+    /**
+     * How many of {@code subtask}'s first pending splits fit one command: at most {@code
+     * maxSplits}, an assignment payload of at most {@code payloadRoom} bytes (the first split
+     * always), and the room of the in-flight bounds and the subtask's share of them. 0 when not
+     * even one assignment of the first split fits the tracker now.
+     */
+    public int dispatchable(int subtask, int maxSplits, long payloadRoom) {
+        ArrayDeque<PendingSplit> q = pendingBySubtask.get(subtask);
+        if (q == null || assignmentRoom(subtask) == 0) {
+            return 0;
+        }
         boolean alwaysOne = inFlight == 0;
         long bytesRoom = maxBytes - inFlightBytes;
         int n = 0;
-        long payload = AssignmentPayload.encodedSize(0, 0);
-        long estimated = 0;
-        for (AssignmentEntry e : q) {
-            if (n == maxSplits || n >= cap) {
+        long idBytes = 0;
+        long splitBytes = 0;
+        for (PendingSplit p : q) {
+            if (n == maxSplits) {
                 break;
             }
-            long p =
-                    payload
-                            + AssignmentPayload.encodedSize(1, e.splitLength())
-                            - AssignmentPayload.encodedSize(0, 0);
-            if (n > 0 && p > payloadRoom) {
+            long ids = idBytes + p.idUtf8().length;
+            long splits = splitBytes + p.splitBytes().length;
+            if (n > 0 && AssignmentPayload.encodedSize(n + 1, splits) > payloadRoom) {
                 break;
             }
-            if (estimated + e.estimatedBytes() > bytesRoom && !(n == 0 && alwaysOne)) {
+            if (TrackedAssignment.estimate(n + 1, ids, splits) > bytesRoom
+                    && !(n == 0 && alwaysOne)) {
                 break;
             }
-            payload = p;
-            estimated += e.estimatedBytes();
+            idBytes = ids;
+            splitBytes = splits;
             n++;
         }
         return n;
     }
 
-    /** Unassigned entries the tracker may still take. */
+    /** Unassigned splits the tracker may still take. */
     public int unassignedRoom() {
         return Math.max(0, maxUnassignedEntries - pending);
     }
@@ -278,18 +266,21 @@ public final class SourceAssignmentTracker {
         return Math.max(1, maxEntries / parallelism);
     }
 
-    /** Counts a back-pressured entry once, however often the pump finds the tracker full. */
-    void countBackpressure(AssignmentEntry e) {
-        if (e.markBackpressureCounted()) {
+    /**
+     * Counts {@code subtask}'s first pending split as back-pressured, once however long it waits.
+     */
+    void countBackpressure(int subtask) {
+        ArrayDeque<PendingSplit> q = pendingBySubtask.get(subtask);
+        if (q != null && q.peekFirst().markBackpressureCounted()) {
             metrics.increment(Counter.ASSIGNMENT_BACKPRESSURED);
         }
     }
 
     /**
-     * Moves the first {@code count} pending entries of {@code subtask} into one DISPATCHED command
-     * with that command's identity.
+     * Moves the first {@code count} pending splits of {@code subtask} into one DISPATCHED
+     * assignment with that command's identity; its payload is the command's.
      */
-    public AssignmentCommand dispatched(
+    public TrackedAssignment dispatched(
             int subtask,
             int count,
             long epoch,
@@ -298,90 +289,109 @@ public final class SourceAssignmentTracker {
             long cmd,
             long cut,
             long now) {
-        ArrayDeque<AssignmentEntry> q = pendingBySubtask.get(subtask);
+        ArrayDeque<PendingSplit> q = pendingBySubtask.get(subtask);
         if (q == null || q.size() < count || count < 1) {
             throw new IllegalStateException(
                     "only pending entries of a subtask are dispatched, at least one");
         }
-        AssignmentEntry[] entries = new AssignmentEntry[count];
+        PendingSplit[] taken = new PendingSplit[count];
+        byte[][] splits = new byte[count][];
+        byte[][] ids = new byte[count][];
         for (int i = 0; i < count; i++) {
-            AssignmentEntry e = q.pollFirst();
-            e.moveTo(AssignmentState.DISPATCHED);
+            PendingSplit p = q.pollFirst();
+            taken[i] = p;
+            splits[i] = p.splitBytes();
+            ids[i] = p.idUtf8();
             pending--;
-            pendingBytes -= e.estimatedBytes();
-            e.stampCommand(epoch, attempt, seq, cmd, cut, now);
-            entries[i] = e;
+            pendingBytes -= p.estimatedBytes();
         }
         if (q.isEmpty()) {
             pendingBySubtask.remove(subtask);
         }
-        AssignmentCommand c = new AssignmentCommand(cmd, subtask, attempt, epoch, seq, entries);
-        byCommand.put(cmd, c);
-        for (AssignmentEntry e : entries) {
-            e.command(c);
-            indexInFlight(e);
+        TrackedAssignment a =
+                new TrackedAssignment(
+                        cmd,
+                        subtask,
+                        attempt,
+                        epoch,
+                        seq,
+                        cut,
+                        now,
+                        AssignmentPayload.encode(splits, count),
+                        TrackedAssignment.encodeIds(ids, count),
+                        count,
+                        AssignmentState.DISPATCHED);
+        for (PendingSplit p : taken) {
+            index.replace(p.fingerprint(), p, a);
         }
-        unappliedBySubtask.computeIfAbsent(subtask, k -> new ArrayDeque<>()).addLast(c);
+        byCommand.put(cmd, a);
+        indexInFlight(a);
+        unappliedBySubtask.computeIfAbsent(subtask, k -> new ArrayDeque<>()).addLast(a);
         metrics.add(Counter.ASSIGNMENTS_DISPATCHED, count);
         metrics.increment(Counter.ASSIGNMENT_COMMANDS);
-        return c;
+        return a;
     }
 
     // ---------------------------------------------------------------- acks (flow control only)
 
-    public AssignmentCommand byCommand(long commandId) {
+    TrackedAssignment byCommand(long commandId) {
         return byCommand.get(commandId);
     }
 
+    /** What the tracker knows of {@code splitId} now, or null if it does not track it. */
     public AssignmentEntry bySplit(String splitId) {
-        return bySplit.get(splitId);
+        byte[] id = splitId.getBytes(StandardCharsets.UTF_8);
+        SplitIdIndex.Holder h = index.find(SplitIdIndex.fingerprint(id), id);
+        if (h instanceof PendingSplit) {
+            PendingSplit p = (PendingSplit) h;
+            return AssignmentEntry.unassigned(splitId, p.splitBytes().clone(), p.subtask());
+        }
+        if (h instanceof TrackedAssignment) {
+            TrackedAssignment a = (TrackedAssignment) h;
+            int i = a.indexOf(id);
+            TrackedAssignment.Cursor c = a.cursor();
+            while (c.next() && c.index < i) {
+                // walks to split i
+            }
+            return AssignmentEntry.of(a, c, a.state());
+        }
+        return null;
     }
 
     /** Admission ack of command {@code commandId}. Returns false for a duplicate or a late one. */
     public boolean onAdmitted(long commandId) {
-        AssignmentCommand c = byCommand.get(commandId);
-        if (c == null) {
+        TrackedAssignment a = byCommand.get(commandId);
+        if (a == null || a.state() != AssignmentState.DISPATCHED) {
+            metrics.increment(Counter.ASSIGNMENT_DUPLICATE_ACKS);
             return false;
         }
-        boolean any = false;
-        for (AssignmentEntry e : c.entries()) {
-            if (isTracked(e) && e.state() == AssignmentState.DISPATCHED) {
-                e.moveTo(AssignmentState.ADMITTED);
-                any = true;
-            }
-        }
-        if (!any) {
-            metrics.increment(Counter.ASSIGNMENT_DUPLICATE_ACKS);
-        }
-        return any;
+        a.moveTo(AssignmentState.ADMITTED);
+        return true;
     }
 
     /**
      * {@code attempt} of {@code subtask} applied every command of coordinator epoch {@code epoch}
-     * up to sequence {@code watermark}: their splits are APPLIED. Flow control only while
+     * up to sequence {@code watermark}: their assignments are APPLIED. Flow control only while
      * checkpoints are enabled; without checkpoints (no cut to reconcile against, a failure restarts
      * from scratch) they are collected here.
      *
      * @return the number of commands newly known applied
      */
     public int appliedThrough(int subtask, long attempt, long epoch, long watermark) {
-        ArrayDeque<AssignmentCommand> q = unappliedBySubtask.get(subtask);
+        ArrayDeque<TrackedAssignment> q = unappliedBySubtask.get(subtask);
         int n = 0;
         while (q != null && !q.isEmpty()) {
-            AssignmentCommand c = q.peekFirst();
-            if (c.attempt() != attempt || c.epoch() != epoch || c.sequence() > watermark) {
+            TrackedAssignment a = q.peekFirst();
+            if (a.attempt() != attempt || a.epoch() != epoch || a.sequence() > watermark) {
                 break;
             }
             q.pollFirst();
             n++;
-            for (AssignmentEntry e : c.entries()) {
-                AssignmentState s = e.state();
-                if (isTracked(e)
-                        && (s == AssignmentState.DISPATCHED || s == AssignmentState.ADMITTED)) {
-                    e.moveTo(AssignmentState.APPLIED);
-                    if (!checkpointsEnabled) {
-                        collect(e);
-                    }
+            AssignmentState s = a.state();
+            if (s == AssignmentState.DISPATCHED || s == AssignmentState.ADMITTED) {
+                a.moveTo(AssignmentState.APPLIED);
+                if (!checkpointsEnabled) {
+                    collect(a);
                 }
             }
         }
@@ -391,46 +401,46 @@ public final class SourceAssignmentTracker {
     // ---------------------------------------------------------------- durability
 
     /**
-     * Applies a CHECKPOINT report of the current attempt: commands it proves become
+     * Applies a CHECKPOINT report of the current attempt: assignments it proves become
      * CHECKPOINT_INCLUDED at its checkpoint, and are collected at once if that checkpoint already
-     * completed. Returns how many entries became included.
+     * completed. Returns how many assignments became included.
      */
     public int include(ReaderInclusionReport r) {
-        LinkedHashSet<AssignmentEntry> set = inFlightBySubtask.get(r.subtask());
+        LinkedHashSet<TrackedAssignment> set = inFlightBySubtask.get(r.subtask());
         if (set == null) {
             return 0;
         }
-        List<AssignmentEntry> proven = new ArrayList<>();
-        for (AssignmentEntry e : set) {
-            AssignmentState s = e.state();
-            if (e.attemptId() == r.attemptId()
-                    && s != AssignmentState.CHECKPOINT_INCLUDED
-                    && r.proves(e.epoch(), e.senderSequence())) {
-                proven.add(e);
+        List<TrackedAssignment> proven = new ArrayList<>();
+        for (TrackedAssignment a : set) {
+            if (a.attempt() == r.attemptId()
+                    && a.state() != AssignmentState.CHECKPOINT_INCLUDED
+                    && r.proves(a.epoch(), a.sequence())) {
+                proven.add(a);
             }
         }
-        for (AssignmentEntry e : proven) {
-            markIncluded(e, r.checkpointId());
+        for (TrackedAssignment a : proven) {
+            markIncluded(a, r.checkpointId());
         }
         return proven.size();
     }
 
-    /** Global checkpoint {@code id} completed: collects every entry included at or before it. */
+    /**
+     * Global checkpoint {@code id} completed: collects every assignment included at or before it.
+     */
     public int onCheckpointComplete(long id) {
         if (id > lastCompletedCheckpoint) {
             lastCompletedCheckpoint = id;
         }
-        NavigableMap<Long, List<AssignmentEntry>> done = includedByCheckpoint.headMap(id, true);
+        NavigableMap<Long, List<TrackedAssignment>> done = includedByCheckpoint.headMap(id, true);
         int n = 0;
-        for (Iterator<Map.Entry<Long, List<AssignmentEntry>>> it = done.entrySet().iterator();
+        for (Iterator<Map.Entry<Long, List<TrackedAssignment>>> it = done.entrySet().iterator();
                 it.hasNext(); ) {
-            Map.Entry<Long, List<AssignmentEntry>> m = it.next();
-            for (AssignmentEntry e : m.getValue()) {
-                // Lazily skip entries returned or re-included since they were listed.
-                if (e.state() == AssignmentState.CHECKPOINT_INCLUDED
-                        && e.includedCheckpointId() == m.getKey()
-                        && isTracked(e)) {
-                    collect(e);
+            Map.Entry<Long, List<TrackedAssignment>> m = it.next();
+            for (TrackedAssignment a : m.getValue()) {
+                // Lazily skip assignments returned or re-included since they were listed.
+                if (a.state() == AssignmentState.CHECKPOINT_INCLUDED
+                        && a.includedCheckpointId() == m.getKey()) {
+                    collect(a);
                     n++;
                 }
             }
@@ -446,19 +456,19 @@ public final class SourceAssignmentTracker {
     // ---------------------------------------------------------------- recovery
 
     /**
-     * Reader failover: reconciles the entries of {@code subtask} sent in {@code epoch} to an
+     * Reader failover: reconciles the assignments of {@code subtask} sent in {@code epoch} to an
      * attempt other than {@code newAttempt}. Proven by {@code restored} (what the new attempt
-     * restored and keeps, or null when it keeps nothing) → the reader owns it; otherwise it is
-     * removed and returned, for the caller to give back to the enumerator.
+     * restored and keeps, or null when it keeps nothing) → the reader owns them; otherwise they are
+     * removed and their splits returned, for the caller to give back to the enumerator.
      */
     public List<AssignmentEntry> reconcileAttempt(
             int subtask, long epoch, long newAttempt, ReaderInclusionReport restored) {
-        List<AssignmentEntry> old = new ArrayList<>();
-        LinkedHashSet<AssignmentEntry> set = inFlightBySubtask.get(subtask);
+        List<TrackedAssignment> old = new ArrayList<>();
+        LinkedHashSet<TrackedAssignment> set = inFlightBySubtask.get(subtask);
         if (set != null) {
-            for (AssignmentEntry e : set) {
-                if (e.epoch() == epoch && e.attemptId() != newAttempt) {
-                    old.add(e);
+            for (TrackedAssignment a : set) {
+                if (a.epoch() == epoch && a.attempt() != newAttempt) {
+                    old.add(a);
                 }
             }
         }
@@ -468,18 +478,18 @@ public final class SourceAssignmentTracker {
     }
 
     /**
-     * Coordinator failover: reconciles the entries of owner {@code subtask} restored from an epoch
-     * before {@code currentEpoch}, against the metadata of that owner's state in the restored
+     * Coordinator failover: reconciles the assignments of owner {@code subtask} restored from an
+     * epoch before {@code currentEpoch}, against the metadata of that owner's state in the restored
      * checkpoint (which proves even splits the reader finished before the barrier).
      */
     public List<AssignmentEntry> reconcileRestoredOwner(
             int subtask, long currentEpoch, ReaderInclusionReport restored) {
-        List<AssignmentEntry> old = new ArrayList<>();
-        LinkedHashSet<AssignmentEntry> set = inFlightBySubtask.get(subtask);
+        List<TrackedAssignment> old = new ArrayList<>();
+        LinkedHashSet<TrackedAssignment> set = inFlightBySubtask.get(subtask);
         if (set != null) {
-            for (AssignmentEntry e : set) {
-                if (e.epoch() < currentEpoch) {
-                    old.add(e);
+            for (TrackedAssignment a : set) {
+                if (a.epoch() < currentEpoch) {
+                    old.add(a);
                 }
             }
         }
@@ -487,15 +497,20 @@ public final class SourceAssignmentTracker {
     }
 
     private List<AssignmentEntry> reconcile(
-            List<AssignmentEntry> old, ReaderInclusionReport restored) {
+            List<TrackedAssignment> old, ReaderInclusionReport restored) {
         List<AssignmentEntry> back = new ArrayList<>();
-        for (AssignmentEntry e : old) {
-            if (restored != null && restored.proves(e.epoch(), e.senderSequence())) {
-                markIncluded(e, restored.checkpointId());
+        for (TrackedAssignment a : old) {
+            if (restored != null && restored.proves(a.epoch(), a.sequence())) {
+                markIncluded(a, restored.checkpointId());
             } else {
-                e.moveTo(AssignmentState.UNASSIGNED);
-                removeIndexed(e);
-                back.add(e);
+                TrackedAssignment.Cursor c = a.cursor();
+                while (c.next()) {
+                    if (!a.isReleased(c.index)) {
+                        back.add(AssignmentEntry.of(a, c, AssignmentState.UNASSIGNED));
+                    }
+                }
+                a.moveTo(AssignmentState.UNASSIGNED);
+                removeIndexed(a);
             }
         }
         metrics.add(Counter.ASSIGNMENTS_RETURNED, back.size());
@@ -504,39 +519,55 @@ public final class SourceAssignmentTracker {
 
     /**
      * A split came back from a reader (its state, on restore or rescale): whatever the tracker knew
-     * about it is superseded, since the enumerator owns it again. Returns the removed entry or
+     * about it is superseded, since the enumerator owns it again. Returns what the tracker knew, or
      * null.
      */
     public AssignmentEntry removeReturned(String splitId) {
-        AssignmentEntry e = bySplit.get(splitId);
-        if (e == null) {
-            return null;
-        }
-        if (e.state() == AssignmentState.UNASSIGNED) {
-            ArrayDeque<AssignmentEntry> q = pendingBySubtask.get(e.targetSubtask());
-            q.remove(e);
+        byte[] id = splitId.getBytes(StandardCharsets.UTF_8);
+        long fp = SplitIdIndex.fingerprint(id);
+        SplitIdIndex.Holder h = index.find(fp, id);
+        if (h instanceof PendingSplit) {
+            PendingSplit p = (PendingSplit) h;
+            ArrayDeque<PendingSplit> q = pendingBySubtask.get(p.subtask());
+            q.remove(p);
             if (q.isEmpty()) {
-                pendingBySubtask.remove(e.targetSubtask());
+                pendingBySubtask.remove(p.subtask());
             }
             pending--;
-            pendingBytes -= e.estimatedBytes();
-            bySplit.remove(splitId);
-            e.tracked(false);
-        } else {
-            e.moveTo(AssignmentState.UNASSIGNED);
-            removeIndexed(e);
+            pendingBytes -= p.estimatedBytes();
+            index.remove(fp, p);
+            return AssignmentEntry.unassigned(splitId, p.splitBytes(), p.subtask());
         }
-        return e;
+        if (!(h instanceof TrackedAssignment)) {
+            return null;
+        }
+        TrackedAssignment a = (TrackedAssignment) h;
+        int i = a.indexOf(id);
+        TrackedAssignment.Cursor c = a.cursor();
+        while (c.next() && c.index < i) {
+            // walks to split i
+        }
+        AssignmentEntry was = AssignmentEntry.of(a, c, a.state());
+        index.remove(fp, a);
+        inFlightSplits--;
+        if (a.release(i) == 0) {
+            a.moveTo(AssignmentState.UNASSIGNED);
+            removeIndexed(a);
+        }
+        return was;
     }
 
-    /** Removes and returns every pending entry (restore gives them back to the enumerator). */
+    /** Removes and returns every pending split (restore gives them back to the enumerator). */
     public List<AssignmentEntry> takeAllPending() {
         List<AssignmentEntry> out = new ArrayList<>(pending);
-        for (ArrayDeque<AssignmentEntry> q : pendingBySubtask.values()) {
-            for (AssignmentEntry e : q) {
-                bySplit.remove(e.splitId());
-                e.tracked(false);
-                out.add(e);
+        for (ArrayDeque<PendingSplit> q : pendingBySubtask.values()) {
+            for (PendingSplit p : q) {
+                index.remove(p.fingerprint(), p);
+                out.add(
+                        AssignmentEntry.unassigned(
+                                new String(p.idUtf8(), StandardCharsets.UTF_8),
+                                p.splitBytes(),
+                                p.subtask()));
             }
         }
         pendingBySubtask.clear();
@@ -545,10 +576,11 @@ public final class SourceAssignmentTracker {
         return out;
     }
 
-    /** Subtasks that own in-flight entries (restore holds assignment until each reconciles). */
+    /** Subtasks that own in-flight assignments (restore holds assignment until each reconciles). */
     public Set<Integer> inFlightOwners() {
         Set<Integer> owners = new TreeSet<>();
-        for (Map.Entry<Integer, LinkedHashSet<AssignmentEntry>> m : inFlightBySubtask.entrySet()) {
+        for (Map.Entry<Integer, LinkedHashSet<TrackedAssignment>> m :
+                inFlightBySubtask.entrySet()) {
             if (!m.getValue().isEmpty()) {
                 owners.add(m.getKey());
             }
@@ -557,49 +589,47 @@ public final class SourceAssignmentTracker {
     }
 
     /**
-     * Installs decoded entries; only an empty tracker may be restored. A restore may hold more
-     * waiting entries than the unassigned bound (the checkpoint was taken under other settings):
+     * Installs decoded state; only an empty tracker may be restored. A restore may hold more
+     * waiting splits than the unassigned bound (the checkpoint was taken under other settings):
      * they are all given back to the enumerator at open.
      */
-    void restore(List<AssignmentEntry> entries, long lastCompleted, Collection<Integer> nms) {
-        if (!bySplit.isEmpty()) {
+    void restore(
+            List<PendingSplit> pendingSplits,
+            List<TrackedAssignment> assignments,
+            long lastCompleted,
+            Collection<Integer> nms) {
+        if (pending != 0 || inFlight != 0) {
             throw new IllegalStateException("restore into a non-empty tracker");
         }
         lastCompletedCheckpoint = lastCompleted;
         noMoreSplits.addAll(nms);
-        Map<Long, List<AssignmentEntry>> commands = new LinkedHashMap<>();
-        for (AssignmentEntry e : entries) {
-            if (bySplit.put(e.splitId(), e) != null) {
+        for (PendingSplit p : pendingSplits) {
+            if (index.find(p.fingerprint(), p.idUtf8()) != null) {
                 throw new IllegalStateException("snapshot holds a split id twice");
             }
-            e.tracked(true);
-            if (e.state() == AssignmentState.UNASSIGNED) {
-                pendingBySubtask.computeIfAbsent(e.targetSubtask(), k -> new ArrayDeque<>()).add(e);
-                pending++;
-                pendingBytes += e.estimatedBytes();
-            } else {
-                commands.computeIfAbsent(e.commandId(), k -> new ArrayList<>()).add(e);
-                if (e.state() == AssignmentState.CHECKPOINT_INCLUDED) {
-                    includedByCheckpoint
-                            .computeIfAbsent(e.includedCheckpointId(), k -> new ArrayList<>())
-                            .add(e);
-                }
-            }
+            index.add(p.fingerprint(), p);
+            pendingBySubtask.computeIfAbsent(p.subtask(), k -> new ArrayDeque<>()).add(p);
+            pending++;
+            pendingBytes += p.estimatedBytes();
         }
-        for (List<AssignmentEntry> es : commands.values()) {
-            AssignmentEntry first = es.get(0);
-            AssignmentCommand c =
-                    new AssignmentCommand(
-                            first.commandId(),
-                            first.targetSubtask(),
-                            first.attemptId(),
-                            first.epoch(),
-                            first.senderSequence(),
-                            es.toArray(new AssignmentEntry[0]));
-            byCommand.put(c.commandId(), c);
-            for (AssignmentEntry e : es) {
-                e.command(c);
-                indexInFlight(e);
+        for (TrackedAssignment a : assignments) {
+            TrackedAssignment.Cursor c = a.cursor();
+            while (c.next()) {
+                byte[] id = c.idUtf8();
+                long fp = SplitIdIndex.fingerprint(id);
+                if (index.find(fp, id) != null) {
+                    throw new IllegalStateException("snapshot holds a split id twice");
+                }
+                index.add(fp, a);
+            }
+            if (byCommand.put(a.commandId(), a) != null) {
+                throw new IllegalStateException("snapshot holds a command twice");
+            }
+            indexInFlight(a);
+            if (a.state() == AssignmentState.CHECKPOINT_INCLUDED) {
+                includedByCheckpoint
+                        .computeIfAbsent(a.includedCheckpointId(), k -> new ArrayList<>())
+                        .add(a);
             }
         }
         // Inclusions whose checkpoint is now known complete are durable: collect them at once.
@@ -626,25 +656,64 @@ public final class SourceAssignmentTracker {
 
     // ---------------------------------------------------------------- views
 
-    /** All entries in insertion order (the codec writes them in this order). */
-    public Collection<AssignmentEntry> entries() {
-        return Collections.unmodifiableCollection(bySplit.values());
+    /**
+     * Every tracked split, unassigned first (by subtask, in order), then those in flight by
+     * assignment in dispatch order: copies, for recovery checks and tests; O(tracked splits).
+     */
+    public List<AssignmentEntry> entries() {
+        List<AssignmentEntry> out = new ArrayList<>(size());
+        for (ArrayDeque<PendingSplit> q : pendingBySubtask.values()) {
+            for (PendingSplit p : q) {
+                out.add(
+                        AssignmentEntry.unassigned(
+                                new String(p.idUtf8(), StandardCharsets.UTF_8),
+                                p.splitBytes().clone(),
+                                p.subtask()));
+            }
+        }
+        for (TrackedAssignment a : byCommand.values()) {
+            TrackedAssignment.Cursor c = a.cursor();
+            while (c.next()) {
+                if (!a.isReleased(c.index)) {
+                    out.add(AssignmentEntry.of(a, c, a.state()));
+                }
+            }
+        }
+        return out;
     }
 
+    /** Unassigned splits, by subtask and in order (the codec writes them in this order). */
+    Collection<ArrayDeque<PendingSplit>> pendingSplits() {
+        return Collections.unmodifiableCollection(pendingBySubtask.values());
+    }
+
+    /** Assignments in flight, in dispatch order (the codec writes them in this order). */
+    Collection<TrackedAssignment> assignments() {
+        return Collections.unmodifiableCollection(byCommand.values());
+    }
+
+    /** Splits tracked: unassigned and in flight. */
     public int size() {
-        return bySplit.size();
+        return pending + inFlightSplits;
     }
 
+    /** Assignments in flight: what {@code assignment-tracker.max-entries} bounds. */
     public int inFlightCount() {
         return inFlight;
     }
 
-    /** In-flight entries of {@code subtask}. */
+    /** In-flight assignments of {@code subtask}. */
     public int inFlightCount(int subtask) {
-        LinkedHashSet<AssignmentEntry> set = inFlightBySubtask.get(subtask);
+        LinkedHashSet<TrackedAssignment> set = inFlightBySubtask.get(subtask);
         return set == null ? 0 : set.size();
     }
 
+    /** Splits in those assignments, less those handed back on their own. */
+    public int inFlightSplits() {
+        return inFlightSplits;
+    }
+
+    /** Unassigned splits. */
     public int pendingCount() {
         return pending;
     }
@@ -653,27 +722,36 @@ public final class SourceAssignmentTracker {
         return inFlightBytes;
     }
 
-    /** Estimated bytes of every entry, pending included. */
+    /** Estimated bytes of everything tracked, pending included. */
     public long estimatedBytes() {
         return inFlightBytes + pendingBytes;
     }
 
-    /** Estimated bytes of the unassigned entries. */
+    /** Estimated bytes of the unassigned splits. */
     public long pendingBytes() {
         return pendingBytes;
     }
 
     /**
-     * Entries that left the in-flight bounds so far (collected or given back): a count that only
+     * Assignments that left the in-flight bound so far (collected or given back): a count that only
      * grows, so a caller can tell whether room was freed since it last looked.
      */
     public long entriesLeft() {
         return entriesLeft;
     }
 
-    /** Commands whose splits are tracked (a gauge). */
-    public int commandCount() {
-        return byCommand.size();
+    /** When the oldest assignment in flight was dispatched (loop clock); -1 when none. */
+    public long oldestDispatchMillis() {
+        long oldest = -1;
+        for (LinkedHashSet<TrackedAssignment> set : inFlightBySubtask.values()) {
+            // Sets keep dispatch order per subtask: the first is the oldest of its subtask.
+            Iterator<TrackedAssignment> it = set.iterator();
+            if (it.hasNext()) {
+                long t = it.next().dispatchedAtMillis();
+                oldest = oldest < 0 ? t : Math.min(oldest, t);
+            }
+        }
+        return oldest;
     }
 
     public int maxEntries() {
@@ -690,49 +768,49 @@ public final class SourceAssignmentTracker {
 
     // ---------------------------------------------------------------- internals
 
-    private boolean isTracked(AssignmentEntry e) {
-        return e.tracked();
-    }
-
-    private void markIncluded(AssignmentEntry e, long checkpointId) {
-        if (e.state() != AssignmentState.CHECKPOINT_INCLUDED) {
-            e.moveTo(AssignmentState.CHECKPOINT_INCLUDED);
-            metrics.increment(Counter.ASSIGNMENTS_INCLUDED);
-        } else if (e.includedCheckpointId() <= checkpointId) {
+    private void markIncluded(TrackedAssignment a, long checkpointId) {
+        if (a.state() != AssignmentState.CHECKPOINT_INCLUDED) {
+            a.moveTo(AssignmentState.CHECKPOINT_INCLUDED);
+            metrics.add(Counter.ASSIGNMENTS_INCLUDED, a.liveCount());
+        } else if (a.includedCheckpointId() <= checkpointId) {
             return;
         }
-        e.includedAt(checkpointId);
+        a.includedAt(checkpointId);
         if (checkpointId <= lastCompletedCheckpoint) {
-            collect(e);
+            collect(a);
         } else {
-            includedByCheckpoint.computeIfAbsent(checkpointId, k -> new ArrayList<>()).add(e);
+            includedByCheckpoint.computeIfAbsent(checkpointId, k -> new ArrayList<>()).add(a);
         }
     }
 
-    private void collect(AssignmentEntry e) {
-        e.moveTo(AssignmentState.GC_ELIGIBLE);
-        removeIndexed(e);
-        metrics.increment(Counter.ASSIGNMENTS_GC);
+    private void collect(TrackedAssignment a) {
+        int splits = a.liveCount();
+        a.moveTo(AssignmentState.GC_ELIGIBLE);
+        removeIndexed(a);
+        metrics.add(Counter.ASSIGNMENTS_GC, splits);
     }
 
-    private void indexInFlight(AssignmentEntry e) {
-        inFlightBySubtask.computeIfAbsent(e.targetSubtask(), k -> new LinkedHashSet<>()).add(e);
+    private void indexInFlight(TrackedAssignment a) {
+        inFlightBySubtask.computeIfAbsent(a.subtask(), k -> new LinkedHashSet<>()).add(a);
         inFlight++;
-        inFlightBytes += e.estimatedBytes();
+        inFlightSplits += a.liveCount();
+        inFlightBytes += a.estimatedBytes();
     }
 
-    /** Drops an entry that was in flight from every index. */
-    private void removeIndexed(AssignmentEntry e) {
-        bySplit.remove(e.splitId());
-        e.tracked(false);
-        AssignmentCommand c = e.command();
-        if (c != null && c.release() == 0) {
-            byCommand.remove(c.commandId());
+    /** Drops an assignment that was in flight from every index, with its live splits. */
+    private void removeIndexed(TrackedAssignment a) {
+        byCommand.remove(a.commandId());
+        TrackedAssignment.Cursor c = a.cursor();
+        while (c.next()) {
+            if (!a.isReleased(c.index)) {
+                index.remove(c.fingerprint(), a);
+            }
         }
-        LinkedHashSet<AssignmentEntry> set = inFlightBySubtask.get(e.targetSubtask());
-        if (set != null && set.remove(e)) {
+        LinkedHashSet<TrackedAssignment> set = inFlightBySubtask.get(a.subtask());
+        if (set != null && set.remove(a)) {
             inFlight--;
-            inFlightBytes -= e.estimatedBytes();
+            inFlightSplits -= a.liveCount();
+            inFlightBytes -= a.estimatedBytes();
             entriesLeft++;
             // An empty set stays (one per subtask): a subtask's in-flight set empties after every
             // apply without checkpoints, and rebuilding it each time cost more than keeping it.

@@ -29,8 +29,9 @@
  *   <li>Report, per coordinator epoch, the highest applied {@code senderSequence} and the sequences
  *       at or below it that were not applied (gaps) as of each barrier and of each restore: see
  *       {@link org.apache.seatunnel.engine.managed.source.coordinator.ReaderInclusionReport}.
- *   <li>{@code SPLIT_ASSIGNMENT} carries one split serialized by the connector's split serializer,
- *       payload version 1; one envelope per split.
+ *   <li>{@code SPLIT_ASSIGNMENT} carries one or more splits of one reader, each serialized by the
+ *       connector's split serializer ({@code AssignmentPayload} version 2); the tracker keeps the
+ *       command's splits as one assignment.
  *   <li>Sender sequences are contiguous per (coordinator epoch, target subtask); when a new reader
  *       attempt registers, the coordinator continues its sequence right after the watermark the
  *       attempt restored (or from 1 without restored state), so a reader never sees a sequence hole

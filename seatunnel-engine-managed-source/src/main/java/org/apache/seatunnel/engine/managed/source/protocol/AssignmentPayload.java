@@ -57,21 +57,27 @@ public final class AssignmentPayload {
     /** The payload bytes of {@code splits} (each already serialized), in order. */
     public static byte[] encode(List<byte[]> splits) {
         Objects.requireNonNull(splits, "splits");
-        if (splits.isEmpty() || splits.size() > MAX_SPLITS) {
+        return encode(splits.toArray(new byte[0][]), splits.size());
+    }
+
+    /** The payload bytes of the first {@code n} of {@code splits}, in order. */
+    public static byte[] encode(byte[][] splits, int n) {
+        if (n < 1 || n > MAX_SPLITS || n > splits.length) {
             throw new IllegalArgumentException(
-                    "an assignment carries 1.." + MAX_SPLITS + " splits, not " + splits.size());
+                    "an assignment carries 1.." + MAX_SPLITS + " splits, not " + n);
         }
         long size = COUNT_BYTES;
-        for (byte[] s : splits) {
-            size += LENGTH_BYTES + s.length;
+        for (int i = 0; i < n; i++) {
+            size += LENGTH_BYTES + splits[i].length;
         }
         if (size > Integer.MAX_VALUE - 8) {
             throw new IllegalArgumentException("assignment of " + size + " bytes is too large");
         }
         byte[] b = new byte[(int) size];
-        SourceCommandCodec.putInt(b, 0, splits.size());
+        SourceCommandCodec.putInt(b, 0, n);
         int at = COUNT_BYTES;
-        for (byte[] s : splits) {
+        for (int i = 0; i < n; i++) {
+            byte[] s = splits[i];
             SourceCommandCodec.putInt(b, at, s.length);
             System.arraycopy(s, 0, b, at + LENGTH_BYTES, s.length);
             at += LENGTH_BYTES + s.length;

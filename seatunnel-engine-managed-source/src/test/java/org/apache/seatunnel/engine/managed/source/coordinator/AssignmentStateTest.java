@@ -31,6 +31,7 @@ import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.apache.seatunnel.engine.managed.source.protocol.AssignmentPayload;
 import org.junit.jupiter.api.Test;
 
 /** The one transition gate: exactly the table, and a refusal names both states. */
@@ -90,14 +91,32 @@ class AssignmentStateTest {
     }
 
     @Test
-    void entryMovesOnlyThroughTheGate() {
-        AssignmentEntry e = new AssignmentEntry("x", new byte[1], 0, UNASSIGNED);
+    void anAssignmentMovesOnlyThroughTheGate() {
+        TrackedAssignment a =
+                new TrackedAssignment(
+                        1,
+                        0,
+                        1,
+                        1,
+                        1,
+                        0,
+                        0,
+                        AssignmentPayload.encode(new byte[][] {{7}}, 1),
+                        TrackedAssignment.encodeIds(new byte[][] {{'x'}}, 1),
+                        1,
+                        DISPATCHED);
         IllegalStateException ex =
-                assertThrows(IllegalStateException.class, () -> e.moveTo(APPLIED));
-        assertEquals("Illegal assignment transition UNASSIGNED -> APPLIED", ex.getMessage());
-        assertEquals(UNASSIGNED, e.state());
-        e.moveTo(DISPATCHED);
-        assertEquals(DISPATCHED, e.state());
+                assertThrows(IllegalStateException.class, () -> a.moveTo(GC_ELIGIBLE));
+        assertEquals("Illegal assignment transition DISPATCHED -> GC_ELIGIBLE", ex.getMessage());
+        assertEquals(DISPATCHED, a.state());
+        a.moveTo(ADMITTED);
+        assertEquals(ADMITTED, a.state());
+        assertThrows(
+                IllegalArgumentException.class,
+                () ->
+                        new TrackedAssignment(
+                                1, 0, 1, 1, 1, 0, 0, new byte[0], new byte[0], 0, UNASSIGNED),
+                "an unassigned split is no assignment");
     }
 
     @Test

@@ -63,6 +63,7 @@ class SourceAssignmentTrackerTest {
         assertEquals(AssignmentState.APPLIED, e.state(), "ack and a completed checkpoint: kept");
         f.loop.reportInclusion(report(0, 2, 1, 1));
         f.drain();
+        e = f.loop.tracker().bySplit("s0");
         assertEquals(AssignmentState.CHECKPOINT_INCLUDED, e.state(), "checkpoint 2 not complete");
         assertEquals(2, e.includedCheckpointId());
         f.loop.notifyCheckpointComplete(2);
@@ -155,8 +156,12 @@ class SourceAssignmentTrackerTest {
         assertEquals(2, f.loop.tracker().pendingCount());
         SourceAssignmentTracker tiny =
                 new SourceAssignmentTracker(10, 1, true, new CoordinatorMetrics());
-        AssignmentEntry big = tiny.addPending("big", new byte[100], 0);
-        assertTrue(tiny.hasCapacityFor(big), "an empty tracker never deadlocks on one big split");
+        tiny.addPending("big", new byte[100], 0);
+        tiny.addPending("next", new byte[1], 0);
+        assertEquals(
+                1,
+                tiny.dispatchable(0, 64, Long.MAX_VALUE),
+                "an empty tracker never deadlocks on one big split, and takes only that one");
     }
 
     @Test
