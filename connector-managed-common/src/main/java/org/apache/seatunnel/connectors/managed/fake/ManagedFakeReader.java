@@ -88,6 +88,12 @@ public final class ManagedFakeReader
         this.hooks = hooks;
     }
 
+    /** Bounded splits and discovered ones end after rows.per.split rows; others never do. */
+    @Override
+    protected boolean everySplitEnds() {
+        return config.splitsEnd();
+    }
+
     @Override
     protected Cursor initialState(ManagedFakeSplit split) {
         return new Cursor(split);

@@ -216,6 +216,25 @@ public abstract class ManagedSourceReaderBase<E, T, SplitT extends SourceSplit, 
         }
     }
 
+    /**
+     * {@link #unfinishedSplits()} when {@link #everySplitEnds()}, else unknown: see {@link
+     * ManagedSourceReader#splitBacklog()}.
+     */
+    @Override
+    public int splitBacklog() {
+        return everySplitEnds() ? unfinishedSplits() : SPLIT_BACKLOG_UNKNOWN;
+    }
+
+    /**
+     * Whether every split this reader may be given is read to an end (a file, a range, a bounded
+     * partition). Then Lane A holds the splits it has not sent yet in the coordinator and gives
+     * this reader at most {@code reader.split-window} unread splits at a time. False by default: a
+     * reader of endless splits (a stream's partitions) must be able to hold all of them.
+     */
+    protected boolean everySplitEnds() {
+        return false;
+    }
+
     // ---------------------------------------------------------------- Lane A
 
     /**

@@ -73,6 +73,25 @@ public interface ManagedSourceReader<T, SplitT extends SourceSplit>
     PollStatus pollNextManaged(Collector<T> output, PollContext context) throws Exception;
 
     /**
+     * How many splits this reader holds that it has not yet read to their end, or {@link
+     * #SPLIT_BACKLOG_UNKNOWN} if it does not count them. Lane A keeps what it sends a reader that
+     * counts within {@code reader.split-window}: the splits wait, bounded, in the coordinator until
+     * the backlog falls, so a reader's memory and its checkpoint state stay small however many
+     * splits the enumerator has.
+     *
+     * <p>Count only if every split this reader may be given ends (a file, a range, a bounded
+     * partition): a reader whose splits may never end (a stream's partitions) must return {@link
+     * #SPLIT_BACKLOG_UNKNOWN}, or it would stop getting splits once it held a window of endless
+     * ones. Called on the reader event loop after every turn and apply: it must be cheap.
+     */
+    default int splitBacklog() {
+        return SPLIT_BACKLOG_UNKNOWN;
+    }
+
+    /** {@link #splitBacklog()} of a reader that does not count its splits. */
+    int SPLIT_BACKLOG_UNKNOWN = -1;
+
+    /**
      * Makes a running or future wait inside {@link #pollNextManaged} return promptly. Idempotent,
      * thread-safe, non-blocking; called from any thread, including while a poll turn runs.
      */

@@ -80,6 +80,7 @@ public final class ManagedSourceConfig implements java.io.Serializable {
     private final long idleWaitNanos;
     private final long pollLingerNanos;
     private final int maxOutstandingRequests;
+    private final int splitWindow;
     private final long interruptCheckNanos;
     private final long barrierHandoffNanos;
     private final long outputInFlightTargetNanos;
@@ -138,6 +139,7 @@ public final class ManagedSourceConfig implements java.io.Serializable {
         this.pollLingerNanos = ranged(raw, ManagedSourceOptions.POLL_LINGER);
         this.maxOutstandingRequests =
                 count(raw, ManagedSourceOptions.READER_MAX_OUTSTANDING_REQUESTS);
+        this.splitWindow = count(raw, ManagedSourceOptions.READER_SPLIT_WINDOW);
         this.interruptCheckNanos =
                 ranged(raw, ManagedSourceOptions.READER_INTERRUPT_CHECK_INTERVAL);
         this.barrierHandoffNanos = ranged(raw, ManagedSourceOptions.BARRIER_HANDOFF_TIMEOUT);
@@ -421,6 +423,11 @@ public final class ManagedSourceConfig implements java.io.Serializable {
     /** {@code reader.max-outstanding-requests}. */
     public int maxOutstandingRequests() {
         return maxOutstandingRequests;
+    }
+
+    /** {@code reader.split-window}. */
+    public int splitWindow() {
+        return splitWindow;
     }
 
     /** {@code reader.interrupt-check-interval}. */

@@ -292,16 +292,21 @@ public final class ManagedSourceOptions {
                     .intType()
                     .defaultValue(100_000)
                     .withDescription(
-                            "Assignments sent to readers and tracked until checkpoint inclusion"
-                                    + " (until applied without checkpoints); each reader gets an"
-                                    + " even share. At the bound a split waits in the coordinator"
-                                    + " (AssignmentBackpressured), never dropped.");
+                            "Assignments in flight: each is the splits of one command (at most"
+                                    + " coordinator.max-splits-per-command) to one reader,"
+                                    + " tracked from dispatch until a completed checkpoint proves"
+                                    + " them (until applied without checkpoints); each reader"
+                                    + " gets an even share. At the bound splits wait in the"
+                                    + " coordinator (AssignmentBackpressured), never dropped.");
 
     public static final Option<Long> TRACKER_MAX_BYTES =
             Options.key("assignment-tracker.max-bytes")
                     .longType()
                     .defaultValue(64L * 1024 * 1024)
-                    .withDescription("Estimated bytes of the assignments sent and tracked.");
+                    .withDescription(
+                            "Estimated heap bytes of the assignments in flight: their splits' ids"
+                                    + " and serialized bytes, plus about 24 bytes per split and"
+                                    + " 256 per assignment.");
 
     public static final Option<Integer> TRACKER_MAX_UNASSIGNED_ENTRIES =
             Options.key("assignment-tracker.max-unassigned-entries")
@@ -386,6 +391,20 @@ public final class ManagedSourceOptions {
                                     + " answer yet. At the bound a split request is sent when an"
                                     + " answer frees a slot, and a source event is refused with"
                                     + " RejectedExecutionException.");
+
+    public static final Option<Integer> READER_SPLIT_WINDOW =
+            Options.key("reader.split-window")
+                    .intType()
+                    .defaultValue(1024)
+                    .withDescription(
+                            "Most splits a Lane A reader holds unread, for connectors whose every"
+                                    + " split ends (files, ranges, bounded partitions) and that"
+                                    + " count them: the coordinator sends more when the reader"
+                                    + " reports room (at half the window, and at zero), and the"
+                                    + " rest wait in its tracker (SplitWindowWaits). Keeps a"
+                                    + " reader's memory and checkpoint state small however many"
+                                    + " splits a job has. Readers of endless splits (a stream's"
+                                    + " partitions) are not held to it.");
 
     public static final Option<Duration> READER_INTERRUPT_CHECK_INTERVAL =
             Options.key("reader.interrupt-check-interval")
@@ -507,6 +526,7 @@ public final class ManagedSourceOptions {
                 IDLE_WAIT,
                 POLL_LINGER,
                 READER_MAX_OUTSTANDING_REQUESTS,
+                READER_SPLIT_WINDOW,
                 READER_INTERRUPT_CHECK_INTERVAL,
                 BARRIER_HANDOFF_TIMEOUT,
                 OUTPUT_IN_FLIGHT_TARGET,

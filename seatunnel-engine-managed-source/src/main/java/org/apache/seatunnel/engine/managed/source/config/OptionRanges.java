@@ -159,6 +159,7 @@ public final class OptionRanges {
         duration(m, ManagedSourceOptions.IDLE_WAIT, MS, MINUTE);
         duration(m, ManagedSourceOptions.POLL_LINGER, 0, SECOND);
         count(m, ManagedSourceOptions.READER_MAX_OUTSTANDING_REQUESTS, 1, 1024);
+        count(m, ManagedSourceOptions.READER_SPLIT_WINDOW, 2, 10_000_000);
         duration(m, ManagedSourceOptions.READER_INTERRUPT_CHECK_INTERVAL, MS, SECOND);
         duration(m, ManagedSourceOptions.BARRIER_HANDOFF_TIMEOUT, 0, 10 * SECOND);
         duration(m, ManagedSourceOptions.OUTPUT_IN_FLIGHT_TARGET, 0, MINUTE);

@@ -31,6 +31,7 @@ import org.apache.seatunnel.api.source.SourceSplit;
 import org.apache.seatunnel.api.source.SourceSplitEnumerator;
 import org.apache.seatunnel.api.source.managed.SupportSplitDemand;
 import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorMetrics.Counter;
+import org.apache.seatunnel.engine.managed.source.protocol.AppliedAckPayload;
 import org.apache.seatunnel.engine.managed.source.protocol.AssignmentPayload;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -196,11 +197,7 @@ final class CoordinatorCore<SplitT extends SourceSplit, StateT> {
     // ------------------------------------------------------------------ reader → coordinator
 
     void registerReader(
-            int subtask,
-            long attempt,
-            ReaderInclusionReport restored,
-            int windowCommands,
-            long windowBytes) {
+            int subtask, long attempt, ReaderInclusionReport restored, ReaderWindow window) {
         if (attempt == ReaderInclusionReport.NO_ATTEMPT) {
             // Not a reader attempt: the host reporting a restored owner's metadata (Zeta hands
             // reader state back before readers open).
@@ -232,7 +229,7 @@ final class CoordinatorCore<SplitT extends SourceSplit, StateT> {
         readers.register(subtask, attempt);
         envelopes.resumeSequence(
                 subtask, restored == null ? 0 : restored.watermark(envelopes.epoch()));
-        outbound.registered(subtask, attempt, windowCommands, windowBytes);
+        outbound.registered(subtask, attempt, window);
         LOG.info(
                 "Reader subtask {} registered attempt {} (previous {}): {} assignments returned to the enumerator",
                 subtask,
@@ -317,7 +314,12 @@ final class CoordinatorCore<SplitT extends SourceSplit, StateT> {
             return;
         }
         // A report proves what its reader applied, whatever happened to its apply acks.
-        appliedThrough(r.subtask(), r.attemptId(), r.contiguousWatermark(envelopes.epoch()));
+        // A report says nothing of the reader's backlog now: the last acknowledgement's stands.
+        appliedThrough(
+                r.subtask(),
+                r.attemptId(),
+                r.contiguousWatermark(envelopes.epoch()),
+                AppliedAckPayload.UNKNOWN_BACKLOG);
         tracker.include(r);
         outbound.noMoreSplitsChanged(r.subtask());
     }
@@ -326,17 +328,17 @@ final class CoordinatorCore<SplitT extends SourceSplit, StateT> {
      * The reader attempt applied every command of this epoch up to {@code watermark}: flow control
      * (credit returns; without checkpoints its splits are collected), never durability.
      */
-    void applied(int subtask, long attempt, long watermark) {
+    void applied(int subtask, long attempt, long watermark, int backlog) {
         if (!readers.isCurrent(subtask, attempt)) {
             metrics.increment(Counter.ASSIGNMENT_FENCED_ACKS);
             return;
         }
-        appliedThrough(subtask, attempt, watermark);
+        appliedThrough(subtask, attempt, watermark, backlog);
     }
 
-    private void appliedThrough(int subtask, long attempt, long watermark) {
+    private void appliedThrough(int subtask, long attempt, long watermark, int backlog) {
         tracker.appliedThrough(subtask, attempt, envelopes.epoch(), watermark);
-        outbound.applied(subtask, attempt, watermark);
+        outbound.applied(subtask, attempt, watermark, backlog);
     }
 
     // ------------------------------------------------------------------ checkpoints

@@ -39,6 +39,8 @@ import org.apache.seatunnel.api.source.SourceEvent;
 import org.apache.seatunnel.api.source.SourceSplit;
 import org.apache.seatunnel.api.source.managed.CoordinatorScheduler;
 import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorMetrics.Counter;
+import org.apache.seatunnel.engine.managed.source.protocol.AppliedAckPayload;
+import org.apache.seatunnel.engine.managed.source.protocol.RegistrationPayload;
 import org.jctools.queues.MpscArrayQueue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -198,16 +200,35 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
      */
     public OfferResult registerReader(
             int subtask, long attemptId, int windowCommands, long windowBytes) {
-        if (windowCommands < 1 || windowBytes < 1) {
+        return registerReader(
+                subtask,
+                attemptId,
+                windowCommands,
+                windowBytes,
+                RegistrationPayload.NO_SPLIT_WINDOW);
+    }
+
+    /**
+     * As {@link #registerReader(int, long, int, long)}, with the reader's split window: the
+     * coordinator keeps the splits the reader reports holding unread plus those on their way to it
+     * within {@code windowSplits} ({@link RegistrationPayload#NO_SPLIT_WINDOW}: no such bound).
+     */
+    public OfferResult registerReader(
+            int subtask, long attemptId, int windowCommands, long windowBytes, int windowSplits) {
+        if (windowCommands < 1 || windowBytes < 1 || windowSplits < 0) {
             throw new IllegalArgumentException(
-                    "a credit window must be positive: " + windowCommands + ", " + windowBytes);
+                    "a credit window must be positive: "
+                            + windowCommands
+                            + ", "
+                            + windowBytes
+                            + ", "
+                            + windowSplits);
         }
+        ReaderWindow window = new ReaderWindow(windowCommands, windowBytes, windowSplits);
         return offer(
                 new Command(
                         CoordinatorCommandType.REGISTER_READER,
-                        () ->
-                                core.registerReader(
-                                        subtask, attemptId, null, windowCommands, windowBytes)));
+                        () -> core.registerReader(subtask, attemptId, null, window)));
     }
 
     /**
@@ -222,11 +243,7 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
                         CoordinatorCommandType.REGISTER_READER,
                         () ->
                                 core.registerReader(
-                                        subtask,
-                                        attemptId,
-                                        restored,
-                                        DEFAULT_WINDOW_COMMANDS,
-                                        DEFAULT_WINDOW_BYTES)));
+                                        subtask, attemptId, restored, ReaderWindow.DEFAULT)));
     }
 
     public OfferResult handleSplitRequest(int subtask, long attemptId) {
@@ -289,10 +306,18 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
      * cumulative apply acknowledgement): flow control, never durability.
      */
     public OfferResult assignmentApplied(int subtask, long attemptId, long watermark) {
+        return assignmentApplied(subtask, attemptId, watermark, AppliedAckPayload.UNKNOWN_BACKLOG);
+    }
+
+    /**
+     * As {@link #assignmentApplied(int, long, long)}, with the split backlog the reader counted
+     * after applying that far ({@link AppliedAckPayload#UNKNOWN_BACKLOG} if it does not count).
+     */
+    public OfferResult assignmentApplied(int subtask, long attemptId, long watermark, int backlog) {
         return offer(
                 new Command(
                         CoordinatorCommandType.ASSIGNMENT_APPLIED,
-                        () -> core.applied(subtask, attemptId, watermark)));
+                        () -> core.applied(subtask, attemptId, watermark, backlog)));
     }
 
     /**

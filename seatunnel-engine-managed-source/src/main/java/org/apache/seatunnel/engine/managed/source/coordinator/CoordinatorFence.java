@@ -22,8 +22,8 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.IntFunction;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
+import org.apache.seatunnel.engine.managed.source.protocol.AppliedAckPayload;
 import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
-import org.apache.seatunnel.engine.managed.source.protocol.LongPayload;
 import org.apache.seatunnel.engine.managed.source.protocol.ReasonCode;
 import org.apache.seatunnel.engine.managed.source.protocol.RegistrationPayload;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
@@ -44,9 +44,6 @@ import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope
  * so a second attempt for a registered subtask is refused rather than allowed to replace it.
  */
 public final class CoordinatorFence<M> {
-    /** {@code ASSIGNMENT_ACK} carries the reader attempt's applied watermark. */
-    public static final int ASSIGNMENT_ACK_PAYLOAD_BYTES = LongPayload.BYTES;
-
     private static final long NONE = 0;
 
     private final long jobId;
@@ -186,9 +183,8 @@ public final class CoordinatorFence<M> {
             case SPLIT_REQUEST:
                 return env.payloadLength() == 0 ? ReasonCode.NONE : ReasonCode.MALFORMED_PAYLOAD;
             case ASSIGNMENT_ACK:
-                return env.payloadVersion() == LongPayload.APPLIED_WATERMARK_VERSION
-                                && env.payloadLength() == ASSIGNMENT_ACK_PAYLOAD_BYTES
-                        ? ReasonCode.NONE
+                return env.payloadVersion() == AppliedAckPayload.VERSION
+                        ? AppliedAckPayload.check(env.payload())
                         : ReasonCode.MALFORMED_PAYLOAD;
             case READER_CHECKPOINTED:
                 // Decoded by the endpoint, which answers MALFORMED_PAYLOAD when that fails.

@@ -23,8 +23,8 @@ import java.util.function.IntFunction;
 import org.apache.seatunnel.engine.managed.source.checkpoint.SourceRuntimeCheckpointMetadataSerializer;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
+import org.apache.seatunnel.engine.managed.source.protocol.AppliedAckPayload;
 import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
-import org.apache.seatunnel.engine.managed.source.protocol.LongPayload;
 import org.apache.seatunnel.engine.managed.source.protocol.ReasonCode;
 import org.apache.seatunnel.engine.managed.source.protocol.RegistrationPayload;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
@@ -97,7 +97,11 @@ public final class CoordinatorInbox<M> {
                 RegistrationPayload window = RegistrationPayload.decode(env.payload());
                 r =
                         loop.registerReader(
-                                subtask, attempt, window.windowCommands(), window.windowBytes());
+                                subtask,
+                                attempt,
+                                window.windowCommands(),
+                                window.windowBytes(),
+                                window.windowSplits());
                 if (r != OfferResult.ENQUEUED) {
                     // The reader retries; its retry must find the subtask unregistered.
                     fence.unregistered(subtask, attempt);
@@ -120,7 +124,10 @@ public final class CoordinatorInbox<M> {
                 }
                 break;
             case ASSIGNMENT_ACK:
-                r = loop.assignmentApplied(subtask, attempt, LongPayload.decode(env));
+                AppliedAckPayload applied = AppliedAckPayload.decode(env.payload());
+                r =
+                        loop.assignmentApplied(
+                                subtask, attempt, applied.watermark(), applied.backlog());
                 break;
             case READER_CHECKPOINTED:
                 ReaderInclusionReport report;

@@ -72,6 +72,11 @@ public final class CoordinatorMetrics {
         SPLIT_DEMANDS_UNANSWERED("SplitDemandsUnanswered"),
         /** Demands held back because the tracker (or the reader's share of it) was full. */
         SPLIT_DEMANDS_HELD("SplitDemandsHeld"),
+        /**
+         * Times a reader's split window was full (it held as many unread splits as it asked for):
+         * its splits waited in the coordinator until it reported room. Counted once per wait.
+         */
+        SPLIT_WINDOW_WAITS("SplitWindowWaits"),
         /** Assignments refused at assignment-tracker.max-unassigned-*: the coordinator failed. */
         UNASSIGNED_BOUND_REFUSALS("AssignmentUnassignedBoundRefusals"),
         /** Commands whose send ended without admission (retries, deadline): the epoch failed. */

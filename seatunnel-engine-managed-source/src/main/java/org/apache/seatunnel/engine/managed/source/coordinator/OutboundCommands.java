@@ -77,6 +77,9 @@ final class OutboundCommands {
     /** Subtasks whose enumerator may have splits for them: asked when they have room. */
     private final BitSet demandArmed = new BitSet();
 
+    /** Subtasks waiting for their reader's split window: counted once per wait. */
+    private final BitSet windowWaiting = new BitSet();
+
     /** {@link SourceAssignmentTracker#entriesLeft()} when this last looked. */
     private long entriesLeftSeen;
 
@@ -110,19 +113,20 @@ final class OutboundCommands {
 
     // ------------------------------------------------------------------ events (loop)
 
-    /** A reader attempt registered with its credit window. */
-    void registered(int subtask, long attempt, int windowCommands, long windowBytes) {
-        credits.register(subtask, attempt, windowCommands, windowBytes);
+    /** A reader attempt registered with its credit and split windows. */
+    void registered(int subtask, long attempt, ReaderWindow window) {
+        credits.register(subtask, attempt, window);
         demandArmed.set(subtask);
         dirty.set(subtask);
     }
 
     /**
      * {@code attempt} of {@code subtask} applied every command up to {@code watermark} (its apply
-     * acknowledgement or a checkpoint report): credit returns.
+     * acknowledgement or a checkpoint report): credit returns; with a {@code backlog} (an
+     * acknowledgement's), the split window is measured again.
      */
-    void applied(int subtask, long attempt, long watermark) {
-        if (credits.applied(subtask, attempt, watermark)) {
+    void applied(int subtask, long attempt, long watermark, int backlog) {
+        if (credits.applied(subtask, attempt, watermark, backlog)) {
             dirty.set(subtask);
         }
     }
@@ -204,10 +208,16 @@ final class OutboundCommands {
             }
             return;
         }
-        room = Math.min(room, trackerRoom) - tracker.pendingCount(s);
+        long window = credits.splitRoom(s);
+        room = Math.min(Math.min(room, trackerRoom), window) - tracker.pendingCount(s);
         if (room <= 0) {
+            // Asked again when the reader reports room (an acknowledgement) or credit returns.
+            if (window - tracker.pendingCount(s) <= 0) {
+                countWindowWait(s);
+            }
             return;
         }
+        windowWaiting.clear(s);
         // Re-armed by whatever the enumerator assigns to s while it runs.
         demandArmed.clear(s);
         metrics.increment(Counter.SPLIT_DEMANDS);
@@ -224,10 +234,15 @@ final class OutboundCommands {
                 metrics.increment(Counter.CREDIT_WAITS);
                 return;
             }
+            int window = credits.splitRoom(s);
+            if (window <= 0) {
+                countWindowWait(s);
+                return;
+            }
             int n =
                     tracker.dispatchable(
                             s,
-                            maxSplitsPerCommand,
+                            Math.min(maxSplitsPerCommand, window),
                             Math.min(maxPayloadBytes, credits.freeBytes(s)));
             if (n == 0) {
                 tracker.countBackpressure(s);
@@ -246,7 +261,7 @@ final class OutboundCommands {
                             envelopes.cutId(),
                             clock.millis());
             SourceCommandEnvelope env = envelopes.assignment(c);
-            credits.sent(s, seq, env.payloadLength());
+            credits.sent(s, seq, env.payloadLength(), n);
             send(env, new AckHandler(outcomes, false, c.commandId(), s, attempt));
         }
     }
@@ -274,7 +289,7 @@ final class OutboundCommands {
                         envelopes.nextCommandId(),
                         envelopes.cutId(),
                         EMPTY);
-        credits.sent(s, seq, 0);
+        credits.sent(s, seq, 0, 0);
         send(env, new AckHandler(outcomes, false, env.commandId(), s, attempt));
         metrics.increment(Counter.NO_MORE_SPLITS_SENT);
     }
@@ -346,9 +361,19 @@ final class OutboundCommands {
         return credits.outstandingBytes();
     }
 
-    /** {commands, bytes} in flight to {@code subtask}'s current attempt. */
+    /**
+     * {commands, bytes} in flight to {@code subtask}'s current attempt and {reported backlog,
+     * splits sent since} of its split window.
+     */
     long[] outstanding(int subtask) {
         return credits.used(subtask);
+    }
+
+    private void countWindowWait(int s) {
+        if (!windowWaiting.get(s)) {
+            windowWaiting.set(s);
+            metrics.increment(Counter.SPLIT_WINDOW_WAITS);
+        }
     }
 
     // ------------------------------------------------------------------ answers (loop)

@@ -20,12 +20,11 @@ package org.apache.seatunnel.engine.managed.source.protocol;
 import java.nio.ByteBuffer;
 
 /**
- * The payload codec of every command that carries one 64-bit value: {@code ASSIGNMENT_ACK} (payload
- * version {@link #APPLIED_WATERMARK_VERSION}: the reader attempt's applied watermark, the highest
- * sender sequence of its coordinator epoch below which it applied every command; version 1 carried
- * one applied command id and is no longer sent or accepted), and the checkpoint commands {@code
+ * The payload codec of every command that carries one 64-bit value: the checkpoint commands {@code
  * CHECKPOINT_BARRIER}, {@code CHECKPOINT_COMPLETE} and {@code CHECKPOINT_ABORTED} (the checkpoint
- * id), whether a host builds them locally or the coordinator sends them. Stateless; any thread.
+ * id), whether a host builds them locally or the coordinator sends them. ({@code ASSIGNMENT_ACK}
+ * carried one too until it gained the split backlog: {@link AppliedAckPayload}.) Stateless; any
+ * thread.
  *
  * <p>Layout, payload version 1 (big-endian, as the envelope header):
  *
@@ -37,9 +36,6 @@ import java.nio.ByteBuffer;
 public final class LongPayload {
     /** The payload length: exactly one long, nothing else. */
     public static final int BYTES = 8;
-
-    /** The {@code payloadVersion} of an {@code ASSIGNMENT_ACK} carrying an applied watermark. */
-    public static final int APPLIED_WATERMARK_VERSION = 2;
 
     private LongPayload() {}
 

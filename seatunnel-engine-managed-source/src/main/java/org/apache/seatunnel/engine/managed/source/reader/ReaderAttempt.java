@@ -32,9 +32,9 @@ import org.apache.seatunnel.api.source.SourceSplit;
 import org.apache.seatunnel.api.source.managed.ManagedSourceReader;
 import org.apache.seatunnel.engine.managed.source.checkpoint.SourceRuntimeCheckpointMetadataSerializer;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
+import org.apache.seatunnel.engine.managed.source.protocol.AppliedAckPayload;
 import org.apache.seatunnel.engine.managed.source.protocol.AssignmentPayload;
 import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
-import org.apache.seatunnel.engine.managed.source.protocol.LongPayload;
 import org.apache.seatunnel.engine.managed.source.protocol.ReasonCode;
 import org.apache.seatunnel.engine.managed.source.protocol.RegistrationPayload;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
@@ -78,15 +78,9 @@ public final class ReaderAttempt<T, SplitT extends SourceSplit> {
     private final ReaderUplink uplink;
     private final SchemaChangeListener schemaChangeListener;
     private final AtomicLong outboundIds = new AtomicLong();
-    private final AppliedAcks appliedAcks =
-            new AppliedAcks(
-                    watermark ->
-                            uplinkSend(
-                                    toCoordinator(
-                                                    CommandKind.ASSIGNMENT_ACK,
-                                                    LongPayload.encode(watermark))
-                                            .payloadVersion(LongPayload.APPLIED_WATERMARK_VERSION)
-                                            .build()));
+    private final ManagedSourceReader<T, SplitT> connector;
+    private final int splitWindow;
+    private final AppliedAcks appliedAcks;
 
     // Driving thread only: set by the loop's barrier callback, taken by takeBarrier on the same
     // thread and call.
@@ -108,6 +102,22 @@ public final class ReaderAttempt<T, SplitT extends SourceSplit> {
         this.capabilityDigest = Objects.requireNonNull(b.capabilityDigest, "capabilityDigest");
         this.uplink = Objects.requireNonNull(b.uplink, "uplink");
         this.schemaChangeListener = b.schemaChangeListener;
+        this.connector = Objects.requireNonNull(b.reader, "reader");
+        if (b.splitWindow < 0) {
+            throw new IllegalArgumentException("a split window is positive, or 0 for none");
+        }
+        this.splitWindow = b.splitWindow;
+        this.appliedAcks =
+                new AppliedAcks(
+                        (watermark, backlog) ->
+                                uplinkSend(
+                                        toCoordinator(
+                                                        CommandKind.ASSIGNMENT_ACK,
+                                                        AppliedAckPayload.encode(
+                                                                watermark, backlog))
+                                                .payloadVersion(AppliedAckPayload.VERSION)
+                                                .build()),
+                        splitWindow);
         this.mailbox =
                 new ReaderMailbox(
                         b.jobId,
@@ -127,7 +137,7 @@ public final class ReaderAttempt<T, SplitT extends SourceSplit> {
                 new ReaderEventLoop<>(
                         mailbox,
                         identity,
-                        Objects.requireNonNull(b.reader, "reader"),
+                        connector,
                         b.hostDecorator == null ? callbacks : b.hostDecorator.apply(callbacks),
                         b.output,
                         Objects.requireNonNull(b.pollBudget, "pollBudget"),
@@ -151,11 +161,16 @@ public final class ReaderAttempt<T, SplitT extends SourceSplit> {
      */
     public void register() {
         // The credit window: the mailbox's normal capacity, which only coordinator commands use.
+        // The split window only if the connector counts what it holds: a reader whose splits may
+        // never end must be able to hold every split it is given.
         MailboxLimits limits = mailbox.limits();
+        int windowSplits =
+                connector.splitBacklog() >= 0 ? splitWindow : RegistrationPayload.NO_SPLIT_WINDOW;
         SourceCommandEnvelope env =
                 toCoordinator(
                                 CommandKind.READER_REGISTRATION,
-                                RegistrationPayload.encode(limits.maxCommands(), limits.maxBytes()))
+                                RegistrationPayload.encode(
+                                        limits.maxCommands(), limits.maxBytes(), windowSplits))
                         .payloadVersion(RegistrationPayload.VERSION)
                         .build();
         CompletableFuture<AdmissionAck> sent;
@@ -231,7 +246,7 @@ public final class ReaderAttempt<T, SplitT extends SourceSplit> {
     public void onIdle() {
         long epoch = uplink.coordinatorEpoch();
         if (epoch > 0) {
-            appliedAcks.applied(loop.appliedWatermark(epoch));
+            appliedAcks.resend(loop.appliedWatermark(epoch), connector.splitBacklog());
         }
     }
 
@@ -452,7 +467,13 @@ public final class ReaderAttempt<T, SplitT extends SourceSplit> {
         @Override
         public void onApplied(SourceCommandEnvelope command) {
             // Every sequenced coordinator command takes credit: say how far this attempt got.
-            appliedAcks.applied(loop.appliedWatermark(command.coordinatorEpoch()));
+            appliedAcks.applied(
+                    loop.appliedWatermark(command.coordinatorEpoch()), connector.splitBacklog());
+        }
+
+        @Override
+        public void onTurnEnded() {
+            appliedAcks.backlog(connector.splitBacklog());
         }
 
         @Override
@@ -499,6 +520,7 @@ public final class ReaderAttempt<T, SplitT extends SourceSplit> {
         private ReaderUplink uplink;
         private UnaryOperator<ReaderLoopHost<SplitT>> hostDecorator;
         private SchemaChangeListener schemaChangeListener;
+        private int splitWindow;
 
         private Builder() {}
 
@@ -605,6 +627,16 @@ public final class ReaderAttempt<T, SplitT extends SourceSplit> {
          */
         public Builder<T, SplitT> schemaChangeListener(SchemaChangeListener v) {
             this.schemaChangeListener = v;
+            return this;
+        }
+
+        /**
+         * Optional: the split window to offer the coordinator ({@code reader.split-window}): the
+         * most splits this attempt wants to hold unread, if its connector counts them ({@link
+         * ManagedSourceReader#splitBacklog()}). 0 (the default) offers none.
+         */
+        public Builder<T, SplitT> splitWindow(int v) {
+            this.splitWindow = v;
             return this;
         }
 

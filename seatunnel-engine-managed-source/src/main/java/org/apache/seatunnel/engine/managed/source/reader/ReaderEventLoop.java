@@ -576,6 +576,7 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
         if (took != PollTurn.NOT_STARTED) {
             countMeasuredTurn(took);
         }
+        host.onTurnEnded();
         if (turn.emitted() > budget.maxRecords()) {
             reports.recordBudgetOverrun(turn.emitted());
         }

@@ -50,6 +50,12 @@ public interface ReaderLoopHost<SplitT extends SourceSplit> {
     /** A coordinator command was applied once: flow-control acknowledgement, not durability. */
     void onApplied(SourceCommandEnvelope command);
 
+    /**
+     * A poll turn returned (records and split state advanced together). Called after every turn, so
+     * it must be cheap: the attempt reports the connector's split backlog when it fell far.
+     */
+    default void onTurnEnded() {}
+
     /** The reader reported end of input; the host tells the engine this subtask is done. */
     void onEndOfInput();
 

@@ -186,6 +186,7 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
                         .identity(identity)
                         .reader(reader)
                         .pollBudget(cfg.pollBudget())
+                        .splitWindow(cfg.splitWindow())
                         .recordSizer(RecordSizes.<T>forRowType(producedType(source.inner())))
                         .splitSerializer(source.inner().getSplitSerializer())
                         .eventSerializer(source.eventSerializer())

@@ -132,6 +132,7 @@ class EveryOptionHasAnEffectTest {
                 ManagedSourceOptions.READER_MAX_OUTSTANDING_REQUESTS,
                 4,
                 ManagedSourceConfig::maxOutstandingRequests);
+        effect(ManagedSourceOptions.READER_SPLIT_WINDOW, 64, ManagedSourceConfig::splitWindow);
         effect(
                 ManagedSourceOptions.READER_INTERRUPT_CHECK_INTERVAL,
                 "50ms",

@@ -220,4 +220,63 @@ class SplitDemandTest {
         assertEquals(11, f.dispatcher.splitsAssigned());
         assertEquals(1, f.dispatcher.of(CommandKind.NO_MORE_SPLITS).size());
     }
+
+    @Test
+    void aReaderThatCountsItsSplitsIsSentNoMoreThanItsSplitWindow() {
+        LoopFixture f =
+                fixture(
+                        LoopFixture.config(1)
+                                .maxSplitsPerCommand(4)
+                                .checkpointsEnabled(false)
+                                .build(),
+                        100);
+        f.loop.registerReader(0, 1, 1024, 1L << 20, 10);
+        f.drain();
+        assertEquals(Arrays.asList("0:10"), enumerator.demands, "capped by the split window");
+        assertEquals(Arrays.asList(4, 4, 2), splitsPerCommand(f));
+
+        // Applied, and 10 unread: credit is back but the window is still full.
+        f.loop.assignmentApplied(0, 1, 3, 10);
+        f.drain();
+        assertEquals(1, enumerator.demands.size(), enumerator.demands.toString());
+        assertEquals(1, f.count(Counter.SPLIT_WINDOW_WAITS));
+
+        // The reader read down to its low mark: exactly the room it reported is asked for.
+        f.loop.assignmentApplied(0, 1, 3, 5);
+        f.drain();
+        assertEquals(Arrays.asList("0:10", "0:5"), enumerator.demands);
+        assertEquals(15, f.dispatcher.splitsAssigned());
+
+        // Splits an enumerator assigns on its own beyond the window wait in the coordinator.
+        List<TestSplit> found = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            found.add(TestSplit.of("found-" + i));
+        }
+        enumerator.context.assignSplit(0, found);
+        f.drain();
+        assertEquals(20, f.loop.tracker().pendingCount());
+        assertEquals(15, f.dispatcher.splitsAssigned(), "the window is full again");
+        f.loop.assignmentApplied(0, 1, 5, 0);
+        f.drain();
+        assertEquals(25, f.dispatcher.splitsAssigned(), "a window's worth, no more");
+        assertTrue(f.failures.isEmpty(), f.failures.toString());
+    }
+
+    @Test
+    void aReaderThatDoesNotCountIsNotHeldToASplitWindow() {
+        LoopFixture f =
+                fixture(
+                        LoopFixture.config(1)
+                                .maxSplitsPerCommand(4)
+                                .checkpointsEnabled(false)
+                                .build(),
+                        100);
+        f.loop.registerReader(0, 1, 3, 1L << 20, 0);
+        f.drain();
+        assertEquals(Arrays.asList("0:12"), enumerator.demands, "credit only");
+        f.loop.assignmentApplied(0, 1, 3, -1);
+        f.drain();
+        assertEquals(24, f.dispatcher.splitsAssigned());
+        assertEquals(0, f.count(Counter.SPLIT_WINDOW_WAITS));
+    }
 }

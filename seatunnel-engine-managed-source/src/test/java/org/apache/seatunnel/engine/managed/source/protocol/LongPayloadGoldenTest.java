@@ -26,9 +26,9 @@ import java.util.HexFormat;
 import org.junit.jupiter.api.Test;
 
 /**
- * Pins the bytes of the one-long payload (assignment acks, checkpoint barriers, completions and
- * aborts). If this fails, readers and coordinators of different builds disagree on applied command
- * ids and checkpoint ids: the change needs a new payload version, not a new golden string.
+ * Pins the bytes of the one-long payload (checkpoint barriers, completions and aborts). If this
+ * fails, readers and coordinators of different builds disagree on checkpoint ids: the change needs
+ * a new payload version, not a new golden string.
  */
 class LongPayloadGoldenTest {
 
@@ -46,7 +46,6 @@ class LongPayloadGoldenTest {
         byte[] golden = HexFormat.of().parseHex("00000000000003e9");
         for (CommandKind kind :
                 new CommandKind[] {
-                    CommandKind.ASSIGNMENT_ACK,
                     CommandKind.CHECKPOINT_BARRIER,
                     CommandKind.CHECKPOINT_COMPLETE,
                     CommandKind.CHECKPOINT_ABORTED
@@ -73,10 +72,10 @@ class LongPayloadGoldenTest {
     void refusesAPayloadThatIsNotExactlyOneLong() {
         assertThrows(
                 IllegalArgumentException.class,
-                () -> LongPayload.decode(envelope(CommandKind.ASSIGNMENT_ACK, new byte[7])));
+                () -> LongPayload.decode(envelope(CommandKind.CHECKPOINT_BARRIER, new byte[7])));
         assertThrows(
                 IllegalArgumentException.class,
-                () -> LongPayload.decode(envelope(CommandKind.ASSIGNMENT_ACK, new byte[9])));
+                () -> LongPayload.decode(envelope(CommandKind.CHECKPOINT_BARRIER, new byte[9])));
         assertEquals(
                 -1L, LongPayload.decodeOr(envelope(CommandKind.GRACEFUL_CLOSE, new byte[0]), -1L));
         assertEquals(

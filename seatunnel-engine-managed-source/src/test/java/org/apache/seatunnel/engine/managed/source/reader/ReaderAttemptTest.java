@@ -39,9 +39,9 @@ import org.apache.seatunnel.engine.managed.source.checkpoint.SourceRuntimeCheckp
 import org.apache.seatunnel.engine.managed.source.coordinator.ReaderInclusionReport;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
+import org.apache.seatunnel.engine.managed.source.protocol.AppliedAckPayload;
 import org.apache.seatunnel.engine.managed.source.protocol.AssignmentPayload;
 import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
-import org.apache.seatunnel.engine.managed.source.protocol.LongPayload;
 import org.apache.seatunnel.engine.managed.source.protocol.ReasonCode;
 import org.apache.seatunnel.engine.managed.source.protocol.RegistrationPayload;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
@@ -282,8 +282,11 @@ class ReaderAttemptTest {
         assertTrue(reader.trace.contains("addSplits:[s1]"));
         SourceCommandEnvelope ack = uplink.last(CommandKind.ASSIGNMENT_ACK);
         assertNotNull(ack);
-        assertEquals(LongPayload.APPLIED_WATERMARK_VERSION, ack.payloadVersion());
-        assertEquals(1, LongPayload.decode(ack), "every command up to sequence 1 was applied");
+        assertEquals(AppliedAckPayload.VERSION, ack.payloadVersion());
+        assertEquals(
+                1,
+                AppliedAckPayload.decode(ack.payload()).watermark(),
+                "every command up to sequence 1 was applied");
         assertNull(a.loop().terminalSignal(), "a lost ack is not fatal");
 
         // Two more commands, acked as one watermark once the transport is back.
@@ -294,7 +297,10 @@ class ReaderAttemptTest {
         uplink.throwOnSend = null;
         a.onIdle();
         assertEquals(sentBefore + 1, uplink.sent.size(), "idle: the watermark is said again");
-        assertEquals(3, LongPayload.decode(uplink.last(CommandKind.ASSIGNMENT_ACK)));
+        assertEquals(
+                3,
+                AppliedAckPayload.decode(uplink.last(CommandKind.ASSIGNMENT_ACK).payload())
+                        .watermark());
         a.onIdle();
         assertEquals(sentBefore + 1, uplink.sent.size(), "admitted: nothing more to say");
     }

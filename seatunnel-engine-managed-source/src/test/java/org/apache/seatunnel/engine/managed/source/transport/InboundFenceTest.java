@@ -240,22 +240,38 @@ class InboundFenceTest {
                         fromReader(CommandKind.ASSIGNMENT_ACK, JOB, 0, 5, EPOCH, new byte[0]),
                         READER_MEMBER),
                 AdmissionStatus.INVALID_PAYLOAD,
-                ReasonCode.MALFORMED_PAYLOAD,
+                ReasonCode.TRUNCATED,
                 0);
         assertRefused(
                 adapter.route(
                         fromReader(CommandKind.ASSIGNMENT_ACK, JOB, 0, 5, EPOCH, new byte[9]),
                         READER_MEMBER),
                 AdmissionStatus.INVALID_PAYLOAD,
-                ReasonCode.MALFORMED_PAYLOAD,
+                ReasonCode.TRUNCATED,
                 1);
+        assertRefused(
+                adapter.route(
+                        fromReader(CommandKind.ASSIGNMENT_ACK, JOB, 0, 5, EPOCH, new byte[13]),
+                        READER_MEMBER),
+                AdmissionStatus.INVALID_PAYLOAD,
+                ReasonCode.TRAILING_BYTES,
+                0);
+        byte[] negativeBacklog = new byte[12];
+        java.nio.ByteBuffer.wrap(negativeBacklog).putLong(3).putInt(-2);
+        assertRefused(
+                adapter.route(
+                        fromReader(CommandKind.ASSIGNMENT_ACK, JOB, 0, 5, EPOCH, negativeBacklog),
+                        READER_MEMBER),
+                AdmissionStatus.INVALID_PAYLOAD,
+                ReasonCode.MALFORMED_PAYLOAD,
+                0);
         assertRefused(
                 adapter.route(
                         fromReader(CommandKind.READER_CHECKPOINTED, JOB, 0, 5, EPOCH, new byte[0]),
                         READER_MEMBER),
                 AdmissionStatus.INVALID_PAYLOAD,
                 ReasonCode.MALFORMED_PAYLOAD,
-                2);
+                1);
         assertRefused(
                 adapter.route(
                         fromReader(CommandKind.SPLITS_RETURNED, JOB, 0, 5, EPOCH, new byte[1]),

@@ -28,6 +28,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAckCodec;
+import org.apache.seatunnel.engine.managed.source.protocol.AppliedAckPayload;
 import org.apache.seatunnel.engine.managed.source.protocol.AssignmentPayload;
 import org.apache.seatunnel.engine.managed.source.protocol.CommandBatchCodec;
 import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
@@ -72,10 +73,11 @@ public final class TransportFixtures {
             case SPLIT_REQUEST:
                 return new byte[0];
             case CHECKPOINT_ABORTED:
-            case ASSIGNMENT_ACK:
                 return LongPayload.encode(3);
+            case ASSIGNMENT_ACK:
+                return AppliedAckPayload.encode(3, 7);
             case READER_REGISTRATION:
-                return RegistrationPayload.encode(16, 1 << 20);
+                return RegistrationPayload.encode(16, 1 << 20, 64);
             default:
                 return new byte[] {1, 2, 3};
         }
@@ -87,7 +89,7 @@ public final class TransportFixtures {
             case SPLIT_ASSIGNMENT:
                 return AssignmentPayload.VERSION;
             case ASSIGNMENT_ACK:
-                return LongPayload.APPLIED_WATERMARK_VERSION;
+                return AppliedAckPayload.VERSION;
             case READER_REGISTRATION:
                 return RegistrationPayload.VERSION;
             default:

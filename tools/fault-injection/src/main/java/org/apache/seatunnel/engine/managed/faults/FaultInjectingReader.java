@@ -74,6 +74,11 @@ public final class FaultInjectingReader<T, SplitT extends SourceSplit>
     }
 
     @Override
+    public int splitBacklog() {
+        return reader.splitBacklog();
+    }
+
+    @Override
     public PollStatus pollNextManaged(Collector<T> output, PollContext context) throws Exception {
         return reader.pollNextManaged(output, context);
     }

@@ -96,6 +96,11 @@ public final class FaultInjectingReaderHost<SplitT extends SourceSplit>
     }
 
     @Override
+    public void onTurnEnded() {
+        host.onTurnEnded();
+    }
+
+    @Override
     public void onEndOfInput() {
         host.onEndOfInput();
     }

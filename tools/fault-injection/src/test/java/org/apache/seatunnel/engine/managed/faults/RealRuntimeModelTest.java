@@ -54,6 +54,7 @@ import org.junit.jupiter.api.Test;
  */
 class RealRuntimeModelTest {
     private static final long GOLDEN = 0x9E3779B97F4A7C15L;
+    private static final long WINDOW_STREAM = 0xC2B2AE3D27D4EB4FL;
 
     @Test
     void randomSchedulesKeepEverySplitOwnedOnceAndEveryRowCommittedOnce() {
@@ -113,6 +114,9 @@ class RealRuntimeModelTest {
             if (lingerMillis(seed) > 0) {
                 t.withLinger++;
             }
+            if (splitWindow(seed) > 0) {
+                t.withSplitWindow++;
+            }
             t.rescalesUp += w.rescalesUp();
             t.rescalesDown += w.rescalesDown();
             t.splitsFromRemovedSubtasks += w.splitsFromRemovedSubtasks();
@@ -122,7 +126,8 @@ class RealRuntimeModelTest {
         System.out.printf(
                 "%s: %d schedules in %.2f s (%.0f/s), %d restores (%d with more readers, %d with"
                         + " fewer; %d states of removed subtasks handed back, holding %d splits),"
-                        + " %d injected faults, %d schedules with a poll linger%n",
+                        + " %d injected faults, %d schedules with a poll linger, %d with a split"
+                        + " window%n",
                 name,
                 schedules,
                 secs,
@@ -133,7 +138,8 @@ class RealRuntimeModelTest {
                 t.statesFromRemovedSubtasks,
                 t.splitsFromRemovedSubtasks,
                 t.faultsFired,
-                t.withLinger);
+                t.withLinger,
+                t.withSplitWindow);
         return t;
     }
 
@@ -187,6 +193,7 @@ class RealRuntimeModelTest {
                         .schedule(faults)
                         .checkOwnershipEveryStep(rnd.nextBoolean())
                         .pollLinger(lingerMillis(seed))
+                        .splitWindow(splitWindow(seed))
                         .epochPolicy(
                                 WorldConfig.EpochPolicy.valueOf(
                                         System.getProperty("model.epochPolicy", "HIGH_WATER")))
@@ -212,6 +219,17 @@ class RealRuntimeModelTest {
         return r.nextInt(3) == 0 ? 1 + r.nextInt(500) : 0;
     }
 
+    /**
+     * Half the schedules run with a split window of 2 to 6 splits per reader (the world's readers
+     * count what they own), from a stream of its own like the linger's, so every other choice of a
+     * seed's schedule stays what it was: at such small windows the coordinator holds splits back
+     * while readers hold a window's worth, through every fault and restore.
+     */
+    static int splitWindow(long seed) {
+        Random r = new Random(seed ^ WINDOW_STREAM);
+        return r.nextBoolean() ? 2 + r.nextInt(5) : 0;
+    }
+
     /** What a run of schedules exercised. */
     private static final class Totals {
         int schedules;
@@ -222,6 +240,7 @@ class RealRuntimeModelTest {
         long splitsFromRemovedSubtasks;
         long statesFromRemovedSubtasks;
         long withLinger;
+        long withSplitWindow;
     }
 
     private static long longProperty(String key, long dflt) {

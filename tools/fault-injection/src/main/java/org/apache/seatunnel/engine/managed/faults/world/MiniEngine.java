@@ -461,6 +461,7 @@ public final class MiniEngine {
                             config.mailboxLimits(),
                             workerBudget,
                             config.pollBudget(),
+                            config.splitWindow(),
                             config.rowsPerTurn(),
                             faults,
                             network);
@@ -648,6 +649,14 @@ public final class MiniEngine {
             }
             if (t.loop().heldCommands() > maxQueued) {
                 throw fail(t.name() + " holds " + t.loop().heldCommands() + " commands");
+            }
+            if (config.splitWindow() > 0 && t.reader().owned().size() > config.splitWindow()) {
+                throw fail(
+                        t.name()
+                                + " holds "
+                                + t.reader().owned().size()
+                                + " unread splits, more than its split window "
+                                + config.splitWindow());
             }
         }
     }

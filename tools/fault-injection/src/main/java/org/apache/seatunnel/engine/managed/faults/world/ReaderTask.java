@@ -87,6 +87,7 @@ public final class ReaderTask {
             MailboxLimits limits,
             WorkerMailboxBudget budget,
             PollBudget pollBudget,
+            int splitWindow,
             int rowsPerTurn,
             FaultInjector faults,
             Transport transport) {
@@ -121,6 +122,7 @@ public final class ReaderTask {
                         .reader(new FaultInjectingReader<>(reader, faults, name))
                         .output(output)
                         .pollBudget(pollBudget)
+                        .splitWindow(splitWindow)
                         .recordSizer(String::length)
                         .splitSerializer(splitSer)
                         .capabilityDigest(reader.managedSourceCapability().digest())

@@ -57,6 +57,7 @@ public final class WorldConfig {
     private final int rowsPerTurn;
     private final MailboxLimits mailboxLimits;
     private final PollBudget pollBudget;
+    private final int splitWindow;
     private final double inclusionReportLoss;
     private final FaultSchedule schedule;
     private final boolean checkOwnershipEveryStep;
@@ -74,6 +75,7 @@ public final class WorldConfig {
         this.rowsPerTurn = b.rowsPerTurn;
         this.mailboxLimits = b.mailboxLimits;
         this.pollBudget = b.pollBudget;
+        this.splitWindow = b.splitWindow;
         this.inclusionReportLoss = b.inclusionReportLoss;
         this.schedule = b.schedule;
         this.checkOwnershipEveryStep = b.checkOwnershipEveryStep;
@@ -125,6 +127,11 @@ public final class WorldConfig {
 
     public MailboxLimits mailboxLimits() {
         return mailboxLimits;
+    }
+
+    /** {@code reader.split-window} the readers offer (0: none; the world's readers count). */
+    public int splitWindow() {
+        return splitWindow;
     }
 
     public PollBudget pollBudget() {
@@ -190,6 +197,7 @@ public final class WorldConfig {
         private int rowsPerTurn = 1;
         private MailboxLimits mailboxLimits =
                 new MailboxLimits(16, 1 << 20, 8, 64 << 10, 4096, 256, 10);
+        private int splitWindow;
         private PollBudget pollBudget =
                 new PollBudget(
                         64,
@@ -266,6 +274,12 @@ public final class WorldConfig {
         /** {@code reader.poll-linger} on the current poll budget (0: none). */
         public Builder pollLinger(long millis) {
             this.pollBudget = pollBudget.withLinger(TimeUnit.MILLISECONDS.toNanos(millis));
+            return this;
+        }
+
+        /** {@code reader.split-window} of every reader (0, the default: none). */
+        public Builder splitWindow(int v) {
+            this.splitWindow = v;
             return this;
         }
 
