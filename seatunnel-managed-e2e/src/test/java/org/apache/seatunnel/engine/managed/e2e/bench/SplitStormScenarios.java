@@ -53,7 +53,10 @@ import org.apache.seatunnel.managed.testkit.engine.RuntimeStats;
  * -Dstorm.timeout-seconds=900} (a run that takes longer is cancelled and reported TIMEOUT), {@code
  * -Dstorm.heap=true} (a sampler forces a GC every second and keeps the largest heap in use after
  * it, less the heap in use before the job: the job's live heap, at the price of slower runs),
- * {@code -Dscale.threads=true} (CPU per thread group of each run).
+ * {@code -Dstorm.repeat=3} (runs per lane and point, lanes in alternating order; the table shows
+ * the median with its range, the JSON every run), {@code -Dstorm.warmup-splits=200000} (one
+ * unmeasured run per lane and checkpoint mode first; 0: none), {@code -Dscale.threads=true} (CPU
+ * per thread group of each run).
  *
  * <p>Threading: the runner's main thread; the heap sampler is one daemon thread per run.
  */
@@ -70,6 +73,8 @@ final class SplitStormScenarios {
     private final long intervalMillis;
     private final long timeoutSeconds;
     private final boolean heap;
+    private final int repeat;
+    private final long warmupSplits;
     private int runs;
 
     private SplitStormScenarios(EmbeddedZeta zeta, boolean quick) {
@@ -81,6 +86,8 @@ final class SplitStormScenarios {
         this.intervalMillis = Long.getLong("storm.checkpoint-interval-ms", 2000);
         this.timeoutSeconds = Long.getLong("storm.timeout-seconds", 900);
         this.heap = Boolean.getBoolean("storm.heap");
+        this.repeat = Math.max(1, Integer.getInteger("storm.repeat", quick ? 1 : 3));
+        this.warmupSplits = Long.getLong("storm.warmup-splits", 200_000);
     }
 
     /** {@code SideBySideRunner [quick] storm}: only the split storms. */
@@ -105,7 +112,9 @@ final class SplitStormScenarios {
         json.put("cores", Runtime.getRuntime().availableProcessors());
         json.put("maxHeapMiB", Runtime.getRuntime().maxMemory() >> 20);
         json.put("checkpointIntervalMs", intervalMillis);
+        json.put("repetitions", repeat);
         ArrayNode results = json.putArray("runs");
+        warmUp();
         List<String[]> table = new ArrayList<>();
         table.add(
                 new String[] {
@@ -129,14 +138,28 @@ final class SplitStormScenarios {
                     points.add(new ArrayList<>());
                 }
                 for (long p : parallelism) {
+                    List<List<Run>> byLane = new ArrayList<>();
                     for (int l = 0; l < lanes.size(); l++) {
-                        System.gc();
-                        Run run = run("A".equals(lanes.get(l).trim()), n, (int) p, on);
-                        run.write(results.addObject());
-                        table.add(run.row());
-                        System.out.println(String.join(" | ", run.row()));
-                        if (run.status.equals("FINISHED")) {
-                            points.get(l).add(new double[] {p, run.splitsPerSecond()});
+                        byLane.add(new ArrayList<>());
+                    }
+                    for (int r = 0; r < repeat; r++) {
+                        // Every other repetition runs the lanes in the opposite order.
+                        for (int k = 0; k < lanes.size(); k++) {
+                            int l = r % 2 == 0 ? k : lanes.size() - 1 - k;
+                            System.gc();
+                            Run run = run("A".equals(lanes.get(l).trim()), n, (int) p, on);
+                            ObjectNode o = results.addObject();
+                            run.write(o);
+                            o.put("repetition", r);
+                            System.out.println(String.join(" | ", run.row(null)));
+                            byLane.get(l).add(run);
+                        }
+                    }
+                    for (int l = 0; l < lanes.size(); l++) {
+                        Run median = median(byLane.get(l));
+                        table.add(median.row(byLane.get(l)));
+                        if (median.status.equals("FINISHED")) {
+                            points.get(l).add(new double[] {p, median.splitsPerSecond()});
                         }
                     }
                 }
@@ -164,6 +187,34 @@ final class SplitStormScenarios {
         SideBySideRunner.print(table);
         for (Path p : report.write(Paths.get("target"), "side-by-side-storm")) {
             System.out.println("written " + p.toAbsolutePath());
+        }
+    }
+
+    /**
+     * The run of median wall time, or the first that did not finish: one failed repetition makes
+     * the point a failure.
+     */
+    private static Run median(List<Run> runs) {
+        for (Run r : runs) {
+            if (!r.status.equals("FINISHED")) {
+                return r;
+            }
+        }
+        List<Run> sorted = new ArrayList<>(runs);
+        sorted.sort((a, b) -> Long.compare(a.wallNanos, b.wallNanos));
+        return sorted.get(sorted.size() / 2);
+    }
+
+    /** Unmeasured runs of every lane, so the first measured point does not pay for the JIT. */
+    private void warmUp() throws Exception {
+        if (warmupSplits <= 0) {
+            return;
+        }
+        for (String cp : checkpoints) {
+            for (String lane : lanes) {
+                Run r = run("A".equals(lane.trim()), warmupSplits, 2, "on".equals(cp.trim()));
+                System.out.println("warm-up | " + String.join(" | ", r.row(null)));
+            }
         }
     }
 
@@ -291,14 +342,25 @@ final class SplitStormScenarios {
             r.set("checkpointDuration", BenchReport.distribution(checkpointNanos, false));
         }
 
-        String[] row() {
+        /** The table row; with its repetitions, the wall time's range follows the median's. */
+        String[] row(List<Run> repetitions) {
+            String wall = String.format(Locale.ROOT, "%.2f s", wallNanos / 1e9);
+            if (repetitions != null && repetitions.size() > 1) {
+                long lo = Long.MAX_VALUE;
+                long hi = 0;
+                for (Run r : repetitions) {
+                    lo = Math.min(lo, r.wallNanos);
+                    hi = Math.max(hi, r.wallNanos);
+                }
+                wall += String.format(Locale.ROOT, " (%.2f-%.2f)", lo / 1e9, hi / 1e9);
+            }
             return new String[] {
                 String.format(Locale.ROOT, "%,d", splits),
                 String.valueOf(parallelism),
                 checkpoints ? "on" : "off",
                 laneA ? "A" : "B",
                 status,
-                String.format(Locale.ROOT, "%.2f s", wallNanos / 1e9),
+                wall,
                 String.format(Locale.ROOT, "%,.0f", splitsPerSecond()),
                 String.format(Locale.ROOT, "%.1f", cpuNanos / 1e9),
                 liveHeapBytes < 0
