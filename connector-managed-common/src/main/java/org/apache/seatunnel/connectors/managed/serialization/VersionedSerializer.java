@@ -17,12 +17,13 @@
 
 package org.apache.seatunnel.connectors.managed.serialization;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.Arrays;
 import org.apache.seatunnel.api.serialization.Serializer;
 
 /**
@@ -57,38 +58,133 @@ public abstract class VersionedSerializer<T> implements Serializer<T> {
 
     @Override
     public final byte[] serialize(T value) throws IOException {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(32);
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
-            out.writeByte(version());
-            write(out, value);
-        }
+        // Unsynchronized buffers: the streams are this call's own, and a split is serialized per
+        // assignment and per checkpoint, so the JDK's synchronized byte streams cost more than
+        // the fields they carry.
+        Bytes bytes = new Bytes(32);
+        DataOutputStream out = new DataOutputStream(bytes);
+        out.writeByte(version());
+        write(out, value);
+        // DataOutputStream buffers nothing: there is nothing to flush or close.
         return bytes.toByteArray();
     }
 
     @Override
     public final T deserialize(byte[] serialized) throws IOException {
-        String type = getClass().getSimpleName();
         if (serialized == null || serialized.length == 0) {
-            throw new IOException(type + ": empty input");
+            throw new IOException(getClass().getSimpleName() + ": empty input");
         }
         int version = serialized[0] & 0xff;
         if (!canRead(version)) {
             throw new IOException(
-                    type + ": unknown version " + version + " (writes " + version() + ")");
+                    getClass().getSimpleName()
+                            + ": unknown version "
+                            + version
+                            + " (writes "
+                            + version()
+                            + ")");
         }
-        ByteArrayInputStream bytes = new ByteArrayInputStream(serialized, 1, serialized.length - 1);
+        BytesIn bytes = new BytesIn(serialized, 1);
         T value;
-        try (DataInputStream in = new DataInputStream(bytes)) {
-            value = read(in, version);
+        try {
+            value = read(new DataInputStream(bytes), version);
         } catch (EOFException e) {
-            throw new IOException(type + ": truncated input (" + serialized.length + " bytes)", e);
+            throw new IOException(
+                    getClass().getSimpleName()
+                            + ": truncated input ("
+                            + serialized.length
+                            + " bytes)",
+                    e);
         } catch (RuntimeException e) {
-            throw new IOException(type + ": malformed input: " + e.getClass().getSimpleName(), e);
+            throw new IOException(
+                    getClass().getSimpleName()
+                            + ": malformed input: "
+                            + e.getClass().getSimpleName(),
+                    e);
         }
         if (bytes.available() > 0) {
             throw new IOException(
-                    type + ": " + bytes.available() + " trailing bytes after version " + version);
+                    getClass().getSimpleName()
+                            + ": "
+                            + bytes.available()
+                            + " trailing bytes after version "
+                            + version);
         }
         return value;
+    }
+
+    /** A growable byte sink without the JDK's per-call locking. One caller; not thread-safe. */
+    private static final class Bytes extends OutputStream {
+        private byte[] buf;
+        private int count;
+
+        Bytes(int size) {
+            buf = new byte[size];
+        }
+
+        @Override
+        public void write(int b) {
+            ensure(1);
+            buf[count++] = (byte) b;
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+            ensure(len);
+            System.arraycopy(b, off, buf, count, len);
+            count += len;
+        }
+
+        private void ensure(int more) {
+            if (count + more > buf.length) {
+                buf = Arrays.copyOf(buf, Math.max(buf.length * 2, count + more));
+            }
+        }
+
+        byte[] toByteArray() {
+            return Arrays.copyOf(buf, count);
+        }
+    }
+
+    /** A byte source over an array without the JDK's per-call locking. One caller. */
+    private static final class BytesIn extends InputStream {
+        private final byte[] buf;
+        private int pos;
+
+        BytesIn(byte[] buf, int from) {
+            this.buf = buf;
+            this.pos = from;
+        }
+
+        @Override
+        public int read() {
+            return pos < buf.length ? buf[pos++] & 0xff : -1;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) {
+            if (len == 0) {
+                return 0;
+            }
+            int n = Math.min(len, buf.length - pos);
+            if (n <= 0) {
+                return -1;
+            }
+            System.arraycopy(buf, pos, b, off, n);
+            pos += n;
+            return n;
+        }
+
+        @Override
+        public long skip(long n) {
+            long k = Math.max(0, Math.min(n, buf.length - pos));
+            pos += (int) k;
+            return k;
+        }
+
+        @Override
+        public int available() {
+            return buf.length - pos;
+        }
     }
 }

@@ -326,6 +326,11 @@ public final class EmbeddedZeta implements AutoCloseable {
 
     // ------------------------------------------------------------------ accessors
 
+    /** How many members this engine started. */
+    public int memberCount() {
+        return memberCount;
+    }
+
     public HazelcastInstanceImpl member(int index) {
         return members.get(index);
     }

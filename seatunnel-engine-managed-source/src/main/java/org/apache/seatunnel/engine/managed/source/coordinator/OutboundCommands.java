@@ -19,6 +19,10 @@ package org.apache.seatunnel.engine.managed.source.coordinator;
 
 import java.util.BitSet;
 import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorMetrics.Counter;
+import org.apache.seatunnel.engine.managed.source.fault.FaultAction;
+import org.apache.seatunnel.engine.managed.source.fault.FaultSeam;
+import org.apache.seatunnel.engine.managed.source.fault.FaultSite;
+import org.apache.seatunnel.engine.managed.source.fault.InjectedFaultException;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
 import org.apache.seatunnel.engine.managed.source.protocol.AssignmentPayload;
@@ -342,11 +346,32 @@ final class OutboundCommands {
     }
 
     private void send(SourceCommandEnvelope env, AckHandler handler) {
+        if (FaultSeam.INSTALLED != null && injectedAtCreation(env, handler)) {
+            return;
+        }
         try {
             dispatcher.dispatch(env, handler);
         } catch (RuntimeException e) {
             handler.onTransportFailure(e);
         }
+    }
+
+    /** Fault point 1; true if the command is not to be sent. Tests only. */
+    private static boolean injectedAtCreation(SourceCommandEnvelope env, AckHandler handler) {
+        FaultAction f =
+                FaultSeam.at(
+                        FaultSite.COMMAND_CREATION,
+                        env.jobId(),
+                        env.targetSubtask(),
+                        env.commandKind().name());
+        if (f == FaultAction.CRASH) {
+            throw new InjectedFaultException(FaultSite.COMMAND_CREATION, f);
+        }
+        if (f == FaultAction.LOSE) {
+            handler.onTransportFailure(new InjectedFaultException(FaultSite.COMMAND_CREATION, f));
+            return true;
+        }
+        return false;
     }
 
     // ------------------------------------------------------------------ views (loop)

@@ -147,12 +147,6 @@ public final class SourceAssignmentTracker {
     public void addPending(String splitId, byte[] splitBytes, int subtask) {
         byte[] id = splitId.getBytes(StandardCharsets.UTF_8);
         long fp = SplitIdIndex.fingerprint(id);
-        if (index.find(fp, id) != null) {
-            throw new IllegalStateException(
-                    "Enumerator assigned a split that is still tracked (subtask "
-                            + subtask
-                            + "): a split must not be owned twice");
-        }
         PendingSplit p = new PendingSplit(id, fp, splitBytes, subtask);
         long estimate = p.estimatedBytes();
         if (pending >= maxUnassignedEntries || pendingBytes + estimate > maxUnassignedBytes) {
@@ -170,8 +164,13 @@ public final class SourceAssignmentTracker {
                             + "): hand splits out when asked (SupportSplitDemand) or raise the"
                             + " bound");
         }
+        if (index.addIfAbsent(fp, id, p) != null) {
+            throw new IllegalStateException(
+                    "Enumerator assigned a split that is still tracked (subtask "
+                            + subtask
+                            + "): a split must not be owned twice");
+        }
         pendingBySubtask.computeIfAbsent(subtask, k -> new ArrayDeque<>()).addLast(p);
-        index.add(fp, p);
         pending++;
         pendingBytes += estimate;
         metrics.increment(Counter.ASSIGNMENTS_CREATED);

@@ -80,6 +80,29 @@ final class SplitIdIndex {
         return null;
     }
 
+    /**
+     * Records that {@code holder} tracks {@code idUtf8} (fingerprint {@code fp}) unless a holder
+     * already tracks exactly that id: one probe for both. Returns that other holder, or null when
+     * {@code holder} was recorded.
+     */
+    Holder addIfAbsent(long fp, byte[] idUtf8, Holder holder) {
+        if (size + 1 > keys.length >>> 1) {
+            resize(keys.length << 1);
+        }
+        int mask = keys.length - 1;
+        int i = slot(fp, mask);
+        while (holders[i] != null) {
+            if (keys[i] == fp && holders[i].holds(idUtf8)) {
+                return holders[i];
+            }
+            i = (i + 1) & mask;
+        }
+        keys[i] = fp;
+        holders[i] = holder;
+        size++;
+        return null;
+    }
+
     /** Records that {@code holder} tracks a split whose id has fingerprint {@code fp}. */
     void add(long fp, Holder holder) {
         if (size + 1 > keys.length >>> 1) {

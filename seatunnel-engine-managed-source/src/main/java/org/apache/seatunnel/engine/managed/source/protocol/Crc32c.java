@@ -17,22 +17,27 @@
 
 package org.apache.seatunnel.engine.managed.source.protocol;
 
-import java.lang.reflect.Constructor;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.util.zip.Checksum;
 
 /**
  * CRC-32C (Castagnoli). {@code java.util.zip.CRC32C} exists only from Java 9 and the runtime ships
- * as Java 8 bytecode: on Java 9 or later {@link #of} uses the JDK's (an intrinsic, several times
- * faster on every command frame), on Java 8 a table of its own; tests check both against each
- * other.
+ * as Java 8 bytecode: on Java 9 or later {@link #of} uses the JDK's for inputs of {@link
+ * #JDK_FROM_BYTES} bytes or more (an intrinsic, several times faster on a command frame), a table
+ * of its own below that and on Java 8; tests check both against each other.
  *
- * <p>Threading: stateless, any thread (the JDK checksum is one per thread).
+ * <p>Threading: stateless, any thread. A JDK checksum is created per call through a constructor
+ * handle the JIT inlines (a per-thread instance cost a thread-local lookup per call, which on the
+ * engine's task threads, with their many thread locals, cost more than the checksum).
  */
 public final class Crc32c {
+    /** Inputs at least this long use the JDK's checksum when there is one. */
+    static final int JDK_FROM_BYTES = 64;
+
     private static final int[] TABLE = new int[256];
-    private static final Constructor<? extends Checksum> JDK_CRC32C = jdkCrc32c();
-    private static final ThreadLocal<Checksum> PER_THREAD =
-            JDK_CRC32C == null ? null : ThreadLocal.withInitial(Crc32c::newJdkChecksum);
+    private static final MethodHandle JDK_CRC32C = jdkCrc32c();
 
     static {
         for (int n = 0; n < 256; n++) {
@@ -46,25 +51,19 @@ public final class Crc32c {
 
     private Crc32c() {}
 
-    private static Constructor<? extends Checksum> jdkCrc32c() {
+    private static MethodHandle jdkCrc32c() {
         try {
-            return Class.forName("java.util.zip.CRC32C")
-                    .asSubclass(Checksum.class)
-                    .getConstructor();
+            return MethodHandles.publicLookup()
+                    .findConstructor(
+                            Class.forName("java.util.zip.CRC32C"),
+                            MethodType.methodType(void.class))
+                    .asType(MethodType.methodType(Checksum.class));
         } catch (ReflectiveOperationException | LinkageError e) {
             return null;
         }
     }
 
-    private static Checksum newJdkChecksum() {
-        try {
-            return JDK_CRC32C.newInstance();
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException("java.util.zip.CRC32C could not be created", e);
-        }
-    }
-
-    /** True when {@link #of} uses the JDK's implementation. */
+    /** True when {@link #of} uses the JDK's implementation for long inputs. */
     static boolean usesJdk() {
         return JDK_CRC32C != null;
     }
@@ -84,11 +83,16 @@ public final class Crc32c {
     }
 
     public static int of(byte[] bytes, int offset, int length) {
-        if (PER_THREAD == null) {
+        if (JDK_CRC32C == null || length < JDK_FROM_BYTES) {
             return update(0, bytes, offset, length);
         }
-        Checksum c = PER_THREAD.get();
-        c.reset();
+        Checksum c;
+        try {
+            c = (Checksum) JDK_CRC32C.invokeExact();
+        } catch (Throwable e) {
+            // The constructor takes nothing and throws nothing: only a broken JDK gets here.
+            return update(0, bytes, offset, length);
+        }
         c.update(bytes, offset, length);
         return (int) c.getValue();
     }

@@ -31,6 +31,10 @@ import org.apache.seatunnel.api.source.SourceEvent;
 import org.apache.seatunnel.api.source.SourceSplit;
 import org.apache.seatunnel.api.source.managed.ManagedSourceReader;
 import org.apache.seatunnel.engine.managed.source.checkpoint.SourceRuntimeCheckpointMetadataSerializer;
+import org.apache.seatunnel.engine.managed.source.fault.FaultAction;
+import org.apache.seatunnel.engine.managed.source.fault.FaultSeam;
+import org.apache.seatunnel.engine.managed.source.fault.FaultSite;
+import org.apache.seatunnel.engine.managed.source.fault.InjectedFaultException;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
 import org.apache.seatunnel.engine.managed.source.protocol.AppliedAckPayload;
 import org.apache.seatunnel.engine.managed.source.protocol.AssignmentPayload;
@@ -107,17 +111,7 @@ public final class ReaderAttempt<T, SplitT extends SourceSplit> {
             throw new IllegalArgumentException("a split window is positive, or 0 for none");
         }
         this.splitWindow = b.splitWindow;
-        this.appliedAcks =
-                new AppliedAcks(
-                        (watermark, backlog) ->
-                                uplinkSend(
-                                        toCoordinator(
-                                                        CommandKind.ASSIGNMENT_ACK,
-                                                        AppliedAckPayload.encode(
-                                                                watermark, backlog))
-                                                .payloadVersion(AppliedAckPayload.VERSION)
-                                                .build()),
-                        splitWindow);
+        this.appliedAcks = new AppliedAcks(this::sendAppliedAck, splitWindow);
         this.mailbox =
                 new ReaderMailbox(
                         b.jobId,
@@ -181,6 +175,33 @@ public final class ReaderAttempt<T, SplitT extends SourceSplit> {
             return;
         }
         sent.whenComplete((ack, err) -> delivered(CommandKind.READER_REGISTRATION, ack, err, true));
+    }
+
+    private CompletableFuture<AdmissionAck> sendAppliedAck(long watermark, int backlog) {
+        FaultAction fault = FaultAction.PROCEED;
+        if (FaultSeam.INSTALLED != null) {
+            fault =
+                    FaultSeam.at(
+                            FaultSite.APPLY_ACK,
+                            mailbox.jobId(),
+                            mailbox.subtask(),
+                            "watermark " + watermark + ", backlog " + backlog);
+            if (fault == FaultAction.LOSE) {
+                // Fault point 7, tests only: as if the transport had lost it.
+                CompletableFuture<AdmissionAck> lost = new CompletableFuture<>();
+                lost.completeExceptionally(new InjectedFaultException(FaultSite.APPLY_ACK, fault));
+                return lost;
+            }
+        }
+        CompletableFuture<AdmissionAck> sent = uplinkSend(appliedAck(watermark, backlog));
+        return fault == FaultAction.DUPLICATE ? uplinkSend(appliedAck(watermark, backlog)) : sent;
+    }
+
+    private SourceCommandEnvelope appliedAck(long watermark, int backlog) {
+        return toCoordinator(
+                        CommandKind.ASSIGNMENT_ACK, AppliedAckPayload.encode(watermark, backlog))
+                .payloadVersion(AppliedAckPayload.VERSION)
+                .build();
     }
 
     /** Sends through the uplink; a failure to hand over becomes a failed future. */

@@ -28,6 +28,10 @@ import org.apache.seatunnel.api.source.Collector;
 import org.apache.seatunnel.api.source.SourceSplit;
 import org.apache.seatunnel.api.source.managed.ManagedSourceReader;
 import org.apache.seatunnel.api.source.managed.PollStatus;
+import org.apache.seatunnel.engine.managed.source.fault.FaultAction;
+import org.apache.seatunnel.engine.managed.source.fault.FaultSeam;
+import org.apache.seatunnel.engine.managed.source.fault.FaultSite;
+import org.apache.seatunnel.engine.managed.source.fault.InjectedFaultException;
 import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
 import org.apache.seatunnel.engine.managed.source.protocol.ReasonCode;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
@@ -524,11 +528,26 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
         return true;
     }
 
+    /** Fault points 5 and 6, tests only: the attempt fails as a connector failure would. */
+    private void crashIfInjected(FaultSite site, SourceCommandEnvelope env) {
+        if (FaultSeam.at(site, env.jobId(), env.targetSubtask(), env.commandKind().name())
+                == FaultAction.CRASH) {
+            throw new InjectedFaultException(site, FaultAction.CRASH);
+        }
+    }
+
     private void applyCoordinatorCommand(SourceCommandEnvelope env) throws Exception {
         dataCommandSinceQuiet = true;
         switch (env.commandKind()) {
             case SPLIT_ASSIGNMENT:
-                reader.addSplits(host.decodeSplits(env));
+                List<SplitT> splits = host.decodeSplits(env);
+                if (FaultSeam.INSTALLED != null) {
+                    crashIfInjected(FaultSite.CONNECTOR_APPLY_BEFORE_RETURN, env);
+                }
+                reader.addSplits(splits);
+                if (FaultSeam.INSTALLED != null) {
+                    crashIfInjected(FaultSite.APPLY_COMPLETION, env);
+                }
                 pollWanted = true;
                 break;
             case NO_MORE_SPLITS:

@@ -22,6 +22,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
+import org.apache.seatunnel.engine.managed.source.fault.FaultAction;
+import org.apache.seatunnel.engine.managed.source.fault.FaultSeam;
+import org.apache.seatunnel.engine.managed.source.fault.FaultSite;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
 import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
@@ -261,6 +264,12 @@ public final class ReaderMailbox {
                         AdmissionStatus.TERMINAL_REJECTED, ReasonCode.RESERVED_CAPACITY_EXHAUSTED);
             }
         } else {
+            if (FaultSeam.INSTALLED != null
+                    && FaultSeam.at(FaultSite.CAPACITY_RESERVATION, jobId, subtask, kind.name())
+                            == FaultAction.RETRY_LATER) {
+                // Fault point 3, tests only: answered as if the mailbox were full.
+                return code(AdmissionStatus.RETRY_LATER, ReasonCode.MAILBOX_COUNT_FULL);
+            }
             ReasonCode full = reserveNormal(bytes);
             if (full != ReasonCode.NONE) {
                 return code(AdmissionStatus.RETRY_LATER, full);

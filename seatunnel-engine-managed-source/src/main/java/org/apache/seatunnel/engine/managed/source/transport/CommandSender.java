@@ -30,6 +30,10 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
 import org.apache.seatunnel.api.source.managed.Cancellable;
+import org.apache.seatunnel.engine.managed.source.fault.FaultAction;
+import org.apache.seatunnel.engine.managed.source.fault.FaultSeam;
+import org.apache.seatunnel.engine.managed.source.fault.FaultSite;
+import org.apache.seatunnel.engine.managed.source.fault.InjectedFaultException;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAckCodec;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
@@ -343,35 +347,104 @@ public final class CommandSender<M> implements AutoCloseable {
         int attemptNo = ++s.attempts;
         metrics.attempts.addAndGet(n);
         long callTimeout = Math.max(MIN_CALL_TIMEOUT_MILLIS, head.deadlineMillis - now);
-        CompletableFuture<byte[]> response;
-        try {
-            if (n == 1) {
-                response = invoker.invoke(targetOf(s), head.frame, callTimeout);
-            } else {
-                List<byte[]> frames = new ArrayList<>(n);
-                int i = 0;
-                for (Pending p : s.waiting) {
-                    if (i++ == n) {
-                        break;
-                    }
-                    frames.add(p.frame);
-                }
-                metrics.batchesSent.incrementAndGet();
-                response =
-                        invoker.invokeBatch(
-                                targetOf(s), CommandBatchCodec.encode(frames), callTimeout);
-            }
-        } catch (RuntimeException e) {
-            response = new CompletableFuture<>();
-            response.completeExceptionally(e);
-        }
+        CompletableFuture<byte[]> response =
+                FaultSeam.INSTALLED == null
+                        ? transmit(s, n, callTimeout)
+                        : transmitWithFault(s, n, callTimeout);
         int count = n;
         // Async on the sender's own thread: a local target completes inline, and handling it
         // here would recurse into the next batch.
         response.whenCompleteAsync((r, e) -> onResponse(s, attemptNo, count, r, e), scheduler);
     }
 
+    /** Hands the first {@code n} waiting commands to the transport, as one frame or a batch. */
+    private CompletableFuture<byte[]> transmit(Stream s, int n, long callTimeout) {
+        try {
+            if (n == 1) {
+                return invoker.invoke(targetOf(s), s.waiting.peekFirst().frame, callTimeout);
+            }
+            List<byte[]> frames = new ArrayList<>(n);
+            int i = 0;
+            for (Pending p : s.waiting) {
+                if (i++ == n) {
+                    break;
+                }
+                frames.add(p.frame);
+            }
+            metrics.batchesSent.incrementAndGet();
+            return invoker.invokeBatch(targetOf(s), CommandBatchCodec.encode(frames), callTimeout);
+        } catch (RuntimeException e) {
+            CompletableFuture<byte[]> failed = new CompletableFuture<>();
+            failed.completeExceptionally(e);
+            return failed;
+        }
+    }
+
+    /** Fault point 2 around {@link #transmit}. Tests only. */
+    private CompletableFuture<byte[]> transmitWithFault(Stream s, int n, long callTimeout) {
+        Pending head = s.waiting.peekFirst();
+        FaultAction f =
+                FaultSeam.at(
+                        FaultSite.OPERATION_SEND,
+                        head.env.jobId(),
+                        s.key.subtask,
+                        head.env.commandKind() + (n > 1 ? " and " + (n - 1) + " more" : ""));
+        if (f == FaultAction.LOSE) {
+            CompletableFuture<byte[]> lost = new CompletableFuture<>();
+            lost.completeExceptionally(new InjectedFaultException(FaultSite.OPERATION_SEND, f));
+            return lost;
+        }
+        if (f == FaultAction.DUPLICATE) {
+            transmit(s, n, callTimeout);
+            return transmit(s, n, callTimeout);
+        }
+        if (f == FaultAction.DELAY) {
+            // The batch is snapshotted now: the stream holds it in flight meanwhile.
+            CompletableFuture<byte[]> later = new CompletableFuture<>();
+            scheduler.schedule(
+                    () ->
+                            transmit(s, n, callTimeout)
+                                    .whenComplete(
+                                            (r, e) -> {
+                                                if (e != null) {
+                                                    later.completeExceptionally(e);
+                                                } else {
+                                                    later.complete(r);
+                                                }
+                                            }),
+                    FaultSeam.DELAY_MILLIS);
+            return later;
+        }
+        return transmit(s, n, callTimeout);
+    }
+
     private void onResponse(Stream s, int attemptNo, int count, byte[] response, Throwable err) {
+        if (s.closed || attemptNo != s.attempts) {
+            return;
+        }
+        if (err == null && FaultSeam.INSTALLED != null) {
+            // Fault point 4, tests only: the answer of an admitted frame is lost or late.
+            Pending head = s.waiting.peekFirst();
+            FaultAction f =
+                    FaultSeam.at(
+                            FaultSite.ADMISSION_ACK,
+                            head == null ? 0 : head.env.jobId(),
+                            s.key.subtask,
+                            head == null ? "" : head.env.commandKind().name());
+            if (f == FaultAction.LOSE) {
+                err = new InjectedFaultException(FaultSite.ADMISSION_ACK, f);
+            } else if (f == FaultAction.DELAY) {
+                scheduler.schedule(
+                        () -> handleResponse(s, attemptNo, count, response, null),
+                        FaultSeam.DELAY_MILLIS);
+                return;
+            }
+        }
+        handleResponse(s, attemptNo, count, response, err);
+    }
+
+    private void handleResponse(
+            Stream s, int attemptNo, int count, byte[] response, Throwable err) {
         if (s.closed || attemptNo != s.attempts) {
             return;
         }

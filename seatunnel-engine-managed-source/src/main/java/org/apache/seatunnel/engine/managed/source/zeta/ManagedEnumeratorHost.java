@@ -45,6 +45,10 @@ import org.apache.seatunnel.engine.managed.source.coordinator.OfferResult;
 import org.apache.seatunnel.engine.managed.source.coordinator.ReaderInclusionReport;
 import org.apache.seatunnel.engine.managed.source.coordinator.SenderDispatcher;
 import org.apache.seatunnel.engine.managed.source.coordinator.StateFormatException;
+import org.apache.seatunnel.engine.managed.source.fault.FaultAction;
+import org.apache.seatunnel.engine.managed.source.fault.FaultSeam;
+import org.apache.seatunnel.engine.managed.source.fault.FaultSite;
+import org.apache.seatunnel.engine.managed.source.fault.InjectedFaultException;
 import org.apache.seatunnel.engine.managed.source.lane.Lane;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
@@ -375,7 +379,28 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
 
     @Override
     public void notifyCheckpointComplete(long checkpointId) {
+        if (FaultSeam.INSTALLED != null && injectBeforeTrackerGc(checkpointId)) {
+            return;
+        }
         loop.notifyCheckpointComplete(checkpointId);
+    }
+
+    /** Fault point 11, tests only; true if the notification is not to reach the loop now. */
+    private boolean injectBeforeTrackerGc(long checkpointId) {
+        FaultSite site = FaultSite.GLOBAL_COMPLETION_BEFORE_TRACKER_GC;
+        FaultAction f =
+                FaultSeam.at(site, EngineAccess.jobId(context), -1, "checkpoint " + checkpointId);
+        if (f == FaultAction.CRASH) {
+            throw new InjectedFaultException(site, f);
+        }
+        if (f == FaultAction.DELAY) {
+            service.watchdog()
+                    .schedule(
+                            () -> loop.notifyCheckpointComplete(checkpointId),
+                            FaultSeam.DELAY_MILLIS,
+                            TimeUnit.MILLISECONDS);
+        }
+        return f == FaultAction.LOSE || f == FaultAction.DELAY;
     }
 
     @Override

@@ -35,6 +35,10 @@ import org.apache.seatunnel.api.source.managed.ManagedSourceReader;
 import org.apache.seatunnel.api.table.catalog.CatalogTableUtil;
 import org.apache.seatunnel.api.table.type.SeaTunnelDataType;
 import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
+import org.apache.seatunnel.engine.managed.source.fault.FaultAction;
+import org.apache.seatunnel.engine.managed.source.fault.FaultSeam;
+import org.apache.seatunnel.engine.managed.source.fault.FaultSite;
+import org.apache.seatunnel.engine.managed.source.fault.InjectedFaultException;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
 import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
 import org.apache.seatunnel.engine.managed.source.reader.BarrierResult;
@@ -575,7 +579,27 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
                             + checkpointId,
                     barrier.failure());
         }
+        if (FaultSeam.INSTALLED != null) {
+            injectBeforeStateRegistration(checkpointId);
+        }
         return managedSplits(state);
+    }
+
+    /** Fault point 8, tests only: the snapshot was taken, the engine has not got it. */
+    private void injectBeforeStateRegistration(long checkpointId) throws InterruptedException {
+        FaultSite site = FaultSite.READER_SNAPSHOT_BEFORE_STATE_REGISTRATION;
+        FaultAction f =
+                FaultSeam.at(
+                        site,
+                        EngineAccess.jobId(context),
+                        context.getIndexOfSubtask(),
+                        "checkpoint " + checkpointId);
+        if (f == FaultAction.CRASH) {
+            throw new InjectedFaultException(site, f);
+        }
+        if (f == FaultAction.STALL) {
+            FaultSeam.hold(site);
+        }
     }
 
     /**

@@ -1,0 +1,173 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.engine.managed.e2e.cluster;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A split storm on separate member processes (not part of {@code verify}; {@code
+ * -Dcluster.storm=true}): 2 members installed from the plugin distribution, a bounded ManagedFake
+ * job of one-row splits into SeaTunnel's LocalFile sink with transactions, on each lane in turn,
+ * with checkpoints off and on. Wall time from the REST submit to FINISHED; the files must hold the
+ * splits 0..n-1 once each. Properties: {@code -Dcluster.storm.splits} (1,000,000), {@code
+ * -Dcluster.storm.parallelism} (2), {@code -Dcluster.storm.repeat} (1); the members' heap is the
+ * environment's {@code MEMBER_XMX} (cluster.sh: 512m).
+ */
+@Tag("process-cluster-storm")
+@EnabledIfSystemProperty(named = "cluster.storm", matches = "true")
+class ProcessClusterStormTest {
+    private static final Logger LOG = LoggerFactory.getLogger(ProcessClusterStormTest.class);
+    private static final int MEMBERS = 2;
+    // Below Linux's ephemeral port range (32768-60999), so no outbound connection holds them.
+    private static final int BASE_PORT = 28900;
+    private static final Duration JOB_BOUND = Duration.ofMinutes(15);
+    private static final String SECTION =
+            "    managed-source:\n"
+                    + "      enabled: true\n"
+                    + "      allowed-jobs: [ storm-lane-a ]\n"
+                    + "      allowed-connectors: [ ManagedFake ]\n";
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.MINUTES)
+    void oneRowSplitsFinishExactlyOnceOnBothLanes() throws Exception {
+        int splits = Integer.getInteger("cluster.storm.splits", 1_000_000);
+        int parallelism = Integer.getInteger("cluster.storm.parallelism", 2);
+        int repeat = Integer.getInteger("cluster.storm.repeat", 1);
+        List<String> rows = new ArrayList<>();
+        try (SeaTunnelProcessCluster cluster =
+                SeaTunnelProcessCluster.start("storm", MEMBERS, BASE_PORT, SECTION)) {
+            ClusterRest rest = new ClusterRest(cluster.restPort(1));
+            for (boolean checkpoints : new boolean[] {false, true}) {
+                for (int r = 0; r < repeat; r++) {
+                    for (String lane : r % 2 == 0 ? List.of("B", "A") : List.of("A", "B")) {
+                        long millis = runOnce(rest, lane, splits, parallelism, checkpoints);
+                        String row =
+                                String.format(
+                                        Locale.ROOT,
+                                        "%,d splits | p=%d | checkpoints %s | lane %s | FINISHED"
+                                                + " in %.2f s (%,.0f splits/s), exactly once",
+                                        splits,
+                                        parallelism,
+                                        checkpoints ? "every 2 s" : "off",
+                                        lane,
+                                        millis / 1000.0,
+                                        splits * 1000.0 / millis);
+                        LOG.info(row);
+                        System.out.println("[ProcessClusterStormTest] " + row);
+                        rows.add(row);
+                    }
+                }
+            }
+        }
+        System.out.println("[ProcessClusterStormTest] summary\n" + String.join("\n", rows));
+    }
+
+    private long runOnce(
+            ClusterRest rest, String lane, int splits, int parallelism, boolean checkpoints)
+            throws Exception {
+        Path out = Files.createTempDirectory("storm-out-");
+        Path tmp = Files.createTempDirectory("storm-tmp-");
+        ObjectNode job = ClusterRest.JSON.createObjectNode();
+        ObjectNode env =
+                job.putObject("env")
+                        .put("job.name", "storm-lane-" + lane.toLowerCase(Locale.ROOT))
+                        .put("job.mode", "BATCH")
+                        .put("parallelism", parallelism);
+        if (checkpoints) {
+            env.put("checkpoint.interval", 2000);
+        }
+        job.putArray("source")
+                .addObject()
+                .put("plugin_name", "Managed")
+                .put("connector", "ManagedFake")
+                .put("split.count", splits)
+                .put("rows.per.split", 1)
+                .put("bounded", true);
+        job.putArray("sink")
+                .addObject()
+                .put("plugin_name", "LocalFile")
+                .put("path", out.toString())
+                .put("tmp_path", tmp.toString())
+                .put("file_format_type", "text")
+                .put("field_delimiter", ",")
+                .put("is_enable_transaction", true);
+        long t0 = System.nanoTime();
+        long jobId = rest.submit(job);
+        AtomicReference<String> status = new AtomicReference<>("");
+        // Polls the member's REST endpoint: the wall time is within one poll of the end.
+        await().atMost(JOB_BOUND)
+                .pollInterval(Duration.ofMillis(50))
+                .until(
+                        () -> {
+                            status.set(rest.jobInfo(jobId).path("jobStatus").asText());
+                            return status.get().matches("FINISHED|FAILED|CANCELED");
+                        });
+        long millis = (System.nanoTime() - t0) / 1_000_000;
+        assertEquals("FINISHED", status.get(), "lane " + lane + " job " + jobId);
+        assertEquals(0, missingOrRepeated(out, splits), "lane " + lane + ": exactly once");
+        return millis;
+    }
+
+    /** Splits 0..n-1 each written once: the count of those missing plus those written again. */
+    private static long missingOrRepeated(Path out, int splits) throws IOException {
+        BitSet seen = new BitSet(splits);
+        long repeated = 0;
+        long rows = 0;
+        try (Stream<Path> files = Files.walk(out)) {
+            for (Path f : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
+                try (BufferedReader in = Files.newBufferedReader(f, StandardCharsets.UTF_8)) {
+                    for (String line = in.readLine(); line != null; line = in.readLine()) {
+                        // id,split,seq,...: one row per split, so the split number is the key.
+                        int a = line.indexOf(',');
+                        int b = line.indexOf(',', a + 1);
+                        int split = Integer.parseInt(line.substring(a + 1, b));
+                        rows++;
+                        if (seen.get(split)) {
+                            repeated++;
+                        }
+                        seen.set(split);
+                    }
+                }
+            }
+        }
+        LOG.info("{} rows in {}", rows, out);
+        return (splits - seen.cardinality()) + repeated + (seen.length() > splits ? 1 : 0);
+    }
+}
