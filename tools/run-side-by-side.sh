@@ -15,13 +15,20 @@
 # -Dstorm.splits, -Dstorm.parallelism, -Dstorm.checkpoints=off,on, -Dstorm.heap=true, written to
 # side-by-side-storm.json and .svg, see SplitStormScenarios; discovery: a streaming enumerator discovering
 # 1,000 one-row splits/s for 30 min per lane (-Ddiscovery.minutes), heap, tracker and mailbox over time and
-# checkpoint durations, written to side-by-side-discovery.json and .svg, see DiscoveryScenario; -Dbench.option.<key>=<value> through
+# checkpoint durations, written to side-by-side-discovery.json and .svg, see DiscoveryScenario; soak: one streaming
+# Lane A job with discovery, slow data and a reader failure every 5 min for -Dsoak.minutes (60; 1440 = the STIP's
+# 24 h), failing on monotonic growth of heap, threads, tracker, coordinator queue, mailbox bytes or checkpoint time,
+# written to soak.json and soak-lines.svg, see SoakScenario; -Dbench.option.<key>=<value> through
 # JAVA_TOOL_OPTIONS runs Lane A with that managed-source setting, e.g. reader.poll-linger=20ms)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The soak injects its reader failures through the runtime's test-only fault seam.
+case " $* " in
+  *" soak "*) SOAK_FAULTS="-Dseatunnel.managed.fault-injection=org.apache.seatunnel.engine.managed.e2e.faults.ArmedFaults" ;;
+esac
 ./mvnw -q -B -ntp install -DskipTests -Dspotless.check.skip
 ./mvnw -q -B -ntp -pl seatunnel-managed-e2e test-compile -Dspotless.check.skip
 exec ./mvnw -q -B -ntp -pl seatunnel-managed-e2e exec:exec \
   -Dexec.classpathScope=test \
   -Dexec.executable=java \
-  "-Dexec.args=-Xmx2g --add-opens java.base/java.lang=ALL-UNNAMED -cp %classpath org.apache.seatunnel.engine.managed.e2e.bench.SideBySideRunner $*"
+  "-Dexec.args=-Xmx2g --add-opens java.base/java.lang=ALL-UNNAMED ${SOAK_FAULTS:-} -cp %classpath org.apache.seatunnel.engine.managed.e2e.bench.SideBySideRunner $*"

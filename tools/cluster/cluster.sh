@@ -22,6 +22,10 @@
 #   tools/cluster/cluster.sh start  [--home DIR] [--name C] [--members N] [--base-port P]
 #                                   [--managed FILE]        start N members, wait for the cluster
 #   tools/cluster/cluster.sh stop   [--home DIR] [--name C] stop them (TERM, then KILL after 30 s)
+#   tools/cluster/cluster.sh restart I [--home DIR] [--name C] [--members N] [--base-port P]
+#                                   start member I again (after it stopped or was killed) with its
+#                                   config, wait until it is back in the cluster
+#   tools/cluster/cluster.sh kill I [--home DIR] [--name C]  kill -9 member I
 #   tools/cluster/cluster.sh status [--home DIR] [--name C]
 #   tools/cluster/cluster.sh submit JOB.conf [--base-port P]  submit through REST, print the job id
 #   tools/cluster/cluster.sh job ID [--base-port P]          REST job-info (status and metrics)
@@ -29,9 +33,13 @@
 # --managed FILE: a YAML fragment indented for seatunnel.engine (see config/seatunnel.yaml) that
 # becomes each member's managed-source section; default: Lane A for ManagedFake in the job named
 # managed-cluster-demo. Each member gets its own config in HOME/clusters/C/mI/ (seatunnel.yaml,
-# hazelcast.yaml, member.log, pid): edit a member's seatunnel.yaml to flip its kill switch.
+# hazelcast.yaml, member.log, pid): edit a member's seatunnel.yaml to flip its kill switch. Logs
+# survive: a member's previous log becomes member.log.1, .2, ... when it starts again, and a new
+# start moves the previous cluster's logs to HOME/clusters/C.logs/<time>/.
 # Environment: MEMBER_XMX (512m), START_TIMEOUT / STOP_TIMEOUT seconds (90 / 30),
-# MAX_NO_HEARTBEAT_SECONDS (10), REBUILD=1 (rebuild the home), MVN_OFFLINE=-o (offline build).
+# MAX_NO_HEARTBEAT_SECONDS (10) and HEARTBEAT_INTERVAL_SECONDS (1): how soon a killed member is
+# declared dead (Hazelcast's defaults are 60 and 5), REBUILD=1 (rebuild the home), MVN_OFFLINE=-o
+# (offline build).
 set -euo pipefail
 
 REPO="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -130,7 +138,7 @@ write_member_config() {
     echo "    hazelcast.operation.generic.thread.count: 16"
     echo "    hazelcast.invocation.max.retry.count: 20"
     # A killed member is declared dead after 10 s without heartbeats (Hazelcast's default: 60 s).
-    echo "    hazelcast.heartbeat.interval.seconds: 1"
+    echo "    hazelcast.heartbeat.interval.seconds: ${HEARTBEAT_INTERVAL_SECONDS:-1}"
     echo "    hazelcast.max.no.heartbeat.seconds: ${MAX_NO_HEARTBEAT_SECONDS:-10}"
   } > "$dir/hazelcast.yaml"
   {
@@ -166,6 +174,12 @@ write_member_config() {
 
 start_member() {
   local i="$1" dir="$CLUSTER_DIR/m$1"
+  # Keep the log of a previous start of this member.
+  if [ -f "$dir/member.log" ]; then
+    local n=1
+    while [ -f "$dir/member.log.$n" ]; do n=$((n + 1)); done
+    mv "$dir/member.log" "$dir/member.log.$n"
+  fi
   # The member's working directory is its own folder; $! is the JVM itself (nohup execs it).
   cd "$dir"
   SEATUNNEL_HOME="$HOME_DIR" nohup "$JAVA" -Xms128m -Xmx${MEMBER_XMX:-512m} \
@@ -192,6 +206,15 @@ start() {
   [ -d "$CLUSTER_DIR" ] && for d in "$CLUSTER_DIR"/m*; do
     alive "$d" && die "member $(basename "$d") of $NAME is running; stop it first"
   done
+  if [ -d "$CLUSTER_DIR" ]; then
+    local logs
+    logs="$CLUSTER_DIR.logs/$(date +%Y%m%d-%H%M%S)"
+    mkdir -p "$logs"
+    for d in "$CLUSTER_DIR"/m*; do
+      for f in "$d"/member.log*; do [ -f "$f" ] && mv "$f" "$logs/$(basename "$d")-$(basename "$f")"; done
+    done
+    echo "Logs of the previous $NAME cluster: $logs"
+  fi
   rm -rf "$CLUSTER_DIR" && mkdir -p "$CLUSTER_DIR"
   for i in $(seq 1 "$MEMBERS"); do write_member_config "$i"; start_member "$i"; done
   # Formed when every member's log shows the full member list; bounded by START_TIMEOUT seconds.
@@ -205,6 +228,28 @@ start() {
     done
   done
   echo "Cluster $NAME: $MEMBERS members on 127.0.0.1:$BASE_PORT..$(member_port "$MEMBERS") (REST on the same ports)"
+}
+
+# Member I again, with the config it had; back when its log shows a cluster of every member.
+restart() {
+  local i="$ARG" dir="$CLUSTER_DIR/m$ARG"
+  [ -n "$i" ] && [ -f "$dir/seatunnel.yaml" ] || die "usage: cluster.sh restart I (a member of $NAME)"
+  alive "$dir" && die "member m$i of $NAME is running"
+  start_member "$i"
+  local deadline=$((SECONDS + ${START_TIMEOUT:-90}))
+  until grep -q "Members {size:$MEMBERS," "$dir/member.log" 2>/dev/null; do
+    alive "$dir" || { tail -30 "$dir/member.log" >&2; die "member m$i exited"; }
+    [ $SECONDS -lt $deadline ] || die "member m$i did not rejoin in ${START_TIMEOUT:-90} s"
+    sleep 0.2
+  done
+  echo "Member m$i of $NAME is back (pid $(cat "$dir/pid"))"
+}
+
+kill9() {
+  local dir="$CLUSTER_DIR/m$ARG"
+  alive "$dir" || die "member m$ARG of $NAME is not running"
+  kill -KILL "$(cat "$dir/pid")"
+  echo "Member m$ARG of $NAME killed"
 }
 
 stop() {
@@ -236,6 +281,8 @@ case "$CMD" in
   home) assemble_home ;;
   start) start ;;
   stop) stop ;;
+  restart) restart ;;
+  kill) kill9 ;;
   status) status ;;
   submit)
     [ -f "$ARG" ] || die "usage: cluster.sh submit JOB.conf"
@@ -244,5 +291,5 @@ case "$CMD" in
     rest -H 'Content-Type: application/json' -X POST -d "$json" \
       "http://127.0.0.1:$BASE_PORT/hazelcast/rest/maps/submit-job"; echo ;;
   job) rest "http://127.0.0.1:$BASE_PORT/hazelcast/rest/maps/job-info/$ARG"; echo ;;
-  *) sed -n '19,35p' "$0"; exit 2 ;;
+  *) sed -n '19,44p' "$0"; exit 2 ;;
 esac

@@ -70,6 +70,7 @@ final class CoordinatorCore<SplitT extends SourceSplit, StateT> {
     private final ReaderRegistry readers;
     private final EnvelopeFactory envelopes;
     private final CoordinatorSchedulerImpl scheduler;
+    private final TrackerGauges gauges;
     private final byte[] restoreBlob;
     private OutboundCommands outbound;
     private LoopPort loop;
@@ -90,6 +91,7 @@ final class CoordinatorCore<SplitT extends SourceSplit, StateT> {
             ReaderRegistry readers,
             EnvelopeFactory envelopes,
             CoordinatorSchedulerImpl scheduler,
+            TrackerGauges gauges,
             byte[] restoreBlob) {
         this.config = config;
         this.factory = Objects.requireNonNull(factory, "enumeratorFactory");
@@ -101,6 +103,7 @@ final class CoordinatorCore<SplitT extends SourceSplit, StateT> {
         this.readers = readers;
         this.envelopes = envelopes;
         this.scheduler = scheduler;
+        this.gauges = gauges;
         this.restoreBlob = restoreBlob;
     }
 
@@ -383,6 +386,7 @@ final class CoordinatorCore<SplitT extends SourceSplit, StateT> {
 
     void afterCommand() throws Exception {
         outbound.pump();
+        gauges.maybePublish(tracker);
     }
 
     // ------------------------------------------------------------------ enumerator context

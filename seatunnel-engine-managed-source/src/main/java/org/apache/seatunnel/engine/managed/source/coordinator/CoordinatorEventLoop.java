@@ -637,6 +637,8 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
         } finally {
             t.setContextClassLoader(previous);
             owner = null;
+            // What is left for the next drain (approximate, as the queue's size is): a gauge.
+            metrics.set(CoordinatorMetrics.Gauge.QUEUED_COMMANDS, commands.size());
             drainState.set(IDLE);
         }
         Thread waiting = handoffWaiter.get();

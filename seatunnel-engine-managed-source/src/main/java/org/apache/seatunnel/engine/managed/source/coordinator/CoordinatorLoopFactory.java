@@ -91,6 +91,7 @@ final class CoordinatorLoopFactory {
                         readers,
                         envelopes,
                         scheduler,
+                        new TrackerGauges(metrics, clock),
                         b.restoreBlob);
         OutboundCommands outbound =
                 new OutboundCommands(

@@ -109,9 +109,40 @@ public final class CoordinatorMetrics {
         }
     }
 
+    /**
+     * What the coordinator holds now (the tracker's figures published by {@link TrackerGauges}, the
+     * queue's by the loop), as opposed to the counters, which only grow.
+     */
+    public enum Gauge {
+        /** Assignments in flight: what assignment-tracker.max-entries bounds. */
+        TRACKER_ASSIGNMENTS("AssignmentTrackerAssignments"),
+        /** Splits the tracker holds: in flight, and waiting for room in their reader. */
+        TRACKER_SPLITS("AssignmentTrackerSplits"),
+        /** Their estimated heap bytes: what assignment-tracker.max-bytes bounds (with the wait). */
+        TRACKER_BYTES("AssignmentTrackerEstimatedBytes"),
+        /**
+         * When the oldest assignment not yet proven by a completed checkpoint was dispatched (epoch
+         * millis, -1 when none); exported as its age.
+         */
+        OLDEST_UNCHECKPOINTED_DISPATCH_MILLIS("AssignmentOldestUncheckpointedAgeMillis"),
+        /** Commands waiting in the coordinator's queue after a drain (bounded by its capacity). */
+        QUEUED_COMMANDS("CoordinatorQueuedCommands");
+
+        private final String metricName;
+
+        Gauge(String metricName) {
+            this.metricName = metricName;
+        }
+
+        public String metricName() {
+            return metricName;
+        }
+    }
+
     private static final Counter[] COUNTERS = Counter.values();
 
     private final AtomicLongArray values = new AtomicLongArray(COUNTERS.length);
+    private final AtomicLongArray gauges = new AtomicLongArray(Gauge.values().length);
 
     public void increment(Counter c) {
         values.incrementAndGet(c.ordinal());
@@ -123,6 +154,14 @@ public final class CoordinatorMetrics {
 
     public long get(Counter c) {
         return values.get(c.ordinal());
+    }
+
+    public void set(Gauge g, long value) {
+        gauges.set(g.ordinal(), value);
+    }
+
+    public long get(Gauge g) {
+        return gauges.get(g.ordinal());
     }
 
     /** A point-in-time copy keyed by metric name, in declaration order. */

@@ -747,7 +747,10 @@ public final class SourceAssignmentTracker {
             Iterator<TrackedAssignment> it = set.iterator();
             if (it.hasNext()) {
                 long t = it.next().dispatchedAtMillis();
-                oldest = oldest < 0 ? t : Math.min(oldest, t);
+                // A version-1 restore did not record it (NONE): no age to tell.
+                if (t >= 0) {
+                    oldest = oldest < 0 ? t : Math.min(oldest, t);
+                }
             }
         }
         return oldest;

@@ -20,6 +20,7 @@ package org.apache.seatunnel.engine.managed.source.zeta;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.function.LongSupplier;
 import org.apache.seatunnel.api.common.metrics.MetricsContext;
 import org.apache.seatunnel.api.source.managed.SnapshotGauge;
 import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorMetrics;
@@ -41,11 +42,23 @@ final class CoordinatorTaskMetrics {
     private CoordinatorTaskMetrics() {}
 
     static String exportedName(CoordinatorMetrics.Counter c) {
-        String n = c.metricName();
+        return prefixed(c.metricName());
+    }
+
+    static String exportedName(CoordinatorMetrics.Gauge g) {
+        return prefixed(g.metricName());
+    }
+
+    private static String prefixed(String n) {
         return n.startsWith(PREFIX) ? n : PREFIX + n;
     }
 
-    /** Registers every coordinator counter; a null context registers nothing. */
+    /** Milliseconds since {@code dispatchedAt}, 0 when there is none (-1). */
+    static long ageOf(long dispatchedAt) {
+        return dispatchedAt < 0 ? 0 : Math.max(0, System.currentTimeMillis() - dispatchedAt);
+    }
+
+    /** Registers every coordinator counter and gauge; a null context registers nothing. */
     static List<String> register(MetricsContext context, CoordinatorMetrics metrics) {
         List<String> names = new ArrayList<>();
         if (context == null) {
@@ -54,6 +67,15 @@ final class CoordinatorTaskMetrics {
         for (CoordinatorMetrics.Counter c : CoordinatorMetrics.Counter.values()) {
             String name = exportedName(c);
             context.counter(name, new SnapshotGauge(name, () -> metrics.get(c)));
+            names.add(name);
+        }
+        for (CoordinatorMetrics.Gauge g : CoordinatorMetrics.Gauge.values()) {
+            String name = exportedName(g);
+            LongSupplier value =
+                    g == CoordinatorMetrics.Gauge.OLDEST_UNCHECKPOINTED_DISPATCH_MILLIS
+                            ? () -> ageOf(metrics.get(g))
+                            : () -> metrics.get(g);
+            context.counter(name, new SnapshotGauge(name, value));
             names.add(name);
         }
         return Collections.unmodifiableList(names);

@@ -89,6 +89,8 @@ public final class SideBySideRunner {
                 SplitStormScenarios.runOnly(zeta, quick);
             } else if (Arrays.asList(args).contains("discovery")) {
                 DiscoveryScenario.runOnly(zeta, quick);
+            } else if (Arrays.asList(args).contains("soak")) {
+                SoakScenario.runOnly(zeta);
             } else if (Arrays.asList(args).contains("latency")) {
                 new SideBySideRunner(zeta, quick).runLatencyOnly();
             } else {

@@ -23,18 +23,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -152,11 +148,11 @@ class ProcessClusterKillTest {
             long jobId = rest.submit(job);
             await().atMost(Duration.ofSeconds(60))
                     .pollInterval(Duration.ofMillis(200))
-                    .until(() -> committedRows(out) > 2L * ROWS_PER_SECOND_PER_READER);
+                    .until(() -> LocalFileRows.committed(out) > 2L * ROWS_PER_SECOND_PER_READER);
 
             int target = victimMember(cluster, jobId, victim);
             boolean master = cluster.memberLog(target).contains("become a new active master");
-            long atKill = committedRows(out);
+            long atKill = LocalFileRows.committed(out);
             long t0 = System.nanoTime();
             cluster.kill9(target);
             LOG.info(
@@ -168,7 +164,7 @@ class ProcessClusterKillTest {
             long threshold = atKill + 2L * PARALLELISM * ROWS_PER_SECOND_PER_READER;
             await().atMost(RECOVERY_BOUND)
                     .pollInterval(Duration.ofMillis(100))
-                    .until(() -> committedRows(out) > threshold);
+                    .until(() -> LocalFileRows.committed(out) > threshold);
             long recoveryMillis = (System.nanoTime() - t0) / 1_000_000;
 
             int survivor = target == 1 ? 2 : 1;
@@ -182,7 +178,7 @@ class ProcessClusterKillTest {
                                             .path("jobStatus")
                                             .asText()
                                             .matches("CANCELED|FAILED|FINISHED"));
-            long[] check = check(out);
+            long[] check = LocalFileRows.check(out);
             return new Outcome(
                     lane, victim, master, run, recoveryMillis, check[0], check[1], check[2]);
         }
@@ -239,44 +235,5 @@ class ProcessClusterKillTest {
         }
         LOG.warn("Every reader shares the enumerator's member; killing that one");
         return readerMembers.get(0);
-    }
-
-    private static long committedRows(Path out) throws IOException {
-        long n = 0;
-        try (Stream<Path> files = Files.walk(out)) {
-            for (Path f : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
-                n += Files.readAllLines(f, StandardCharsets.UTF_8).size();
-            }
-        }
-        return n;
-    }
-
-    /** {rows, duplicate (split, seq) pairs, missing seqs below each split's maximum}. */
-    private static long[] check(Path out) throws IOException {
-        Map<Integer, Map<Long, Integer>> seen = new HashMap<>();
-        long rows = 0;
-        Pattern row = Pattern.compile("^\\d+,(\\d+),(\\d+),");
-        try (Stream<Path> files = Files.walk(out)) {
-            for (Path f : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
-                for (String line : Files.readAllLines(f, StandardCharsets.UTF_8)) {
-                    Matcher m = row.matcher(line);
-                    assertTrue(m.find(), "unexpected line in " + f + ": " + line);
-                    rows++;
-                    seen.computeIfAbsent(Integer.parseInt(m.group(1)), k -> new HashMap<>())
-                            .merge(Long.parseLong(m.group(2)), 1, Integer::sum);
-                }
-            }
-        }
-        long duplicates = 0;
-        long gaps = 0;
-        for (Map<Long, Integer> split : seen.values()) {
-            long max = -1;
-            for (Map.Entry<Long, Integer> e : split.entrySet()) {
-                duplicates += e.getValue() - 1;
-                max = Math.max(max, e.getKey());
-            }
-            gaps += (max + 1) - split.size();
-        }
-        return new long[] {rows, duplicates, gaps};
     }
 }

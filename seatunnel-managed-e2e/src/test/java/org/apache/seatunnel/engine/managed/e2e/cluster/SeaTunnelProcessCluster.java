@@ -135,6 +135,25 @@ public final class SeaTunnelProcessCluster implements AutoCloseable {
         ProcessHandle.of(pid(member)).ifPresent(ProcessHandle::destroyForcibly);
     }
 
+    /**
+     * Starts a member that stopped or was killed again, with the config it had, and returns once it
+     * is back in the cluster ({@code cluster.sh restart}). Its previous log is kept as {@code
+     * member.log.N}.
+     */
+    public void restart(int member) throws IOException {
+        script(
+                "restart",
+                String.valueOf(member),
+                "--home",
+                home().toString(),
+                "--name",
+                name,
+                "--members",
+                String.valueOf(members),
+                "--base-port",
+                String.valueOf(basePort));
+    }
+
     /** A client config for SeaTunnel's Java client: this cluster's name and members, loopback. */
     public ClientConfig clientConfig() {
         ClientConfig config = new ClientConfig();
@@ -197,6 +216,14 @@ public final class SeaTunnelProcessCluster implements AutoCloseable {
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         pb.redirectOutput(log.toFile());
         pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        // How soon a killed member is declared dead: cluster.sh's 10 s unless a runner asks for
+        // Hazelcast's own defaults.
+        for (String v : new String[] {"MAX_NO_HEARTBEAT_SECONDS", "HEARTBEAT_INTERVAL_SECONDS"}) {
+            String value = System.getProperty("cluster." + v.toLowerCase(java.util.Locale.ROOT));
+            if (value != null) {
+                pb.environment().put(v, value);
+            }
+        }
         Process p = pb.start();
         try {
             if (!p.waitFor(SCRIPT_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {

@@ -1,0 +1,315 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.engine.managed.e2e.faults;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.seatunnel.connectors.managed.fake.ManagedFakeRows;
+import org.apache.seatunnel.connectors.managed.fake.testing.ManagedFakeTestingSourceFactory;
+import org.apache.seatunnel.engine.core.job.JobResult;
+import org.apache.seatunnel.engine.core.job.JobStatus;
+import org.apache.seatunnel.engine.managed.source.fault.FaultAction;
+import org.apache.seatunnel.engine.managed.source.fault.FaultSite;
+import org.apache.seatunnel.managed.testkit.engine.CollectedRows;
+import org.apache.seatunnel.managed.testkit.engine.EmbeddedZeta;
+import org.apache.seatunnel.managed.testkit.engine.LaneASettings;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Seeded chaos on embedded engines: each schedule ({@link ChaosSchedule}, drawn from its seed)
+ * starts its own engine of 2 or 3 members, runs a bounded Lane A job into a sink with an aggregated
+ * committer ({@link DurableCollectSink}, so a member's death loses no committed batch), throws its
+ * events at it, and checks that the job ends FINISHED within {@link #JOB_BOUND} with every row
+ * committed exactly once. In {@code verify} a few schedules run ({@code chaos.schedules}, 3); as a
+ * runner, thousands: {@code -Dchaos.schedules=N -Dchaos.seed=S}, {@code -Dchaos.keep-going=true} to
+ * run them all and report every failure. It writes {@code target/chaos-summary.json}: schedules
+ * run, failures by kind, the seeds of the failures; a failure prints its seed and how to replay it.
+ */
+class ChaosRunnerTest {
+    private static final String JOB_NAME = "lane-a-chaos";
+    private static final Duration JOB_BOUND = Duration.ofSeconds(180);
+    private static final long GOLDEN = 0x9E3779B97F4A7C15L;
+
+    /** One schedule's outcome: {@code kind} is PASSED or the first thing found wrong. */
+    static final class Outcome {
+        final ChaosSchedule schedule;
+        final String kind;
+        final String detail;
+        final long millis;
+
+        Outcome(ChaosSchedule schedule, String kind, String detail, long millis) {
+            this.schedule = schedule;
+            this.kind = kind;
+            this.detail = detail;
+            this.millis = millis;
+        }
+    }
+
+    @Test
+    @Timeout(value = 12, unit = TimeUnit.HOURS)
+    void seededSchedulesEndWithEveryRowCommittedExactlyOnce() throws Exception {
+        long base = Long.getLong("chaos.seed", 20261204L);
+        int schedules = Integer.getInteger("chaos.schedules", 3);
+        boolean keepGoing = Boolean.getBoolean("chaos.keep-going");
+        List<Outcome> outcomes = new ArrayList<>();
+        for (int i = 0; i < schedules; i++) {
+            long seed = base + i * GOLDEN;
+            ChaosSchedule s = ChaosSchedule.draw(seed);
+            System.out.println("[ChaosRunnerTest] " + (i + 1) + "/" + schedules + " " + s);
+            Outcome o = run(s, i);
+            outcomes.add(o);
+            System.out.println(
+                    "[ChaosRunnerTest] seed "
+                            + seed
+                            + ": "
+                            + o.kind
+                            + " in "
+                            + o.millis
+                            + " ms"
+                            + (o.detail == null ? "" : " (" + o.detail + ")"));
+            if (!o.kind.equals("PASSED") && !keepGoing) {
+                break;
+            }
+        }
+        writeSummary(outcomes);
+        for (Outcome o : outcomes) {
+            assertEquals(
+                    "PASSED",
+                    o.kind,
+                    "schedule failed; replay with -Dchaos.seed="
+                            + o.schedule.seed
+                            + " -Dchaos.schedules=1: "
+                            + o.schedule
+                            + ": "
+                            + o.detail);
+        }
+    }
+
+    private static String job(ChaosSchedule s, String runId, String faultId) {
+        return "env {\n  job.name = \""
+                + JOB_NAME
+                + "\"\n  job.mode = \"BATCH\"\n  parallelism = "
+                + s.parallelism
+                + "\n  checkpoint.interval = "
+                + s.checkpointMillis
+                + "\n  job.retry.interval.seconds = 1\n}\n"
+                + "source {\n  Managed {\n    connector = \""
+                + ManagedFakeTestingSourceFactory.IDENTIFIER
+                + "\"\n    split.count = "
+                + s.splits
+                + "\n    rows.per.split = "
+                + s.rowsPerSplit
+                + "\n    bounded = true\n    rows.per.second = "
+                + s.rowsPerSecond
+                + "\n    slow.data.millis = "
+                + s.slowDataMillis
+                + "\n    fault.id = \""
+                + faultId
+                + "\"\n    fail.once.at.row = "
+                + s.failAtRow
+                + (s.enumeratorFailAtCheckpoint > 0
+                        ? "\n    enumerator.fail.on = \"checkpoint-complete\""
+                                + "\n    enumerator.fail.at.checkpoint = "
+                                + s.enumeratorFailAtCheckpoint
+                        : "")
+                + "\n  }\n}\n"
+                + "sink {\n  "
+                + DurableCollectSink.IDENTIFIER
+                + " {\n    run.id = \""
+                + runId
+                + "\"\n  }\n}\n";
+    }
+
+    private static Outcome run(ChaosSchedule s, int index) {
+        long t0 = System.nanoTime();
+        String runId = "chaos-" + s.seed;
+        Map<String, Object> cfg = new LinkedHashMap<>();
+        cfg.put("enabled", true);
+        cfg.put("allowed-jobs", List.of(JOB_NAME));
+        cfg.put("allowed-connectors", List.of(ManagedFakeTestingSourceFactory.IDENTIFIER));
+        cfg.put("reader.split-window", s.splitWindow);
+        LaneASettings.install(cfg);
+        EmbeddedZeta zeta = null;
+        try {
+            zeta =
+                    EmbeddedZeta.builder("chaos-" + index, 25400 + (index % 40) * 10)
+                            .members(s.members)
+                            .checkpointTimeoutMillis(2000)
+                            .start();
+            String hocon = job(s, runId, "chaos-" + s.seed + "-" + System.nanoTime());
+            long jobId = zeta.submit(hocon);
+            String failure = runEvents(zeta, s, jobId, hocon);
+            if (failure != null) {
+                return outcome(s, "EVENT_FAILED", failure, t0);
+            }
+            JobResult r;
+            try {
+                r = zeta.completion(jobId).get(JOB_BOUND.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                return outcome(s, "NOT_ENDED", "no end within " + JOB_BOUND, t0);
+            }
+            if (r.getStatus() != JobStatus.FINISHED) {
+                return outcome(s, "NOT_FINISHED", r.getStatus() + ": " + r.getError(), t0);
+            }
+            return check(s, runId, t0);
+        } catch (Throwable e) {
+            return outcome(s, "ERROR", e.toString(), t0);
+        } finally {
+            ArmedFaults.disarm();
+            if (zeta != null) {
+                zeta.close();
+            }
+            LaneASettings.clear();
+            DurableCollectSink.clear(runId);
+            CollectedRows.clear(runId);
+        }
+    }
+
+    /** Runs the events in order; returns what went wrong with one, or null. */
+    private static String runEvents(EmbeddedZeta zeta, ChaosSchedule s, long jobId, String hocon)
+            throws Exception {
+        await().atMost(JOB_BOUND)
+                .pollInterval(Duration.ofMillis(20))
+                .until(
+                        () ->
+                                zeta.status(jobId).isEndState()
+                                        || zeta.latestCompletedCheckpointId(jobId, 1) >= 1);
+        for (ChaosSchedule.Event e : s.events) {
+            // The drawn pause, as a bounded wait on the job's end: an ended job has no events.
+            try {
+                zeta.completion(jobId).get(e.pauseMillis + 1, TimeUnit.MILLISECONDS);
+                return null;
+            } catch (TimeoutException running) {
+                // The pause is over and the job still runs: the event happens now.
+            }
+            switch (e.kind) {
+                case FAULT:
+                    if (e.site == FaultSite.STATE_REGISTRATION_BEFORE_TASK_ACK
+                            || e.site == FaultSite.TASK_ACK_BEFORE_DOWNSTREAM_FORWARDING) {
+                        for (int m = 0; m < zeta.memberCount(); m++) {
+                            if (zeta.member(m).getLifecycleService().isRunning()) {
+                                EngineFaults.interpose(zeta.server(m), jobId);
+                            }
+                        }
+                    }
+                    int times = e.action == FaultAction.RETRY_LATER ? 3 : 1;
+                    ArmedFaults.arm(e.site, e.action, jobId, null, 0, times, 4000);
+                    break;
+                case MEMBER_SHUTDOWN:
+                    // Never the master (member 0): the test reads the job through it.
+                    zeta.member(zeta.memberCount() - 1).shutdown();
+                    break;
+                case SAVEPOINT_RESTORE:
+                    try {
+                        zeta.savePoint(jobId, Duration.ofSeconds(60));
+                    } catch (Exception ex) {
+                        if (zeta.status(jobId).isEndState()) {
+                            return null; // it ended first: nothing left to save
+                        }
+                        return "savepoint: " + ex;
+                    }
+                    zeta.awaitTerminal(jobId, Duration.ofSeconds(60));
+                    if (zeta.status(jobId) == JobStatus.FINISHED) {
+                        return null;
+                    }
+                    if (zeta.status(jobId) != JobStatus.SAVEPOINT_DONE) {
+                        return "savepoint ended the job " + zeta.status(jobId);
+                    }
+                    zeta.submit(jobId, hocon, true);
+                    break;
+                default:
+                    throw new IllegalStateException(e.kind.name());
+            }
+        }
+        return null;
+    }
+
+    private static Outcome check(ChaosSchedule s, String runId, long t0) {
+        Map<String, Integer> committed =
+                CollectedRows.multiset(DurableCollectSink.committed(runId));
+        int missing = 0;
+        int repeated = 0;
+        for (int n = 0; n < s.splits; n++) {
+            for (long seq = 0; seq < s.rowsPerSplit; seq++) {
+                Integer c = committed.get(ManagedFakeRows.payload(n, seq));
+                if (c == null) {
+                    missing++;
+                } else if (c > 1) {
+                    repeated += c - 1;
+                }
+            }
+        }
+        long foreign = committed.size() - (s.rows() - missing);
+        if (missing > 0) {
+            return outcome(s, "MISSING_ROWS", missing + " of " + s.rows() + " rows missing", t0);
+        }
+        if (repeated > 0 || foreign != 0) {
+            return outcome(s, "DUPLICATE_ROWS", repeated + " rows committed twice", t0);
+        }
+        return outcome(s, "PASSED", null, t0);
+    }
+
+    private static Outcome outcome(ChaosSchedule s, String kind, String detail, long t0) {
+        return new Outcome(s, kind, detail, (System.nanoTime() - t0) / 1_000_000);
+    }
+
+    private static void writeSummary(List<Outcome> outcomes) throws Exception {
+        ObjectMapper json = new ObjectMapper();
+        ObjectNode root = json.createObjectNode();
+        root.put("schedules", outcomes.size());
+        Map<String, Integer> byKind = new TreeMap<>();
+        ArrayNode failed = root.putArray("failures");
+        long passedMillis = 0;
+        for (Outcome o : outcomes) {
+            byKind.merge(o.kind, 1, Integer::sum);
+            if (o.kind.equals("PASSED")) {
+                passedMillis += o.millis;
+            } else {
+                failed.addObject()
+                        .put("seed", o.schedule.seed)
+                        .put("kind", o.kind)
+                        .put("detail", o.detail)
+                        .put("schedule", o.schedule.toString());
+            }
+        }
+        ObjectNode kinds = root.putObject("byKind");
+        byKind.forEach(kinds::put);
+        root.put("passedMillis", passedMillis);
+        Path out = Paths.get("target", "chaos-summary.json");
+        Files.createDirectories(out.getParent());
+        json.writerWithDefaultPrettyPrinter().writeValue(out.toFile(), root);
+        System.out.println(
+                "[ChaosRunnerTest] summary " + byKind + " written to " + out.toAbsolutePath());
+    }
+}
