@@ -47,8 +47,9 @@ import org.slf4j.LoggerFactory;
  * job of one-row splits into SeaTunnel's LocalFile sink with transactions, on each lane in turn,
  * with checkpoints off and on. Wall time from the REST submit to FINISHED; the files must hold the
  * splits 0..n-1 once each. Properties: {@code -Dcluster.storm.splits} (1,000,000), {@code
- * -Dcluster.storm.parallelism} (2), {@code -Dcluster.storm.repeat} (1); the members' heap is the
- * environment's {@code MEMBER_XMX} (cluster.sh: 512m).
+ * -Dcluster.storm.parallelism} (2), {@code -Dcluster.storm.repeat} (1, lanes in alternating order),
+ * {@code -Dcluster.storm.warmup-splits} (200,000: one unmeasured run per lane first; 0: none); the
+ * members' heap is the environment's {@code MEMBER_XMX} (cluster.sh: 512m).
  */
 @Tag("process-cluster-storm")
 @EnabledIfSystemProperty(named = "cluster.storm", matches = "true")
@@ -71,9 +72,23 @@ class ProcessClusterStormTest {
         int parallelism = Integer.getInteger("cluster.storm.parallelism", 2);
         int repeat = Integer.getInteger("cluster.storm.repeat", 1);
         List<String> rows = new ArrayList<>();
+        // -Dcluster.storm.options="a: 1;b: 2": more managed-source settings, to compare them.
+        StringBuilder section = new StringBuilder(SECTION);
+        for (String o : System.getProperty("cluster.storm.options", "").split(";")) {
+            if (!o.trim().isEmpty()) {
+                section.append("      ").append(o.trim()).append('\n');
+            }
+        }
         try (SeaTunnelProcessCluster cluster =
-                SeaTunnelProcessCluster.start("storm", MEMBERS, BASE_PORT, SECTION)) {
+                SeaTunnelProcessCluster.start("storm", MEMBERS, BASE_PORT, section.toString())) {
             ClusterRest rest = new ClusterRest(cluster.restPort(1));
+            // Fresh member JVMs: one unmeasured run per lane first, so neither pays for the JIT.
+            int warmup = Integer.getInteger("cluster.storm.warmup-splits", 200_000);
+            if (warmup > 0) {
+                for (String lane : List.of("B", "A")) {
+                    runOnce(rest, lane, warmup, parallelism, false);
+                }
+            }
             for (boolean checkpoints : new boolean[] {false, true}) {
                 for (int r = 0; r < repeat; r++) {
                     for (String lane : r % 2 == 0 ? List.of("B", "A") : List.of("A", "B")) {
