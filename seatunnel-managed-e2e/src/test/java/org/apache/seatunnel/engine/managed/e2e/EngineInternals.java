@@ -132,11 +132,28 @@ public final class EngineInternals {
         return ((HazelcastInstanceImpl) executionContext.getInstance()).node.getNodeEngine();
     }
 
-    private static Object read(Object target, Class<?> owner, String field) {
+    /**
+     * Reads private field {@code field} of {@code owner} from {@code target}, or fails naming it.
+     */
+    public static Object read(Object target, Class<?> owner, String field) {
         try {
             Field f = owner.getDeclaredField(field);
             f.setAccessible(true);
             return f.get(target);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(
+                    "engine internals changed: " + owner.getName() + "." + field, e);
+        }
+    }
+
+    /**
+     * Writes private field {@code field} of {@code owner} in {@code target}, or fails naming it.
+     */
+    public static void write(Object target, Class<?> owner, String field, Object value) {
+        try {
+            Field f = owner.getDeclaredField(field);
+            f.setAccessible(true);
+            f.set(target, value);
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException(
                     "engine internals changed: " + owner.getName() + "." + field, e);

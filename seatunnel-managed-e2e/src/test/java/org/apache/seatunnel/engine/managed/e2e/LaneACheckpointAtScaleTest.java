@@ -24,8 +24,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.apache.seatunnel.api.common.metrics.JobMetrics;
-import org.apache.seatunnel.api.common.metrics.Measurement;
 import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSource;
 import org.apache.seatunnel.connectors.managed.fake.testing.ManagedFakeFaults;
 import org.apache.seatunnel.connectors.managed.fake.testing.ManagedFakeTestingSourceFactory;
@@ -84,14 +82,8 @@ class LaneACheckpointAtScaleTest {
                 + "\"\n  }\n}\n";
     }
 
-    /** The job-wide sum of a metric, 0 while the engine has not collected it yet. */
     private static long metric(long jobId, String name) {
-        JobMetrics m = zeta.coordinator().getJobMetrics(jobId);
-        long sum = 0;
-        for (Measurement x : m.get(name)) {
-            sum += ((Number) x.getValue()).longValue();
-        }
-        return sum;
+        return zeta.jobMetricSum(jobId, name);
     }
 
     @Test

@@ -27,8 +27,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.apache.seatunnel.api.common.metrics.JobMetrics;
-import org.apache.seatunnel.api.common.metrics.Measurement;
 import org.apache.seatunnel.connectors.managed.fake.ManagedFakeRows;
 import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSource;
 import org.apache.seatunnel.engine.core.job.JobResult;
@@ -95,14 +93,8 @@ class LaneASplitStormTest {
                 + "\"\n  }\n}\n";
     }
 
-    /** The job-wide sum of a metric. */
     private static long metric(long jobId, String name) {
-        JobMetrics m = zeta.coordinator().getJobMetrics(jobId);
-        long sum = 0;
-        for (Measurement x : m.get(name)) {
-            sum += ((Number) x.getValue()).longValue();
-        }
-        return sum;
+        return zeta.jobMetricSum(jobId, name);
     }
 
     private long runToFinished(String runId, int splits, String envExtra) throws Exception {

@@ -30,8 +30,6 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.apache.seatunnel.api.common.metrics.JobMetrics;
-import org.apache.seatunnel.api.common.metrics.Measurement;
 import org.apache.seatunnel.connectors.managed.fake.ManagedFakeRows;
 import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSource;
 import org.apache.seatunnel.engine.core.job.JobResult;
@@ -91,12 +89,7 @@ class LaneASplitWindowTest {
     }
 
     private static long metric(long jobId, String name) {
-        JobMetrics m = zeta.coordinator().getJobMetrics(jobId);
-        long sum = 0;
-        for (Measurement x : m.get(name)) {
-            sum += ((Number) x.getValue()).longValue();
-        }
-        return sum;
+        return zeta.jobMetricSum(jobId, name);
     }
 
     private static int connectorSplits(List<ManagedSplit> state) {

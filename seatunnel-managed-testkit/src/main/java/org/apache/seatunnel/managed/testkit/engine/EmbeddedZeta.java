@@ -326,6 +326,19 @@ public final class EmbeddedZeta implements AutoCloseable {
 
     // ------------------------------------------------------------------ accessors
 
+    /**
+     * The sum of metric {@code name} over every measurement of job {@code jobId} (every task that
+     * registers it, e.g. each reader's), 0 when none has it yet.
+     */
+    public long jobMetricSum(long jobId, String name) {
+        long sum = 0;
+        for (org.apache.seatunnel.api.common.metrics.Measurement m :
+                coordinator().getJobMetrics(jobId).get(name)) {
+            sum += ((Number) m.getValue()).longValue();
+        }
+        return sum;
+    }
+
     /** How many members this engine started. */
     public int memberCount() {
         return memberCount;

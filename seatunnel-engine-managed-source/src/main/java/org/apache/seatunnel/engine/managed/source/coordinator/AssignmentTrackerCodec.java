@@ -19,7 +19,6 @@ package org.apache.seatunnel.engine.managed.source.coordinator;
 
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -353,11 +352,7 @@ public final class AssignmentTrackerCodec {
         public List<AssignmentEntry> entries() {
             List<AssignmentEntry> out = new ArrayList<>();
             for (PendingSplit p : pending) {
-                out.add(
-                        AssignmentEntry.unassigned(
-                                new String(p.idUtf8(), StandardCharsets.UTF_8),
-                                p.splitBytes().clone(),
-                                p.subtask()));
+                out.add(p.view());
             }
             for (TrackedAssignment a : assignments) {
                 TrackedAssignment.Cursor c = a.cursor();

@@ -17,6 +17,7 @@
 
 package org.apache.seatunnel.engine.managed.source.coordinator;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
@@ -67,6 +68,12 @@ final class PendingSplit implements SplitIdIndex.Holder {
 
     long fingerprint() {
         return fingerprint;
+    }
+
+    /** A copy for views and restores: id, bytes and subtask, unassigned. */
+    AssignmentEntry view() {
+        return AssignmentEntry.unassigned(
+                new String(idUtf8, StandardCharsets.UTF_8), splitBytes.clone(), subtask);
     }
 
     /** What the tracker counts for it against the unassigned byte bound. */

@@ -562,11 +562,7 @@ public final class SourceAssignmentTracker {
         for (ArrayDeque<PendingSplit> q : pendingBySubtask.values()) {
             for (PendingSplit p : q) {
                 index.remove(p.fingerprint(), p);
-                out.add(
-                        AssignmentEntry.unassigned(
-                                new String(p.idUtf8(), StandardCharsets.UTF_8),
-                                p.splitBytes(),
-                                p.subtask()));
+                out.add(p.view());
             }
         }
         pendingBySubtask.clear();
@@ -663,11 +659,7 @@ public final class SourceAssignmentTracker {
         List<AssignmentEntry> out = new ArrayList<>(size());
         for (ArrayDeque<PendingSplit> q : pendingBySubtask.values()) {
             for (PendingSplit p : q) {
-                out.add(
-                        AssignmentEntry.unassigned(
-                                new String(p.idUtf8(), StandardCharsets.UTF_8),
-                                p.splitBytes().clone(),
-                                p.subtask()));
+                out.add(p.view());
             }
         }
         for (TrackedAssignment a : byCommand.values()) {

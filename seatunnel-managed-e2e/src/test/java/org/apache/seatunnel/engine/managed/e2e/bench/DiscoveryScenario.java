@@ -27,8 +27,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import org.apache.seatunnel.api.common.metrics.JobMetrics;
-import org.apache.seatunnel.api.common.metrics.Measurement;
 import org.apache.seatunnel.engine.core.job.JobStatus;
 import org.apache.seatunnel.engine.managed.e2e.CountingSink;
 import org.apache.seatunnel.managed.bench.report.BenchReport;
@@ -91,12 +89,7 @@ final class DiscoveryScenario {
     }
 
     private long metric(long jobId, String name) {
-        JobMetrics m = zeta.coordinator().getJobMetrics(jobId);
-        long sum = 0;
-        for (Measurement x : m.get(name)) {
-            sum += ((Number) x.getValue()).longValue();
-        }
-        return sum;
+        return zeta.jobMetricSum(jobId, name);
     }
 
     private void run() throws Exception {
@@ -213,7 +206,8 @@ final class DiscoveryScenario {
         }
     }
 
-    private static XyPlot.Series series(String name, List<double[]> rows, int column) {
+    /** Column {@code column} of {@code rows} against column 0 (minutes). */
+    static XyPlot.Series series(String name, List<double[]> rows, int column) {
         double[] x = new double[rows.size()];
         double[] y = new double[rows.size()];
         for (int i = 0; i < rows.size(); i++) {

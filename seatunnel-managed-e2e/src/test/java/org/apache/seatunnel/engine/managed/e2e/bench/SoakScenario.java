@@ -29,8 +29,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import org.apache.seatunnel.api.common.metrics.JobMetrics;
-import org.apache.seatunnel.api.common.metrics.Measurement;
 import org.apache.seatunnel.engine.core.job.JobStatus;
 import org.apache.seatunnel.engine.managed.e2e.CountingSink;
 import org.apache.seatunnel.engine.managed.e2e.faults.ArmedFaults;
@@ -102,12 +100,7 @@ final class SoakScenario {
     }
 
     private long metric(long jobId, String name) {
-        JobMetrics m = zeta.coordinator().getJobMetrics(jobId);
-        long sum = 0;
-        for (Measurement x : m.get(name)) {
-            sum += ((Number) x.getValue()).longValue();
-        }
-        return sum;
+        return zeta.jobMetricSum(jobId, name);
     }
 
     private void run() throws Exception {
@@ -234,7 +227,7 @@ final class SoakScenario {
                             "minutes",
                             SERIES[i][1],
                             false,
-                            List.of(series("Lane A (managed)", rows, i + 1))));
+                            List.of(DiscoveryScenario.series("Lane A (managed)", rows, i + 1))));
         }
         for (Path p : report.write(Paths.get("target"), "soak")) {
             System.out.println("written " + p.toAbsolutePath());
@@ -257,15 +250,5 @@ final class SoakScenario {
             out[q] = xs.isEmpty() ? 0 : xs.get(xs.size() / 2);
         }
         return out;
-    }
-
-    private static XyPlot.Series series(String name, List<double[]> rows, int column) {
-        double[] x = new double[rows.size()];
-        double[] y = new double[rows.size()];
-        for (int i = 0; i < rows.size(); i++) {
-            x[i] = rows.get(i)[0];
-            y[i] = rows.get(i)[column];
-        }
-        return new XyPlot.Series(name, x, y);
     }
 }

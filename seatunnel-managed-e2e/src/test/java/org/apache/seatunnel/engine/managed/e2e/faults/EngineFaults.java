@@ -21,10 +21,10 @@ import com.hazelcast.spi.impl.NodeEngineImpl;
 import com.hazelcast.spi.impl.operationservice.Operation;
 import com.hazelcast.spi.impl.operationservice.impl.InvocationFuture;
 import java.io.IOException;
-import java.lang.reflect.Field;
 import java.util.List;
 import java.util.Map;
 import org.apache.seatunnel.api.table.type.Record;
+import org.apache.seatunnel.engine.managed.e2e.EngineInternals;
 import org.apache.seatunnel.engine.managed.source.fault.FaultAction;
 import org.apache.seatunnel.engine.managed.source.fault.FaultSite;
 import org.apache.seatunnel.engine.managed.source.fault.InjectedFaultException;
@@ -66,7 +66,7 @@ public final class EngineFaults {
     public static int interpose(SeaTunnelServer server, long jobId) {
         Map<?, ?> contexts =
                 (Map<?, ?>)
-                        read(
+                        EngineInternals.read(
                                 server.getTaskExecutionService(),
                                 TaskExecutionService.class,
                                 "executionContexts");
@@ -89,15 +89,20 @@ public final class EngineFaults {
         if (original instanceof AckInterposer) {
             return;
         }
-        write(
+        EngineInternals.write(
                 task,
                 AbstractTask.class,
                 "executionContext",
                 new AckInterposer(
                         task,
-                        (NodeEngineImpl) read(original, TaskExecutionContext.class, "nodeEngine"),
+                        (NodeEngineImpl)
+                                EngineInternals.read(
+                                        original, TaskExecutionContext.class, "nodeEngine"),
                         (TaskExecutionService)
-                                read(original, TaskExecutionContext.class, "taskExecutionService"),
+                                EngineInternals.read(
+                                        original,
+                                        TaskExecutionContext.class,
+                                        "taskExecutionService"),
                         jobId,
                         task.getTaskLocation().getTaskIndex()));
     }
@@ -105,12 +110,14 @@ public final class EngineFaults {
     @SuppressWarnings("unchecked")
     private static void interposeForwarding(SeaTunnelTask task, long jobId) {
         SourceFlowLifeCycle<?, ?> flow =
-                (SourceFlowLifeCycle<?, ?>) read(task, SeaTunnelTask.class, "startFlowLifeCycle");
+                (SourceFlowLifeCycle<?, ?>)
+                        EngineInternals.read(task, SeaTunnelTask.class, "startFlowLifeCycle");
         SeaTunnelSourceCollector<?> collector =
-                (SeaTunnelSourceCollector<?>) read(flow, SourceFlowLifeCycle.class, "collector");
+                (SeaTunnelSourceCollector<?>)
+                        EngineInternals.read(flow, SourceFlowLifeCycle.class, "collector");
         List<OneInputFlowLifeCycle<Record<?>>> outputs =
                 (List<OneInputFlowLifeCycle<Record<?>>>)
-                        read(collector, SeaTunnelSourceCollector.class, "outputs");
+                        EngineInternals.read(collector, SeaTunnelSourceCollector.class, "outputs");
         for (int i = 0; i < outputs.size(); i++) {
             if (!(outputs.get(i) instanceof ForwardInterposer)) {
                 outputs.set(
@@ -208,28 +215,6 @@ public final class EngineFaults {
         @Override
         public void prepareClose() throws IOException {
             next.prepareClose();
-        }
-    }
-
-    private static Object read(Object target, Class<?> owner, String field) {
-        try {
-            Field f = owner.getDeclaredField(field);
-            f.setAccessible(true);
-            return f.get(target);
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException(
-                    "engine internals changed: " + owner.getName() + "." + field, e);
-        }
-    }
-
-    private static void write(Object target, Class<?> owner, String field, Object value) {
-        try {
-            Field f = owner.getDeclaredField(field);
-            f.setAccessible(true);
-            f.set(target, value);
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException(
-                    "engine internals changed: " + owner.getName() + "." + field, e);
         }
     }
 }
