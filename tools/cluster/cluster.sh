@@ -249,6 +249,13 @@ kill9() {
   local dir="$CLUSTER_DIR/m$ARG"
   alive "$dir" || die "member m$ARG of $NAME is not running"
   kill -KILL "$(cat "$dir/pid")"
+  # SIGKILL is asynchronous: a restart right after it would find the member still running.
+  local waited=0
+  while alive "$dir"; do
+    [ "$waited" -lt 300 ] || die "member m$ARG of $NAME still runs 30 s after kill -9"
+    sleep 0.1
+    waited=$((waited + 1))
+  done
   echo "Member m$ARG of $NAME killed"
 }
 

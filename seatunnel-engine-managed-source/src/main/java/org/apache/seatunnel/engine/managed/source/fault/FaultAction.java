@@ -27,6 +27,8 @@ public enum FaultAction {
     DUPLICATE,
     /** It happens later ({@link FaultSeam#DELAY_MILLIS}). */
     DELAY,
+    /** It happens now and once more later, behind what followed it. */
+    REORDER,
     /** The component fails there with an {@link InjectedFaultException}. */
     CRASH,
     /** It is held back until the injection's {@link FaultInjection#hold} returns. */

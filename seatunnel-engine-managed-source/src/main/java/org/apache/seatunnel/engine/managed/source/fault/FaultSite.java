@@ -32,9 +32,12 @@ public enum FaultSite {
     /**
      * 2. Operation send: the command sender hands a frame or batch to the member transport ({@code
      * CommandSender}). LOSE: not sent, the invocation fails (the sender retries); DUPLICATE: sent
-     * twice, the second answer counts; DELAY: sent after {@link FaultSeam#DELAY_MILLIS}.
+     * twice, the second answer counts; DELAY: sent after {@link FaultSeam#DELAY_MILLIS}; REORDER:
+     * sent, and a copy sent again once a later transmission of the stream is answered (a stale
+     * frame overtaken by newer ones).
      */
-    OPERATION_SEND(2, FaultAction.LOSE, FaultAction.DUPLICATE, FaultAction.DELAY),
+    OPERATION_SEND(
+            2, FaultAction.LOSE, FaultAction.DUPLICATE, FaultAction.DELAY, FaultAction.REORDER),
     /**
      * 3. Capacity reservation: a reader mailbox reserves count and bytes for a coordinator command
      * ({@code ReaderMailbox}). RETRY_LATER: answered as if the mailbox were full.

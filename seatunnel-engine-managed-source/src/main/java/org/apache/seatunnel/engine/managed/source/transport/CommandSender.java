@@ -131,6 +131,10 @@ public final class CommandSender<M> implements AutoCloseable {
     private final ConcurrentMap<StreamKey, Stream> streams = new ConcurrentHashMap<>();
     private final AtomicInteger pending = new AtomicInteger();
     private volatile boolean closed;
+    // Fault point 2's REORDER, tests only; the sender thread's. A stream retires when idle, so the
+    // copy waits here, by stream key, for the stream's next transmission.
+    private StreamKey staleKey;
+    private Runnable staleCopy;
 
     /**
      * @param scheduler the sender's single thread and its timers; all progress runs on it
@@ -363,16 +367,8 @@ public final class CommandSender<M> implements AutoCloseable {
             if (n == 1) {
                 return invoker.invoke(targetOf(s), s.waiting.peekFirst().frame, callTimeout);
             }
-            List<byte[]> frames = new ArrayList<>(n);
-            int i = 0;
-            for (Pending p : s.waiting) {
-                if (i++ == n) {
-                    break;
-                }
-                frames.add(p.frame);
-            }
             metrics.batchesSent.incrementAndGet();
-            return invoker.invokeBatch(targetOf(s), CommandBatchCodec.encode(frames), callTimeout);
+            return invoker.invokeBatch(targetOf(s), batchOf(s, n), callTimeout);
         } catch (RuntimeException e) {
             CompletableFuture<byte[]> failed = new CompletableFuture<>();
             failed.completeExceptionally(e);
@@ -380,8 +376,36 @@ public final class CommandSender<M> implements AutoCloseable {
         }
     }
 
+    /** The first {@code n} waiting commands of {@code s} as one batch frame. */
+    private static byte[] batchOf(Stream s, int n) {
+        List<byte[]> frames = new ArrayList<>(n);
+        for (Pending p : s.waiting) {
+            if (frames.size() == n) {
+                break;
+            }
+            frames.add(p.frame);
+        }
+        return CommandBatchCodec.encode(frames);
+    }
+
     /** Fault point 2 around {@link #transmit}. Tests only. */
     private CompletableFuture<byte[]> transmitWithFault(Stream s, int n, long callTimeout) {
+        Runnable due = null;
+        if (staleCopy != null && staleKey.equals(s.key)) {
+            due = staleCopy;
+            staleCopy = null;
+            staleKey = null;
+        }
+        CompletableFuture<byte[]> sent = faultedTransmit(s, n, callTimeout);
+        if (due != null) {
+            // Behind a later transmission's answer: the reader admitted newer commands first.
+            Runnable copy = due;
+            sent.whenCompleteAsync((r, e) -> copy.run(), scheduler);
+        }
+        return sent;
+    }
+
+    private CompletableFuture<byte[]> faultedTransmit(Stream s, int n, long callTimeout) {
         Pending head = s.waiting.peekFirst();
         FaultAction f =
                 FaultSeam.at(
@@ -396,6 +420,27 @@ public final class CommandSender<M> implements AutoCloseable {
         }
         if (f == FaultAction.DUPLICATE) {
             transmit(s, n, callTimeout);
+            return transmit(s, n, callTimeout);
+        }
+        if (f == FaultAction.REORDER) {
+            // A copy taken now goes out once a later transmission is answered, so it reaches the
+            // reader behind commands sent after it: a stale frame the reader must not apply again.
+            boolean batch = n > 1;
+            byte[] copy = batch ? batchOf(s, n) : head.frame;
+            M target = targetOf(s);
+            staleKey = s.key;
+            staleCopy =
+                    () -> {
+                        try {
+                            if (batch) {
+                                invoker.invokeBatch(target, copy, callTimeout);
+                            } else {
+                                invoker.invoke(target, copy, callTimeout);
+                            }
+                        } catch (RuntimeException lost) {
+                            // A copy that cannot be sent is a lost one: nothing to answer.
+                        }
+                    };
             return transmit(s, n, callTimeout);
         }
         if (f == FaultAction.DELAY) {

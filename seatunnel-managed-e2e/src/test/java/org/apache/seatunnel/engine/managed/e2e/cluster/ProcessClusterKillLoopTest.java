@@ -103,7 +103,10 @@ class ProcessClusterKillLoopTest {
                     .put("job.mode", "STREAMING")
                     .put("parallelism", PARALLELISM)
                     .put("checkpoint.interval", 1000)
-                    .put("job.retry.interval.seconds", 1);
+                    .put("job.retry.interval.seconds", 1)
+                    // Zeta fails a job after job.retry.times (3) pipeline restores; every kill
+                    // here may cost one or two.
+                    .put("job.retry.times", 10 * kills);
             job.putArray("source")
                     .addObject()
                     .put("plugin_name", "Managed")

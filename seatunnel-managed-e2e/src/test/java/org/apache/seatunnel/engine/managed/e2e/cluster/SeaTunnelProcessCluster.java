@@ -25,6 +25,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -131,8 +132,13 @@ public final class SeaTunnelProcessCluster implements AutoCloseable {
     }
 
     /** Kills a member's JVM the hard way (SIGKILL): no shutdown hook, no goodbye to the cluster. */
-    public void kill9(int member) throws IOException {
-        ProcessHandle.of(pid(member)).ifPresent(ProcessHandle::destroyForcibly);
+    public void kill9(int member) throws Exception {
+        Optional<ProcessHandle> p = ProcessHandle.of(pid(member));
+        if (p.isPresent()) {
+            p.get().destroyForcibly();
+            // SIGKILL is asynchronous: a restart right after it would find the member running.
+            p.get().onExit().get(30, TimeUnit.SECONDS);
+        }
     }
 
     /**

@@ -123,7 +123,9 @@ class ChaosRunnerTest {
                 + s.parallelism
                 + "\n  checkpoint.interval = "
                 + s.checkpointMillis
-                + "\n  job.retry.interval.seconds = 1\n}\n"
+                + "\n  job.retry.interval.seconds = 1\n"
+                // A schedule's events may restore the job more often than Zeta's default 3.
+                + "  job.retry.times = 20\n}\n"
                 + "source {\n  Managed {\n    connector = \""
                 + ManagedFakeTestingSourceFactory.IDENTIFIER
                 + "\"\n    split.count = "

@@ -121,6 +121,7 @@ final class ChaosSchedule {
         {FaultSite.OPERATION_SEND, FaultAction.LOSE},
         {FaultSite.OPERATION_SEND, FaultAction.DUPLICATE},
         {FaultSite.OPERATION_SEND, FaultAction.DELAY},
+        {FaultSite.OPERATION_SEND, FaultAction.REORDER},
         {FaultSite.CAPACITY_RESERVATION, FaultAction.RETRY_LATER},
         {FaultSite.ADMISSION_ACK, FaultAction.LOSE},
         {FaultSite.ADMISSION_ACK, FaultAction.DELAY},

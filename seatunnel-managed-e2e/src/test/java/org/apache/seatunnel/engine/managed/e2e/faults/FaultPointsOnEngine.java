@@ -35,6 +35,7 @@ import org.apache.seatunnel.engine.core.job.JobResult;
 import org.apache.seatunnel.engine.core.job.JobStatus;
 import org.apache.seatunnel.engine.managed.source.fault.FaultAction;
 import org.apache.seatunnel.engine.managed.source.fault.FaultSite;
+import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
 import org.apache.seatunnel.managed.testkit.engine.CollectedRows;
 import org.apache.seatunnel.managed.testkit.engine.EmbeddedZeta;
 import org.apache.seatunnel.managed.testkit.engine.LaneASettings;
@@ -101,6 +102,7 @@ abstract class FaultPointsOnEngine {
         out.add(Arguments.of(FaultSite.OPERATION_SEND, FaultAction.LOSE, assignment, 1));
         out.add(Arguments.of(FaultSite.OPERATION_SEND, FaultAction.DUPLICATE, assignment, 1));
         out.add(Arguments.of(FaultSite.OPERATION_SEND, FaultAction.DELAY, assignment, 1));
+        out.add(Arguments.of(FaultSite.OPERATION_SEND, FaultAction.REORDER, assignment, 1));
         out.add(
                 Arguments.of(
                         FaultSite.CAPACITY_RESERVATION, FaultAction.RETRY_LATER, assignment, 5));
@@ -130,6 +132,13 @@ abstract class FaultPointsOnEngine {
     static boolean restores(FaultSite site, FaultAction action) {
         return action == FaultAction.CRASH
                 || (site == FaultSite.COMMAND_CREATION && action == FaultAction.LOSE);
+    }
+
+    /** Whether this fault makes a reader receive a command it already admitted. */
+    static boolean redelivers(FaultSite site, FaultAction action) {
+        return (site == FaultSite.OPERATION_SEND
+                        && (action == FaultAction.DUPLICATE || action == FaultAction.REORDER))
+                || (site == FaultSite.ADMISSION_ACK && action == FaultAction.LOSE);
     }
 
     private static String job(String runId) {
@@ -174,6 +183,14 @@ abstract class FaultPointsOnEngine {
             assertTrue(
                     RuntimeStats.readersOpened() > 2,
                     "the job restored and read on with new reader attempts: " + what);
+        }
+        if (redelivers(site, action)) {
+            long refused =
+                    RuntimeStats.admissions().getOrDefault(AdmissionStatus.DUPLICATE, 0L)
+                            + RuntimeStats.total(RuntimeStats.Counter.DUPLICATES_SKIPPED);
+            assertTrue(
+                    refused >= 1,
+                    "a reader answered the second delivery DUPLICATE or skipped it: " + what);
         }
         CollectedRows rows = CollectedRows.of(runId);
         Map<String, Integer> committed = CollectedRows.multiset(rows.committed());
