@@ -488,6 +488,37 @@ public final class EmbeddedZeta implements AutoCloseable {
     }
 
     /**
+     * Takes a savepoint and waits, within {@code bound} in all, until the job ended; tells whether
+     * a savepoint is there to restore. Prefer it to {@link #savePoint} whenever faults may strike
+     * while the savepoint is pending: the engine's {@code SAVEPOINT_DONE} then is not proof of one
+     * (see {@link SavepointResult#REPORTED_BUT_NOT_TAKEN}).
+     */
+    public SavepointResult savePointAndAwaitEnd(long jobId, Duration bound) throws Exception {
+        long deadline = System.nanoTime() + bound.toNanos();
+        // Held from before the request: the master leaves the coordinator's map when the job ends.
+        JobMaster master = jobMaster(jobId);
+        if (master == null) {
+            return SavepointResult.JOB_ENDED;
+        }
+        try {
+            savePoint(jobId, bound);
+        } catch (Exception e) {
+            if (!status(jobId).isEndState()) {
+                throw e;
+            }
+            // It ended first; the end status below says how.
+        }
+        JobStatus end =
+                awaitTerminal(jobId, Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
+        if (end != JobStatus.SAVEPOINT_DONE) {
+            return SavepointResult.JOB_ENDED;
+        }
+        return master.getCheckpointManager().isSavePointEnd()
+                ? SavepointResult.TAKEN
+                : SavepointResult.REPORTED_BUT_NOT_TAKEN;
+    }
+
+    /**
      * Asks the master to cancel, once no checkpoint completion is under way; the job then ends
      * {@code CANCELED}. Returns once the master took the request, while the job's tasks may still
      * be winding down: see {@link #cancelAndAwaitEnd}.

@@ -34,6 +34,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.seatunnel.connectors.managed.fake.ManagedFakeRows;
 import org.apache.seatunnel.connectors.managed.fake.testing.ManagedFakeTestingSourceFactory;
 import org.apache.seatunnel.engine.core.job.JobResult;
@@ -43,6 +44,7 @@ import org.apache.seatunnel.engine.managed.source.fault.FaultSite;
 import org.apache.seatunnel.managed.testkit.engine.CollectedRows;
 import org.apache.seatunnel.managed.testkit.engine.EmbeddedZeta;
 import org.apache.seatunnel.managed.testkit.engine.LaneASettings;
+import org.apache.seatunnel.managed.testkit.engine.SavepointResult;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -60,6 +62,9 @@ class ChaosRunnerTest {
     private static final String JOB_NAME = "lane-a-chaos";
     private static final Duration JOB_BOUND = Duration.ofSeconds(180);
     private static final long GOLDEN = 0x9E3779B97F4A7C15L;
+
+    /** Savepoints the engine reported while none completed (see SavepointResult); summarized. */
+    private static final AtomicInteger SAVEPOINTS_NOT_TAKEN = new AtomicInteger();
 
     /** One schedule's outcome: {@code kind} is PASSED or the first thing found wrong. */
     static final class Outcome {
@@ -83,6 +88,7 @@ class ChaosRunnerTest {
         int schedules = Integer.getInteger("chaos.schedules", 3);
         boolean keepGoing = Boolean.getBoolean("chaos.keep-going");
         List<Outcome> outcomes = new ArrayList<>();
+        SAVEPOINTS_NOT_TAKEN.set(0);
         for (int i = 0; i < schedules; i++) {
             long seed = base + i * GOLDEN;
             ChaosSchedule s = ChaosSchedule.draw(seed);
@@ -157,7 +163,9 @@ class ChaosRunnerTest {
         long t0 = System.nanoTime();
         String runId = "chaos-" + s.seed;
         Map<String, Object> cfg = new LinkedHashMap<>();
-        cfg.put("enabled", true);
+        // -Dchaos.lane=B runs the same schedules on the stock path (the kill switch), to tell
+        // what the engine does to every source from what Lane A does.
+        cfg.put("enabled", !"B".equals(System.getProperty("chaos.lane", "A")));
         cfg.put("allowed-jobs", List.of(JOB_NAME));
         cfg.put("allowed-connectors", List.of(ManagedFakeTestingSourceFactory.IDENTIFIER));
         cfg.put("reader.split-window", s.splitWindow);
@@ -171,7 +179,14 @@ class ChaosRunnerTest {
                             .start();
             String hocon = job(s, runId, "chaos-" + s.seed + "-" + System.nanoTime());
             long jobId = zeta.submit(hocon);
+            int notTakenBefore = SAVEPOINTS_NOT_TAKEN.get();
             String failure = runEvents(zeta, s, jobId, hocon);
+            // After a savepoint the engine reported without taking it, the job's end status is
+            // SAVEPOINT_DONE although it ran to its end.
+            JobStatus expected =
+                    SAVEPOINTS_NOT_TAKEN.get() > notTakenBefore
+                            ? JobStatus.SAVEPOINT_DONE
+                            : JobStatus.FINISHED;
             if (failure != null) {
                 return outcome(s, "EVENT_FAILED", failure, t0);
             }
@@ -181,7 +196,7 @@ class ChaosRunnerTest {
             } catch (TimeoutException e) {
                 return outcome(s, "NOT_ENDED", "no end within " + JOB_BOUND, t0);
             }
-            if (r.getStatus() != JobStatus.FINISHED) {
+            if (r.getStatus() != expected) {
                 return outcome(s, "NOT_FINISHED", r.getStatus() + ": " + r.getError(), t0);
             }
             return check(s, runId, t0);
@@ -233,20 +248,25 @@ class ChaosRunnerTest {
                     zeta.member(zeta.memberCount() - 1).shutdown();
                     break;
                 case SAVEPOINT_RESTORE:
+                    SavepointResult saved;
                     try {
-                        zeta.savePoint(jobId, Duration.ofSeconds(60));
+                        saved = zeta.savePointAndAwaitEnd(jobId, Duration.ofSeconds(60));
                     } catch (Exception ex) {
-                        if (zeta.status(jobId).isEndState()) {
-                            return null; // it ended first: nothing left to save
-                        }
                         return "savepoint: " + ex;
                     }
-                    zeta.awaitTerminal(jobId, Duration.ofSeconds(60));
-                    if (zeta.status(jobId) == JobStatus.FINISHED) {
+                    if (saved == SavepointResult.REPORTED_BUT_NOT_TAKEN) {
+                        // The job ran to its end (an engine defect, on both lanes: see
+                        // SavepointResult); restoring it would replay committed rows.
+                        SAVEPOINTS_NOT_TAKEN.incrementAndGet();
+                        System.out.println(
+                                "[ChaosRunnerTest] the engine reported SAVEPOINT_DONE for a job"
+                                        + " that ran to its end; not restored");
                         return null;
                     }
-                    if (zeta.status(jobId) != JobStatus.SAVEPOINT_DONE) {
-                        return "savepoint ended the job " + zeta.status(jobId);
+                    if (saved == SavepointResult.JOB_ENDED) {
+                        return zeta.status(jobId) == JobStatus.FINISHED
+                                ? null
+                                : "savepoint ended the job " + zeta.status(jobId);
                     }
                     zeta.submit(jobId, hocon, true);
                     break;
@@ -308,6 +328,7 @@ class ChaosRunnerTest {
         ObjectNode kinds = root.putObject("byKind");
         byKind.forEach(kinds::put);
         root.put("passedMillis", passedMillis);
+        root.put("savepointsReportedButNotTaken", SAVEPOINTS_NOT_TAKEN.get());
         Path out = Paths.get("target", "chaos-summary.json");
         Files.createDirectories(out.getParent());
         json.writerWithDefaultPrettyPrinter().writeValue(out.toFile(), root);
