@@ -20,7 +20,7 @@ package org.apache.seatunnel.connectors.managed.reader;
 import org.apache.seatunnel.api.common.metrics.Counter;
 import org.apache.seatunnel.api.common.metrics.MetricsContext;
 import org.apache.seatunnel.api.common.metrics.ThreadSafeCounter;
-import org.apache.seatunnel.api.source.managed.SnapshotGauge;
+import org.apache.seatunnel.api.source.managed.SnapshotGauges;
 import org.apache.seatunnel.connectors.managed.reader.fetcher.FetchQueue;
 
 /**
@@ -51,15 +51,18 @@ final class ReaderBaseMetrics {
         this.duplicateSplits = counter(metrics, DUPLICATE_SPLITS);
         this.finishedSplitsForgotten = counter(metrics, FINISHED_SPLITS_FORGOTTEN);
         if (metrics != null) {
-            metrics.counter(
-                    FETCH_QUEUE_RECORDS, new SnapshotGauge(FETCH_QUEUE_RECORDS, queue::records));
-            metrics.counter(FETCH_QUEUE_BYTES, new SnapshotGauge(FETCH_QUEUE_BYTES, queue::bytes));
-            metrics.counter(
-                    FETCH_QUEUE_FULL_WAITS,
-                    new SnapshotGauge(FETCH_QUEUE_FULL_WAITS, queue::fullWaits));
-            metrics.counter(
+            SnapshotGauges.register(
+                    metrics, FETCH_QUEUE_RECORDS, SnapshotGauges.Kind.LEVEL, queue::records);
+            SnapshotGauges.register(
+                    metrics, FETCH_QUEUE_BYTES, SnapshotGauges.Kind.LEVEL, queue::bytes);
+            SnapshotGauges.register(
+                    metrics, FETCH_QUEUE_FULL_WAITS, SnapshotGauges.Kind.TOTAL, queue::fullWaits);
+            // A peak of the attempt's own queue: a restored queue starts empty.
+            SnapshotGauges.register(
+                    metrics,
                     FETCH_QUEUE_PEAK_RECORDS,
-                    new SnapshotGauge(FETCH_QUEUE_PEAK_RECORDS, queue::peakRecords));
+                    SnapshotGauges.Kind.LEVEL,
+                    queue::peakRecords);
         }
     }
 

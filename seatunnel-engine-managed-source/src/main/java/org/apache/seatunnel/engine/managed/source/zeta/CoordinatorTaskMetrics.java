@@ -22,7 +22,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.function.LongSupplier;
 import org.apache.seatunnel.api.common.metrics.MetricsContext;
-import org.apache.seatunnel.api.source.managed.SnapshotGauge;
+import org.apache.seatunnel.api.source.managed.SnapshotGauges;
 import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorMetrics;
 
 /**
@@ -66,7 +66,7 @@ final class CoordinatorTaskMetrics {
         }
         for (CoordinatorMetrics.Counter c : CoordinatorMetrics.Counter.values()) {
             String name = exportedName(c);
-            context.counter(name, new SnapshotGauge(name, () -> metrics.get(c)));
+            SnapshotGauges.register(context, name, SnapshotGauges.Kind.TOTAL, () -> metrics.get(c));
             names.add(name);
         }
         for (CoordinatorMetrics.Gauge g : CoordinatorMetrics.Gauge.values()) {
@@ -75,7 +75,7 @@ final class CoordinatorTaskMetrics {
                     g == CoordinatorMetrics.Gauge.OLDEST_UNCHECKPOINTED_DISPATCH_MILLIS
                             ? () -> ageOf(metrics.get(g))
                             : () -> metrics.get(g);
-            context.counter(name, new SnapshotGauge(name, value));
+            SnapshotGauges.register(context, name, SnapshotGauges.Kind.LEVEL, value);
             names.add(name);
         }
         return Collections.unmodifiableList(names);

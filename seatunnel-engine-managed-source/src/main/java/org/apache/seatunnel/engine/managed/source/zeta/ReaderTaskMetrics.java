@@ -22,7 +22,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.function.LongSupplier;
 import org.apache.seatunnel.api.common.metrics.MetricsContext;
-import org.apache.seatunnel.api.source.managed.SnapshotGauge;
+import org.apache.seatunnel.api.source.managed.SnapshotGauges;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
 import org.apache.seatunnel.engine.managed.source.reader.BackpressureMetrics;
 import org.apache.seatunnel.engine.managed.source.reader.OutboundRequests;
@@ -39,7 +39,8 @@ import org.apache.seatunnel.engine.managed.source.reader.ReaderMailboxMetrics;
  *
  * <p>Labels are the engine's own (job, pipeline, task): no split id, table path or payload is ever
  * part of a name. Each gauge reads the live value; what the engine ships to the master is a
- * snapshot in its own counter type ({@link Gauge#writeReplace}).
+ * snapshot in its own counter type ({@code SnapshotGauge}). After a restore a total continues from
+ * the value the master last received ({@link SnapshotGauges}).
  */
 final class ReaderTaskMetrics {
     static final String ADMISSION_PREFIX = "ManagedSourceAdmission";
@@ -102,9 +103,9 @@ final class ReaderTaskMetrics {
         }
         add(context, names, RESERVED_CONTROL_USES, m::reservedUses);
         add(context, names, RESERVED_CONTROL_EXHAUSTED, m::reservedExhausted);
-        add(context, names, MAILBOX_COMMANDS, mailbox::commandCount);
-        add(context, names, MAILBOX_BYTES, mailbox::payloadBytes);
-        add(
+        addLevel(context, names, MAILBOX_COMMANDS, mailbox::commandCount);
+        addLevel(context, names, MAILBOX_BYTES, mailbox::payloadBytes);
+        addLevel(
                 context,
                 names,
                 MAILBOX_OLDEST_AGE_NANOS,
@@ -139,7 +140,7 @@ final class ReaderTaskMetrics {
         add(context, names, BARRIER_COHORT_WAITS, bp::barrierCohortWaits);
         add(context, names, BARRIER_COHORT_TIMEOUTS, bp::barrierCohortTimeouts);
         add(context, names, OUTPUT_BLOCKED_NANOS, bp::outputBlockedNanos);
-        add(context, names, OUTPUT_IN_FLIGHT_LIMIT, bp::outputInFlightLimit);
+        addLevel(context, names, OUTPUT_IN_FLIGHT_LIMIT, bp::outputInFlightLimit);
         return Collections.unmodifiableList(names);
     }
 
@@ -154,7 +155,7 @@ final class ReaderTaskMetrics {
             return names;
         }
         add(context, names, REQUESTS_SENT, requests::sent);
-        add(context, names, REQUESTS_OUTSTANDING, requests::outstanding);
+        addLevel(context, names, REQUESTS_OUTSTANDING, requests::outstanding);
         add(context, names, SPLIT_REQUESTS_COALESCED, requests::coalesced);
         add(context, names, REQUESTS_AT_BOUND, requests::atBound);
         add(context, names, REQUESTS_UNDELIVERED, requests::undelivered);
@@ -172,9 +173,17 @@ final class ReaderTaskMetrics {
         return b.toString();
     }
 
+    /** A count since the attempt started; a restored task's total continues from its last. */
     private static void add(
             MetricsContext context, List<String> names, String name, LongSupplier value) {
-        context.counter(name, new SnapshotGauge(name, value));
+        SnapshotGauges.register(context, name, SnapshotGauges.Kind.TOTAL, value);
+        names.add(name);
+    }
+
+    /** A current level or limit. */
+    private static void addLevel(
+            MetricsContext context, List<String> names, String name, LongSupplier value) {
+        SnapshotGauges.register(context, name, SnapshotGauges.Kind.LEVEL, value);
         names.add(name);
     }
 }

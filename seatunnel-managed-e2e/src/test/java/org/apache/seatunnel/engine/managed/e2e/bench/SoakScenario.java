@@ -41,9 +41,10 @@ import org.apache.seatunnel.managed.testkit.engine.EmbeddedZeta;
 
 /**
  * A soak of one streaming Lane A job ({@code SideBySideRunner soak}): ManagedFake discovering
- * {@code -Dsoak.splits-per-second} (200) splits of 50 rows each, with slow data (50 ms), a
- * checkpoint every {@code -Dsoak.checkpoint-interval-ms} (5 s), and a reader failure every {@code
- * -Dsoak.failure-minutes} (5), injected through the fault seam (run it with {@code
+ * {@code -Dsoak.splits-per-second} (100) splits of {@code -Dsoak.rows-per-split} (10) rows each,
+ * with slow data (50 ms), a checkpoint every {@code -Dsoak.checkpoint-interval-ms} (5 s), and a
+ * reader failure every {@code -Dsoak.failure-minutes} (5), injected through the fault seam (run it
+ * with {@code
  * -Dseatunnel.managed.fault-injection=org.apache.seatunnel.engine.managed.e2e.faults.ArmedFaults}).
  * For {@code -Dsoak.minutes} (60; the STIP's 24 hours is {@code 1440}) it samples every {@code
  * -Dsoak.sample-seconds} (30), each after a GC: heap in use, live threads, the coordinator's
