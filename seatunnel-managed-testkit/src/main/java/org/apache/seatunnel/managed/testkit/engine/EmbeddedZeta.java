@@ -41,6 +41,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.commons.lang3.tuple.ImmutablePair;
@@ -488,10 +489,11 @@ public final class EmbeddedZeta implements AutoCloseable {
     }
 
     /**
-     * Takes a savepoint and waits, within {@code bound} in all, until the job ended; tells whether
-     * a savepoint is there to restore. Prefer it to {@link #savePoint} whenever faults may strike
-     * while the savepoint is pending: the engine's {@code SAVEPOINT_DONE} then is not proof of one
-     * (see {@link SavepointResult#REPORTED_BUT_NOT_TAKEN}).
+     * Takes a savepoint and waits, within {@code bound} in all, until the job ended, unless the
+     * engine refused it; tells whether a savepoint is there to restore. Prefer it to {@link
+     * #savePoint} whenever faults may strike while the savepoint is pending: the engine's {@code
+     * SAVEPOINT_DONE} then is not proof of one (see {@link
+     * SavepointResult#REPORTED_BUT_NOT_TAKEN}).
      */
     public SavepointResult savePointAndAwaitEnd(long jobId, Duration bound) throws Exception {
         long deadline = System.nanoTime() + bound.toNanos();
@@ -502,9 +504,9 @@ public final class EmbeddedZeta implements AutoCloseable {
         }
         try {
             savePoint(jobId, bound);
-        } catch (Exception e) {
+        } catch (ExecutionException e) {
             if (!status(jobId).isEndState()) {
-                throw e;
+                return SavepointResult.REFUSED;
             }
             // It ended first; the end status below says how.
         }

@@ -27,6 +27,13 @@ public enum SavepointResult {
     /** The job reached another end state (FINISHED, FAILED, CANCELED) first. */
     JOB_ENDED,
     /**
+     * The engine refused the request and the job runs on: its tasks were not all ready (a pipeline
+     * restoring) or its checkpoint coordinator was shutting down for a restore. Zeta 2.3.8 still
+     * moved the job to {@code DOING_SAVEPOINT}, so it ends {@code SAVEPOINT_DONE} without a
+     * savepoint, as below.
+     */
+    REFUSED,
+    /**
      * Zeta 2.3.8 reported {@code SAVEPOINT_DONE}, but no savepoint completed: a failure while the
      * savepoint was pending restored the pipeline, which then ran to its end with the job still in
      * {@code DOING_SAVEPOINT}. Every row is committed and the stored state is the last regular
