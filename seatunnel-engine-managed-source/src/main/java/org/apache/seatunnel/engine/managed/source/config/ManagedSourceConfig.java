@@ -18,6 +18,7 @@
 package org.apache.seatunnel.engine.managed.source.config;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -26,7 +27,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.seatunnel.api.configuration.Option;
-import org.apache.seatunnel.api.configuration.ReadonlyConfig;
 import org.apache.seatunnel.api.source.managed.AsyncTaskOptions.WorkerClass;
 import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorConfig;
 import org.apache.seatunnel.engine.managed.source.reader.MailboxLimits;
@@ -92,11 +92,14 @@ public final class ManagedSourceConfig implements java.io.Serializable {
     private final long snapshotTimeoutNanos;
     private final long snapshotSlowNanos;
 
-    private ManagedSourceConfig(ReadonlyConfig c, Map<String, Object> raw) {
-        this.enabled = get(c, ManagedSourceOptions.ENABLED);
-        this.allowedJobs = names(get(c, ManagedSourceOptions.ALLOWED_JOBS));
-        this.allowedConnectors = names(get(c, ManagedSourceOptions.ALLOWED_CONNECTORS));
-        this.fallback = get(c, ManagedSourceOptions.INELIGIBLE_FALLBACK);
+    private ManagedSourceConfig(Map<String, Object> raw) {
+        // Read from the raw values, not through ReadonlyConfig, which would take 1 or "yes" as
+        // true, split "a,b" into two job names and match enum names ignoring case.
+        this.enabled = strictBoolean(raw, ManagedSourceOptions.ENABLED);
+        this.allowedJobs = strictNames(raw, ManagedSourceOptions.ALLOWED_JOBS);
+        this.allowedConnectors = strictNames(raw, ManagedSourceOptions.ALLOWED_CONNECTORS);
+        this.fallback =
+                strictEnum(raw, ManagedSourceOptions.INELIGIBLE_FALLBACK, LaneFallback.class);
         this.mailboxMaxCommands = count(raw, ManagedSourceOptions.MAILBOX_MAX_COMMANDS);
         this.mailboxMaxBytes = ranged(raw, ManagedSourceOptions.MAILBOX_MAX_BYTES);
         this.reservedCommands = count(raw, ManagedSourceOptions.MAILBOX_RESERVED_COMMANDS);
@@ -228,7 +231,7 @@ public final class ManagedSourceConfig implements java.io.Serializable {
                             + " are "
                             + new TreeSet<>(known));
         }
-        return new ManagedSourceConfig(ReadonlyConfig.fromMap(flat), flat);
+        return new ManagedSourceConfig(flat);
     }
 
     @SuppressWarnings("unchecked")
@@ -248,12 +251,82 @@ public final class ManagedSourceConfig implements java.io.Serializable {
         return false;
     }
 
-    private static <T> T get(ReadonlyConfig c, Option<T> option) {
-        try {
-            return c.get(option);
-        } catch (RuntimeException e) {
-            throw invalid(option, "cannot be read as " + typeName(option) + ": " + e.getMessage());
+    private static boolean strictBoolean(Map<String, Object> raw, Option<Boolean> option) {
+        Object v = raw.get(option.key());
+        if (v == null) {
+            return option.defaultValue();
         }
+        if (v instanceof Boolean) {
+            return (Boolean) v;
+        }
+        if ("true".equals(v) || "false".equals(v)) {
+            return Boolean.parseBoolean((String) v);
+        }
+        throw invalid(option, "must be true or false, not " + shown(v));
+    }
+
+    private static Set<String> strictNames(Map<String, Object> raw, Option<List<String>> option) {
+        Object v = raw.get(option.key());
+        if (v == null) {
+            return names(option.defaultValue());
+        }
+        if (!(v instanceof List)) {
+            throw invalid(
+                    option, "must be a list of names, e.g. [ orders, payments ], not " + shown(v));
+        }
+        List<String> out = new ArrayList<>();
+        for (Object n : (List<?>) v) {
+            if (!(n instanceof String) || ((String) n).trim().isEmpty()) {
+                throw invalid(option, "holds " + shown(n) + ", which is not a name");
+            }
+            out.add((String) n);
+        }
+        return names(out);
+    }
+
+    private static <E extends Enum<E>> E strictEnum(
+            Map<String, Object> raw, Option<E> option, Class<E> type) {
+        Object v = raw.get(option.key());
+        if (v == null) {
+            return option.defaultValue();
+        }
+        for (E e : type.getEnumConstants()) {
+            if (e.name().equals(v)) {
+                return e;
+            }
+        }
+        throw invalid(option, shown(v) + " is not " + typeName(option) + " (case matters)");
+    }
+
+    /**
+     * The names, so that a typo shows at load; a long list is cut (a job name is no secret, but a
+     * thousand of them make a log line no one reads).
+     */
+    static String shownNames(Set<String> names) {
+        int shown = 20;
+        if (names.size() <= shown) {
+            return names.toString();
+        }
+        StringBuilder b = new StringBuilder("[");
+        int i = 0;
+        for (String n : names) {
+            if (i++ == shown) {
+                break;
+            }
+            b.append(n).append(", ");
+        }
+        return b.append("... (").append(names.size()).append(" in all)]").toString();
+    }
+
+    /** A refused value as the operator wrote it: strings quoted, others with their type. */
+    private static String shown(Object v) {
+        if (v == null) {
+            return "an empty value";
+        }
+        if (v instanceof String) {
+            return "\"" + v + "\"";
+        }
+        return v + " (" + v.getClass().getSimpleName() + ")";
     }
 
     private static String typeName(Option<?> option) {
@@ -484,7 +557,7 @@ public final class ManagedSourceConfig implements java.io.Serializable {
         return "ManagedSourceConfig{enabled="
                 + enabled
                 + ", allowedJobs="
-                + allowedJobs.size()
+                + shownNames(allowedJobs)
                 + ", allowedConnectors="
                 + allowedConnectors
                 + ", fallback="

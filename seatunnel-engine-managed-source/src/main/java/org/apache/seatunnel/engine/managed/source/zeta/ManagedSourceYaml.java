@@ -19,6 +19,7 @@ package org.apache.seatunnel.engine.managed.source.zeta;
 
 import com.hazelcast.org.snakeyaml.engine.v2.api.Load;
 import com.hazelcast.org.snakeyaml.engine.v2.api.LoadSettings;
+import com.hazelcast.org.snakeyaml.engine.v2.exceptions.YamlEngineException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -27,6 +28,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
 import org.apache.seatunnel.engine.managed.source.config.ManagedSourceOptions;
 
@@ -45,13 +47,24 @@ public final class ManagedSourceYaml {
     private ManagedSourceYaml() {}
 
     public static ManagedSourceConfig load(Path seatunnelYaml) throws IOException {
+        Object tree;
         try (InputStream in = Files.newInputStream(seatunnelYaml)) {
-            return fromTree(newLoad().loadFromInputStream(in), seatunnelYaml.toString());
+            tree = parsed(() -> newLoad().loadFromInputStream(in), seatunnelYaml.toString());
         }
+        return fromTree(tree, seatunnelYaml.toString());
     }
 
     public static ManagedSourceConfig parse(String yaml) {
-        return fromTree(newLoad().loadFromString(yaml), "<string>");
+        return fromTree(parsed(() -> newLoad().loadFromString(yaml), "<string>"), "<string>");
+    }
+
+    /** The parser's tree; its refusal named with the file, which its own message leaves out. */
+    private static Object parsed(Supplier<Object> parse, String source) {
+        try {
+            return parse.get();
+        } catch (YamlEngineException e) {
+            throw new IllegalArgumentException(source + " is not valid YAML: " + e.getMessage(), e);
+        }
     }
 
     private static Load newLoad() {
@@ -59,11 +72,21 @@ public final class ManagedSourceYaml {
     }
 
     private static ManagedSourceConfig fromTree(Object root, String source) {
-        Map<?, ?> section =
-                child(child(child(root, "seatunnel"), "engine"), ManagedSourceOptions.SECTION);
-        if (section == null) {
+        Map<?, ?> engine = child(child(root, "seatunnel"), "engine");
+        Object node = engine == null ? null : engine.get(ManagedSourceOptions.SECTION);
+        if (node == null) {
+            // Absent, or present and empty: every default.
             return ManagedSourceConfig.defaults();
         }
+        if (!(node instanceof Map)) {
+            throw new IllegalArgumentException(
+                    source
+                            + ": seatunnel.engine."
+                            + ManagedSourceOptions.SECTION
+                            + " must be a map of settings (enabled, allowed-jobs, ...), not "
+                            + node);
+        }
+        Map<?, ?> section = (Map<?, ?>) node;
         try {
             return ManagedSourceConfig.fromMap(toMap(section));
         } catch (IllegalArgumentException e) {

@@ -22,6 +22,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.concurrent.TimeUnit;
@@ -119,5 +121,69 @@ class ManagedSourceYamlTest {
                                                 "      poll:\n        soft-duration: 2s\n"
                                                         + "        hard-duration: 1s\n")));
         assertTrue(e.getMessage().contains("poll.soft-duration"), e.getMessage());
+    }
+
+    private static String refusal(String yaml) {
+        return assertThrows(IllegalArgumentException.class, () -> ManagedSourceYaml.parse(yaml))
+                .getMessage();
+    }
+
+    @Test
+    void nothingIsCoercedTheKeyAndTheValueAreNamed() {
+        String one = refusal(section("      enabled: 1\n"));
+        assertTrue(one.contains("managed-source.enabled") && one.contains("1 (Integer)"), one);
+        String yes = refusal(section("      enabled: yes\n"));
+        assertTrue(yes.contains("must be true or false, not \"yes\""), yes);
+        String csv = refusal(section("      allowed-jobs: \"orders,payments\"\n"));
+        assertTrue(
+                csv.contains("managed-source.allowed-jobs")
+                        && csv.contains("must be a list of names")
+                        && csv.contains("\"orders,payments\""),
+                csv);
+        String blank = refusal(section("      allowed-connectors: [ ManagedFake, '' ]\n"));
+        assertTrue(blank.contains("managed-source.allowed-connectors"), blank);
+        String lower = refusal(section("      ineligible-fallback: lane_b\n"));
+        assertTrue(lower.contains("\"lane_b\"") && lower.contains("case matters"), lower);
+        // Exact values load.
+        ManagedSourceConfig c =
+                ManagedSourceYaml.parse(
+                        section(
+                                "      enabled: true\n      allowed-jobs: [ orders, payments ]\n"
+                                        + "      ineligible-fallback: FAIL\n"));
+        assertTrue(c.enabled());
+        assertEquals(2, c.allowedJobs().size());
+        assertEquals(LaneFallback.FAIL, c.fallback());
+    }
+
+    @Test
+    void aSectionThatIsNotAMapIsRefusedAndAnEmptyOneMeansDefaults() {
+        String e = refusal("seatunnel:\n  engine:\n    managed-source: true\n");
+        assertTrue(e.contains("seatunnel.engine.managed-source must be a map"), e);
+        assertFalse(
+                ManagedSourceYaml.parse("seatunnel:\n  engine:\n    managed-source:\n").enabled());
+    }
+
+    @Test
+    void aYamlSyntaxErrorNamesTheFile() throws Exception {
+        Path yaml = Files.createTempFile("seatunnel-", ".yaml");
+        try {
+            Files.write(
+                    yaml,
+                    section("      enabled: true\n     allowed-jobs: [ orders\n")
+                            .getBytes(StandardCharsets.UTF_8));
+            IllegalArgumentException e =
+                    assertThrows(
+                            IllegalArgumentException.class, () -> ManagedSourceYaml.load(yaml));
+            assertTrue(e.getMessage().startsWith(yaml + " is not valid YAML"), e.getMessage());
+        } finally {
+            Files.deleteIfExists(yaml);
+        }
+    }
+
+    @Test
+    void theLoadedSettingsNameTheAllowedJobsSoATypoShows() {
+        ManagedSourceConfig c =
+                ManagedSourceYaml.parse(section("      allowed-jobs: [ ordres ]\n"));
+        assertTrue(c.toString().contains("allowedJobs=[ordres]"), c.toString());
     }
 }
