@@ -161,16 +161,29 @@ public final class ManagedSourceSettings {
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot read " + file, e);
         }
-        fileSettings = new FileSettings(file, modified, size, c);
         LOG.info(
                 "Managed source settings {} from {}: {}",
                 cached == null ? "loaded" : "reloaded",
                 file,
                 c);
-        if (cached == null) {
-            reportUnmatchedConnectors(c, Thread.currentThread().getContextClassLoader());
-        }
+        // Checked again whenever the list changed: an edit can bring a typo as well as the first
+        // load (listing the factories costs a class-path scan, so not on every reload).
+        java.util.Set<String> unmatched =
+                cached != null && cached.config.allowedConnectors().equals(c.allowedConnectors())
+                        ? cached.unmatchedConnectors
+                        : reportUnmatchedConnectors(
+                                c, Thread.currentThread().getContextClassLoader());
+        fileSettings = new FileSettings(file, modified, size, c, unmatched);
         return c;
+    }
+
+    /**
+     * The names of the operator file's {@code allowed-connectors} that match no installed source
+     * connector, as last reported; empty before the file was read.
+     */
+    static synchronized java.util.Set<String> unmatchedConnectorsOfTheFile() {
+        FileSettings f = fileSettings;
+        return f == null ? java.util.Collections.<String>emptySet() : f.unmatchedConnectors;
     }
 
     /** The settings read from one version of the operator's file. */
@@ -179,12 +192,19 @@ public final class ManagedSourceSettings {
         final long modifiedMillis;
         final long size;
         final ManagedSourceConfig config;
+        final java.util.Set<String> unmatchedConnectors;
 
-        FileSettings(Path file, long modifiedMillis, long size, ManagedSourceConfig config) {
+        FileSettings(
+                Path file,
+                long modifiedMillis,
+                long size,
+                ManagedSourceConfig config,
+                java.util.Set<String> unmatchedConnectors) {
             this.file = file;
             this.modifiedMillis = modifiedMillis;
             this.size = size;
             this.config = config;
+            this.unmatchedConnectors = unmatchedConnectors;
         }
 
         boolean matches(Path f, long modified, long s) {

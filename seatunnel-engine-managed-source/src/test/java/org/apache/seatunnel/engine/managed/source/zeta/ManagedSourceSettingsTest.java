@@ -61,6 +61,37 @@ class ManagedSourceSettingsTest {
         }
     }
 
+    @Test
+    void aTypoAnEditBringsIntoAllowedConnectorsIsReportedAtTheReload() throws Exception {
+        java.nio.file.Path yaml = java.nio.file.Files.createTempFile("seatunnel", ".yaml");
+        String before = System.getProperty(ManagedSourceSettings.CONFIG_PROPERTY);
+        try {
+            System.setProperty(ManagedSourceSettings.CONFIG_PROPERTY, yaml.toString());
+            write(yaml, "true\n      allowed-connectors: [ Managed ]", 1_000_000L);
+            ManagedSourceSettings.current();
+            assertEquals(
+                    Collections.emptySet(), ManagedSourceSettings.unmatchedConnectorsOfTheFile());
+            write(yaml, "true\n      allowed-connectors: [ Managed, ManagedKafak ]", 2_000_000L);
+            ManagedSourceSettings.current();
+            assertEquals(
+                    Collections.singleton("ManagedKafak"),
+                    ManagedSourceSettings.unmatchedConnectorsOfTheFile());
+            write(yaml, "false\n      allowed-connectors: [ Managed, ManagedKafak ]", 3_000_000L);
+            assertEquals(false, ManagedSourceSettings.current().enabled());
+            assertEquals(
+                    Collections.singleton("ManagedKafak"),
+                    ManagedSourceSettings.unmatchedConnectorsOfTheFile(),
+                    "an unchanged list keeps its finding");
+        } finally {
+            if (before == null) {
+                System.clearProperty(ManagedSourceSettings.CONFIG_PROPERTY);
+            } else {
+                System.setProperty(ManagedSourceSettings.CONFIG_PROPERTY, before);
+            }
+            java.nio.file.Files.deleteIfExists(yaml);
+        }
+    }
+
     private static void write(java.nio.file.Path yaml, String enabled, long mtime)
             throws java.io.IOException {
         java.nio.file.Files.write(
