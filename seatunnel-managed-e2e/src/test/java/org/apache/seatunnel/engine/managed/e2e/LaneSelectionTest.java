@@ -86,6 +86,16 @@ class LaneSelectionTest {
         return ManagedJobs.expected5x20();
     }
 
+    /** The job's {@code ManagedSourceLaneA} measurements: one per Managed source. */
+    private static List<Long> laneA(long jobId) {
+        List<Long> values = new java.util.ArrayList<>();
+        for (org.apache.seatunnel.api.common.metrics.Measurement m :
+                zeta.coordinator().getJobMetrics(jobId).get("ManagedSourceLaneA")) {
+            values.add(((Number) m.getValue()).longValue());
+        }
+        return values;
+    }
+
     private static void runBoundedOnLaneB(String runId) throws Exception {
         RuntimeStats.reset();
         long jobId = zeta.submit(boundedJob(runId));
@@ -93,6 +103,7 @@ class LaneSelectionTest {
         await().atMost(BOUND).until(done::isDone);
         assertEquals(JobStatus.FINISHED, done.get().getStatus(), "error: " + done.get().getError());
         assertEquals(0, RuntimeStats.readersOpened(), "no Lane A reader may open on Lane B");
+        assertEquals(List.of(0L), laneA(jobId), "the job's metrics say Lane B");
         CollectedRows rows = CollectedRows.of(runId);
         assertEquals(
                 CollectedRows.multiset(expectedBounded()),
@@ -122,6 +133,8 @@ class LaneSelectionTest {
         CollectedRows rows = CollectedRows.of(runId);
         await().atMost(BOUND).until(() -> rows.committed().size() >= 100);
         assertEquals(2, RuntimeStats.readersOpened(), "the first run is on Lane A");
+        await().atMost(BOUND).until(() -> !laneA(jobId).isEmpty());
+        assertEquals(List.of(1L), laneA(jobId), "the job's metrics say Lane A");
         zeta.savePoint(jobId, BOUND);
         assertEquals(JobStatus.SAVEPOINT_DONE, zeta.awaitTerminal(jobId, BOUND));
         return jobId;

@@ -24,6 +24,7 @@ import org.apache.seatunnel.api.source.SeaTunnelSource;
 import org.apache.seatunnel.api.source.SourceReader;
 import org.apache.seatunnel.api.source.SourceSplit;
 import org.apache.seatunnel.api.source.SourceSplitEnumerator;
+import org.apache.seatunnel.engine.managed.source.lane.Lane;
 import org.apache.seatunnel.engine.managed.source.lane.LaneDecision;
 
 /**
@@ -57,6 +58,7 @@ final class LegacyLaneSource<T, SplitT extends SourceSplit, StateT extends Seria
     @Override
     public SourceSplitEnumerator<SplitT, StateT> createEnumerator(
             SourceSplitEnumerator.Context<SplitT> enumeratorContext) throws Exception {
+        LaneMetric.register(enumeratorContext.getMetricsContext(), Lane.B);
         return inner.createEnumerator(enumeratorContext);
     }
 
@@ -64,6 +66,7 @@ final class LegacyLaneSource<T, SplitT extends SourceSplit, StateT extends Seria
     public SourceSplitEnumerator<SplitT, StateT> restoreEnumerator(
             SourceSplitEnumerator.Context<SplitT> enumeratorContext, StateT checkpointState)
             throws Exception {
+        LaneMetric.register(enumeratorContext.getMetricsContext(), Lane.B);
         return inner.restoreEnumerator(enumeratorContext, checkpointState);
     }
 
