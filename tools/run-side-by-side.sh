@@ -18,7 +18,7 @@
 # checkpoint durations, written to side-by-side-discovery.json and .svg, see DiscoveryScenario; soak: one streaming
 # Lane A job with discovery (-Dsoak.splits-per-second=100 of -Dsoak.rows-per-split=10 rows), slow data and a reader
 # failure every 5 min for -Dsoak.minutes (60; 1440 = the STIP's 24 h), failing on monotonic growth of heap, threads, tracker, coordinator queue, mailbox bytes or checkpoint time,
-# written to soak.json and soak-lines.svg, see SoakScenario; -Dbench.option.<key>=<value> through
+# written to soak.json and soak.svg, see SoakScenario; -Dbench.option.<key>=<value> through
 # JAVA_TOOL_OPTIONS runs Lane A with that managed-source setting, e.g. reader.poll-linger=20ms)
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -51,7 +51,7 @@ import org.apache.seatunnel.managed.testkit.engine.EmbeddedZeta;
  * tracked splits and queued commands, bytes in the readers' mailboxes, the oldest uncheckpointed
  * assignment's age, and the engine's checkpoint durations since the last sample. It fails when a
  * series grows: the median of its last quarter above its second quarter's by more than 20 % and
- * more than the series' own floor. Writes {@code target/soak.json} and {@code soak-lines.svg}.
+ * more than the series' own floor. Writes {@code target/soak.json} and {@code soak.svg}.
  *
  * <p>Threading: the runner's main thread (the checkpoint sampler has its own).
  */
