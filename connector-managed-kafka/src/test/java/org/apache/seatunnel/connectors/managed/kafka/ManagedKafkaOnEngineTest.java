@@ -295,8 +295,8 @@ class ManagedKafkaOnEngineTest {
         final List<String> committedRows = new ArrayList<>();
         int rowsReadBeforeSavepoint;
 
-        @Override
-        public String toString() {
+        /** Expected rows never committed. */
+        int missing() {
             Map<String, Integer> have = RowAccounting.multiset(committedRows);
             int missing = 0;
             for (String k : expected) {
@@ -304,6 +304,11 @@ class ManagedKafkaOnEngineTest {
                     missing++;
                 }
             }
+            return missing;
+        }
+
+        @Override
+        public String toString() {
             return "rows read before the savepoint "
                     + rowsReadBeforeSavepoint
                     + ", group offsets while no checkpoint completed "
@@ -323,7 +328,7 @@ class ManagedKafkaOnEngineTest {
                     + " expected: "
                     + RowAccounting.duplicates(committedRows).size()
                     + " keys duplicated, "
-                    + missing
+                    + missing()
                     + " missing";
         }
     }
@@ -422,22 +427,27 @@ class ManagedKafkaOnEngineTest {
     }
 
     /**
-     * The same check on the stock {@code Kafka} source of connector-kafka 2.3.8 on Lane B: with
-     * {@code start_mode = earliest} a restored reader seeks to the beginning again instead of the
-     * checkpointed offsets, so every record read before the savepoint is committed twice
-     * (apache/seatunnel#10574). Its auto-commit (on with {@code commit_on_checkpoint = true},
-     * #8899) shows in the group's offsets only if a tick falls while partitions are still assigned,
-     * which in a 2.3.8 streaming job ends once the start-time end offsets are reached (#7971):
-     * printed, not asserted.
+     * The same check on the stock {@code Kafka} source of connector-kafka 2.3.8 on Lane B: it is
+     * not exactly once across a savepoint, in one of two ways. Usually, with {@code start_mode =
+     * earliest}, a restored reader seeks to the beginning again instead of the checkpointed
+     * offsets, so every record read before the savepoint is committed twice
+     * (apache/seatunnel#10574). In some runs (once in CI) the restored job read nothing within the
+     * 30 s wait, so the records produced after the savepoint are missing. Its auto-commit (on with
+     * {@code commit_on_checkpoint = true}, #8899) shows in the group's offsets only if a tick falls
+     * while partitions are still assigned, which in a 2.3.8 streaming job ends once the start-time
+     * end offsets are reached (#7971): printed, not asserted.
      */
     @Test
-    void stockKafkaSourceOnLaneBRereadsEverythingAfterRestore() throws Exception {
+    void stockKafkaSourceOnLaneBIsNotExactlyOnceAfterRestore() throws Exception {
         OffsetCheck check = offsetCheck("Kafka", "lane-b");
         assertEquals(JobStatus.SAVEPOINT_DONE, check.savepointStatus, check.toString());
-        assertEquals(
-                100 * PARTITIONS,
-                RowAccounting.duplicates(check.committedRows).size(),
-                check.toString());
+        int before = 100 * PARTITIONS;
+        int duplicated = RowAccounting.duplicates(check.committedRows).size();
+        int missing = check.missing();
+        boolean rereadEverything = duplicated == before && missing == 0;
+        boolean readNothingAfterRestore =
+                duplicated == 0 && missing == before && check.committedRows.size() == before;
+        assertTrue(rereadEverything || readNothingAfterRestore, check.toString());
     }
 
     /**
