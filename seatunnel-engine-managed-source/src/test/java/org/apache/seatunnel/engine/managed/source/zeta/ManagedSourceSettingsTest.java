@@ -40,17 +40,17 @@ class ManagedSourceSettingsTest {
                         ManagedSourceConfig.fromMap(m), getClass().getClassLoader()));
     }
 
-    @Test
-    void anEditedSettingsFileAppliesToTheNextPlanningWithoutARestart() throws Exception {
+    /** A test body run with the members' settings file at {@code yaml}. */
+    private interface WithSettingsFile {
+        void run(java.nio.file.Path yaml) throws Exception;
+    }
+
+    private static void withSettingsFile(WithSettingsFile body) throws Exception {
         java.nio.file.Path yaml = java.nio.file.Files.createTempFile("seatunnel", ".yaml");
         String before = System.getProperty(ManagedSourceSettings.CONFIG_PROPERTY);
         try {
             System.setProperty(ManagedSourceSettings.CONFIG_PROPERTY, yaml.toString());
-            write(yaml, "true", 1_000_000L);
-            assertEquals(true, ManagedSourceSettings.current().enabled());
-            write(yaml, "false", 2_000_000L);
-            assertEquals(false, ManagedSourceSettings.current().enabled(), "kill switch flipped");
-            assertEquals(false, ManagedSourceSettings.current().enabled(), "and stays read");
+            body.run(yaml);
         } finally {
             if (before == null) {
                 System.clearProperty(ManagedSourceSettings.CONFIG_PROPERTY);
@@ -62,34 +62,48 @@ class ManagedSourceSettingsTest {
     }
 
     @Test
+    void anEditedSettingsFileAppliesToTheNextPlanningWithoutARestart() throws Exception {
+        withSettingsFile(
+                yaml -> {
+                    write(yaml, "true", 1_000_000L);
+                    assertEquals(true, ManagedSourceSettings.current().enabled());
+                    write(yaml, "false", 2_000_000L);
+                    assertEquals(
+                            false,
+                            ManagedSourceSettings.current().enabled(),
+                            "kill switch flipped");
+                    assertEquals(
+                            false, ManagedSourceSettings.current().enabled(), "and stays read");
+                });
+    }
+
+    @Test
     void aTypoAnEditBringsIntoAllowedConnectorsIsReportedAtTheReload() throws Exception {
-        java.nio.file.Path yaml = java.nio.file.Files.createTempFile("seatunnel", ".yaml");
-        String before = System.getProperty(ManagedSourceSettings.CONFIG_PROPERTY);
-        try {
-            System.setProperty(ManagedSourceSettings.CONFIG_PROPERTY, yaml.toString());
-            write(yaml, "true\n      allowed-connectors: [ Managed ]", 1_000_000L);
-            ManagedSourceSettings.current();
-            assertEquals(
-                    Collections.emptySet(), ManagedSourceSettings.unmatchedConnectorsOfTheFile());
-            write(yaml, "true\n      allowed-connectors: [ Managed, ManagedKafak ]", 2_000_000L);
-            ManagedSourceSettings.current();
-            assertEquals(
-                    Collections.singleton("ManagedKafak"),
-                    ManagedSourceSettings.unmatchedConnectorsOfTheFile());
-            write(yaml, "false\n      allowed-connectors: [ Managed, ManagedKafak ]", 3_000_000L);
-            assertEquals(false, ManagedSourceSettings.current().enabled());
-            assertEquals(
-                    Collections.singleton("ManagedKafak"),
-                    ManagedSourceSettings.unmatchedConnectorsOfTheFile(),
-                    "an unchanged list keeps its finding");
-        } finally {
-            if (before == null) {
-                System.clearProperty(ManagedSourceSettings.CONFIG_PROPERTY);
-            } else {
-                System.setProperty(ManagedSourceSettings.CONFIG_PROPERTY, before);
-            }
-            java.nio.file.Files.deleteIfExists(yaml);
-        }
+        withSettingsFile(
+                yaml -> {
+                    write(yaml, "true\n      allowed-connectors: [ Managed ]", 1_000_000L);
+                    ManagedSourceSettings.current();
+                    assertEquals(
+                            Collections.emptySet(),
+                            ManagedSourceSettings.unmatchedConnectorsOfTheFile());
+                    write(
+                            yaml,
+                            "true\n      allowed-connectors: [ Managed, ManagedKafak ]",
+                            2_000_000L);
+                    ManagedSourceSettings.current();
+                    assertEquals(
+                            Collections.singleton("ManagedKafak"),
+                            ManagedSourceSettings.unmatchedConnectorsOfTheFile());
+                    write(
+                            yaml,
+                            "false\n      allowed-connectors: [ Managed, ManagedKafak ]",
+                            3_000_000L);
+                    assertEquals(false, ManagedSourceSettings.current().enabled());
+                    assertEquals(
+                            Collections.singleton("ManagedKafak"),
+                            ManagedSourceSettings.unmatchedConnectorsOfTheFile(),
+                            "an unchanged list keeps its finding");
+                });
     }
 
     private static void write(java.nio.file.Path yaml, String enabled, long mtime)
