@@ -69,7 +69,6 @@ class LaneAMetricsAcrossRestoreTest {
     @Test
     void readerAndCoordinatorMetricsKeepCountingAfterARestore() throws Exception {
         String runId = "metrics-restore";
-        CollectedRows rows = CollectedRows.of(runId);
         RuntimeStats.reset();
         long jobId =
                 zeta.submit(
