@@ -81,9 +81,12 @@ assemble_home() {
     dist="$(ls "$REPO"/seatunnel-managed-dist/target/seatunnel-managed-source-*.tar.gz | head -1)"
   fi
   rm -rf "$HOME_DIR.tmp" && mkdir -p "$HOME_DIR.tmp/config"
-  # 1. A stock home: the engine's jars from Maven Central, two stock sinks (Console, LocalFile).
+  # 1. A stock home: the engine's jars from Maven Central, two stock sinks (Console, LocalFile) and
+  # the stock Kafka connector, with their lines of the stock plugin-mapping.properties.
   cp -r "$stock/lib" "$stock/connectors" "$HOME_DIR.tmp/"
-  printf 'seatunnel.sink.Console = connector-console\nseatunnel.sink.LocalFile = connector-file-local\n' \
+  printf '%s\n' 'seatunnel.sink.Console = connector-console' \
+    'seatunnel.sink.LocalFile = connector-file-local' \
+    'seatunnel.source.Kafka = connector-kafka' 'seatunnel.sink.Kafka = connector-kafka' \
     > "$HOME_DIR.tmp/connectors/plugin-mapping.properties"
   cat > "$HOME_DIR.tmp/config/log4j2.properties" <<'EOF'
 rootLogger.level = INFO
@@ -99,7 +102,7 @@ logger.members.level = INFO
 EOF
   # 2. The operator's install steps (docs/en/install.md), verbatim.
   tar -xzf "$dist" --strip-components=1 -C "$HOME_DIR.tmp"
-  cat "$HOME_DIR.tmp/connectors/plugin-mapping-managed.properties" \
+  grep '^seatunnel\.' "$HOME_DIR.tmp/connectors/plugin-mapping-managed.properties" \
     >> "$HOME_DIR.tmp/connectors/plugin-mapping.properties"
   rm -rf "$HOME_DIR" && mv "$HOME_DIR.tmp" "$HOME_DIR"
   echo "SeaTunnel $ST_VERSION home with Lane A: $HOME_DIR"

@@ -18,66 +18,31 @@
 package org.apache.seatunnel.connectors.managed.kafka;
 
 import java.io.Serializable;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Collections;
-import java.util.List;
-import java.util.Set;
-import java.util.TreeSet;
-import org.apache.seatunnel.api.common.CommonOptions;
-import org.apache.seatunnel.api.configuration.Option;
 import org.apache.seatunnel.api.configuration.ReadonlyConfig;
-import org.apache.seatunnel.api.configuration.util.ConfigValidator;
 import org.apache.seatunnel.api.configuration.util.OptionRule;
 import org.apache.seatunnel.api.source.SeaTunnelSource;
 import org.apache.seatunnel.api.source.SourceSplit;
 import org.apache.seatunnel.api.table.connector.TableSource;
 import org.apache.seatunnel.api.table.factory.TableSourceFactory;
 import org.apache.seatunnel.api.table.factory.TableSourceFactoryContext;
-import org.apache.seatunnel.connectors.managed.reader.ManagedReaderConfig;
-import org.apache.seatunnel.connectors.managed.reader.ManagedReaderOptions;
-import org.apache.seatunnel.connectors.seatunnel.kafka.config.Config;
-import org.apache.seatunnel.connectors.seatunnel.kafka.config.StartMode;
-import org.apache.seatunnel.connectors.seatunnel.kafka.source.KafkaSourceConfig;
-import org.apache.seatunnel.format.compatible.kafka.connect.json.KafkaConnectJsonFormatOptions;
 
 /**
- * {@code ManagedKafka}: the stock {@code Kafka} source's options on Lane A. A job moves by changing
- * the plugin name (or naming it through {@code Managed { connector = "ManagedKafka" }}); the
- * options are parsed by {@code connector-kafka}'s own {@link KafkaSourceConfig}. Listed in {@code
+ * {@code ManagedKafka}: the stock {@code Kafka} source's options on Lane A. A job moves by naming
+ * it through {@code Managed { connector = "ManagedKafka" }} (naming it as the plugin runs it on
+ * Lane B); the options are parsed by {@code connector-kafka}'s own {@code KafkaSourceConfig} and
+ * checked when the job is planned ({@link ManagedKafkaPlanning}). Listed in {@code
  * META-INF/services/org.apache.seatunnel.api.table.factory.Factory}.
  *
- * <p>Unlike the stock factory, every option is checked when the job is planned, also when the
- * engine did not validate the rule (the {@code Managed} wrapper hands its options through): a key
- * this source does not know, a missing required option, a conditional option missing for its start
- * mode or a value that does not parse fails with an {@link IllegalArgumentException} naming the
- * option.
+ * <p>This class touches no {@code connector-kafka} class, so the engine can instantiate it in a job
+ * whose class path lacks that jar; using it there fails with an error that names the jar.
+ *
+ * <p>Threading: stateless, any thread.
  */
 public final class ManagedKafkaSourceFactory implements TableSourceFactory {
     public static final String IDENTIFIER = "ManagedKafka";
 
-    /** Keys the engine or the {@code Managed} wrapper add to every source's options. */
-    private static final List<String> FRAMEWORK_KEYS =
-            Arrays.asList(
-                    CommonOptions.PLUGIN_NAME.key(),
-                    CommonOptions.RESULT_TABLE_NAME.key(),
-                    CommonOptions.SOURCE_TABLE_NAME.key(),
-                    CommonOptions.PARALLELISM.key(),
-                    "plugin_output",
-                    "plugin_input",
-                    "connector",
-                    "job-name");
-
-    /** The stock source's options that its factory's rule leaves out but its config reads. */
-    private static final List<Option<?>> STOCK_READ_OPTIONS =
-            Arrays.<Option<?>>asList(
-                    Config.KEY_POLL_TIMEOUT,
-                    Config.MESSAGE_FORMAT_ERROR_HANDLE_WAY_OPTION,
-                    Config.FIELD_DELIMITER,
-                    Config.PROTOBUF_SCHEMA,
-                    Config.PROTOBUF_MESSAGE_NAME,
-                    KafkaConnectJsonFormatOptions.KEY_CONVERTER_SCHEMA_ENABLED,
-                    KafkaConnectJsonFormatOptions.VALUE_CONVERTER_SCHEMA_ENABLED);
+    /** SeaTunnel's Kafka connector, whose classes ManagedKafka reuses; named in the manifest. */
+    public static final String STOCK_JAR = "connector-kafka-2.3.8.jar";
 
     @Override
     public String factoryIdentifier() {
@@ -87,26 +52,7 @@ public final class ManagedKafkaSourceFactory implements TableSourceFactory {
     /** The stock {@code Kafka} source's rule, plus the options it reads and the managed ones. */
     @Override
     public OptionRule optionRule() {
-        return OptionRule.builder()
-                .required(Config.BOOTSTRAP_SERVERS)
-                .exclusive(Config.TOPIC, Config.TABLE_LIST)
-                .optional(
-                        Config.START_MODE,
-                        Config.PATTERN,
-                        Config.CONSUMER_GROUP,
-                        Config.COMMIT_ON_CHECKPOINT,
-                        Config.KAFKA_CONFIG,
-                        Config.SCHEMA,
-                        Config.FORMAT,
-                        Config.DEBEZIUM_RECORD_INCLUDE_SCHEMA,
-                        Config.KEY_PARTITION_DISCOVERY_INTERVAL_MILLIS)
-                .optional(STOCK_READ_OPTIONS.toArray(new Option<?>[0]))
-                .optional(ManagedReaderOptions.ALL)
-                .optional(ManagedKafkaOptions.ALL.toArray(new Option<?>[0]))
-                .conditional(Config.START_MODE, StartMode.TIMESTAMP, Config.START_MODE_TIMESTAMP)
-                .conditional(
-                        Config.START_MODE, StartMode.SPECIFIC_OFFSETS, Config.START_MODE_OFFSETS)
-                .build();
+        return planning().optionRule();
     }
 
     @Override
@@ -117,89 +63,29 @@ public final class ManagedKafkaSourceFactory implements TableSourceFactory {
         return () -> (SeaTunnelSource<T, SplitT, StateT>) (Object) source;
     }
 
-    /** Validates {@code options} as described in the class comment and builds the source. */
+    /** Validates {@code options} (see {@link ManagedKafkaPlanning}) and builds the source. */
     public ManagedKafkaSource create(ReadonlyConfig options) {
-        rejectUnknownKeys(options);
-        try {
-            ConfigValidator.of(options).validate(optionRule());
-        } catch (RuntimeException e) {
-            throw new IllegalArgumentException(
-                    "ManagedKafka options are invalid: " + e.getMessage(), e);
-        }
-        String bootstrap = options.get(Config.BOOTSTRAP_SERVERS);
-        if (bootstrap == null || bootstrap.trim().isEmpty()) {
-            throw new IllegalArgumentException(
-                    "ManagedKafka option '" + Config.BOOTSTRAP_SERVERS.key() + "' is empty");
-        }
-        long pollTimeout = parse(options, Config.KEY_POLL_TIMEOUT);
-        if (pollTimeout <= 0) {
-            throw new IllegalArgumentException(
-                    "ManagedKafka option '"
-                            + Config.KEY_POLL_TIMEOUT.key()
-                            + "' must be positive: "
-                            + pollTimeout);
-        }
-        KafkaSourceConfig config;
-        try {
-            config = new KafkaSourceConfig(options);
-        } catch (RuntimeException e) {
-            throw new IllegalArgumentException(
-                    "ManagedKafka options are invalid: " + e.getMessage(), e);
-        }
-        return new ManagedKafkaSource(
-                options,
-                config,
-                ManagedReaderConfig.from(options),
-                ManagedKafkaOptions.Values.from(options));
-    }
-
-    private static <V> V parse(ReadonlyConfig options, Option<V> option) {
-        try {
-            return options.get(option);
-        } catch (RuntimeException e) {
-            throw new IllegalArgumentException(
-                    "ManagedKafka option '" + option.key() + "' is invalid: " + e.getMessage(), e);
-        }
-    }
-
-    private void rejectUnknownKeys(ReadonlyConfig options) {
-        Set<String> known = new TreeSet<>(FRAMEWORK_KEYS);
-        OptionRule rule = optionRule();
-        for (Option<?> o : rule.getOptionalOptions()) {
-            known.add(o.key());
-        }
-        rule.getRequiredOptions().forEach(r -> known.addAll(keysOf(r.getOptions())));
-        known.add(Config.TOPIC.key());
-        known.add(Config.TABLE_LIST.key());
-        known.add(Config.START_MODE_TIMESTAMP.key());
-        known.add(Config.START_MODE_OFFSETS.key());
-        List<String> unknown = new ArrayList<>();
-        for (String key : options.getSourceMap().keySet()) {
-            if (!known.contains(key)) {
-                unknown.add(key);
-            }
-        }
-        if (!unknown.isEmpty()) {
-            Collections.sort(unknown);
-            throw new IllegalArgumentException(
-                    "ManagedKafka does not know the option(s) "
-                            + unknown
-                            + "; it accepts the Kafka source's options: "
-                            + known);
-        }
-    }
-
-    private static List<String> keysOf(List<Option<?>> options) {
-        List<String> keys = new ArrayList<>();
-        for (Option<?> o : options) {
-            keys.add(o.key());
-        }
-        return keys;
+        return planning().create(options);
     }
 
     @Override
     @SuppressWarnings("rawtypes")
     public Class<? extends SeaTunnelSource> getSourceClass() {
+        planning();
         return ManagedKafkaSource.class;
+    }
+
+    private static ManagedKafkaPlanning planning() {
+        try {
+            return new ManagedKafkaPlanning();
+        } catch (NoClassDefFoundError e) {
+            throw new IllegalStateException(
+                    "ManagedKafka needs SeaTunnel's Kafka connector: "
+                            + STOCK_JAR
+                            + " is not in this job's class path (put it in connectors/, next to"
+                            + " connector-managed-kafka; see docs/en/kafka.md). Missing class: "
+                            + e.getMessage(),
+                    e);
+        }
     }
 }

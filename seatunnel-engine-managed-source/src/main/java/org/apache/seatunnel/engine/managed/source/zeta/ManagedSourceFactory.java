@@ -18,12 +18,16 @@
 package org.apache.seatunnel.engine.managed.source.zeta;
 
 import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import org.apache.seatunnel.api.configuration.Option;
 import org.apache.seatunnel.api.configuration.Options;
 import org.apache.seatunnel.api.configuration.util.OptionRule;
 import org.apache.seatunnel.api.source.SeaTunnelSource;
 import org.apache.seatunnel.api.source.SourceSplit;
 import org.apache.seatunnel.api.table.connector.TableSource;
+import org.apache.seatunnel.api.table.factory.Factory;
 import org.apache.seatunnel.api.table.factory.FactoryUtil;
 import org.apache.seatunnel.api.table.factory.TableSourceFactory;
 import org.apache.seatunnel.api.table.factory.TableSourceFactoryContext;
@@ -80,12 +84,41 @@ public final class ManagedSourceFactory implements TableSourceFactory {
                     "Managed source option 'connector' must name another source connector");
         }
         String jobName = context.getOptions().get(JOB_NAME);
-        TableSourceFactory inner =
-                FactoryUtil.discoverFactory(
-                        context.getClassLoader(), TableSourceFactory.class, connector);
+        TableSourceFactory inner = innerFactory(context.getClassLoader(), connector);
         TableSource innerTable = inner.createSource(context);
         // The lane is chosen on the member that deserializes the plan, never here: this may be the
         // client's JVM, whose settings are not the cluster's (PendingLaneSource).
         return () -> PendingLaneSource.of(innerTable.createSource(), connector, jobName);
+    }
+
+    /**
+     * The named connector's factory. SeaTunnel 2.3.8 reports a failure here to a REST submitter
+     * only as "Unable to create a source for identifier 'Managed'", so the cause, which the engine
+     * logs, names the connector, what the job's class path offers and where the jar goes.
+     */
+    static TableSourceFactory innerFactory(ClassLoader classLoader, String connector) {
+        List<TableSourceFactory> found = new ArrayList<>();
+        for (Factory f : FactoryUtil.discoverFactories(classLoader)) {
+            if (f instanceof TableSourceFactory) {
+                found.add((TableSourceFactory) f);
+            }
+        }
+        List<String> offered = new ArrayList<>();
+        for (TableSourceFactory f : found) {
+            if (f.factoryIdentifier().equals(connector)) {
+                return f;
+            }
+            if (!IDENTIFIER.equals(f.factoryIdentifier())) {
+                offered.add(f.factoryIdentifier());
+            }
+        }
+        Collections.sort(offered);
+        throw new IllegalArgumentException(
+                "Managed source: connector '"
+                        + connector
+                        + "' is not installed for this job (sources in its class path: "
+                        + offered
+                        + "). A managed connector's jar goes into connectors/ with the plugin"
+                        + " archive's mapping lines; see docs/en/install.md");
     }
 }
