@@ -39,6 +39,8 @@ public final class LaneDecision implements Serializable {
     private final int protocolMajor;
     private final int protocolMinor;
     private final String reason;
+    // Null in decisions made without the selector (tests, older plans): reasonCode() says so.
+    private LaneReason reasonCode;
 
     public LaneDecision(
             Lane lane,
@@ -89,6 +91,17 @@ public final class LaneDecision implements Serializable {
 
     public int protocolMinor() {
         return protocolMinor;
+    }
+
+    /** This decision with its reason as a number; called once, by the selector that made it. */
+    LaneDecision because(LaneReason code) {
+        this.reasonCode = code;
+        return this;
+    }
+
+    /** Why this lane, as a number for metrics; null when the decision did not record one. */
+    public LaneReason reasonCode() {
+        return reasonCode;
     }
 
     /** Operator-readable: why this lane. */

@@ -45,13 +45,15 @@ public final class LaneSelector {
             String connector,
             ManagedSourceCapability capability) {
         if (!config.enabled()) {
-            return laneB("seatunnel.engine.managed-source.enabled is false");
+            return laneB(LaneReason.DISABLED, "seatunnel.engine.managed-source.enabled is false");
         }
         if (!allowed(config.allowedJobs(), jobName)) {
-            return laneB("job is not in managed-source.allowed-jobs");
+            return laneB(LaneReason.JOB_NOT_ALLOWED, "job is not in managed-source.allowed-jobs");
         }
         if (!allowed(config.allowedConnectors(), connector)) {
-            return laneB("connector " + connector + " is not in managed-source.allowed-connectors");
+            return laneB(
+                    LaneReason.CONNECTOR_NOT_ALLOWED,
+                    "connector " + connector + " is not in managed-source.allowed-connectors");
         }
         String why =
                 capability == null
@@ -66,19 +68,22 @@ public final class LaneSelector {
                                 + why
                                 + ") and managed-source.ineligible-fallback is FAIL");
             }
-            return laneB("connector not eligible for Lane A: " + why);
+            return laneB(
+                    LaneReason.CONNECTOR_INELIGIBLE, "connector not eligible for Lane A: " + why);
         }
         return new LaneDecision(
-                Lane.A,
-                capability.digest(),
-                capability.restorableDigests(),
-                ProtocolVersion.MAJOR,
-                ProtocolVersion.MINOR,
-                "enabled, job and connector allowlisted, capability eligible");
+                        Lane.A,
+                        capability.digest(),
+                        capability.restorableDigests(),
+                        ProtocolVersion.MAJOR,
+                        ProtocolVersion.MINOR,
+                        "enabled, job and connector allowlisted, capability eligible")
+                .because(LaneReason.ELIGIBLE);
     }
 
-    private static LaneDecision laneB(String reason) {
-        return new LaneDecision(Lane.B, "", ProtocolVersion.MAJOR, ProtocolVersion.MINOR, reason);
+    private static LaneDecision laneB(LaneReason code, String reason) {
+        return new LaneDecision(Lane.B, "", ProtocolVersion.MAJOR, ProtocolVersion.MINOR, reason)
+                .because(code);
     }
 
     private static boolean allowed(java.util.Set<String> allowlist, String name) {

@@ -20,26 +20,33 @@ package org.apache.seatunnel.engine.managed.source.zeta;
 import org.apache.seatunnel.api.common.metrics.MetricsContext;
 import org.apache.seatunnel.api.source.managed.SnapshotGauges;
 import org.apache.seatunnel.engine.managed.source.lane.Lane;
+import org.apache.seatunnel.engine.managed.source.lane.LaneDecision;
+import org.apache.seatunnel.engine.managed.source.lane.LaneReason;
 
 /**
  * The lane a Managed source runs on, as a metric of its enumerator task, so that it shows in the
  * job's metrics (REST {@code job-info}, the client's job metrics) where operators already look:
- * {@value #NAME} is 1 on Lane A and 0 on Lane B, one measurement per source. The reason for the
- * lane stays in the log ({@code planned on LaneDecision{…}}): a reason is text, not a metric.
+ * {@value #NAME} is 1 on Lane A and 0 on Lane B, one measurement per source, and {@value #REASON}
+ * the {@link LaneReason#code()} of why (-1 when the decision recorded none). The reason's full text
+ * stays in the log ({@code planned on LaneDecision{…}}).
  *
  * <p>Threading: stateless; called on the enumerator task's thread as it opens.
  */
 final class LaneMetric {
     static final String NAME = "ManagedSourceLaneA";
+    static final String REASON = "ManagedSourceLaneReason";
 
     private LaneMetric() {}
 
     /** Registers the lane in {@code context}; a null context (some test contexts) gets nothing. */
-    static void register(MetricsContext context, Lane lane) {
+    static void register(MetricsContext context, LaneDecision decision) {
         if (context == null) {
             return;
         }
-        long value = lane == Lane.A ? 1 : 0;
+        long value = decision.lane() == Lane.A ? 1 : 0;
+        LaneReason why = decision.reasonCode();
+        long code = why == null ? -1 : why.code();
         SnapshotGauges.register(context, NAME, SnapshotGauges.Kind.LEVEL, () -> value);
+        SnapshotGauges.register(context, REASON, SnapshotGauges.Kind.LEVEL, () -> code);
     }
 }

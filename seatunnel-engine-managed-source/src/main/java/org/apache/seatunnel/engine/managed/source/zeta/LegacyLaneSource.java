@@ -24,7 +24,6 @@ import org.apache.seatunnel.api.source.SeaTunnelSource;
 import org.apache.seatunnel.api.source.SourceReader;
 import org.apache.seatunnel.api.source.SourceSplit;
 import org.apache.seatunnel.api.source.SourceSplitEnumerator;
-import org.apache.seatunnel.engine.managed.source.lane.Lane;
 import org.apache.seatunnel.engine.managed.source.lane.LaneDecision;
 
 /**
@@ -58,7 +57,7 @@ final class LegacyLaneSource<T, SplitT extends SourceSplit, StateT extends Seria
     @Override
     public SourceSplitEnumerator<SplitT, StateT> createEnumerator(
             SourceSplitEnumerator.Context<SplitT> enumeratorContext) throws Exception {
-        LaneMetric.register(enumeratorContext.getMetricsContext(), Lane.B);
+        LaneMetric.register(enumeratorContext.getMetricsContext(), decision());
         return inner.createEnumerator(enumeratorContext);
     }
 
@@ -66,7 +65,7 @@ final class LegacyLaneSource<T, SplitT extends SourceSplit, StateT extends Seria
     public SourceSplitEnumerator<SplitT, StateT> restoreEnumerator(
             SourceSplitEnumerator.Context<SplitT> enumeratorContext, StateT checkpointState)
             throws Exception {
-        LaneMetric.register(enumeratorContext.getMetricsContext(), Lane.B);
+        LaneMetric.register(enumeratorContext.getMetricsContext(), decision());
         return inner.restoreEnumerator(enumeratorContext, checkpointState);
     }
 

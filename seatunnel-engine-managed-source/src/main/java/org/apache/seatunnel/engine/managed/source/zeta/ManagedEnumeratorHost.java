@@ -129,7 +129,7 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
                         context.currentParallelism(),
                         inbox.fence());
         CoordinatorTaskMetrics.register(context.getMetricsContext(), loop.metrics());
-        LaneMetric.register(context.getMetricsContext(), Lane.A);
+        LaneMetric.register(context.getMetricsContext(), source.decision());
         service.targets().registerCoordinator(source.sourceRuntimeId(), this);
     }
 

@@ -60,6 +60,8 @@ class PendingLaneSource<T, SplitT extends SourceSplit, StateT extends Serializab
         implements SeaTunnelSource<T, SplitT, StateT> {
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(PendingLaneSource.class);
+    // Per JVM: each member logs a job's decision once, however often it deserializes the plan.
+    private static final LaneDecisionLog DECISIONS_LOGGED = new LaneDecisionLog(4096);
 
     private final SeaTunnelSource<T, SplitT, StateT> inner;
     private final String connector;
@@ -142,7 +144,11 @@ class PendingLaneSource<T, SplitT extends SourceSplit, StateT extends Serializab
                         ? ((SupportManagedSource) inner).managedSourceCapability()
                         : null;
         LaneDecision decision = LaneSelector.decide(settings, job, connector, cap);
-        LOG.info("Source {} of job {} ({}) planned on {}", connector, jobId, job, decision);
+        if (DECISIONS_LOGGED.isNew(String.valueOf(jobId), connector, decision.toString())) {
+            LOG.info("Source {} of job {} ({}) planned on {}", connector, jobId, job, decision);
+        } else {
+            LOG.debug("Source {} of job {} ({}) planned on {}", connector, jobId, job, decision);
+        }
         SeaTunnelSource<T, ?, ?> chosen;
         if (decision.lane() == Lane.A) {
             chosen = new ManagedLaneSource(inner, decision, settings, job, checkpointsEnabled);

@@ -43,6 +43,30 @@ class LaneSelectorTest {
     }
 
     @Test
+    void everyDecisionCarriesTheNumberedReasonOfItsBranch() {
+        ManagedSourceConfig on = config(true, "LANE_B");
+        assertEquals(
+                LaneReason.DISABLED,
+                LaneSelector.decide(config(false, "LANE_B"), "orders", "ManagedFake", CAPABLE)
+                        .reasonCode());
+        assertEquals(
+                LaneReason.JOB_NOT_ALLOWED,
+                LaneSelector.decide(on, "other", "ManagedFake", CAPABLE).reasonCode());
+        assertEquals(
+                LaneReason.CONNECTOR_NOT_ALLOWED,
+                LaneSelector.decide(on, "orders", "Jdbc", CAPABLE).reasonCode());
+        assertEquals(
+                LaneReason.CONNECTOR_INELIGIBLE,
+                LaneSelector.decide(on, "orders", "ManagedFake", null).reasonCode());
+        assertEquals(
+                LaneReason.ELIGIBLE,
+                LaneSelector.decide(on, "orders", "ManagedFake", CAPABLE).reasonCode());
+        for (LaneReason r : LaneReason.values()) {
+            assertEquals(r, LaneReason.ofCode(r.code()));
+        }
+    }
+
+    @Test
     void killSwitchOffKeepsEveryJobOnLaneB() {
         LaneDecision d =
                 LaneSelector.decide(config(false, "LANE_B"), "orders", "ManagedFake", CAPABLE);

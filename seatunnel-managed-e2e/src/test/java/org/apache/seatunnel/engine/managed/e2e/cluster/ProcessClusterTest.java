@@ -38,6 +38,7 @@ import org.apache.seatunnel.engine.common.config.JobConfig;
 import org.apache.seatunnel.engine.common.config.SeaTunnelConfig;
 import org.apache.seatunnel.engine.core.job.JobResult;
 import org.apache.seatunnel.engine.core.job.JobStatus;
+import org.apache.seatunnel.engine.managed.source.zeta.ops.ManagedJobsCommand;
 import org.apache.seatunnel.managed.testkit.engine.LaneASettings;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -273,6 +274,47 @@ class ProcessClusterTest {
         await().atMost(BOUND)
                 .pollInterval(Duration.ofMillis(300))
                 .until(() -> sum(clientJobMetrics(jobId), "ManagedSourcePollRecords") > 0);
+    }
+
+    @Test
+    void theOperatorCommandListsRunningJobsWithTheirLaneAndReason() throws Exception {
+        long laneA = rest.submit(streamingJob("cluster-rest"));
+        long laneB = rest.submit(streamingJob("not-allowlisted"));
+        try {
+            AtomicReference<List<ManagedJobsCommand.Row>> rows = new AtomicReference<>();
+            await().atMost(BOUND)
+                    .pollInterval(Duration.ofMillis(500))
+                    .until(
+                            () -> {
+                                rows.set(ManagedJobsCommand.list(cluster.clientConfig(), false));
+                                return row(rows.get(), laneA) != null
+                                        && !row(rows.get(), laneA).lane.equals("-")
+                                        && row(rows.get(), laneB) != null
+                                        && !row(rows.get(), laneB).lane.equals("-");
+                            });
+            ManagedJobsCommand.Row a = row(rows.get(), laneA);
+            ManagedJobsCommand.Row b = row(rows.get(), laneB);
+            assertEquals("cluster-rest", a.name);
+            assertEquals("RUNNING", a.status);
+            assertEquals("A", a.lane, rows.get().toString());
+            assertEquals("ELIGIBLE", a.reason);
+            assertEquals("B", b.lane, rows.get().toString());
+            assertEquals("JOB_NOT_ALLOWED", b.reason);
+        } finally {
+            rest.stop(laneA, false);
+            rest.stop(laneB, false);
+            awaitStatus(laneA, "CANCELED");
+            awaitStatus(laneB, "CANCELED");
+        }
+    }
+
+    private static ManagedJobsCommand.Row row(List<ManagedJobsCommand.Row> rows, long jobId) {
+        for (ManagedJobsCommand.Row r : rows) {
+            if (r.jobId == jobId) {
+                return r;
+            }
+        }
+        return null;
     }
 
     @Test
