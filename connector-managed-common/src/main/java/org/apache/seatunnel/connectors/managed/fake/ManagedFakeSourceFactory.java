@@ -25,11 +25,12 @@ import org.apache.seatunnel.api.table.connector.TableSource;
 import org.apache.seatunnel.api.table.factory.TableSourceFactory;
 import org.apache.seatunnel.api.table.factory.TableSourceFactoryContext;
 import org.apache.seatunnel.connectors.managed.reader.ManagedReaderOptions;
+import org.apache.seatunnel.connectors.managed.reader.UnknownOptions;
 
 /**
  * Creates {@link ManagedFakeSource} from a job config block {@code ManagedFake { ... }}. Found by
- * the engine through {@code META-INF/services/org.apache.seatunnel.api.table.factory.Factory}.
- * Stateless.
+ * the engine through {@code META-INF/services/org.apache.seatunnel.api.table.factory.Factory}. A
+ * key it does not know fails planning, naming it ({@link UnknownOptions}). Stateless.
  */
 public final class ManagedFakeSourceFactory implements TableSourceFactory {
 
@@ -41,16 +42,7 @@ public final class ManagedFakeSourceFactory implements TableSourceFactory {
     @Override
     public OptionRule optionRule() {
         return OptionRule.builder()
-                .optional(
-                        ManagedFakeSourceOptions.SPLIT_COUNT,
-                        ManagedFakeSourceOptions.ROWS_PER_SPLIT,
-                        ManagedFakeSourceOptions.BOUNDED,
-                        ManagedFakeSourceOptions.ROWS_PER_SECOND,
-                        ManagedFakeSourceOptions.SLOW_DATA_MILLIS,
-                        ManagedFakeSourceOptions.SLOW_DATA_JITTER,
-                        ManagedFakeSourceOptions.DATES_COLUMN,
-                        ManagedFakeSourceOptions.SOURCE_EVENT_RUN_ID,
-                        ManagedFakeSourceOptions.DISCOVERY_SPLITS_PER_SECOND)
+                .optional(ManagedFakeSourceOptions.ALL)
                 .optional(ManagedReaderOptions.ALL)
                 .build();
     }
@@ -59,6 +51,11 @@ public final class ManagedFakeSourceFactory implements TableSourceFactory {
     @SuppressWarnings("unchecked")
     public <T, SplitT extends SourceSplit, StateT extends Serializable>
             TableSource<T, SplitT, StateT> createSource(TableSourceFactoryContext context) {
+        UnknownOptions.reject(
+                ManagedFakeSource.IDENTIFIER,
+                context.getOptions(),
+                optionRule(),
+                java.util.Collections.<String>emptyList());
         ManagedFakeConfig config = ManagedFakeConfig.of(context.getOptions());
         return () -> (SeaTunnelSource<T, SplitT, StateT>) (Object) new ManagedFakeSource(config);
     }

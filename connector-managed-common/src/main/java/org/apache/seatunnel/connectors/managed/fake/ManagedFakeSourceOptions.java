@@ -96,5 +96,18 @@ public final class ManagedFakeSourceOptions {
                                     + " rows.per.split rows (as a streaming source finds new"
                                     + " partitions or files); 0 = no discovery.");
 
+    /** Every option above, in the order the docs list them (docs/en/managed-fake.md). */
+    public static final Option<?>[] ALL = {
+        SPLIT_COUNT,
+        ROWS_PER_SPLIT,
+        BOUNDED,
+        ROWS_PER_SECOND,
+        SLOW_DATA_MILLIS,
+        SLOW_DATA_JITTER,
+        DATES_COLUMN,
+        SOURCE_EVENT_RUN_ID,
+        DISCOVERY_SPLITS_PER_SECOND
+    };
+
     private ManagedFakeSourceOptions() {}
 }

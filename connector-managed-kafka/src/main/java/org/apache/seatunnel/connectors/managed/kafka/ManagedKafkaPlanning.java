@@ -23,13 +23,13 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import org.apache.seatunnel.api.common.CommonOptions;
 import org.apache.seatunnel.api.configuration.Option;
 import org.apache.seatunnel.api.configuration.ReadonlyConfig;
 import org.apache.seatunnel.api.configuration.util.ConfigValidator;
 import org.apache.seatunnel.api.configuration.util.OptionRule;
 import org.apache.seatunnel.connectors.managed.reader.ManagedReaderConfig;
 import org.apache.seatunnel.connectors.managed.reader.ManagedReaderOptions;
+import org.apache.seatunnel.connectors.managed.reader.UnknownOptions;
 import org.apache.seatunnel.connectors.seatunnel.kafka.config.Config;
 import org.apache.seatunnel.connectors.seatunnel.kafka.config.StartMode;
 import org.apache.seatunnel.connectors.seatunnel.kafka.source.KafkaSourceConfig;
@@ -50,18 +50,6 @@ import org.apache.seatunnel.format.compatible.kafka.connect.json.KafkaConnectJso
  * <p>Threading: stateless, any thread.
  */
 final class ManagedKafkaPlanning {
-    /** Keys the engine or the {@code Managed} wrapper add to every source's options. */
-    private static final List<String> FRAMEWORK_KEYS =
-            Arrays.asList(
-                    CommonOptions.PLUGIN_NAME.key(),
-                    CommonOptions.RESULT_TABLE_NAME.key(),
-                    CommonOptions.SOURCE_TABLE_NAME.key(),
-                    CommonOptions.PARALLELISM.key(),
-                    "plugin_output",
-                    "plugin_input",
-                    "connector",
-                    "job-name");
-
     /** The stock source's options that its factory's rule leaves out but its config reads. */
     private static final List<Option<?>> STOCK_READ_OPTIONS =
             Arrays.<Option<?>>asList(
@@ -143,7 +131,7 @@ final class ManagedKafkaPlanning {
     }
 
     private void rejectUnknownKeys(ReadonlyConfig options) {
-        Set<String> known = new TreeSet<>(FRAMEWORK_KEYS);
+        Set<String> known = new TreeSet<>(UnknownOptions.FRAMEWORK_KEYS);
         OptionRule rule = optionRule();
         for (Option<?> o : rule.getOptionalOptions()) {
             known.add(o.key());
