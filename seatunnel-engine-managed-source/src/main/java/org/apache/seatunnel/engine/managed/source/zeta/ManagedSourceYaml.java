@@ -87,10 +87,11 @@ public final class ManagedSourceYaml {
                             + node);
         }
         Map<?, ?> section = (Map<?, ?>) node;
+        Map<String, Object> values = toMap(section);
         try {
-            return ManagedSourceConfig.fromMap(toMap(section));
+            return ManagedSourceConfig.fromMap(values);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(source + ": " + e.getMessage(), e);
+            throw new InvalidManagedSourceSettings(source + ": " + e.getMessage(), values, e);
         }
     }
 

@@ -90,9 +90,32 @@ class PendingLaneSource<T, SplitT extends SourceSplit, StateT extends Serializab
     protected Object readResolve() throws ObjectStreamException {
         JobFacts facts = JobFacts.of(jobId);
         return resolve(
-                ManagedSourceSettings.current(),
+                settingsFor(matchedName(facts.envJobName(), jobNameOption, connector)),
                 facts.envJobName(),
                 checkpointsEnabled(facts.checkpointsEnabled()));
+    }
+
+    /**
+     * The operator's settings for planning {@code job}. A section that does not load fails the
+     * planning of a job it might put on Lane A; a job it could never put there runs on Lane B as
+     * the section says (see {@link InvalidManagedSourceSettings}), with a warning.
+     */
+    static ManagedSourceConfig settingsFor(String job) {
+        try {
+            return ManagedSourceSettings.current();
+        } catch (InvalidManagedSourceSettings e) {
+            if (!e.neverLaneA(job)) {
+                throw e;
+            }
+            if (DECISIONS_LOGGED.isNew(job, "invalid managed-source section", e.getMessage())) {
+                LOG.warn(
+                        "Job {} runs on Lane B: the managed-source section does not enable Lane A"
+                                + " for it, and it is invalid: {}",
+                        job,
+                        e.getMessage());
+            }
+            return e.laneBSettings();
+        }
     }
 
     /**

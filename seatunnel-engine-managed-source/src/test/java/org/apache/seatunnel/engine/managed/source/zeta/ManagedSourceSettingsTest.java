@@ -18,12 +18,18 @@
 package org.apache.seatunnel.engine.managed.source.zeta;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
+import org.apache.seatunnel.engine.managed.source.lane.Lane;
+import org.apache.seatunnel.engine.managed.source.lane.LaneDecision;
+import org.apache.seatunnel.engine.managed.source.lane.LaneReason;
+import org.apache.seatunnel.engine.managed.source.lane.LaneSelector;
 import org.junit.jupiter.api.Test;
 
 /** Allowlisted connector names that match no installed connector are reported, never fatal. */
@@ -103,6 +109,53 @@ class ManagedSourceSettingsTest {
                             Collections.singleton("ManagedKafak"),
                             ManagedSourceSettings.unmatchedConnectorsOfTheFile(),
                             "an unchanged list keeps its finding");
+                });
+    }
+
+    @Test
+    void anInvalidSectionFailsOnlyTheJobsItMightPutOnLaneA() throws Exception {
+        withSettingsFile(
+                yaml -> {
+                    write(
+                            yaml,
+                            "true\n      allowed-jobs: [ orders ]\n"
+                                    + "      reader-mailbox.dedup-window: 1",
+                            1_000_000L);
+                    InvalidManagedSourceSettings refused =
+                            assertThrows(
+                                    InvalidManagedSourceSettings.class,
+                                    () -> PendingLaneSource.settingsFor("orders"));
+                    assertTrue(
+                            refused.getMessage().contains("reader-mailbox.dedup-window")
+                                    && refused.getMessage().contains(yaml.toString()),
+                            refused.getMessage());
+                    LaneDecision other =
+                            LaneSelector.decide(
+                                    PendingLaneSource.settingsFor("payments"),
+                                    "payments",
+                                    "ManagedFake",
+                                    null);
+                    assertEquals(Lane.B, other.lane());
+                    assertEquals(LaneReason.JOB_NOT_ALLOWED, other.reasonCode());
+
+                    write(
+                            yaml,
+                            "false\n      allowed-jobs: [ orders ]\n"
+                                    + "      reader-mailbox.dedup-window: 1",
+                            2_000_000L);
+                    LaneDecision off =
+                            LaneSelector.decide(
+                                    PendingLaneSource.settingsFor("orders"),
+                                    "orders",
+                                    "ManagedFake",
+                                    null);
+                    assertEquals(LaneReason.DISABLED, off.reasonCode(), "the kill switch holds");
+
+                    write(yaml, "true\n      allowed-jobs: \"orders\"\n", 3_000_000L);
+                    assertThrows(
+                            InvalidManagedSourceSettings.class,
+                            () -> PendingLaneSource.settingsFor("payments"),
+                            "no readable list of jobs: any job might be meant");
                 });
     }
 
