@@ -26,9 +26,10 @@
 #
 # --members/--base-port: as given to cluster.sh start (2, 5901); --port: Prometheus's own port
 # (9390); --query: a further PromQL expression to print; --show-openmetrics: also scrape
-# /hazelcast/rest/instance/openmetrics (job "openmetrics-path") to show Prometheus's error there. Environment: PROMETHEUS (the binary,
-# default: prometheus on the PATH), UP_TIMEOUT seconds (60) for the targets to be up and scraped.
-# Needs curl and jq.
+# /hazelcast/rest/instance/openmetrics (job "openmetrics-path") to show Prometheus's error there.
+# Environment: PROMETHEUS (the binary, default: prometheus on the PATH), UP_TIMEOUT seconds (60)
+# for the targets to be up and scraped.
+# Needs curl and jq. Loopback only: Prometheus listens on 127.0.0.1.
 set -euo pipefail
 
 REPO="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -44,7 +45,7 @@ while [ $# -gt 0 ]; do
     --port) PROM_PORT="$2"; shift 2 ;;
     --query) QUERY="$2"; shift 2 ;;
     --show-openmetrics) SHOW_OPENMETRICS=1; shift ;;
-    *) sed -n '18,31p' "$0"; exit 2 ;;
+    *) sed -n '18,32p' "$0"; exit 2 ;;
   esac
 done
 PROMETHEUS="${PROMETHEUS:-$(command -v prometheus || true)}"
