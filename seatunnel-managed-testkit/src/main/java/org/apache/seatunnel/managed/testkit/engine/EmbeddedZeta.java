@@ -22,6 +22,7 @@ import static org.awaitility.Awaitility.await;
 import com.hazelcast.config.Config;
 import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.NetworkConfig;
+import com.hazelcast.config.RestEndpointGroup;
 import com.hazelcast.instance.impl.HazelcastInstanceImpl;
 import com.hazelcast.spi.impl.NodeEngineImpl;
 import java.io.IOException;
@@ -55,6 +56,8 @@ import org.apache.seatunnel.engine.common.config.SeaTunnelConfig;
 import org.apache.seatunnel.engine.common.config.server.CheckpointConfig;
 import org.apache.seatunnel.engine.common.config.server.CheckpointStorageConfig;
 import org.apache.seatunnel.engine.common.config.server.SlotServiceConfig;
+import org.apache.seatunnel.engine.common.config.server.TelemetryConfig;
+import org.apache.seatunnel.engine.common.config.server.TelemetryMetricConfig;
 import org.apache.seatunnel.engine.common.runtime.ExecutionMode;
 import org.apache.seatunnel.engine.common.utils.IdGenerator;
 import org.apache.seatunnel.engine.core.dag.actions.Action;
@@ -99,6 +102,7 @@ public final class EmbeddedZeta implements AutoCloseable {
     private final long checkpointTimeoutMillis;
     private final int genericOperationThreads;
     private final int slotsPerMember;
+    private final boolean telemetry;
     private final Path workDir;
     private final Path checkpointDir;
     private final List<HazelcastInstanceImpl> members = new ArrayList<>();
@@ -112,6 +116,7 @@ public final class EmbeddedZeta implements AutoCloseable {
         this.checkpointTimeoutMillis = b.checkpointTimeoutMillis;
         this.genericOperationThreads = b.genericOperationThreads;
         this.slotsPerMember = b.slotsPerMember;
+        this.telemetry = b.telemetry;
         try {
             this.workDir = Files.createTempDirectory("embedded-zeta-" + clusterName + "-");
             this.checkpointDir = Files.createDirectories(workDir.resolve("checkpoints"));
@@ -138,6 +143,7 @@ public final class EmbeddedZeta implements AutoCloseable {
         private int genericOperationThreads = 16;
         // 0: dynamic slots (as many task groups as the jobs ask for).
         private int slotsPerMember;
+        private boolean telemetry;
 
         private Builder(String clusterName, int basePort) {
             this.clusterName = clusterName;
@@ -179,6 +185,19 @@ public final class EmbeddedZeta implements AutoCloseable {
                 throw new IllegalArgumentException("slotsPerMember must be >= 1");
             }
             this.slotsPerMember = n;
+            return this;
+        }
+
+        /**
+         * Members with Hazelcast's REST API on their own port ({@link #restPort(int)}) and the
+         * engine's telemetry ({@code telemetry.metric.enabled}), as a SeaTunnel server configured
+         * for Prometheus has them: {@code /hazelcast/rest/instance/metrics} serves the JVM's
+         * Prometheus registry. Zeta registers its own exporters once per JVM, for the first member
+         * started with telemetry; later engines in the same JVM would be served exporters of a
+         * member that is gone, so use this in one test class of a test JVM only.
+         */
+        public Builder telemetry() {
+            this.telemetry = true;
             return this;
         }
 
@@ -233,7 +252,17 @@ public final class EmbeddedZeta implements AutoCloseable {
         net.setPort(basePort + index);
         net.setPortAutoIncrement(false);
         net.getInterfaces().setEnabled(true).setInterfaces(Collections.singletonList("127.0.0.1"));
-        net.getRestApiConfig().setEnabled(false);
+        if (telemetry) {
+            // The groups a SeaTunnel server enables; the telemetry paths are read-only.
+            net.getRestApiConfig()
+                    .setEnabled(true)
+                    .enableGroups(
+                            RestEndpointGroup.CLUSTER_READ,
+                            RestEndpointGroup.CLUSTER_WRITE,
+                            RestEndpointGroup.DATA);
+        } else {
+            net.getRestApiConfig().setEnabled(false);
+        }
         JoinConfig join = net.getJoin();
         join.getMulticastConfig().setEnabled(false);
         join.getAutoDetectionConfig().setEnabled(false);
@@ -269,6 +298,13 @@ public final class EmbeddedZeta implements AutoCloseable {
         checkpoint.setCheckpointTimeout(checkpointTimeoutMillis);
         checkpoint.setStorage(storage);
         engine.setCheckpointConfig(checkpoint);
+        if (telemetry) {
+            TelemetryMetricConfig metric = new TelemetryMetricConfig();
+            metric.setEnabled(true);
+            TelemetryConfig telemetryConfig = new TelemetryConfig();
+            telemetryConfig.setMetric(metric);
+            engine.setTelemetryConfig(telemetryConfig);
+        }
         return config;
     }
 
@@ -326,6 +362,20 @@ public final class EmbeddedZeta implements AutoCloseable {
     }
 
     // ------------------------------------------------------------------ accessors
+
+    /**
+     * The port of member {@code index}'s REST API (its Hazelcast port), with {@link
+     * Builder#telemetry()} only.
+     */
+    public int restPort(int index) {
+        if (!telemetry) {
+            throw new IllegalStateException("REST is off: build the engine with telemetry()");
+        }
+        if (index < 0 || index >= memberCount) {
+            throw new IllegalArgumentException("no member " + index);
+        }
+        return basePort + index;
+    }
 
     /**
      * The sum of metric {@code name} over every measurement of job {@code jobId} (every task that

@@ -28,6 +28,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.seatunnel.api.source.managed.AsyncTaskOptions.WorkerClass;
+import org.apache.seatunnel.engine.managed.source.transport.MemberMetric;
 
 /**
  * Runs coordinators' slow work (discovery, planning) on executors of its own, one per {@link
@@ -123,26 +124,57 @@ public final class SourceAsyncWorkerPool {
      */
     public Map<String, Long> snapshot() {
         Map<String, Long> m = new LinkedHashMap<>();
-        for (WorkerClass wc : WorkerClass.values()) {
-            Executor e = executors.get(wc);
-            long running = 0;
-            long queued = 0;
-            if (e instanceof ThreadPoolExecutor) {
-                running = ((ThreadPoolExecutor) e).getActiveCount();
-                queued = ((ThreadPoolExecutor) e).getQueue().size();
-            }
-            m.put(RUNNING + pascal(wc), running);
-            m.put(QUEUED + pascal(wc), queued);
+        for (MemberMetric<SourceAsyncWorkerPool> d : METRICS) {
+            m.put(d.name(), d.value(this));
         }
-        m.put(REJECTED, rejected.get());
-        m.put(LANES, (long) openShares.get());
         return m;
     }
 
-    /** Every metric name of {@link #snapshot()}. */
-    public static java.util.List<String> metricNames() {
-        return new java.util.ArrayList<>(
-                new SourceAsyncWorkerPool(Runnable::run).snapshot().keySet());
+    /** The declaration of every metric of {@link #snapshot()}: name, kind and help. */
+    public static java.util.List<MemberMetric<SourceAsyncWorkerPool>> metrics() {
+        return METRICS;
+    }
+
+    private static final java.util.List<MemberMetric<SourceAsyncWorkerPool>> METRICS = declare();
+
+    private static java.util.List<MemberMetric<SourceAsyncWorkerPool>> declare() {
+        java.util.List<MemberMetric<SourceAsyncWorkerPool>> l = new java.util.ArrayList<>();
+        for (WorkerClass wc : WorkerClass.values()) {
+            l.add(
+                    MemberMetric.gauge(
+                            RUNNING + pascal(wc),
+                            "Async tasks running on this member's " + wc.name() + " workers",
+                            p -> p.executorFigure(wc, true)));
+            l.add(
+                    MemberMetric.gauge(
+                            QUEUED + pascal(wc),
+                            "Async tasks waiting for one of this member's "
+                                    + wc.name()
+                                    + " workers",
+                            p -> p.executorFigure(wc, false)));
+        }
+        l.add(
+                MemberMetric.counter(
+                        REJECTED,
+                        "Async submissions refused on this member, by a coordinator's bounds or a"
+                                + " full worker queue",
+                        SourceAsyncWorkerPool::rejected));
+        l.add(
+                MemberMetric.gauge(
+                        LANES,
+                        "Coordinators holding a share of this member's async workers",
+                        SourceAsyncWorkerPool::openShares));
+        return java.util.Collections.unmodifiableList(l);
+    }
+
+    /** Running ({@code running}) or queued tasks of a worker class's executor, 0 if unknown. */
+    private long executorFigure(WorkerClass wc, boolean running) {
+        Executor e = executors.get(wc);
+        if (!(e instanceof ThreadPoolExecutor)) {
+            return 0;
+        }
+        ThreadPoolExecutor t = (ThreadPoolExecutor) e;
+        return running ? t.getActiveCount() : t.getQueue().size();
     }
 
     private static String pascal(WorkerClass wc) {

@@ -17,7 +17,12 @@
 
 package org.apache.seatunnel.engine.managed.source.transport;
 
+import static org.apache.seatunnel.engine.managed.source.transport.MemberMetric.counter;
+
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -257,40 +262,169 @@ public final class TransportMetrics {
     /** Every counter by its metric name, e.g. {@code ManagedSourceCommandFinalStaleTarget}. */
     public Map<String, Long> snapshot() {
         Map<String, Long> m = new LinkedHashMap<>();
-        m.put(READER_DELIVERIES, readerDeliveries.get());
-        m.put(COORDINATOR_DELIVERIES, coordinatorDeliveries.get());
-        m.put(NO_SUCH_TARGET, noSuchTarget.get());
-        m.put(DECODE_FAILURES, decodeFailures.get());
-        m.put(HANDLER_FAILURES, handlerFailures.get());
-        m.put(SENT, sent.get());
-        m.put(ATTEMPTS, attempts.get());
-        m.put(RETRIES, retries.get());
-        m.put(TRANSPORT_FAILURES, transportFailures.get());
-        m.put(QUEUE_FULL, queueFull.get());
-        m.put(TIMEOUTS, timeouts.get());
-        m.put(RETRIES_EXHAUSTED, retriesExhausted.get());
-        m.put(ADMISSION_OVER_BUDGET, admissionOverBudget.get());
-        m.put(ACK_DECODE_FAILURES, ackDecodeFailures.get());
-        m.put(BATCHES_SENT, batchesSent.get());
-        m.put(STREAMS_BROKEN, streamsBroken.get());
-        m.put(REPORT_BATCHES_SENT, reportBatchesSent.get());
-        m.put(REPORTS_BATCHED, reportsBatched.get());
-        m.put(REPORT_FLUSH_ALL_REPORTED, reportFlushAllReported.get());
-        m.put(REPORT_FLUSH_WINDOW, reportFlushWindow.get());
-        m.put(REPORT_FLUSH_COUNT_BOUND, reportFlushCountBound.get());
-        m.put(REPORT_BATCH_RETRIES, reportBatchRetries.get());
-        m.put(REPORTS_DROPPED, reportsDropped.get());
-        m.put(BATCHES_RECEIVED, batchesReceived.get());
+        for (MemberMetric<TransportMetrics> d : METRICS) {
+            m.put(d.name(), d.value(this));
+        }
+        return m;
+    }
+
+    /**
+     * The declaration of every counter of {@link #snapshot()} (all are {@link
+     * MemberMetric.Kind#COUNTER totals}), each with its own help text, in snapshot order.
+     */
+    public static List<MemberMetric<TransportMetrics>> metrics() {
+        return METRICS;
+    }
+
+    private static final List<MemberMetric<TransportMetrics>> METRICS = declare();
+
+    private static List<MemberMetric<TransportMetrics>> declare() {
+        List<MemberMetric<TransportMetrics>> l = new ArrayList<>();
+        l.add(
+                counter(
+                        READER_DELIVERIES,
+                        "Commands delivered to a reader mailbox on this member",
+                        TransportMetrics::readerDeliveries));
+        l.add(
+                counter(
+                        COORDINATOR_DELIVERIES,
+                        "Commands delivered to a coordinator on this member",
+                        TransportMetrics::coordinatorDeliveries));
+        l.add(
+                counter(
+                        NO_SUCH_TARGET,
+                        "Commands for a reader or coordinator not (or no longer) on this member",
+                        TransportMetrics::noSuchTarget));
+        l.add(
+                counter(
+                        DECODE_FAILURES,
+                        "Inbound command frames that failed to decode",
+                        TransportMetrics::decodeFailures));
+        l.add(
+                counter(
+                        HANDLER_FAILURES,
+                        "Inbound deliveries whose handler threw (answered RetryLater)",
+                        TransportMetrics::handlerFailures));
+        l.add(counter(SENT, "Commands sent from this member", TransportMetrics::sent));
+        l.add(
+                counter(
+                        ATTEMPTS,
+                        "Command send attempts from this member, first tries and retries",
+                        TransportMetrics::attempts));
+        l.add(
+                counter(
+                        RETRIES,
+                        "Retries of a command stream's head after RetryLater or a transport"
+                                + " failure",
+                        TransportMetrics::retries));
+        l.add(
+                counter(
+                        TRANSPORT_FAILURES,
+                        "Command sends that failed in Hazelcast",
+                        TransportMetrics::transportFailures));
+        l.add(
+                counter(
+                        QUEUE_FULL,
+                        "Command sends refused because their stream held its bound of queued"
+                                + " commands",
+                        TransportMetrics::queueFull));
+        l.add(counter(TIMEOUTS, "Command sends past their deadline", TransportMetrics::timeouts));
+        l.add(
+                counter(
+                        RETRIES_EXHAUSTED,
+                        "Command stream heads that ended after retry.max-attempts attempts"
+                                + " without progress",
+                        TransportMetrics::retriesExhausted));
+        l.add(
+                counter(
+                        ADMISSION_OVER_BUDGET,
+                        "Inbound admissions slower than admission.p99-budget",
+                        TransportMetrics::admissionOverBudget));
+        l.add(
+                counter(
+                        ACK_DECODE_FAILURES,
+                        "Command acks that failed to decode",
+                        TransportMetrics::ackDecodeFailures));
+        l.add(
+                counter(
+                        BATCHES_SENT,
+                        "Invocations that carried more than one command of a stream",
+                        TransportMetrics::batchesSent));
+        l.add(
+                counter(
+                        STREAMS_BROKEN,
+                        "Command streams whose head ended without admission while commands"
+                                + " waited behind it",
+                        TransportMetrics::streamsBroken));
+        l.add(
+                counter(
+                        REPORT_BATCHES_SENT,
+                        "Batches of reader checkpoint reports sent from this member",
+                        TransportMetrics::reportBatchesSent));
+        l.add(
+                counter(
+                        REPORTS_BATCHED,
+                        "Reader checkpoint reports sent inside batches, each counted once",
+                        TransportMetrics::reportsBatched));
+        l.add(
+                counter(
+                        REPORT_FLUSH_ALL_REPORTED,
+                        "Report batches sent because every reader of the source on this member"
+                                + " had reported",
+                        TransportMetrics::reportFlushAllReported));
+        l.add(
+                counter(
+                        REPORT_FLUSH_WINDOW,
+                        "Report batches sent because the oldest report waited"
+                                + " transport.report-batch-window",
+                        TransportMetrics::reportFlushWindow));
+        l.add(
+                counter(
+                        REPORT_FLUSH_COUNT_BOUND,
+                        "Report batches sent because they reached"
+                                + " transport.report-batch-max-reports",
+                        TransportMetrics::reportFlushCountBound));
+        l.add(
+                counter(
+                        REPORT_BATCH_RETRIES,
+                        "Resends of a report batch's unanswered reports",
+                        TransportMetrics::reportBatchRetries));
+        l.add(
+                counter(
+                        REPORTS_DROPPED,
+                        "Checkpoint reports that ended without a final answer (recovered from"
+                                + " the next checkpoint's report)",
+                        TransportMetrics::reportsDropped));
+        l.add(
+                counter(
+                        BATCHES_RECEIVED,
+                        "Command batches this member opened",
+                        TransportMetrics::batchesReceived));
         for (AdmissionStatus s : AdmissionStatus.values()) {
-            m.put(ANSWERED_PREFIX + pascal(s), answered(s));
-            m.put(FINAL_PREFIX + pascal(s), finalStatus(s));
+            l.add(
+                    counter(
+                            ANSWERED_PREFIX + pascal(s),
+                            "Acks this member answered with admission status " + s.name(),
+                            m -> m.answered(s)));
+            l.add(
+                    counter(
+                            FINAL_PREFIX + pascal(s),
+                            "Command sends from this member that ended with admission status "
+                                    + s.name(),
+                            m -> m.finalStatus(s)));
         }
         for (ReasonCode r : ReasonCode.values()) {
             if (r != ReasonCode.NONE) {
-                m.put(REFUSED_PREFIX + pascal(r.name()), refused(r));
+                l.add(
+                        counter(
+                                REFUSED_PREFIX + pascal(r.name()),
+                                "Inbound frames this member refused with a final status for"
+                                        + " reason "
+                                        + r.name(),
+                                m -> m.refused(r)));
             }
         }
-        return m;
+        return Collections.unmodifiableList(l);
     }
 
     /** {@code STALE_TARGET} → {@code StaleTarget}. */

@@ -131,6 +131,7 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
         CoordinatorTaskMetrics.register(context.getMetricsContext(), loop.metrics());
         LaneMetric.register(context.getMetricsContext(), source.decision());
         service.targets().registerCoordinator(source.sourceRuntimeId(), this);
+        service.taskTotals().coordinatorOpened(loop.metrics());
     }
 
     private CoordinatorEventLoop<SplitT, StateT> buildLoop() {
@@ -446,6 +447,7 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
             return closed;
         } finally {
             service.targets().unregisterCoordinator(source.sourceRuntimeId(), this);
+            service.taskTotals().coordinatorClosed(loop.metrics());
         }
     }
 

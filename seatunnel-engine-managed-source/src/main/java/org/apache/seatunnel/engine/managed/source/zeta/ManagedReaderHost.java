@@ -217,6 +217,7 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
                 new SchemaChangeEndRepair(
                         lifecycle, service.watchdog(), "Lane A reader of " + identity);
         RuntimeObservers.readerOpened(mailbox, loopMetrics);
+        service.taskTotals().readerOpened(loopMetrics);
         ReaderTaskMetrics.register(
                 context.getMetricsContext(), mailbox, loopMetrics, System::nanoTime);
         attempt.register();
@@ -694,6 +695,7 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
         applyLastCheckpointNotices();
         service.targets().unregisterReader(mailbox);
         RuntimeObservers.readerClosed(mailbox, loopMetrics);
+        service.taskTotals().readerClosed(loopMetrics);
         try {
             attempt.close();
         } catch (IOException | RuntimeException e) {

@@ -31,6 +31,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
@@ -50,6 +51,7 @@ import org.apache.seatunnel.engine.managed.source.reader.ReaderLoopMetrics;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderMailboxMetrics;
 import org.apache.seatunnel.engine.managed.source.reader.WorkerMailboxBudget;
+import org.apache.seatunnel.engine.managed.source.transport.MemberMetric;
 import org.apache.seatunnel.engine.managed.source.transport.TransportMetrics;
 import org.apache.seatunnel.engine.managed.source.zeta.transport.ManagedSourceTelemetry;
 import org.junit.jupiter.api.Test;
@@ -179,10 +181,71 @@ class ReaderTaskMetricsTest {
     @ParameterizedTest
     @ValueSource(strings = {"../docs/en/metrics.md", "../docs/zh/metrics.md"})
     void docsListExactlyTheMemberMetricsOnTheTelemetryEndpoint(String doc) throws IOException {
+        TreeSet<String> exported = new TreeSet<>();
+        for (MemberMetric<?> d : ManagedSourceTelemetry.metrics()) {
+            exported.add(d.exportedName() + " " + d.kind().name().toLowerCase(Locale.ROOT));
+        }
         assertEquals(
-                documented(Path.of(doc), 3),
-                new TreeSet<>(ManagedSourceTelemetry.names()),
-                doc + " member table vs ManagedSourceTelemetry");
+                documentedMember(Path.of(doc)),
+                exported,
+                doc + " member table (names as scraped, kind) vs ManagedSourceTelemetry");
+    }
+
+    private static final Pattern SCRAPED_NAME =
+            Pattern.compile(
+                    "`(ManagedSource[A-Za-z]*)(\\{Status}|\\{Reason})?([A-Za-z]*)(_total)?`");
+
+    /**
+     * "name kind" of every row of the member section (index 3): names as the scrape shows them
+     * ({@code _total} on counters), {@code {Status}} and {@code {Reason}} expanded.
+     */
+    static TreeSet<String> documentedMember(Path doc) throws IOException {
+        String text = new String(Files.readAllBytes(doc), StandardCharsets.UTF_8);
+        String section = text.split("\n## ")[4];
+        TreeSet<String> rows = new TreeSet<>();
+        for (String line : section.split("\n")) {
+            if (!line.startsWith("| `")) {
+                continue;
+            }
+            String[] cells = line.split("\\|");
+            String kind = cells[2].trim();
+            Matcher m = SCRAPED_NAME.matcher(cells[1]);
+            while (m.find()) {
+                List<String> middles = new java.util.ArrayList<>();
+                if ("{Status}".equals(m.group(2))) {
+                    for (AdmissionStatus st : AdmissionStatus.values()) {
+                        middles.add(TransportMetrics.pascal(st.name()));
+                    }
+                } else if ("{Reason}".equals(m.group(2))) {
+                    for (ReasonCode r : ReasonCode.values()) {
+                        if (r != ReasonCode.NONE) {
+                            middles.add(TransportMetrics.pascal(r.name()));
+                        }
+                    }
+                } else {
+                    middles.add("");
+                }
+                String suffix = m.group(4) == null ? "" : m.group(4);
+                for (String middle : middles) {
+                    rows.add(m.group(1) + middle + m.group(3) + suffix + " " + kind);
+                }
+            }
+        }
+        return rows;
+    }
+
+    @Test
+    void everyMemberMetricHasItsOwnHelpAndCountersAreScrapedWithTotal() {
+        java.util.Set<String> helps = new java.util.HashSet<>();
+        java.util.Set<String> names = new java.util.HashSet<>();
+        for (MemberMetric<?> d : ManagedSourceTelemetry.metrics()) {
+            assertTrue(names.add(d.name()), "declared once: " + d);
+            assertTrue(helps.add(d.help()), "a help text of its own: " + d + ": " + d.help());
+            assertEquals(
+                    d.kind() == MemberMetric.Kind.COUNTER ? d.name() + "_total" : d.name(),
+                    d.exportedName());
+        }
+        assertEquals(names.size(), ManagedSourceTelemetry.names().size());
     }
 
     @Test

@@ -69,9 +69,13 @@ public final class ClusterRest {
                 JSON.createObjectNode().put("jobId", jobId).put("isStopWithSavePoint", savepoint));
     }
 
-    public String openMetrics() throws IOException {
+    /**
+     * What Prometheus scrapes: {@code /hazelcast/rest/instance/metrics}, the text format 0.0.4
+     * ({@code /openmetrics} is OpenMetrics text served as text/plain, which Prometheus rejects).
+     */
+    public String prometheusMetrics() throws IOException {
         return new String(
-                call("GET", "/hazelcast/rest/instance/openmetrics", null), StandardCharsets.UTF_8);
+                call("GET", "/hazelcast/rest/instance/metrics", null), StandardCharsets.UTF_8);
     }
 
     public JsonNode get(String path) throws IOException {

@@ -165,15 +165,15 @@ class ProcessClusterTest {
         long sent = 0;
         for (int m = 1; m <= MEMBERS; m++) {
             sent +=
-                    openMetric(
-                            new ClusterRest(cluster.restPort(m)).openMetrics(),
-                            "ManagedSourceCommandsSent");
+                    scrapedMetric(
+                            new ClusterRest(cluster.restPort(m)).prometheusMetrics(),
+                            "ManagedSourceCommandsSent_total");
         }
         assertTrue(sent > 0, "member transport totals on the telemetry endpoint");
     }
 
-    /** Sum of one metric's samples in an OpenMetrics text scrape. */
-    static long openMetric(String scrape, String name) {
+    /** Sum of one metric's samples in a Prometheus text scrape. */
+    static long scrapedMetric(String scrape, String name) {
         long total = 0;
         for (String line : scrape.split("\n")) {
             if (line.startsWith(name + "{") || line.startsWith(name + " ")) {

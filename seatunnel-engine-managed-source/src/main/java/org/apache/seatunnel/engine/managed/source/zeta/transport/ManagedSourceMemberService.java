@@ -92,6 +92,7 @@ public final class ManagedSourceMemberService implements ManagedService {
     private final WorkerMailboxBudget workerBudget;
     private final TransportTargets<Address> targets = new TransportTargets<>();
     private final TransportMetrics metrics = new TransportMetrics();
+    private final MemberTaskTotals taskTotals = new MemberTaskTotals();
     private final SourceCommandTransportAdapter<Address> adapter;
     private final InterruptWatch interruptWatch = new InterruptWatch(this::watchdog);
 
@@ -244,7 +245,7 @@ public final class ManagedSourceMemberService implements ManagedService {
         this.asyncExecutors = async;
         this.asyncWorkers = new SourceAsyncWorkerPool(async);
         ManagedSourceTelemetry.add(
-                String.valueOf(nodeEngine.getThisAddress()), metrics, asyncWorkers);
+                String.valueOf(nodeEngine.getThisAddress()), metrics, asyncWorkers, taskTotals);
         this.watchdog =
                 singleThreadScheduler(
                         daemonThreads("hz." + member + ".managed-source-watchdog", false));
@@ -433,6 +434,11 @@ public final class ManagedSourceMemberService implements ManagedService {
     /** The sending end of readers' checkpoint reports, batched per coordinator. */
     public CheckpointReportBatcher reportBatcher() {
         return requireStarted(reportBatcher);
+    }
+
+    /** Member-wide sums of the reader and coordinator metrics on the telemetry endpoint. */
+    public MemberTaskTotals taskTotals() {
+        return taskTotals;
     }
 
     public TransportMetrics metrics() {

@@ -1,0 +1,170 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.engine.managed.source.zeta.transport;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorMetrics;
+import org.apache.seatunnel.engine.managed.source.reader.ReaderLoopMetrics;
+import org.apache.seatunnel.engine.managed.source.transport.MemberMetric;
+
+/**
+ * Member-wide sums of the few reader and coordinator task metrics that operators alert on, for the
+ * telemetry endpoint, which never sees task metrics.
+ *
+ * <p>Zeta 2.3.8 exports no task metric to Prometheus (its job exporter has only job counts by
+ * state), so an alert on a reader's or a coordinator's counter could not be written. This keeps the
+ * live metrics of every Lane A reader and coordinator on the member and, when one closes, adds its
+ * last counter values to the member's retired totals, so the member's counters only grow (until the
+ * member restarts) however often tasks come and go.
+ *
+ * <p>Threading: readers and coordinators are added on their engine task threads and retired on
+ * whichever thread closes them; the endpoint's thread reads at any time. All of it is guarded by
+ * this object's monitor, held only to update the map or sum a few atomics, so that a retirement and
+ * a read never see a task twice or not at all (a counter that went down would look like a member
+ * restart to Prometheus).
+ */
+public final class MemberTaskTotals {
+    public static final String AVAILABILITY_NOT_SIGNALLED =
+            "ManagedSourceMemberAvailabilityNotSignalled";
+    public static final String SNAPSHOT_TIMEOUTS = "ManagedSourceMemberCoordinatorSnapshotTimeouts";
+    public static final String TRACKER_ASSIGNMENTS =
+            "ManagedSourceMemberAssignmentTrackerAssignments";
+    public static final String TRACKER_SPLITS = "ManagedSourceMemberAssignmentTrackerSplits";
+    public static final String TRACKER_BYTES = "ManagedSourceMemberAssignmentTrackerEstimatedBytes";
+    public static final String OLDEST_UNCHECKPOINTED_AGE =
+            "ManagedSourceMemberAssignmentOldestUncheckpointedAgeMillis";
+
+    private static final List<MemberMetric<MemberTaskTotals>> METRICS = declare();
+
+    // Identity: two tasks' metrics are never equal objects, but be explicit about it.
+    private final Map<ReaderLoopMetrics, Boolean> readers = new IdentityHashMap<>();
+    private final Map<CoordinatorMetrics, Boolean> coordinators = new IdentityHashMap<>();
+    private long retiredAvailabilityNotSignalled;
+    private long retiredSnapshotTimeouts;
+
+    /** A reader attempt opened on this member. */
+    public synchronized void readerOpened(ReaderLoopMetrics reader) {
+        readers.put(reader, Boolean.TRUE);
+    }
+
+    /** A reader attempt closed: its counts stay in the member's totals. Idempotent. */
+    public synchronized void readerClosed(ReaderLoopMetrics reader) {
+        if (readers.remove(reader) != null) {
+            retiredAvailabilityNotSignalled += reader.availabilityNotSignalled();
+        }
+    }
+
+    /** A coordinator started on this member. */
+    public synchronized void coordinatorOpened(CoordinatorMetrics coordinator) {
+        coordinators.put(coordinator, Boolean.TRUE);
+    }
+
+    /** A coordinator closed: its counts stay in the totals, its gauges leave them. Idempotent. */
+    public synchronized void coordinatorClosed(CoordinatorMetrics coordinator) {
+        if (coordinators.remove(coordinator) != null) {
+            retiredSnapshotTimeouts +=
+                    coordinator.get(CoordinatorMetrics.Counter.SNAPSHOT_TIMEOUTS);
+        }
+    }
+
+    synchronized long availabilityNotSignalled() {
+        long n = retiredAvailabilityNotSignalled;
+        for (ReaderLoopMetrics r : readers.keySet()) {
+            n += r.availabilityNotSignalled();
+        }
+        return n;
+    }
+
+    synchronized long snapshotTimeouts() {
+        long n = retiredSnapshotTimeouts;
+        for (CoordinatorMetrics c : coordinators.keySet()) {
+            n += c.get(CoordinatorMetrics.Counter.SNAPSHOT_TIMEOUTS);
+        }
+        return n;
+    }
+
+    synchronized long sumOf(CoordinatorMetrics.Gauge gauge) {
+        long n = 0;
+        for (CoordinatorMetrics c : coordinators.keySet()) {
+            n += c.get(gauge);
+        }
+        return n;
+    }
+
+    /** The age of the oldest assignment not yet proven by a checkpoint, over all coordinators. */
+    synchronized long oldestUncheckpointedAgeMillis() {
+        long now = System.currentTimeMillis();
+        long oldest = 0;
+        for (CoordinatorMetrics c : coordinators.keySet()) {
+            long at = c.get(CoordinatorMetrics.Gauge.OLDEST_UNCHECKPOINTED_DISPATCH_MILLIS);
+            if (at >= 0) {
+                oldest = Math.max(oldest, now - at);
+            }
+        }
+        return oldest;
+    }
+
+    /** The declaration of every member metric this exports. */
+    public static List<MemberMetric<MemberTaskTotals>> metrics() {
+        return METRICS;
+    }
+
+    private static List<MemberMetric<MemberTaskTotals>> declare() {
+        List<MemberMetric<MemberTaskTotals>> l = new ArrayList<>();
+        l.add(
+                MemberMetric.counter(
+                        AVAILABILITY_NOT_SIGNALLED,
+                        "Poll turns of Lane A readers on this member that found data the reader's"
+                                + " isAvailable() future had not signalled",
+                        MemberTaskTotals::availabilityNotSignalled));
+        l.add(
+                MemberMetric.counter(
+                        SNAPSHOT_TIMEOUTS,
+                        "Snapshot demands of Lane A coordinators on this member that gave up after"
+                                + " coordinator.snapshot-timeout",
+                        MemberTaskTotals::snapshotTimeouts));
+        l.add(
+                MemberMetric.gauge(
+                        TRACKER_ASSIGNMENTS,
+                        "Split assignments in flight in the trackers of the Lane A coordinators"
+                                + " on this member",
+                        t -> t.sumOf(CoordinatorMetrics.Gauge.TRACKER_ASSIGNMENTS)));
+        l.add(
+                MemberMetric.gauge(
+                        TRACKER_SPLITS,
+                        "Splits held by the trackers of the Lane A coordinators on this member",
+                        t -> t.sumOf(CoordinatorMetrics.Gauge.TRACKER_SPLITS)));
+        l.add(
+                MemberMetric.gauge(
+                        TRACKER_BYTES,
+                        "Estimated heap bytes of the trackers of the Lane A coordinators on this"
+                                + " member",
+                        t -> t.sumOf(CoordinatorMetrics.Gauge.TRACKER_BYTES)));
+        l.add(
+                MemberMetric.gauge(
+                        OLDEST_UNCHECKPOINTED_AGE,
+                        "Age in milliseconds of the oldest split assignment on this member not yet"
+                                + " proven by a completed checkpoint (0 when none)",
+                        MemberTaskTotals::oldestUncheckpointedAgeMillis));
+        return Collections.unmodifiableList(l);
+    }
+}
