@@ -131,7 +131,8 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
         CoordinatorTaskMetrics.register(context.getMetricsContext(), loop.metrics());
         LaneMetric.register(context.getMetricsContext(), source.decision());
         service.targets().registerCoordinator(source.sourceRuntimeId(), this);
-        service.taskTotals().coordinatorOpened(loop.metrics());
+        service.taskTotals()
+                .coordinatorOpened(loop.metrics(), String.valueOf(EngineAccess.jobId(context)));
     }
 
     private CoordinatorEventLoop<SplitT, StateT> buildLoop() {

@@ -22,6 +22,7 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorMetrics;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderLoopMetrics;
 import org.apache.seatunnel.engine.managed.source.transport.MemberMetric;
@@ -52,12 +53,14 @@ public final class MemberTaskTotals {
     public static final String TRACKER_BYTES = "ManagedSourceMemberAssignmentTrackerEstimatedBytes";
     public static final String OLDEST_UNCHECKPOINTED_AGE =
             "ManagedSourceMemberAssignmentOldestUncheckpointedAgeMillis";
+    public static final String JOB_LANE_A = "ManagedSourceJobLaneA";
 
     private static final List<MemberMetric<MemberTaskTotals>> METRICS = declare();
 
     // Identity: two tasks' metrics are never equal objects, but be explicit about it.
     private final Map<ReaderLoopMetrics, Boolean> readers = new IdentityHashMap<>();
-    private final Map<CoordinatorMetrics, Boolean> coordinators = new IdentityHashMap<>();
+    // Each running coordinator with its job's id: one Lane A source of that job.
+    private final Map<CoordinatorMetrics, String> coordinators = new IdentityHashMap<>();
     private long retiredAvailabilityNotSignalled;
     private long retiredSnapshotTimeouts;
 
@@ -73,9 +76,9 @@ public final class MemberTaskTotals {
         }
     }
 
-    /** A coordinator started on this member. */
-    public synchronized void coordinatorOpened(CoordinatorMetrics coordinator) {
-        coordinators.put(coordinator, Boolean.TRUE);
+    /** A coordinator of a Lane A source of job {@code jobId} started on this member. */
+    public synchronized void coordinatorOpened(CoordinatorMetrics coordinator, String jobId) {
+        coordinators.put(coordinator, String.valueOf(jobId));
     }
 
     /** A coordinator closed: its counts stay in the totals, its gauges leave them. Idempotent. */
@@ -123,6 +126,17 @@ public final class MemberTaskTotals {
         return oldest;
     }
 
+    /** Per job with a Lane A coordinator here: how many of its sources run theirs here. */
+    synchronized void sampleJobs(MemberMetric.Sink sink) {
+        Map<String, Integer> perJob = new TreeMap<>();
+        for (String job : coordinators.values()) {
+            perJob.merge(job, 1, Integer::sum);
+        }
+        for (Map.Entry<String, Integer> e : perJob.entrySet()) {
+            sink.sample(Collections.singletonList(e.getKey()), e.getValue());
+        }
+    }
+
     /** The declaration of every member metric this exports. */
     public static List<MemberMetric<MemberTaskTotals>> metrics() {
         return METRICS;
@@ -165,6 +179,15 @@ public final class MemberTaskTotals {
                         "Age in milliseconds of the oldest split assignment on this member not yet"
                                 + " proven by a completed checkpoint (0 when none)",
                         MemberTaskTotals::oldestUncheckpointedAgeMillis));
+        l.add(
+                MemberMetric.withLabels(
+                        JOB_LANE_A,
+                        MemberMetric.Kind.GAUGE,
+                        "Lane A sources of the job whose coordinator runs on this member (a job"
+                                + " on Lane B, or whose coordinators run elsewhere, has no series"
+                                + " here)",
+                        Collections.singletonList("job_id"),
+                        MemberTaskTotals::sampleJobs));
         return Collections.unmodifiableList(l);
     }
 }

@@ -58,11 +58,11 @@ class ManagedSourceTelemetryTest {
     @Test
     void countersAreScrapedAsCountersWithTotalAndGaugesAsGauges() throws IOException {
         first.sent.addAndGet(3);
+        MemberTaskTotals totals = new MemberTaskTotals();
+        // A family without a series has no HELP line: one Lane A job, so every family has one.
+        totals.coordinatorOpened(new CoordinatorMetrics(), "1");
         ManagedSourceTelemetry.add(
-                "[127.0.0.1]:1",
-                first,
-                new SourceAsyncWorkerPool(Runnable::run),
-                new MemberTaskTotals());
+                "[127.0.0.1]:1", first, new SourceAsyncWorkerPool(Runnable::run), totals);
         List<String> lines = scrape();
         assertTrue(
                 lines.contains("# TYPE ManagedSourceCommandsSent_total counter"), lines.toString());
@@ -117,7 +117,7 @@ class ManagedSourceTelemetryTest {
     void memberTotalsKeepTheCountsOfClosedCoordinatorsButNotTheirLevels() {
         MemberTaskTotals totals = new MemberTaskTotals();
         CoordinatorMetrics c = new CoordinatorMetrics();
-        totals.coordinatorOpened(c);
+        totals.coordinatorOpened(c, "7");
         c.increment(CoordinatorMetrics.Counter.SNAPSHOT_TIMEOUTS);
         c.set(CoordinatorMetrics.Gauge.TRACKER_ASSIGNMENTS, 5);
         c.set(
@@ -131,5 +131,25 @@ class ManagedSourceTelemetryTest {
         assertEquals(1, totals.snapshotTimeouts(), "a closed coordinator's count stays, once");
         assertEquals(0, totals.sumOf(CoordinatorMetrics.Gauge.TRACKER_ASSIGNMENTS));
         assertEquals(0, totals.oldestUncheckpointedAgeMillis());
+    }
+
+    @Test
+    void eachJobWithLaneACoordinatorsHereHasOneSeriesCountingThem() {
+        MemberTaskTotals totals = new MemberTaskTotals();
+        CoordinatorMetrics a1 = new CoordinatorMetrics();
+        CoordinatorMetrics a2 = new CoordinatorMetrics();
+        CoordinatorMetrics b = new CoordinatorMetrics();
+        totals.coordinatorOpened(a1, "11");
+        totals.coordinatorOpened(a2, "11");
+        totals.coordinatorOpened(b, "12");
+        java.util.Map<String, Double> series = new java.util.TreeMap<>();
+        totals.sampleJobs((labels, value) -> series.put(labels.get(0), value));
+        assertEquals(2.0, series.get("11"), "two Lane A sources of job 11");
+        assertEquals(1.0, series.get("12"));
+        totals.coordinatorClosed(a1);
+        totals.coordinatorClosed(a2);
+        series.clear();
+        totals.sampleJobs((labels, value) -> series.put(labels.get(0), value));
+        assertEquals(java.util.Collections.singleton("12"), series.keySet(), "job 11 ended here");
     }
 }
