@@ -25,10 +25,11 @@ import org.apache.seatunnel.engine.managed.source.lane.LaneReason;
 
 /**
  * The lane a Managed source runs on, as a metric of its enumerator task, so that it shows in the
- * job's metrics (REST {@code job-info}, the client's job metrics) where operators already look:
- * {@value #NAME} is 1 on Lane A and 0 on Lane B, one measurement per source, and {@value #REASON}
- * the {@link LaneReason#code()} of why (-1 when the decision recorded none). The reason's full text
- * stays in the log ({@code planned on LaneDecision{…}}).
+ * job's metrics (the client's {@code getJobMetrics}; REST {@code job-info} shows only the engine's
+ * fixed counters) where operators already look: {@value #NAME} is 1 on Lane A and 0 on Lane B, one
+ * measurement per source, and {@value #REASON} the {@link LaneReason#code()} of why (-1 when the
+ * decision recorded none). The reason's full text stays in the log ({@code planned on
+ * LaneDecision{…}}).
  *
  * <p>Threading: stateless; called on the enumerator task's thread as it opens.
  */
