@@ -17,12 +17,8 @@
 
 package org.apache.seatunnel.connectors.managed.kafka;
 
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.List;
-import java.util.Set;
-import java.util.TreeSet;
 import org.apache.seatunnel.api.configuration.Option;
 import org.apache.seatunnel.api.configuration.ReadonlyConfig;
 import org.apache.seatunnel.api.configuration.util.ConfigValidator;
@@ -131,37 +127,15 @@ final class ManagedKafkaPlanning {
     }
 
     private void rejectUnknownKeys(ReadonlyConfig options) {
-        Set<String> known = new TreeSet<>(UnknownOptions.FRAMEWORK_KEYS);
-        OptionRule rule = optionRule();
-        for (Option<?> o : rule.getOptionalOptions()) {
-            known.add(o.key());
-        }
-        rule.getRequiredOptions().forEach(r -> known.addAll(keysOf(r.getOptions())));
-        known.add(Config.TOPIC.key());
-        known.add(Config.TABLE_LIST.key());
-        known.add(Config.START_MODE_TIMESTAMP.key());
-        known.add(Config.START_MODE_OFFSETS.key());
-        List<String> unknown = new ArrayList<>();
-        for (String key : options.getSourceMap().keySet()) {
-            if (!known.contains(key)) {
-                unknown.add(key);
-            }
-        }
-        if (!unknown.isEmpty()) {
-            Collections.sort(unknown);
-            throw new IllegalArgumentException(
-                    "ManagedKafka does not know the option(s) "
-                            + unknown
-                            + "; it accepts the Kafka source's options: "
-                            + known);
-        }
-    }
-
-    private static List<String> keysOf(List<Option<?>> options) {
-        List<String> keys = new ArrayList<>();
-        for (Option<?> o : options) {
-            keys.add(o.key());
-        }
-        return keys;
+        // The conditional and exclusive options the rule names only through their conditions.
+        UnknownOptions.reject(
+                ManagedKafkaSourceFactory.IDENTIFIER,
+                options,
+                optionRule(),
+                Arrays.asList(
+                        Config.TOPIC.key(),
+                        Config.TABLE_LIST.key(),
+                        Config.START_MODE_TIMESTAMP.key(),
+                        Config.START_MODE_OFFSETS.key()));
     }
 }

@@ -17,6 +17,8 @@
 
 package org.apache.seatunnel.engine.managed.e2e.cluster;
 
+import static org.awaitility.Awaitility.await;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayOutputStream;
@@ -26,6 +28,8 @@ import java.io.OutputStream;
 import java.net.HttpURLConnection;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * SeaTunnel 2.3.8's REST API on a member's Hazelcast port, parsed with jackson-databind.
@@ -56,6 +60,20 @@ public final class ClusterRest {
 
     public JsonNode jobInfo(long jobId) throws IOException {
         return get("/hazelcast/rest/maps/job-info/" + jobId);
+    }
+
+    /** Polls {@code job-info} until the job FINISHED or FAILED, within {@code bound}. */
+    public JsonNode awaitEnd(long jobId, Duration bound) {
+        AtomicReference<JsonNode> info = new AtomicReference<>();
+        await().atMost(bound)
+                .pollInterval(Duration.ofMillis(200))
+                .until(
+                        () -> {
+                            info.set(jobInfo(jobId));
+                            String s = info.get().path("jobStatus").asText();
+                            return s.equals("FINISHED") || s.equals("FAILED");
+                        });
+        return info.get();
     }
 
     public JsonNode runningJobs() throws IOException {

@@ -31,7 +31,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.seatunnel.engine.client.SeaTunnelClient;
@@ -121,7 +120,7 @@ class ProcessClusterKafkaTest {
         Path tmp = Files.createTempDirectory("cluster-kafka-tmp");
 
         long jobId = rest.submit(kafkaJob(topic, out, tmp));
-        JsonNode info = awaitEnd(jobId);
+        JsonNode info = rest.awaitEnd(jobId, BOUND);
         assertEquals("FINISHED", info.path("jobStatus").asText(), info.toString());
 
         List<String> written = lines(out);
@@ -161,19 +160,6 @@ class ProcessClusterKafkaTest {
                 log.substring(log.indexOf("connector 'ManagedNotInstalled' is not installed"));
         line = line.substring(0, line.indexOf('\n'));
         assertTrue(line.contains("ManagedKafka") && line.contains("ManagedFake"), line);
-    }
-
-    private static JsonNode awaitEnd(long jobId) {
-        AtomicReference<JsonNode> info = new AtomicReference<>();
-        await().atMost(BOUND)
-                .pollInterval(Duration.ofMillis(200))
-                .until(
-                        () -> {
-                            info.set(rest.jobInfo(jobId));
-                            String s = info.get().path("jobStatus").asText();
-                            return s.equals("FINISHED") || s.equals("FAILED");
-                        });
-        return info.get();
     }
 
     /** The committed rows: every line of every file the sink moved into {@code out}. */

@@ -109,17 +109,9 @@ class ProcessClusterTest {
     }
 
     private static JsonNode awaitFinished(long jobId) {
-        AtomicReference<JsonNode> info = new AtomicReference<>();
-        await().atMost(BOUND)
-                .pollInterval(Duration.ofMillis(200))
-                .until(
-                        () -> {
-                            info.set(rest.jobInfo(jobId));
-                            String s = info.get().path("jobStatus").asText();
-                            return s.equals("FINISHED") || s.equals("FAILED");
-                        });
-        assertEquals("FINISHED", info.get().path("jobStatus").asText(), info.get().toString());
-        return info.get();
+        JsonNode info = rest.awaitEnd(jobId, BOUND);
+        assertEquals("FINISHED", info.path("jobStatus").asText(), info.toString());
+        return info;
     }
 
     /** Sum of a metric over all tasks in SeaTunnel's job-metrics JSON (client getJobMetrics). */
