@@ -71,40 +71,13 @@ class LaneAAvailabilityNotSignalledTest {
         LaneASettings.clear();
     }
 
-    private static String job(String runId) {
-        return "env {\n"
-                + "  job.mode = \"BATCH\"\n"
-                + "  parallelism = 2\n"
-                + "}\n"
-                + "source {\n"
-                + "  Managed {\n"
-                + "    connector = \""
-                + SafetyNetSource.IDENTIFIER
-                + "\"\n"
-                + "    job-name = \""
-                + JOB_NAME
-                + "\"\n"
-                + "    split.count = 5\n"
-                + "    rows.per.split = 20\n"
-                + "    bounded = true\n"
-                + "    behaviour = \"unsignalled\"\n"
-                + "    row.arrival.millis = 10\n"
-                + "  }\n"
-                + "}\n"
-                + "sink {\n"
-                + "  ManagedCollect {\n"
-                + "    run.id = \""
-                + runId
-                + "\"\n"
-                + "  }\n"
-                + "}\n";
-    }
-
     @Test
     void aReaderThatNeverSignalsAvailabilityFinishesAndIsReportedOncePerAttempt() throws Exception {
         RuntimeStats.reset();
         String runId = "lane-a-unsignalled";
-        long jobId = ManagedJobs.finish5x20ExactlyOnce(zeta, job(runId), runId, BOUND);
+        long jobId =
+                ManagedJobs.finish5x20ExactlyOnce(
+                        zeta, ManagedJobs.unsignalled5x20(JOB_NAME, runId), runId, BOUND);
 
         long attempts = RuntimeStats.readersOpened();
         assertEquals(2, attempts, "one Lane A attempt per subtask, no failover");

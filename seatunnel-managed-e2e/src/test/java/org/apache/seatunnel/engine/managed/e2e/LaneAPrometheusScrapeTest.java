@@ -81,26 +81,9 @@ class LaneAPrometheusScrapeTest {
         RuntimeStats.reset();
         // Readers that never signal availability: the member's sum of that reader metric is one
         // of the series the alert rules use, and it must keep the closed readers' counts.
-        ManagedJobs.finish5x20ExactlyOnce(zeta, unsignalledJob(), JOB_NAME, BOUND);
+        ManagedJobs.finish5x20ExactlyOnce(
+                zeta, ManagedJobs.unsignalled5x20(JOB_NAME, JOB_NAME), JOB_NAME, BOUND);
         unsignalled = RuntimeStats.total(RuntimeStats.Counter.AVAILABILITY_NOT_SIGNALLED);
-    }
-
-    /** Five splits of 20 rows that arrive every 10 ms, from readers that never signal them. */
-    private static String unsignalledJob() {
-        return "env {\n  job.mode = \"BATCH\"\n  parallelism = 2\n}\n"
-                + "source {\n  Managed {\n"
-                + "    connector = \""
-                + SafetyNetSource.IDENTIFIER
-                + "\"\n"
-                + "    job-name = \""
-                + JOB_NAME
-                + "\"\n"
-                + "    split.count = 5\n    rows.per.split = 20\n    bounded = true\n"
-                + "    behaviour = \"unsignalled\"\n    row.arrival.millis = 10\n"
-                + "  }\n}\n"
-                + "sink {\n  ManagedCollect {\n    run.id = \""
-                + JOB_NAME
-                + "\"\n  }\n}\n";
     }
 
     @AfterAll

@@ -64,6 +64,27 @@ final class ManagedJobs {
                 runId);
     }
 
+    /**
+     * The bounded 5 × 20 job on {@link SafetyNetSource} whose readers never signal availability:
+     * rows arrive every 10 ms and only a poll that finds them moves the job on.
+     */
+    static String unsignalled5x20(String jobName, String runId) {
+        return "env {\n  job.mode = \"BATCH\"\n  parallelism = 2\n}\n"
+                + "source {\n  Managed {\n"
+                + "    connector = \""
+                + SafetyNetSource.IDENTIFIER
+                + "\"\n"
+                + "    job-name = \""
+                + jobName
+                + "\"\n"
+                + "    split.count = 5\n    rows.per.split = 20\n    bounded = true\n"
+                + "    behaviour = \"unsignalled\"\n    row.arrival.millis = 10\n"
+                + "  }\n}\n"
+                + "sink {\n  ManagedCollect {\n    run.id = \""
+                + runId
+                + "\"\n  }\n}\n";
+    }
+
     /** The bounded job of the acceptance list: 5 splits × 20 rows, p=2, batch mode. */
     static String bounded5x20(String jobName, String runId) {
         return bounded5x20(jobName, runId, "");
