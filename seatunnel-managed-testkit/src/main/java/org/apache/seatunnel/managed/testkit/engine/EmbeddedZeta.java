@@ -426,6 +426,11 @@ public final class EmbeddedZeta implements AutoCloseable {
         return master.getCoordinatorService();
     }
 
+    /** The member's checkpoint interval ({@link Builder#checkpointIntervalMillis}). */
+    public long checkpointIntervalMillis() {
+        return checkpointIntervalMillis;
+    }
+
     public Path checkpointDir() {
         return checkpointDir;
     }

@@ -19,6 +19,7 @@ package org.apache.seatunnel.managed.testkit.engine;
 
 import java.time.Duration;
 import java.util.Collections;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -37,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * try (LaneAHarness h = LaneAHarness.start("my-range-test", 5801)) {
  *     ManagedJob job = ManagedJob.source("MyRange").option("count", 100).parallelism(2);
  *     RunResult a = h.runBounded(job);             // Lane A
- *     RunResult b = h.runBounded(job, Lane.B);     // the same job with the kill switch off
+ *     RunResult b = h.runBoundedOnLaneB(job);      // the same job with the kill switch off
  *     a.assertFinishedExactlyOnce(expectedKeys);
  * }
  * }</pre>
@@ -48,8 +49,10 @@ import org.slf4j.LoggerFactory;
  * readers in this JVM during a run.
  *
  * <p>Each run: installs the settings (Lane A: enabled, allowlisting exactly the job's name and
- * connector; Lane B: the same allowlists with the kill switch off), submits {@link
- * ManagedJob#toHocon} under a fresh run id, waits (bounded by {@link #timeout}) for the end state,
+ * connector; Lane B: the same allowlists with the kill switch off; every other setting the test
+ * installed with {@link LaneASettings#install(java.util.Map)} stays), submits {@link
+ * ManagedJob#toHocon} under a fresh run id with the engine's {@code checkpoint.interval} unless the
+ * job sets its own ({@link #jobDefaults()}), waits (bounded by {@link #timeout}) for the end state,
  * takes the sink's written and committed keys and checks that the job really ran on the lane asked
  * for: a connector that is not Lane A capable (no {@code SupportManagedSource}, or a capability the
  * runtime refuses) is planned on Lane B, and that must fail a test that asked for Lane A.
@@ -100,9 +103,29 @@ public final class LaneAHarness implements AutoCloseable {
         return zeta;
     }
 
+    /**
+     * What each run adds to its job's {@code env} unless the job sets it: {@code
+     * checkpoint.interval}, the engine's interval. Zeta 2.3.8 takes no periodic checkpoint of a
+     * BATCH job without it, so a fail-after-checkpoint test would never fire and a savepoint would
+     * fail ("CheckpointCoordinator shutdown").
+     */
+    public Map<String, Object> jobDefaults() {
+        return Collections.singletonMap(
+                "checkpoint.interval", (Object) zeta.checkpointIntervalMillis());
+    }
+
     /** Runs {@code job} on Lane A and waits for its end state. */
     public RunResult runBounded(ManagedJob job) {
         return runBounded(job, Lane.A);
+    }
+
+    /**
+     * Runs {@code job} on Lane B (the same job with the kill switch off) and waits for its end
+     * state: what the stock engine does with the connector, without importing the runtime's {@link
+     * Lane}.
+     */
+    public RunResult runBoundedOnLaneB(ManagedJob job) {
+        return runBounded(job, Lane.B);
     }
 
     /**
@@ -112,14 +135,14 @@ public final class LaneAHarness implements AutoCloseable {
      *     on the other lane
      */
     public RunResult runBounded(ManagedJob job, Lane lane) {
-        LaneASettings.install(
+        LaneASettings.installLane(
                 lane == Lane.A,
                 Collections.singletonList(job.name()),
                 Collections.singletonList(job.connector()));
         String runId = zeta.clusterName() + "-" + job.name() + "-" + RUNS.incrementAndGet();
         long readersBefore = RuntimeStats.readersOpened();
         long t0 = System.nanoTime();
-        long jobId = zeta.submit(job.toHocon(runId));
+        long jobId = zeta.submit(job.toHocon(runId, jobDefaults()));
         LOG.info("Job {} ({}) submitted for Lane {} as run {}", jobId, job.name(), lane, runId);
         RunResult run;
         try {

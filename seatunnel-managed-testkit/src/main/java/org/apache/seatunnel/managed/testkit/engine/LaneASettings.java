@@ -24,6 +24,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,6 +46,8 @@ import org.apache.seatunnel.engine.managed.source.zeta.ManagedSourceSettings;
 public final class LaneASettings {
     private static String propertyBefore;
     private static boolean installed;
+    // The section last installed, so a run can change the allowlists and keep the rest.
+    private static Map<String, Object> current = Collections.emptyMap();
 
     private LaneASettings() {}
 
@@ -73,6 +76,7 @@ public final class LaneASettings {
      */
     public static synchronized void install(Map<String, ?> section) {
         ManagedSourceConfig.fromMap(section);
+        current = Collections.unmodifiableMap(new LinkedHashMap<>(section));
         Path yaml;
         try {
             yaml = Files.createTempFile("managed-source-", ".yaml");
@@ -88,12 +92,31 @@ public final class LaneASettings {
         System.setProperty(ManagedSourceSettings.CONFIG_PROPERTY, yaml.toString());
     }
 
+    /** The section installed last (empty after {@link #clear()}). */
+    public static synchronized Map<String, Object> current() {
+        return current;
+    }
+
+    /**
+     * {@link #current()} with the kill switch and both allowlists replaced: every other setting
+     * (poll bounds, idle wait, …) stays as the test installed it.
+     */
+    public static synchronized void installLane(
+            boolean enabled, Collection<String> jobNames, Collection<String> connectorNames) {
+        Map<String, Object> cfg = new LinkedHashMap<>(current);
+        cfg.put("enabled", enabled);
+        cfg.put("allowed-jobs", new ArrayList<>(jobNames));
+        cfg.put("allowed-connectors", new ArrayList<>(connectorNames));
+        install(cfg);
+    }
+
     /**
      * Gives the property back its value from before the first {@link #install}, so jobs planned
      * later read the settings from the operator's {@code seatunnel.yaml} or the defaults (Lane A
      * off).
      */
     public static synchronized void clear() {
+        current = Collections.emptyMap();
         if (installed) {
             if (propertyBefore == null) {
                 System.clearProperty(ManagedSourceSettings.CONFIG_PROPERTY);

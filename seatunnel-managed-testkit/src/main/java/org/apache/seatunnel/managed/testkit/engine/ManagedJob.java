@@ -18,6 +18,7 @@
 package org.apache.seatunnel.managed.testkit.engine;
 
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -116,11 +117,23 @@ public final class ManagedJob {
 
     /** The job's HOCON, with the sink filling the {@link CollectedRows} entry {@code runId}. */
     public String toHocon(String runId) {
+        return toHocon(runId, Collections.<String, Object>emptyMap());
+    }
+
+    /**
+     * The job's HOCON with {@code envDefaults} added to its {@code env} where the job does not set
+     * the key itself ({@link LaneAHarness} adds the engine's {@code checkpoint.interval} this way).
+     */
+    public String toHocon(String runId, Map<String, ?> envDefaults) {
+        Map<String, Object> jobEnv = new LinkedHashMap<>(env);
+        for (Map.Entry<String, ?> e : envDefaults.entrySet()) {
+            jobEnv.putIfAbsent(requireKey("env key", e.getKey()), e.getValue());
+        }
         StringBuilder sb = new StringBuilder();
         sb.append("env {\n  job.mode = \"BATCH\"\n  parallelism = ")
                 .append(parallelism)
                 .append('\n');
-        appendEntries(sb, env, "  ");
+        appendEntries(sb, jobEnv, "  ");
         sb.append("}\nsource {\n  ").append(ManagedSourceFactory.IDENTIFIER).append(" {\n");
         appendEntry(sb, "    ", ManagedSourceFactory.CONNECTOR.key(), connector);
         appendEntry(sb, "    ", ManagedSourceFactory.JOB_NAME.key(), name);

@@ -22,7 +22,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.seatunnel.engine.core.job.JobStatus;
 import org.apache.seatunnel.engine.managed.source.lane.Lane;
 import org.junit.jupiter.api.AfterAll;
@@ -90,6 +93,53 @@ class LaneAHarnessTest {
             }
         }
         r.assertFinishedExactlyOnce(ids);
+    }
+
+    /**
+     * Zeta 2.3.8 takes no periodic checkpoint of a BATCH job whose {@code env} lacks {@code
+     * checkpoint.interval}, whatever the engine's own interval; the harness gives the job the
+     * engine's. The source holds its end until a checkpoint after its last row completed, so the
+     * run only finishes if the job checkpoints (on both lanes).
+     */
+    @Test
+    void boundedRunsTakeTheEnginesCheckpointsOnBothLanes() {
+        for (Lane lane : Lane.values()) {
+            RunResult r = harness.runBounded(rangeJob().option("end-after-checkpoint", true), lane);
+
+            r.assertFinishedExactlyOnce(RangeSource.expectedKeys(SPLITS, COUNT));
+        }
+    }
+
+    /** The job's own {@code checkpoint.interval} wins over the engine's. */
+    @Test
+    void aJobsOwnCheckpointIntervalIsKept() {
+        String hocon =
+                rangeJob().env("checkpoint.interval", 250).toHocon("run", harness.jobDefaults());
+
+        assertTrue(hocon.contains("checkpoint.interval = 250\n"), hocon);
+        assertTrue(!hocon.contains("checkpoint.interval = 1000"), hocon);
+    }
+
+    /**
+     * Runtime settings installed before a run (here the poll cancellation timeout) stay in force
+     * for it; the harness only sets the kill switch and the allowlists.
+     */
+    @Test
+    void runsKeepTheRuntimeSettingsInstalledBefore() {
+        Map<String, Object> custom = new LinkedHashMap<>();
+        custom.put("poll.cancellation-timeout", "7s");
+        LaneASettings.install(custom);
+
+        RunResult r = harness.runBounded(rangeJob());
+
+        r.assertFinishedExactlyOnce(RangeSource.expectedKeys(SPLITS, COUNT));
+        Map<String, Object> used = LaneASettings.current();
+        assertEquals("7s", used.get("poll.cancellation-timeout"), "settings: " + used);
+        assertEquals(true, used.get("enabled"), "settings: " + used);
+        assertEquals(
+                Collections.singletonList("testkit-range"),
+                used.get("allowed-jobs"),
+                "settings: " + used);
     }
 
     /**

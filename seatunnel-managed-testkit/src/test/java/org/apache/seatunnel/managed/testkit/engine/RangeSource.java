@@ -61,7 +61,8 @@ import org.apache.seatunnel.api.table.type.SeaTunnelRow;
  * The smallest bounded connector an author might write, for the harness's own end-to-end test:
  * {@code splits} splits of {@code count} rows each, {@code (id BIGINT, label STRING, amount
  * DECIMAL(10,2), day DATE)}, readable on both lanes. With {@code capable = false} it declares a
- * capability Lane A refuses, so the job plans on Lane B.
+ * capability Lane A refuses, so the job plans on Lane B. With {@code end-after-checkpoint = true}
+ * its readers end only once a checkpoint taken after their last row completed.
  *
  * <p>Threading: the source is immutable; see the reader and enumerator.
  */
@@ -82,6 +83,13 @@ public final class RangeSource
                     .booleanType()
                     .defaultValue(true)
                     .withDescription("Declare bounded poll and wakeup (Lane A capable).");
+    static final Option<Boolean> END_AFTER_CHECKPOINT =
+            Options.key("end-after-checkpoint")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "Hold the end of input until a checkpoint taken after the last row"
+                                    + " completed: the job ends only if the engine checkpoints.");
 
     private static final ManagedSourceCapability CAPABILITY =
             ManagedSourceCapability.builder().boundedPoll(true).wakeup(true).build();
@@ -91,11 +99,17 @@ public final class RangeSource
     private final int splits;
     private final long count;
     private final boolean capable;
+    private final boolean endAfterCheckpoint;
 
     RangeSource(int splits, long count, boolean capable) {
+        this(splits, count, capable, false);
+    }
+
+    RangeSource(int splits, long count, boolean capable, boolean endAfterCheckpoint) {
         this.splits = splits;
         this.count = count;
         this.capable = capable;
+        this.endAfterCheckpoint = endAfterCheckpoint;
     }
 
     /** The row {@code seq} of split {@code split}, as every lane and every attempt emits it. */
@@ -161,7 +175,7 @@ public final class RangeSource
 
     @Override
     public SourceReader<SeaTunnelRow, Split> createReader(SourceReader.Context context) {
-        return new Reader(context, count, managedSourceCapability());
+        return new Reader(context, count, managedSourceCapability(), endAfterCheckpoint);
     }
 
     @Override
@@ -296,16 +310,26 @@ public final class RangeSource
         private final SourceReader.Context context;
         private final long count;
         private final ManagedSourceCapability capability;
+        private final boolean endAfterCheckpoint;
         // guarded by this
         private final List<long[]> cursors = new ArrayList<>();
         private boolean noMoreSplits;
         private boolean endSignalled;
+        // guarded by this: the first checkpoint snapshotted with every row read, and whether one
+        // such checkpoint completed
+        private long drainedCheckpointId = -1;
+        private boolean drainedCheckpointCompleted;
         private CompletableFuture<Void> available = new CompletableFuture<>();
 
-        Reader(SourceReader.Context context, long count, ManagedSourceCapability capability) {
+        Reader(
+                SourceReader.Context context,
+                long count,
+                ManagedSourceCapability capability,
+                boolean endAfterCheckpoint) {
             this.context = context;
             this.count = count;
             this.capability = capability;
+            this.endAfterCheckpoint = endAfterCheckpoint;
         }
 
         @Override
@@ -371,13 +395,17 @@ public final class RangeSource
             return null;
         }
 
-        private boolean finished() {
+        private boolean drained() {
             return noMoreSplits && cursors.isEmpty();
+        }
+
+        private boolean finished() {
+            return drained() && (!endAfterCheckpoint || drainedCheckpointCompleted);
         }
 
         @Override
         public synchronized CompletableFuture<Void> isAvailable() {
-            if (!cursors.isEmpty() || noMoreSplits) {
+            if (!cursors.isEmpty() || finished()) {
                 return CompletableFuture.completedFuture(null);
             }
             return available;
@@ -417,6 +445,9 @@ public final class RangeSource
 
         @Override
         public synchronized List<Split> snapshotState(long checkpointId) {
+            if (drained() && drainedCheckpointId < 0) {
+                drainedCheckpointId = checkpointId;
+            }
             List<Split> state = new ArrayList<>();
             for (long[] c : cursors) {
                 state.add(new Split((int) c[0], c[1]));
@@ -425,7 +456,15 @@ public final class RangeSource
         }
 
         @Override
-        public void notifyCheckpointComplete(long checkpointId) {}
+        public void notifyCheckpointComplete(long checkpointId) {
+            synchronized (this) {
+                if (drainedCheckpointId < 0 || checkpointId < drainedCheckpointId) {
+                    return;
+                }
+                drainedCheckpointCompleted = true;
+            }
+            signalAvailable();
+        }
     }
 
     /** {@code TestkitRange { splits = 3, count = 10, capable = true }}. Stateless. */
@@ -437,7 +476,9 @@ public final class RangeSource
 
         @Override
         public OptionRule optionRule() {
-            return OptionRule.builder().optional(SPLITS, COUNT, CAPABLE).build();
+            return OptionRule.builder()
+                    .optional(SPLITS, COUNT, CAPABLE, END_AFTER_CHECKPOINT)
+                    .build();
         }
 
         @Override
@@ -448,7 +489,8 @@ public final class RangeSource
                     new RangeSource(
                             context.getOptions().get(SPLITS),
                             context.getOptions().get(COUNT),
-                            context.getOptions().get(CAPABLE));
+                            context.getOptions().get(CAPABLE),
+                            context.getOptions().get(END_AFTER_CHECKPOINT));
             return () -> (SeaTunnelSource<T, SplitT, StateT>) (Object) source;
         }
 
