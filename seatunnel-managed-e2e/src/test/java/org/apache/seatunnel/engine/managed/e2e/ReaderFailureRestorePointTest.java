@@ -38,7 +38,6 @@ import org.apache.seatunnel.managed.testkit.engine.LaneASettings;
 import org.apache.seatunnel.managed.testkit.engine.RuntimeStats;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -72,14 +71,13 @@ import org.junit.jupiter.api.Test;
 class ReaderFailureRestorePointTest {
     private static final Duration BOUND = Duration.ofSeconds(40);
 
-    /**
-     * Until the restored reader opens: on Lane A a failure inside {@code snapshotState} is reported
-     * only after {@code poll.cancellation-timeout} (30 s, see {@link
-     * #laneAFailureInsideSnapshotFailsOverWithoutWaitingForCancellationTimeout}).
-     */
-    private static final Duration RESTORE_BOUND = Duration.ofSeconds(70);
+    /** Until the restored reader opens. */
+    private static final Duration RESTORE_BOUND = Duration.ofSeconds(40);
 
-    /** Lane B fails over from a snapshot failure in 1 to 2 s here; a stall takes 30 s. */
+    /**
+     * Both lanes fail over from a snapshot failure in 1 to 2 s here; waiting for {@code
+     * poll.cancellation-timeout} would take 30 s.
+     */
     private static final long FAILOVER_MILLIS = 10_000;
 
     private static final String LANE_A_JOB = "restore-point-lane-a";
@@ -116,19 +114,12 @@ class ReaderFailureRestorePointTest {
     }
 
     /**
-     * Lane A should fail over from a connector exception inside {@code snapshotState} about as fast
-     * as the stock path (1 to 2 s here, {@link
-     * #laneBFailureInsideFirstSnapshotRestartsFromOriginalSplits}). It takes {@code
-     * poll.cancellation-timeout} longer: {@code ManagedReaderHost.failedBarrier} waits, on the
-     * barrier thread and inside the engine's {@code synchronized (checkpointLock)} around {@code
-     * snapshotState}, for the task thread to close the reader; the task thread sees the failure
-     * only in a turn it runs under that same lock, so the wait always times out.
+     * Lane A fails over from a connector exception inside {@code snapshotState} about as fast as
+     * the stock path (1 to 2 s here, {@link
+     * #laneBFailureInsideFirstSnapshotRestartsFromOriginalSplits}), not after {@code
+     * poll.cancellation-timeout} (30 s): the barrier thread holds the engine's checkpoint lock, so
+     * waiting there for the task thread to close the reader would always time out.
      */
-    @Disabled(
-            "Lane A runtime: a connector exception in snapshotState stalls the failover by"
-                    + " poll.cancellation-timeout (ManagedReaderHost.failedBarrier waits for"
-                    + " close() holding the checkpoint lock the task thread needs); enable once"
-                    + " fixed")
     @Test
     void laneAFailureInsideSnapshotFailsOverWithoutWaitingForCancellationTimeout()
             throws Exception {

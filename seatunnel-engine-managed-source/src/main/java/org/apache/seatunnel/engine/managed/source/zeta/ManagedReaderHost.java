@@ -551,6 +551,7 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
             // The engine latched prepare-close for this barrier and calls pollNext no more.
             offerGracefulClose();
         }
+        boolean aliveBefore = loop.terminalSignal() == null;
         BarrierResult barrier = attempt.takeBarrier(checkpointId, BARRIER_PUBLISH_WAIT_NANOS);
         if (barrier.refusal() != null) {
             // A barrier refused because the attempt already failed reports that failure: the
@@ -570,6 +571,13 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
         ReaderSnapshot state = barrier.snapshot();
         TerminalSignal terminal = loop.terminalSignal();
         if (state == null && terminal != null && terminal.kind() == TerminalSignal.Kind.FATAL) {
+            if (aliveBefore) {
+                // This barrier's own snapshot failed the attempt. The task thread could close the
+                // reader only in a turn under the checkpoint lock this thread holds, so waiting for
+                // that close would always last poll.cancellation-timeout; the error names the
+                // cause.
+                throw failure(terminal, "; checkpoint " + checkpointId + " not taken");
+            }
             throw failedBarrier(terminal, checkpointId);
         }
         if (state == null) {
