@@ -17,9 +17,6 @@
 
 package org.apache.seatunnel.connectors.managed.enumerator;
 
-import java.util.Arrays;
-import java.util.Collections;
-import java.util.List;
 import org.apache.seatunnel.api.configuration.Option;
 import org.apache.seatunnel.api.configuration.Options;
 
@@ -68,8 +65,8 @@ public final class DiscoveryOptions {
                                     + " retried at the next interval) before the job fails. The"
                                     + " first discovery failing fails the job at once.");
 
-    public static final List<Option<?>> ALL =
-            Collections.unmodifiableList(
-                    Arrays.<Option<?>>asList(
-                            INTERVAL_MS, TIMEOUT_MS, MAX_PENDING_SPLITS, MAX_CONSECUTIVE_FAILURES));
+    /** Every option above, for {@code OptionRule.builder().optional(DiscoveryOptions.ALL)}. */
+    public static final Option<?>[] ALL = {
+        INTERVAL_MS, TIMEOUT_MS, MAX_PENDING_SPLITS, MAX_CONSECUTIVE_FAILURES
+    };
 }

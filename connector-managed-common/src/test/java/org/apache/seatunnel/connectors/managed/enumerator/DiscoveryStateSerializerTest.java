@@ -48,7 +48,8 @@ class DiscoveryStateSerializerTest {
                     + "2cd6e232";
 
     private static DiscoveryState<NumberSplit, Long> state() {
-        return new DiscoveryState<>(12L, true, Arrays.asList(new NumberSplit(5), new NumberSplit(7)));
+        return new DiscoveryState<>(
+                12L, true, Arrays.asList(new NumberSplit(5), new NumberSplit(7)));
     }
 
     @Test
@@ -75,12 +76,15 @@ class DiscoveryStateSerializerTest {
         byte[] b = HexFormat.of().parseHex(body);
         CRC32 crc = new CRC32();
         crc.update(b);
-        return "01" + String.format("%08x", b.length) + body + String.format("%08x", crc.getValue());
+        return "01"
+                + String.format("%08x", b.length)
+                + body
+                + String.format("%08x", crc.getValue());
     }
 
     @Test
     void badInputIsRefusedWithAReason() {
-        assertTrue(refused("") .contains("empty"));
+        assertTrue(refused("").contains("empty"));
         assertTrue(refused("02" + V1.substring(2)).contains("unknown version 2"));
         assertTrue(refused(V1.substring(0, V1.length() - 6)).contains("truncated"));
         assertTrue(refused(V1 + "00").contains("trailing"));
