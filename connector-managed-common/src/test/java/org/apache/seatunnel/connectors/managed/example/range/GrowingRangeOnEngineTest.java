@@ -25,7 +25,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.seatunnel.engine.core.job.JobResult;
 import org.apache.seatunnel.engine.core.job.JobStatus;
@@ -74,6 +76,25 @@ class GrowingRangeOnEngineTest {
         }
         Collections.sort(keys);
         return keys;
+    }
+
+    /** How far {@code committed} is from {@link #expected()}, in a line. */
+    private static String accounting(List<String> committed) {
+        Map<String, Integer> counts = new HashMap<>();
+        for (String k : committed) {
+            counts.merge(k, 1, Integer::sum);
+        }
+        int missing = 0;
+        int repeated = 0;
+        for (String k : expected()) {
+            Integer c = counts.remove(k);
+            if (c == null) {
+                missing++;
+            } else {
+                repeated += c - 1;
+            }
+        }
+        return "missing " + missing + ", repeated " + repeated + ", unexpected " + counts.size();
     }
 
     private static ManagedJob job(String connector, String name) {
@@ -146,9 +167,10 @@ class GrowingRangeOnEngineTest {
             JobResult end = zeta.completion(jobId).get(120, TimeUnit.SECONDS);
             assertEquals(
                     JobStatus.FINISHED, end.getStatus(), "Lane " + lane + ": " + end.getError());
-            List<String> committed = new ArrayList<>(CollectedRows.of(runId).committed());
-            Collections.sort(committed);
-            assertEquals(expected(), committed, "Lane " + lane + ": every row exactly once");
+            assertEquals(
+                    "missing 0, repeated 0, unexpected 0",
+                    accounting(CollectedRows.of(runId).committed()),
+                    "Lane " + lane + ": every row exactly once");
             long laneAReaders = RuntimeStats.readersOpened() - readersBefore;
             assertEquals(
                     lane == Lane.A, laneAReaders > 0, "Lane " + lane + " readers: " + laneAReaders);
