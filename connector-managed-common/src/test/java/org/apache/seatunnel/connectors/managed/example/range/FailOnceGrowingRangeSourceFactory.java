@@ -66,7 +66,7 @@ public final class FailOnceGrowingRangeSourceFactory implements TableSourceFacto
                         options.get(GrowingRangeSourceFactory.INITIAL),
                         options.get(GrowingRangeSourceFactory.STEP),
                         options.get(GrowingRangeSourceFactory.MAX),
-                        options.get(RangeSourceFactory.ROWS_PER_SPLIT),
+                        options.get(GrowingRangeSourceFactory.ROWS),
                         DiscoveryConfig.from(options),
                         ManagedReaderConfig.from(options));
         return () -> (SeaTunnelSource<T, SplitT, StateT>) (Object) source;

@@ -48,6 +48,11 @@ public final class GrowingRangeSourceFactory implements TableSourceFactory {
                     .withDescription("Found by each later discovery.");
     static final Option<Integer> MAX =
             Options.key("max-ranges").intType().defaultValue(12).withDescription("In all.");
+    static final Option<Long> ROWS =
+            Options.key("rows-per-split")
+                    .longType()
+                    .defaultValue(1000L)
+                    .withDescription("Numbers per range.");
 
     @Override
     public String factoryIdentifier() {
@@ -57,7 +62,7 @@ public final class GrowingRangeSourceFactory implements TableSourceFactory {
     @Override
     public OptionRule optionRule() {
         return OptionRule.builder()
-                .optional(INITIAL, STEP, MAX, RangeSourceFactory.ROWS_PER_SPLIT)
+                .optional(INITIAL, STEP, MAX, ROWS)
                 .optional(DiscoveryOptions.ALL)
                 .optional(ManagedReaderOptions.ALL)
                 .build();
@@ -73,7 +78,7 @@ public final class GrowingRangeSourceFactory implements TableSourceFactory {
                         options.get(INITIAL),
                         options.get(STEP),
                         options.get(MAX),
-                        options.get(RangeSourceFactory.ROWS_PER_SPLIT),
+                        options.get(ROWS),
                         DiscoveryConfig.from(options),
                         ManagedReaderConfig.from(options));
         return () -> (SeaTunnelSource<T, SplitT, StateT>) (Object) source;
