@@ -219,6 +219,10 @@ class DiscoveringSplitEnumeratorTest {
         ctx.runDiscovery();
         assertEquals(Arrays.asList(5, 2, 1), e.budgets);
         assertEquals(5, e.currentUnassignedSplitSize(), "never above the bound");
+        assertEquals(1, ctx.metrics.value(DiscoveryMetrics.PAUSES), "one pause at the bound");
+        assertEquals(5, ctx.metrics.value(DiscoveryMetrics.PENDING));
+        assertEquals(3, ctx.metrics.value(DiscoveryMetrics.RUNS));
+        assertEquals(6, ctx.metrics.value(DiscoveryMetrics.DISCOVERED));
     }
 
     @Test
@@ -292,6 +296,10 @@ class DiscoveringSplitEnumeratorTest {
                 "the last try allowed fails the job if it fails");
         ctx.failDiscovery(new IOException("3"));
         assertEquals(1, ctx.failedCoordinator.size());
+        assertEquals(
+                3,
+                ctx.metrics.value(DiscoveryMetrics.FAILURES),
+                "the timeout, 1 and 2; the runtime fails the coordinator with the last");
         assertEquals(4, numbers(e.snapshotState(1).pending()).size(), "found splits are kept");
     }
 

@@ -29,6 +29,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.function.BiConsumer;
+import org.apache.seatunnel.api.common.metrics.AbstractMetricsContext;
 import org.apache.seatunnel.api.common.metrics.MetricsContext;
 import org.apache.seatunnel.api.event.EventListener;
 import org.apache.seatunnel.api.source.SourceEvent;
@@ -79,6 +80,16 @@ final class ManualDiscoveryContext implements ManagedEnumeratorContext<NumberSpl
     final List<Throwable> failedCoordinator = new ArrayList<>();
     DiscoveringSplitEnumerator<NumberSplit, Long> enumerator;
     boolean closed;
+    final Metrics metrics = new Metrics();
+
+    /** SeaTunnel's metrics context with nothing added, as the engine's. */
+    static final class Metrics extends AbstractMetricsContext {
+        private static final long serialVersionUID = 1L;
+
+        long value(String name) {
+            return counter(name).getCount();
+        }
+    }
 
     ManualDiscoveryContext(int parallelism, boolean demand) {
         this.parallelism = parallelism;
@@ -293,7 +304,7 @@ final class ManualDiscoveryContext implements ManagedEnumeratorContext<NumberSpl
 
     @Override
     public MetricsContext getMetricsContext() {
-        return null;
+        return metrics;
     }
 
     @Override
