@@ -301,6 +301,22 @@ class DiscoveringSplitEnumeratorTest {
                 ctx.metrics.value(DiscoveryMetrics.FAILURES),
                 "the timeout, 1 and 2; the runtime fails the coordinator with the last");
         assertEquals(4, numbers(e.snapshotState(1).pending()).size(), "found splits are kept");
+
+        // Where no coordinator can fail (Lane B), the enumerator's next checkpoint fails instead.
+        ManualDiscoveryContext b = new ManualDiscoveryContext(1, false);
+        b.stockScheduler = true;
+        NumberDiscovery eb = open(b, DiscoveryState.initial(0L), config, 2, 2, 10);
+        eb.run();
+        b.runDiscovery();
+        IOException last = new IOException("still down");
+        for (int i = 0; i < 3; i++) {
+            b.tick();
+            b.failDiscovery(i < 2 ? new IOException("down") : last);
+        }
+        assertNull(b.once, "no retry past the bound");
+        IllegalStateException thrown =
+                assertThrows(IllegalStateException.class, () -> eb.snapshotState(2));
+        assertSame(last, thrown.getCause());
     }
 
     @Test

@@ -81,6 +81,8 @@ final class ManualDiscoveryContext implements ManagedEnumeratorContext<NumberSpl
     DiscoveringSplitEnumerator<NumberSplit, Long> enumerator;
     boolean closed;
     final Metrics metrics = new Metrics();
+    // Lane B's scheduler: no coordinator to fail, every failure goes to the handler
+    boolean stockScheduler;
 
     /** SeaTunnel's metrics context with nothing added, as the engine's. */
     static final class Metrics extends AbstractMetricsContext {
@@ -126,6 +128,7 @@ final class ManualDiscoveryContext implements ManagedEnumeratorContext<NumberSpl
 
     private void deliver(Call c, Object result, Throwable error) {
         if (error != null
+                && !stockScheduler
                 && c.options.failurePolicy() == AsyncTaskOptions.FailurePolicy.FAIL_COORDINATOR) {
             // Lane A's runtime: the handler never sees it, the job fails.
             failedCoordinator.add(error);
