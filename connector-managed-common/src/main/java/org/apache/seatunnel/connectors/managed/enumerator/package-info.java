@@ -18,6 +18,9 @@
 /**
  * Enumerators connector authors reuse: {@link
  * org.apache.seatunnel.connectors.managed.enumerator.StaticSplitEnumerator} for split lists known
- * up front. They run unchanged on both lanes.
+ * up front, {@link org.apache.seatunnel.connectors.managed.enumerator.DiscoveringSplitEnumerator}
+ * for sources that discover their splits as they run (with its checkpointed {@link
+ * org.apache.seatunnel.connectors.managed.enumerator.DiscoveryState}, its serializer and its
+ * options). They run unchanged on both lanes.
  */
 package org.apache.seatunnel.connectors.managed.enumerator;

@@ -20,36 +20,49 @@ package org.apache.seatunnel.connectors.managed.kafka;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.seatunnel.connectors.managed.enumerator.DiscoveryState;
 import org.apache.seatunnel.connectors.managed.serialization.VersionedSerializer;
 import org.apache.seatunnel.connectors.seatunnel.kafka.source.KafkaSourceSplit;
 
 /**
- * The checkpointed state of {@link ManagedKafkaEnumerator}: the partitions it has handed out (their
- * offsets live in the readers' split state) and the splits it discovered but not yet assigned.
- * Immutable.
+ * The checkpointed state of {@link ManagedKafkaEnumerator}, a {@link DiscoveryState} whose cursor
+ * is the set of partitions known (handed out or pending), in the format Kafka's enumerator state
+ * always had: the partitions handed out (their offsets live in the readers' split state) and the
+ * splits discovered but not yet assigned. Stateless.
  */
-public final class KafkaEnumeratorState implements Serializable {
-    private static final long serialVersionUID = 1L;
+public final class KafkaEnumeratorState {
+    private KafkaEnumeratorState() {}
 
-    private final List<TopicPartition> assigned;
-    private final List<KafkaSourceSplit> pending;
-
-    public KafkaEnumeratorState(List<TopicPartition> assigned, List<KafkaSourceSplit> pending) {
-        this.assigned = Collections.unmodifiableList(new ArrayList<>(assigned));
-        this.pending = Collections.unmodifiableList(new ArrayList<>(pending));
+    /** A state from its version 1 fields: handed-out partitions and pending splits. */
+    public static DiscoveryState<KafkaSourceSplit, Set<TopicPartition>> of(
+            List<TopicPartition> assigned, List<KafkaSourceSplit> pending) {
+        Set<TopicPartition> known = new HashSet<>(assigned);
+        for (KafkaSourceSplit s : pending) {
+            known.add(s.getTopicPartition());
+        }
+        // Never finished: a restored enumerator discovers once more, as it always did.
+        return new DiscoveryState<>(Collections.unmodifiableSet(known), false, pending);
     }
 
-    public List<TopicPartition> assigned() {
-        return assigned;
-    }
-
-    public List<KafkaSourceSplit> pending() {
-        return pending;
+    /** The partitions handed out: the known ones that are not pending, in a stable order. */
+    public static List<TopicPartition> assigned(
+            DiscoveryState<KafkaSourceSplit, Set<TopicPartition>> state) {
+        Set<TopicPartition> out = new HashSet<>(state.cursor());
+        for (KafkaSourceSplit s : state.pending()) {
+            out.remove(s.getTopicPartition());
+        }
+        List<TopicPartition> sorted = new ArrayList<>(out);
+        sorted.sort(
+                Comparator.comparing(TopicPartition::topic)
+                        .thenComparingInt(TopicPartition::partition));
+        return sorted;
     }
 
     /**
@@ -59,7 +72,8 @@ public final class KafkaEnumeratorState implements Serializable {
      * u8 version | i32 n | n x (str topic | i32 partition) | i32 m | m x (i32 len | split bytes)
      * }</pre>
      */
-    public static final class Serializer extends VersionedSerializer<KafkaEnumeratorState> {
+    public static final class Serializer
+            extends VersionedSerializer<DiscoveryState<KafkaSourceSplit, Set<TopicPartition>>> {
         private static final long serialVersionUID = 1L;
 
         /** Far above any real state; refuses a corrupt count before allocating it. */
@@ -75,14 +89,17 @@ public final class KafkaEnumeratorState implements Serializable {
         }
 
         @Override
-        protected void write(DataOutputStream out, KafkaEnumeratorState state) throws IOException {
-            out.writeInt(state.assigned.size());
-            for (TopicPartition tp : state.assigned) {
+        protected void write(
+                DataOutputStream out, DiscoveryState<KafkaSourceSplit, Set<TopicPartition>> state)
+                throws IOException {
+            List<TopicPartition> assigned = assigned(state);
+            out.writeInt(assigned.size());
+            for (TopicPartition tp : assigned) {
                 out.writeUTF(tp.topic());
                 out.writeInt(tp.partition());
             }
-            out.writeInt(state.pending.size());
-            for (KafkaSourceSplit s : state.pending) {
+            out.writeInt(state.pending().size());
+            for (KafkaSourceSplit s : state.pending()) {
                 byte[] b = splits.serialize(s);
                 out.writeInt(b.length);
                 out.write(b);
@@ -90,7 +107,8 @@ public final class KafkaEnumeratorState implements Serializable {
         }
 
         @Override
-        protected KafkaEnumeratorState read(DataInputStream in, int version) throws IOException {
+        protected DiscoveryState<KafkaSourceSplit, Set<TopicPartition>> read(
+                DataInputStream in, int version) throws IOException {
             int n = count(in.readInt(), MAX_ENTRIES, "assigned partitions");
             List<TopicPartition> assigned = new ArrayList<>(Math.min(n, 1024));
             for (int i = 0; i < n; i++) {
@@ -103,7 +121,7 @@ public final class KafkaEnumeratorState implements Serializable {
                 in.readFully(b);
                 pending.add(splits.deserialize(b));
             }
-            return new KafkaEnumeratorState(assigned, pending);
+            return of(assigned, pending);
         }
 
         private static int count(int n, int max, String what) throws IOException {

@@ -18,58 +18,37 @@
 package org.apache.seatunnel.connectors.managed.kafka;
 
 import java.time.Duration;
-import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.seatunnel.api.source.SourceSplitEnumerator;
-import org.apache.seatunnel.api.source.managed.AsyncTaskKey;
-import org.apache.seatunnel.api.source.managed.AsyncTaskOptions;
-import org.apache.seatunnel.api.source.managed.ManagedEnumeratorContext;
+import org.apache.seatunnel.connectors.managed.enumerator.DiscoveringSplitEnumerator;
+import org.apache.seatunnel.connectors.managed.enumerator.DiscoveryConfig;
+import org.apache.seatunnel.connectors.managed.enumerator.DiscoveryResult;
+import org.apache.seatunnel.connectors.managed.enumerator.DiscoveryState;
 import org.apache.seatunnel.connectors.seatunnel.kafka.source.KafkaSourceSplit;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Assigns Kafka partitions to readers: discovers them on the coordinator scheduler's worker pool
  * (once at start, then every {@code partition-discovery.interval-millis} for an unbounded job),
- * gives each split to a fixed owner once that reader registered, and tells the readers of a bounded
- * job that no more splits come once the first discovery is assigned. It starts no thread: discovery
- * is {@link ManagedEnumeratorContext#scheduler()} work.
+ * gives each split to a fixed owner, and tells the readers of a bounded job that no more splits
+ * come once the first discovery's are out. The discovery cursor is the set of partitions known so
+ * far (handed out or pending), so a restore discovers only partitions created since.
  *
- * <p>Threading: on Lane A every callback and every discovery result runs on the coordinator loop.
- * On Lane B the engine's callbacks arrive on several threads and results on the context's scheduler
- * thread, so all state is guarded by {@code lock}; the context is only called under it.
+ * <p>Threading: as {@link DiscoveringSplitEnumerator}, which serialises every callback and result
+ * on both lanes; {@link #discover} runs on the worker pool and uses only its argument and the
+ * thread-safe {@link KafkaPartitionDiscovery}.
  *
  * <p>The first discovery failing (unknown topic, unreachable bootstrap servers) fails the job with
  * the cause naming the option; a later periodic discovery failing is logged and retried at the next
- * interval.
+ * interval, without limit, as a broker outage must not end a streaming job.
  */
 public final class ManagedKafkaEnumerator
-        implements SourceSplitEnumerator<KafkaSourceSplit, KafkaEnumeratorState> {
-    private static final Logger LOG = LoggerFactory.getLogger(ManagedKafkaEnumerator.class);
-    private static final AsyncTaskKey DISCOVER = AsyncTaskKey.of("kafka-partition-discovery");
-    private static final AsyncTaskKey PERIODIC = AsyncTaskKey.of("kafka-partition-discovery-tick");
-
-    private final ManagedEnumeratorContext<KafkaSourceSplit> context;
-    // Lane B: the engine handed its own context; there is no coordinator to fail.
-    private final boolean stockEngine;
+        extends DiscoveringSplitEnumerator<KafkaSourceSplit, Set<TopicPartition>> {
     private final KafkaPartitionDiscovery discovery;
     private final boolean bounded;
-    private final long intervalMs;
-    private final long timeoutMs;
-
-    private final Object lock = new Object();
-    // guarded by lock
-    private final Set<TopicPartition> assigned = new HashSet<>();
-    private final Map<TopicPartition, KafkaSourceSplit> pending = new LinkedHashMap<>();
-    private final Set<Integer> registered = new HashSet<>();
-    private boolean firstDiscoveryDone;
-    private boolean closed;
 
     ManagedKafkaEnumerator(
             SourceSplitEnumerator.Context<KafkaSourceSplit> context,
@@ -77,19 +56,23 @@ public final class ManagedKafkaEnumerator
             boolean bounded,
             long intervalMs,
             long timeoutMs,
-            KafkaEnumeratorState restored) {
-        this.stockEngine = !(context instanceof ManagedEnumeratorContext);
-        this.context = ManagedEnumeratorContext.of(context);
+            DiscoveryState<KafkaSourceSplit, Set<TopicPartition>> restored) {
+        super(
+                context,
+                restored != null
+                        ? restored
+                        : DiscoveryState.initial(Collections.<TopicPartition>emptySet()),
+                DiscoveryConfig.builder()
+                        .interval(
+                                bounded || intervalMs <= 0
+                                        ? DiscoveryConfig.AT_START_ONLY
+                                        : intervalMs)
+                        // The admin calls of one discovery each have the timeout.
+                        .timeout(Duration.ofMillis(timeoutMs * 2 + 1_000))
+                        .maxConsecutiveFailures(1_000_000)
+                        .build());
         this.discovery = discovery;
         this.bounded = bounded;
-        this.intervalMs = intervalMs;
-        this.timeoutMs = timeoutMs;
-        if (restored != null) {
-            assigned.addAll(restored.assigned());
-            for (KafkaSourceSplit s : restored.pending()) {
-                pending.put(s.getTopicPartition(), s);
-            }
-        }
     }
 
     /** Owner of a partition: stable for a given parallelism, spreads a topic's partitions. */
@@ -100,190 +83,29 @@ public final class ManagedKafkaEnumerator
     }
 
     @Override
-    public void open() {}
+    protected int owner(KafkaSourceSplit split, int parallelism) {
+        return owner(split.getTopicPartition(), parallelism);
+    }
 
-    /**
-     * Starts the first discovery and returns at once (the engine needs {@code run} to return). On
-     * Lane B, where no coordinator can be failed later, the first discovery runs here instead, as
-     * the stock enumerator's does, so that its failure fails the job.
-     */
+    /** A bounded job discovers once: its splits end at the offsets the start saw. */
     @Override
-    public void run() throws Exception {
-        LOG.info(
-                "Kafka partition discovery runs {}",
-                stockEngine ? "in run() (Lane B)" : "on the coordinator scheduler (Lane A)");
-        if (stockEngine) {
-            Set<TopicPartition> known;
-            synchronized (lock) {
-                known = new HashSet<>(assigned);
-                known.addAll(pending.keySet());
-            }
-            onDiscovered(true, discovery.discover(known), null);
+    protected DiscoveryResult<KafkaSourceSplit, Set<TopicPartition>> discover(
+            Set<TopicPartition> known, int budget) throws Exception {
+        List<KafkaSourceSplit> found = discovery.discover(known);
+        Set<TopicPartition> next = new HashSet<>(known);
+        for (KafkaSourceSplit s : found) {
+            next.add(s.getTopicPartition());
         }
-        synchronized (lock) {
-            if (!stockEngine) {
-                discover(true);
-            }
-            if (!bounded && intervalMs > 0) {
-                context.scheduler()
-                        .scheduleInCoordinatorThread(
-                                PERIODIC, Duration.ofMillis(intervalMs), this::periodicDiscovery);
-            }
-        }
+        Set<TopicPartition> cursor = Collections.unmodifiableSet(next);
+        return bounded ? DiscoveryResult.last(found, cursor) : DiscoveryResult.more(found, cursor);
     }
-
-    private void periodicDiscovery() {
-        synchronized (lock) {
-            if (!closed) {
-                discover(false);
-            }
-        }
-    }
-
-    /** Under lock. */
-    private void discover(boolean first) {
-        Set<TopicPartition> known = new HashSet<>(assigned);
-        known.addAll(pending.keySet());
-        AsyncTaskOptions options =
-                AsyncTaskOptions.builder()
-                        .timeout(Duration.ofMillis(timeoutMs * 2 + 1_000))
-                        .failurePolicy(
-                                first
-                                        ? AsyncTaskOptions.FailurePolicy.FAIL_COORDINATOR
-                                        : AsyncTaskOptions.FailurePolicy.DELIVER_TO_HANDLER)
-                        .build();
-        context.scheduler()
-                .callAsync(
-                        DISCOVER,
-                        () -> discovery.discover(known),
-                        (splits, error) -> onDiscovered(first, splits, error),
-                        options);
-    }
-
-    private void onDiscovered(boolean first, List<KafkaSourceSplit> splits, Throwable error) {
-        synchronized (lock) {
-            if (closed) {
-                return;
-            }
-            if (error != null) {
-                if (first) {
-                    // FAIL_COORDINATOR has failed the job already.
-                    LOG.error("First Kafka partition discovery failed", error);
-                } else {
-                    LOG.warn("Kafka partition discovery failed; retrying next interval", error);
-                }
-                return;
-            }
-            int added = 0;
-            for (KafkaSourceSplit s : splits) {
-                if (!assigned.contains(s.getTopicPartition())
-                        && !pending.containsKey(s.getTopicPartition())) {
-                    pending.put(s.getTopicPartition(), s);
-                    added++;
-                }
-            }
-            if (added > 0 || first) {
-                LOG.info(
-                        "Kafka partition discovery found {} new partition(s); {} assigned before",
-                        added,
-                        assigned.size());
-            }
-            firstDiscoveryDone = true;
-            for (int subtask : new ArrayList<>(registered)) {
-                assignPendingTo(subtask);
-                if (bounded) {
-                    context.signalNoMoreSplits(subtask);
-                }
-            }
-        }
-    }
-
-    @Override
-    public void registerReader(int subtaskId) {
-        synchronized (lock) {
-            registered.add(subtaskId);
-            if (firstDiscoveryDone) {
-                assignPendingTo(subtaskId);
-                if (bounded) {
-                    context.signalNoMoreSplits(subtaskId);
-                }
-            }
-        }
-    }
-
-    /** Splits of a failed reader (or restored reader state) go to their owner again. */
-    @Override
-    public void addSplitsBack(List<KafkaSourceSplit> splits, int subtaskId) {
-        synchronized (lock) {
-            for (KafkaSourceSplit s : splits) {
-                assigned.remove(s.getTopicPartition());
-                pending.put(s.getTopicPartition(), s);
-            }
-            if (registered.contains(subtaskId)) {
-                assignPendingTo(subtaskId);
-            }
-        }
-    }
-
-    @Override
-    public int currentUnassignedSplitSize() {
-        synchronized (lock) {
-            return pending.size();
-        }
-    }
-
-    @Override
-    public void handleSplitRequest(int subtaskId) {
-        // Splits are pushed on registration and discovery.
-    }
-
-    @Override
-    public KafkaEnumeratorState snapshotState(long checkpointId) {
-        synchronized (lock) {
-            return new KafkaEnumeratorState(
-                    new ArrayList<>(assigned), new ArrayList<>(pending.values()));
-        }
-    }
-
-    @Override
-    public void notifyCheckpointComplete(long checkpointId) {}
 
     @Override
     public void close() {
-        synchronized (lock) {
-            closed = true;
-        }
         try {
-            context.close();
+            super.close();
         } finally {
             discovery.close();
-        }
-    }
-
-    /** Under lock. Removes the splits first and puts them back if the delivery fails. */
-    private void assignPendingTo(int subtaskId) {
-        int parallelism = context.currentParallelism();
-        List<KafkaSourceSplit> mine = new ArrayList<>();
-        for (Iterator<KafkaSourceSplit> it = pending.values().iterator(); it.hasNext(); ) {
-            KafkaSourceSplit s = it.next();
-            if (owner(s.getTopicPartition(), parallelism) == subtaskId) {
-                mine.add(s);
-                it.remove();
-            }
-        }
-        if (mine.isEmpty()) {
-            return;
-        }
-        try {
-            context.assignSplit(subtaskId, mine);
-        } catch (RuntimeException e) {
-            for (KafkaSourceSplit s : mine) {
-                pending.put(s.getTopicPartition(), s);
-            }
-            throw e;
-        }
-        for (KafkaSourceSplit s : mine) {
-            assigned.add(s.getTopicPartition());
         }
     }
 }

@@ -21,6 +21,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.seatunnel.api.common.JobContext;
 import org.apache.seatunnel.api.configuration.ReadonlyConfig;
 import org.apache.seatunnel.api.serialization.Serializer;
@@ -34,6 +36,7 @@ import org.apache.seatunnel.api.source.managed.SupportManagedSource;
 import org.apache.seatunnel.api.table.catalog.CatalogTable;
 import org.apache.seatunnel.api.table.type.SeaTunnelRow;
 import org.apache.seatunnel.common.constants.JobMode;
+import org.apache.seatunnel.connectors.managed.enumerator.DiscoveryState;
 import org.apache.seatunnel.connectors.managed.reader.ManagedReaderConfig;
 import org.apache.seatunnel.connectors.managed.reader.ManagedSourceReaderBase;
 import org.apache.seatunnel.connectors.seatunnel.kafka.config.Config;
@@ -54,7 +57,10 @@ import org.apache.seatunnel.connectors.seatunnel.kafka.source.KafkaSourceSplit;
  * <p>Threading: immutable after planning apart from the job context the engine sets once.
  */
 public final class ManagedKafkaSource
-        implements SeaTunnelSource<SeaTunnelRow, KafkaSourceSplit, KafkaEnumeratorState>,
+        implements SeaTunnelSource<
+                        SeaTunnelRow,
+                        KafkaSourceSplit,
+                        DiscoveryState<KafkaSourceSplit, Set<TopicPartition>>>,
                 SupportParallelism,
                 SupportManagedSource {
     private static final long serialVersionUID = 1L;
@@ -129,14 +135,18 @@ public final class ManagedKafkaSource
     }
 
     @Override
-    public SourceSplitEnumerator<KafkaSourceSplit, KafkaEnumeratorState> createEnumerator(
-            SourceSplitEnumerator.Context<KafkaSourceSplit> context) {
+    public SourceSplitEnumerator<
+                    KafkaSourceSplit, DiscoveryState<KafkaSourceSplit, Set<TopicPartition>>>
+            createEnumerator(SourceSplitEnumerator.Context<KafkaSourceSplit> context) {
         return restoreEnumerator(context, null);
     }
 
     @Override
-    public SourceSplitEnumerator<KafkaSourceSplit, KafkaEnumeratorState> restoreEnumerator(
-            SourceSplitEnumerator.Context<KafkaSourceSplit> context, KafkaEnumeratorState state) {
+    public SourceSplitEnumerator<
+                    KafkaSourceSplit, DiscoveryState<KafkaSourceSplit, Set<TopicPartition>>>
+            restoreEnumerator(
+                    SourceSplitEnumerator.Context<KafkaSourceSplit> context,
+                    DiscoveryState<KafkaSourceSplit, Set<TopicPartition>> state) {
         boolean bounded = getBoundedness() == Boundedness.BOUNDED;
         return new ManagedKafkaEnumerator(
                 context,
@@ -153,7 +163,8 @@ public final class ManagedKafkaSource
     }
 
     @Override
-    public Serializer<KafkaEnumeratorState> getEnumeratorStateSerializer() {
+    public Serializer<DiscoveryState<KafkaSourceSplit, Set<TopicPartition>>>
+            getEnumeratorStateSerializer() {
         return new KafkaEnumeratorState.Serializer();
     }
 }

@@ -22,9 +22,11 @@ import java.io.Serializable;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.seatunnel.api.common.JobContext;
 import org.apache.seatunnel.api.configuration.Option;
 import org.apache.seatunnel.api.configuration.Options;
@@ -48,6 +50,7 @@ import org.apache.seatunnel.api.table.connector.TableSource;
 import org.apache.seatunnel.api.table.factory.TableSourceFactory;
 import org.apache.seatunnel.api.table.factory.TableSourceFactoryContext;
 import org.apache.seatunnel.api.table.type.SeaTunnelRow;
+import org.apache.seatunnel.connectors.managed.enumerator.DiscoveryState;
 import org.apache.seatunnel.connectors.seatunnel.kafka.source.KafkaSourceSplit;
 
 /**
@@ -106,7 +109,10 @@ public final class FaultyKafkaSourceFactory implements TableSourceFactory {
 
     /** Delegates everything to the managed Kafka source; wraps its readers. */
     static final class FaultySource
-            implements SeaTunnelSource<SeaTunnelRow, KafkaSourceSplit, KafkaEnumeratorState>,
+            implements SeaTunnelSource<
+                            SeaTunnelRow,
+                            KafkaSourceSplit,
+                            DiscoveryState<KafkaSourceSplit, Set<TopicPartition>>>,
                     SupportParallelism,
                     SupportManagedSource {
         private static final long serialVersionUID = 1L;
@@ -153,15 +159,18 @@ public final class FaultyKafkaSourceFactory implements TableSourceFactory {
         }
 
         @Override
-        public SourceSplitEnumerator<KafkaSourceSplit, KafkaEnumeratorState> createEnumerator(
-                SourceSplitEnumerator.Context<KafkaSourceSplit> context) {
+        public SourceSplitEnumerator<
+                        KafkaSourceSplit, DiscoveryState<KafkaSourceSplit, Set<TopicPartition>>>
+                createEnumerator(SourceSplitEnumerator.Context<KafkaSourceSplit> context) {
             return inner.createEnumerator(context);
         }
 
         @Override
-        public SourceSplitEnumerator<KafkaSourceSplit, KafkaEnumeratorState> restoreEnumerator(
-                SourceSplitEnumerator.Context<KafkaSourceSplit> context,
-                KafkaEnumeratorState state) {
+        public SourceSplitEnumerator<
+                        KafkaSourceSplit, DiscoveryState<KafkaSourceSplit, Set<TopicPartition>>>
+                restoreEnumerator(
+                        SourceSplitEnumerator.Context<KafkaSourceSplit> context,
+                        DiscoveryState<KafkaSourceSplit, Set<TopicPartition>> state) {
             return inner.restoreEnumerator(context, state);
         }
 
@@ -171,7 +180,8 @@ public final class FaultyKafkaSourceFactory implements TableSourceFactory {
         }
 
         @Override
-        public Serializer<KafkaEnumeratorState> getEnumeratorStateSerializer() {
+        public Serializer<DiscoveryState<KafkaSourceSplit, Set<TopicPartition>>>
+                getEnumeratorStateSerializer() {
             return inner.getEnumeratorStateSerializer();
         }
     }

@@ -23,9 +23,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.HexFormat;
+import java.util.Set;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.seatunnel.api.table.catalog.TablePath;
+import org.apache.seatunnel.connectors.managed.enumerator.DiscoveryState;
 import org.apache.seatunnel.connectors.seatunnel.kafka.source.KafkaSourceSplit;
 import org.junit.jupiter.api.Test;
 
@@ -58,14 +61,24 @@ class KafkaSerializersTest {
     @Test
     void enumeratorStateVersion1() throws IOException {
         KafkaEnumeratorState.Serializer s = new KafkaEnumeratorState.Serializer();
-        KafkaEnumeratorState state =
-                new KafkaEnumeratorState(
+        DiscoveryState<KafkaSourceSplit, Set<TopicPartition>> state =
+                KafkaEnumeratorState.of(
                         Arrays.asList(new TopicPartition("orders", 0)),
                         Collections.singletonList(SPLIT));
+        assertEquals(
+                new HashSet<>(
+                        Arrays.asList(new TopicPartition("orders", 0), SPLIT.getTopicPartition())),
+                state.cursor(),
+                "the discovery cursor: every partition known, handed out or pending");
         assertEquals(STATE_V1, HexFormat.of().formatHex(s.serialize(state)));
-        KafkaEnumeratorState back = s.deserialize(HexFormat.of().parseHex(STATE_V1));
-        assertEquals(state.assigned(), back.assigned());
+        DiscoveryState<KafkaSourceSplit, Set<TopicPartition>> back =
+                s.deserialize(HexFormat.of().parseHex(STATE_V1));
+        assertEquals(state.cursor(), back.cursor());
+        assertEquals(
+                Arrays.asList(new TopicPartition("orders", 0)),
+                KafkaEnumeratorState.assigned(back));
         assertEquals(SPLIT.getStartOffset(), back.pending().get(0).getStartOffset());
+        assertEquals(false, back.finished(), "a restored enumerator discovers once more");
     }
 
     @Test

@@ -1,0 +1,558 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.connectors.managed.enumerator;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.seatunnel.api.source.SourceSplit;
+import org.apache.seatunnel.api.source.SourceSplitEnumerator;
+import org.apache.seatunnel.api.source.managed.AsyncTaskKey;
+import org.apache.seatunnel.api.source.managed.AsyncTaskOptions;
+import org.apache.seatunnel.api.source.managed.Cancellable;
+import org.apache.seatunnel.api.source.managed.ManagedEnumeratorContext;
+import org.apache.seatunnel.api.source.managed.SupportSplitDemand;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An enumerator for a source that finds its splits as it runs (new files, partitions, ranges): the
+ * author supplies {@link #discover}, a blocking call that turns a cursor into new splits and the
+ * next cursor, and the base runs it on the coordinator scheduler's worker pool, hands the splits to
+ * their owner readers, checkpoints the cursor with the splits not yet assigned ({@link
+ * DiscoveryState}, {@link DiscoveryStateSerializer}) and tells readers no more splits will come
+ * once discovery is finished and their own are out.
+ *
+ * <p>What the base does, on both lanes:
+ *
+ * <ul>
+ *   <li>Discovery: the first at {@link #run()}, then every {@link DiscoveryConfig#intervalMillis()}
+ *       after the previous one returned, or (interval 0) when a reader asks for splits and none
+ *       wait for it, or (interval -1) never again. One discovery at a time, never two in flight,
+ *       each bounded by {@link DiscoveryConfig#timeoutMillis()} through {@code callAsync}.
+ *   <li>The bound: while {@link DiscoveryConfig#maxPendingSplits()} or more splits wait for their
+ *       readers, no discovery starts; {@link #discover} is given the room left as its budget.
+ *   <li>Hand-out: each split goes to {@link #owner} (by default a stable hash of its id). Lane A: a
+ *       reader gets at most what {@link #handleSplitDemand} asks for, and the runtime is told
+ *       ({@code splitsAvailable}) when discovery brings its reader new splits. Lane B: a registered
+ *       reader gets all of its splits at once, as the stock engine expects.
+ *   <li>{@link #addSplitsBack}: the splits go to the front of their owner's queue and out again
+ *       when that reader is registered (again); a reader already told no more splits gets them only
+ *       after it registers anew.
+ *   <li>No-more-splits: signalled to a registered reader only when discovery is finished and
+ *       nothing waits for it, checked again at each registration, so also after a restore.
+ *   <li>Failures: the first discovery of an enumerator failing fails the job with its cause (Lane
+ *       A: {@code FAIL_COORDINATOR}; Lane B: {@link #run()} waits for it and throws). A later one
+ *       is logged and retried at the next interval; after {@link
+ *       DiscoveryConfig#maxConsecutiveFailures()} in a row the job fails (Lane A: the last try
+ *       fails the coordinator; both lanes: the next checkpoint of the enumerator throws).
+ * </ul>
+ *
+ * <p>Threading: the author writes no lock. Every callback, every scheduler result and every author
+ * hook except {@link #discover} runs one at a time: on Lane A the runtime calls them all on the
+ * coordinator loop; on Lane B the engine calls from several threads and the context's scheduler
+ * thread delivers results, so the base holds one monitor of its own around each of them (also
+ * around the context calls they make, so a snapshot sees a split either pending or assigned, never
+ * both). {@link #discover} runs on the worker pool (Lane B: the scheduler thread) outside that
+ * monitor, at most one call at a time, and sees only its arguments: it must not read or write
+ * enumerator fields other than its own immutable configuration and thread-safe clients. An override
+ * of {@link #open()} or {@link #close()} must call the base's.
+ *
+ * @param <SplitT> the split
+ * @param <CursorT> where the next discovery starts (a file index, a set of known partitions);
+ *     immutable, since a discovery running on another thread reads it
+ */
+public abstract class DiscoveringSplitEnumerator<SplitT extends SourceSplit, CursorT>
+        implements SourceSplitEnumerator<SplitT, DiscoveryState<SplitT, CursorT>>,
+                SupportSplitDemand {
+    private static final Logger LOG = LoggerFactory.getLogger(DiscoveringSplitEnumerator.class);
+
+    static final AsyncTaskKey DISCOVER = AsyncTaskKey.of("discover-splits");
+    static final AsyncTaskKey NEXT_DISCOVERY = AsyncTaskKey.of("discover-splits-next");
+
+    /** Lane B's {@link #run()} waits this much longer than the timeout for the first result. */
+    private static final long FIRST_RESULT_GRACE_MS = 5_000;
+
+    protected final ManagedEnumeratorContext<SplitT> context;
+    private final DiscoveryConfig config;
+    // Lane A asks for splits; Lane B expects them at registration.
+    private final boolean demand;
+    // Lane B: the engine handed its own context; no coordinator can be failed later.
+    private final boolean stock;
+    private final DiscoveryMetrics metrics;
+
+    private final Object turn = new Object();
+    // guarded by turn: restored pending splits, handed to owner queues at first use (owner() may
+    // be overridden, so not in the constructor)
+    private List<SplitT> undistributed;
+    // guarded by turn: per owner subtask, in discovery order
+    private final Map<Integer, ArrayDeque<SplitT>> pending = new TreeMap<>();
+    private final TreeSet<Integer> registered = new TreeSet<>();
+    // guarded by turn: readers told no more splits since they last registered
+    private final Set<Integer> told = new HashSet<>();
+    // guarded by turn
+    private CursorT cursor;
+    private boolean finished;
+    // written under turn; volatile so the metrics gauge reads it without the monitor
+    private volatile int pendingCount;
+    private boolean started;
+    private boolean discovering;
+    private boolean firstDone;
+    private boolean paused;
+    private int consecutiveFailures;
+    private Throwable fatal;
+    private Cancellable nextDiscovery;
+    private CompletableFuture<Void> firstResult;
+    private boolean closed;
+
+    /**
+     * @param state {@link DiscoveryState#initial} for a fresh job, the checkpointed state on
+     *     restore
+     */
+    protected DiscoveringSplitEnumerator(
+            SourceSplitEnumerator.Context<SplitT> context,
+            DiscoveryState<SplitT, CursorT> state,
+            DiscoveryConfig config) {
+        this.stock = !(context instanceof ManagedEnumeratorContext);
+        this.context = ManagedEnumeratorContext.of(context);
+        this.demand = this.context.splitDemand();
+        this.config = config;
+        this.cursor = state.cursor();
+        this.finished = state.finished();
+        this.undistributed = new ArrayList<>(state.pending());
+        this.pendingCount = undistributed.size();
+        this.metrics = new DiscoveryMetrics(context.getMetricsContext(), () -> pendingCount);
+    }
+
+    /**
+     * Finds the splits after {@code cursor}. Runs on the worker pool, outside the enumerator's
+     * monitor: use only the arguments and thread-safe resources of your own. Block as the I/O
+     * needs; the call is bounded by the discovery timeout.
+     *
+     * @param budget how many splits may join the pending ones before the bound; return at most that
+     *     many (more are accepted, but then the bound is exceeded)
+     * @return the new splits and the next cursor; {@link DiscoveryResult#last} when no split will
+     *     ever come after these
+     */
+    protected abstract DiscoveryResult<SplitT, CursorT> discover(CursorT cursor, int budget)
+            throws Exception;
+
+    /**
+     * The subtask that reads {@code split}: by default a stable hash of its id. Must depend only on
+     * the split and the parallelism, so a split handed back goes to the same reader again. Called
+     * one at a time.
+     */
+    protected int owner(SplitT split, int parallelism) {
+        return (split.splitId().hashCode() & Integer.MAX_VALUE) % Math.max(1, parallelism);
+    }
+
+    @Override
+    public void open() {}
+
+    /**
+     * Starts the first discovery and hands out what restored readers are owed. Lane A: returns at
+     * once. Lane B: waits (bounded by the timeout) for the first discovery and throws its failure,
+     * so that it fails the job.
+     */
+    @Override
+    public void run() throws Exception {
+        CompletableFuture<Void> first = null;
+        synchronized (turn) {
+            distribute();
+            for (int subtask : new ArrayList<>(registered)) {
+                handOutAll(subtask);
+                signalIfDone(subtask);
+            }
+            started = true;
+            startDiscovery();
+            if (stock && discovering) {
+                // Not when paused at the bound by restored splits: nothing to wait for then.
+                first = new CompletableFuture<>();
+                firstResult = first;
+            }
+        }
+        if (first != null) {
+            awaitFirst(first);
+        }
+    }
+
+    private void awaitFirst(CompletableFuture<Void> first) throws Exception {
+        long bound = config.timeoutMillis() + FIRST_RESULT_GRACE_MS;
+        try {
+            first.get(bound, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(
+                    "the first split discovery failed: " + e.getCause(), e.getCause());
+        } catch (TimeoutException e) {
+            throw new TimeoutException("the first split discovery did not end within " + bound);
+        }
+    }
+
+    @Override
+    public void registerReader(int subtaskId) {
+        synchronized (turn) {
+            distribute();
+            registered.add(subtaskId);
+            told.remove(subtaskId);
+            handOutAll(subtaskId);
+            signalIfDone(subtaskId);
+            discoverIfWanted(subtaskId);
+        }
+    }
+
+    /** Lane A: up to {@code maxSplits} of the reader's own splits, then no-more-splits if done. */
+    @Override
+    public void handleSplitDemand(int subtaskId, int maxSplits) {
+        synchronized (turn) {
+            distribute();
+            ArrayDeque<SplitT> q = pending.get(subtaskId);
+            if (q != null && !q.isEmpty() && !told.contains(subtaskId)) {
+                List<SplitT> batch = new ArrayList<>(Math.min(maxSplits, q.size()));
+                while (batch.size() < maxSplits && !q.isEmpty()) {
+                    batch.add(q.pollFirst());
+                }
+                assign(subtaskId, batch, q);
+            }
+            signalIfDone(subtaskId);
+            discoverIfWanted(subtaskId);
+        }
+    }
+
+    /** Lane B: a reader asking hands it its splits; Lane A answers requests with demands. */
+    @Override
+    public void handleSplitRequest(int subtaskId) {
+        synchronized (turn) {
+            distribute();
+            if (!demand && registered.contains(subtaskId)) {
+                handOutAll(subtaskId);
+                signalIfDone(subtaskId);
+                discoverIfWanted(subtaskId);
+            }
+        }
+    }
+
+    @Override
+    public void addSplitsBack(List<SplitT> splits, int subtaskId) {
+        synchronized (turn) {
+            distribute();
+            int parallelism = context.currentParallelism();
+            TreeSet<Integer> owners = new TreeSet<>();
+            // Handed back splits were assigned before anything still pending: they go first.
+            for (int i = splits.size() - 1; i >= 0; i--) {
+                SplitT s = splits.get(i);
+                int owner = owner(s, parallelism);
+                queueOf(owner).addFirst(s);
+                pendingCount++;
+                owners.add(owner);
+            }
+            for (int owner : owners) {
+                offer(owner);
+            }
+        }
+    }
+
+    @Override
+    public int currentUnassignedSplitSize() {
+        synchronized (turn) {
+            return pendingCount;
+        }
+    }
+
+    @Override
+    public DiscoveryState<SplitT, CursorT> snapshotState(long checkpointId) throws Exception {
+        synchronized (turn) {
+            if (fatal != null) {
+                throw new IllegalStateException("split discovery failed: " + fatal, fatal);
+            }
+            List<SplitT> all = new ArrayList<>(pendingCount);
+            if (undistributed != null) {
+                all.addAll(undistributed);
+            } else {
+                for (ArrayDeque<SplitT> q : pending.values()) {
+                    all.addAll(q);
+                }
+            }
+            return new DiscoveryState<>(cursor, finished, all);
+        }
+    }
+
+    @Override
+    public void notifyCheckpointComplete(long checkpointId) throws Exception {}
+
+    /** Stops discovering (a running discovery's result is dropped) and closes the context. */
+    @Override
+    public void close() {
+        synchronized (turn) {
+            closed = true;
+            if (nextDiscovery != null) {
+                nextDiscovery.cancel();
+            }
+            if (firstResult != null) {
+                firstResult.completeExceptionally(new IllegalStateException("closed"));
+            }
+        }
+        context.close();
+    }
+
+    // ------------------------------------------------------------------ discovery
+
+    /** Under turn: starts a discovery unless one runs, discovery is done, or the bound is hit. */
+    private void startDiscovery() {
+        if (closed || finished || discovering || fatal != null) {
+            return;
+        }
+        if (pendingCount >= config.maxPendingSplits()) {
+            if (!paused) {
+                paused = true;
+                metrics.paused.inc();
+                LOG.info(
+                        "Split discovery pauses: {} splits wait for readers (bound {})",
+                        pendingCount,
+                        config.maxPendingSplits());
+            }
+            return;
+        }
+        paused = false;
+        discovering = true;
+        boolean first = !firstDone;
+        boolean lastTry = consecutiveFailures + 1 >= config.maxConsecutiveFailures();
+        CursorT from = cursor;
+        int budget = config.maxPendingSplits() - pendingCount;
+        AsyncTaskOptions options =
+                AsyncTaskOptions.builder()
+                        .timeout(Duration.ofMillis(config.timeoutMillis()))
+                        // The base never overlaps discoveries; a second one would be a bug.
+                        .overlapPolicy(AsyncTaskOptions.OverlapPolicy.REJECT)
+                        .failurePolicy(
+                                first || lastTry
+                                        ? AsyncTaskOptions.FailurePolicy.FAIL_COORDINATOR
+                                        : AsyncTaskOptions.FailurePolicy.DELIVER_TO_HANDLER)
+                        .workerClass(AsyncTaskOptions.WorkerClass.DISCOVERY)
+                        .build();
+        metrics.runs.inc();
+        context.scheduler()
+                .callAsync(
+                        DISCOVER,
+                        () -> discover(from, budget),
+                        (result, error) -> onDiscovered(first, result, error),
+                        options);
+    }
+
+    /** A discovery's result, on the coordinator loop (Lane A) or the scheduler thread (Lane B). */
+    private void onDiscovered(
+            boolean first, DiscoveryResult<SplitT, CursorT> result, Throwable error) {
+        synchronized (turn) {
+            discovering = false;
+            if (closed) {
+                return;
+            }
+            if (error == null && result == null) {
+                error = new NullPointerException("discover() returned null");
+            }
+            if (error != null) {
+                failed(first, error);
+                return;
+            }
+            consecutiveFailures = 0;
+            firstDone = true;
+            distribute();
+            cursor = result.cursor();
+            finished = result.finished();
+            int parallelism = context.currentParallelism();
+            TreeSet<Integer> owners = new TreeSet<>();
+            for (SplitT s : result.splits()) {
+                int owner = owner(s, parallelism);
+                queueOf(owner).addLast(s);
+                pendingCount++;
+                owners.add(owner);
+            }
+            metrics.discovered.inc(result.splits().size());
+            if (!result.splits().isEmpty() || finished) {
+                LOG.info(
+                        "Split discovery found {} split(s){}; {} wait for readers",
+                        result.splits().size(),
+                        finished ? " and is finished" : "",
+                        pendingCount);
+            }
+            for (int owner : owners) {
+                offer(owner);
+            }
+            if (finished) {
+                for (int subtask : new ArrayList<>(registered)) {
+                    signalIfDone(subtask);
+                }
+            }
+            if (firstResult != null) {
+                firstResult.complete(null);
+                firstResult = null;
+            }
+            scheduleNext();
+        }
+    }
+
+    /** Under turn. */
+    private void failed(boolean first, Throwable error) {
+        consecutiveFailures++;
+        metrics.failures.inc();
+        if (first) {
+            // Lane A: FAIL_COORDINATOR has failed the job; Lane B: run() throws it.
+            fatal = error;
+            LOG.error("The first split discovery failed", error);
+            if (firstResult != null) {
+                firstResult.completeExceptionally(error);
+                firstResult = null;
+            }
+            return;
+        }
+        if (consecutiveFailures >= config.maxConsecutiveFailures()) {
+            fatal = error;
+            LOG.error(
+                    "Split discovery failed {} times in a row; the enumerator's next checkpoint"
+                            + " fails the job",
+                    consecutiveFailures,
+                    error);
+            return;
+        }
+        LOG.warn(
+                "Split discovery failed ({} in a row, bound {}); retrying at the next interval",
+                consecutiveFailures,
+                config.maxConsecutiveFailures(),
+                error);
+        scheduleNext();
+    }
+
+    /** Under turn: the next periodic discovery, {@code interval} after this one returned. */
+    private void scheduleNext() {
+        if (closed || finished || config.intervalMillis() <= 0) {
+            return;
+        }
+        nextDiscovery =
+                context.scheduler()
+                        .scheduleOnceInCoordinatorThread(
+                                NEXT_DISCOVERY,
+                                Duration.ofMillis(config.intervalMillis()),
+                                this::periodicDiscovery);
+    }
+
+    private void periodicDiscovery() {
+        synchronized (turn) {
+            startDiscovery();
+        }
+    }
+
+    /**
+     * Under turn, after {@code subtask} took splits or asked: resumes a paused discovery once below
+     * the bound, and on demand (interval 0) discovers when nothing waits for that reader.
+     */
+    private void discoverIfWanted(int subtask) {
+        if (!started || discovering || finished) {
+            return;
+        }
+        boolean belowBound = pendingCount < config.maxPendingSplits();
+        if (paused && belowBound) {
+            startDiscovery();
+        } else if (config.intervalMillis() == DiscoveryConfig.ON_DEMAND && isEmpty(subtask)) {
+            startDiscovery();
+        }
+    }
+
+    // ------------------------------------------------------------------ hand-out
+
+    /** Under turn: tells {@code owner}'s reader (or the runtime) that it has splits again. */
+    private void offer(int owner) {
+        if (!registered.contains(owner) || told.contains(owner)) {
+            return;
+        }
+        if (demand) {
+            context.splitsAvailable(owner);
+        } else {
+            handOutAll(owner);
+        }
+    }
+
+    /** Under turn, Lane B: every pending split of a registered, not yet told reader. */
+    private void handOutAll(int subtask) {
+        if (demand || !registered.contains(subtask) || told.contains(subtask)) {
+            return;
+        }
+        ArrayDeque<SplitT> q = pending.get(subtask);
+        if (q == null || q.isEmpty()) {
+            return;
+        }
+        List<SplitT> mine = new ArrayList<>(q);
+        q.clear();
+        assign(subtask, mine, q);
+    }
+
+    /** Under turn. The splits go back to the front of their queue if the delivery fails. */
+    private void assign(int subtask, List<SplitT> splits, ArrayDeque<SplitT> queue) {
+        pendingCount -= splits.size();
+        try {
+            context.assignSplit(subtask, Collections.unmodifiableList(splits));
+        } catch (RuntimeException e) {
+            for (int i = splits.size() - 1; i >= 0; i--) {
+                queue.addFirst(splits.get(i));
+            }
+            pendingCount += splits.size();
+            throw e;
+        }
+    }
+
+    /** Under turn: finished and nothing waits for a registered reader: no more will come. */
+    private void signalIfDone(int subtask) {
+        if (finished
+                && registered.contains(subtask)
+                && !told.contains(subtask)
+                && isEmpty(subtask)) {
+            told.add(subtask);
+            context.signalNoMoreSplits(subtask);
+        }
+    }
+
+    private boolean isEmpty(int subtask) {
+        ArrayDeque<SplitT> q = pending.get(subtask);
+        return q == null || q.isEmpty();
+    }
+
+    /** Under turn: the first use hands restored splits to their owners' queues. */
+    private void distribute() {
+        if (undistributed == null) {
+            return;
+        }
+        int parallelism = context.currentParallelism();
+        for (SplitT s : undistributed) {
+            queueOf(owner(s, parallelism)).addLast(s);
+        }
+        undistributed = null;
+    }
+
+    private ArrayDeque<SplitT> queueOf(int subtask) {
+        return pending.computeIfAbsent(subtask, k -> new ArrayDeque<>());
+    }
+}
