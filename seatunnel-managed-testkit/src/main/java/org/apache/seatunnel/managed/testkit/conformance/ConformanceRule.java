@@ -39,7 +39,19 @@ public enum ConformanceRule {
             "split, enumerator-state and event serializers round-trip and refuse malformed input"
                     + " with an IOException"),
     NO_BACKGROUND_STATE_CHANGE("no background thread changes what a snapshot holds"),
-    CLOSE_LEAVES_NO_THREAD("close() stops every thread the reader started");
+    CLOSE_LEAVES_NO_THREAD("close() stops every thread the reader started"),
+    CALLBACK_IDEMPOTENT(
+            "a repeated engine callback (checkpoint complete or aborted for the same id,"
+                    + " no-more-splits, splits the reader already holds) changes neither the"
+                    + " snapshot nor the records"),
+    SOURCE_EVENTS_DECLARED(
+            "a reader that consumes source events belongs to a source that declares an event"
+                    + " serializer, and what an event changed survives a restore"),
+    CONTEXT_CLASS_LOADER_RESTORED(
+            "every reader call leaves the calling thread's context class loader as it found it"),
+    WAKEUP_ENDS_BLOCKED_POLL(
+            "a poll turn that waits for data returns promptly when another thread calls"
+                    + " wakeup()");
 
     private final String description;
 

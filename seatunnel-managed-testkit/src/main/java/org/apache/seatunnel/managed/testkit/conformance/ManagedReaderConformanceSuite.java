@@ -124,4 +124,25 @@ public abstract class ManagedReaderConformanceSuite<T, SplitT extends SourceSpli
     void closeLeavesNoThreadBehind() throws Exception {
         rules.closeLeavesNoThreadBehind();
     }
+
+    @Test
+    void repeatedCallbacksAreIdempotent() throws Exception {
+        rules.callbacksAreIdempotent();
+    }
+
+    @Test
+    void sourceEventsAreDeclaredAndSurviveRestore() throws Exception {
+        Assumptions.assumeTrue(rules.sourceEventsAreDeclaredAndSurviveRestore(), "no source");
+    }
+
+    @Test
+    void contextClassLoaderIsRestored() throws Exception {
+        rules.contextClassLoaderIsRestored();
+    }
+
+    /** Passes at once for a reader that never waits inside a turn (nothing to wake). */
+    @Test
+    void wakeupEndsABlockedPoll() throws Exception {
+        rules.wakeupEndsABlockedPoll();
+    }
 }
