@@ -18,8 +18,8 @@
 package org.apache.seatunnel.managed.testkit.conformance;
 
 /**
- * The rules of the Lane A reader contract that the conformance suite checks; every failure names
- * one. Immutable.
+ * The rules of the Lane A reader contract and of the enumerator contract that the conformance
+ * suites check; every failure names one. Immutable.
  */
 public enum ConformanceRule {
     READS_FIXTURE_TO_END(
@@ -51,7 +51,24 @@ public enum ConformanceRule {
             "every reader call leaves the calling thread's context class loader as it found it"),
     WAKEUP_ENDS_BLOCKED_POLL(
             "a poll turn that waits for data returns promptly when another thread calls"
-                    + " wakeup()");
+                    + " wakeup()"),
+    ENUMERATOR_RESTORES_FROM_ANY_SNAPSHOT(
+            "an enumerator restored from a snapshot taken after any step hands out every split not"
+                    + " yet held by a reader, once"),
+    ENUMERATOR_REASSIGNS_SPLITS_BACK(
+            "splits handed back after a reader failure go out again, and the whole fixture is"
+                    + " handed out once"),
+    ENUMERATOR_ANY_REGISTRATION_ORDER(
+            "readers registering in any order, before or after run(), get the whole fixture once"),
+    ENUMERATOR_CURSOR_MONOTONIC(
+            "the discovery cursor in successive snapshots never goes backwards, across restores"
+                    + " too"),
+    ENUMERATOR_NO_DUPLICATE_ASSIGNMENT(
+            "no split is assigned while a reader holds it (across readers and over time; a split"
+                    + " handed back may go out again)"),
+    ENUMERATOR_NO_MORE_SPLITS_WHEN_DONE(
+            "no-more-splits reaches a reader only when nothing more will be assigned to it, and"
+                    + " every reader of a bounded source gets it");
 
     private final String description;
 
