@@ -426,7 +426,12 @@ public final class ConformanceRules<T, SplitT extends SourceSplit> {
                             + e.getMessage(),
                     e);
         }
+        Thread thread = Thread.currentThread();
+        ClassLoader context = thread.getContextClassLoader();
         try (FreshClassLoader loader = created) {
+            // As the engine runs a connector: its own loader is the thread's context loader (what
+            // Java-serialized state resolves its classes with).
+            thread.setContextClassLoader(loader);
             SeaTunnelSource<T, SplitT, ?> fresh;
             try {
                 fresh = loader.copy(source);
@@ -477,6 +482,8 @@ public final class ConformanceRules<T, SplitT extends SourceSplit> {
                 d.readToEnd(rule);
                 restored = new ArrayList<>(d.emitted());
             }
+        } finally {
+            thread.setContextClassLoader(context);
         }
         assertRestoredRemainder(
                 rule, "the snapshot restored in a fresh class loader", emittedBefore, restored);
