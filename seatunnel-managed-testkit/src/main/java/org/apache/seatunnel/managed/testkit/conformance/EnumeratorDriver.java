@@ -22,7 +22,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.Deque;
-import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -518,10 +517,5 @@ final class EnumeratorDriver<SplitT extends SourceSplit, StateT> implements Auto
         public void close() {
             scheduler.close();
         }
-    }
-
-    /** The online checks of no rule (the completeness check at the end still runs). */
-    static Set<ConformanceRule> noOnlineChecks() {
-        return EnumSet.noneOf(ConformanceRule.class);
     }
 }

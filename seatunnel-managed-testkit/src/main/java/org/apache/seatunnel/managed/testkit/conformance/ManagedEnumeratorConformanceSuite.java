@@ -61,9 +61,15 @@ public abstract class ManagedEnumeratorConformanceSuite<
 
     @BeforeEach
     void buildTarget() throws Exception {
-        rules =
-                new EnumeratorRules<>(
-                        configure(EnumeratorTarget.forSource(createSource())).build());
+        EnumeratorTarget<SplitT, StateT> target =
+                configure(EnumeratorTarget.forSource(createSource())).build();
+        System.out.println(
+                "enumerator conformance, seed "
+                        + target.seed()
+                        + " (replay: -Dconformance.seed="
+                        + target.seed()
+                        + ")");
+        rules = new EnumeratorRules<>(target);
     }
 
     /** The rules of this test's target, for authors adding rules of their own. */

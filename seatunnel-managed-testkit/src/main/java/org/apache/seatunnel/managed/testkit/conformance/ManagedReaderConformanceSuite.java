@@ -58,11 +58,17 @@ public abstract class ManagedReaderConformanceSuite<T, SplitT extends SourceSpli
 
     @BeforeEach
     void buildTarget() throws Exception {
-        rules =
-                new ConformanceRules<>(
-                        configure(ConformanceTarget.forSource(createSource()))
-                                .splits(fixtureSplits())
-                                .build());
+        ConformanceTarget<T, SplitT> target =
+                configure(ConformanceTarget.forSource(createSource()))
+                        .splits(fixtureSplits())
+                        .build();
+        System.out.println(
+                "reader conformance, seed "
+                        + target.seed()
+                        + " (replay: -Dconformance.seed="
+                        + target.seed()
+                        + ")");
+        rules = new ConformanceRules<>(target);
     }
 
     /** The rules of this test's target, for authors adding rules of their own. */
