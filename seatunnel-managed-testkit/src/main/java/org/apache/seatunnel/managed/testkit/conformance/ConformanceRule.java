@@ -18,8 +18,8 @@
 package org.apache.seatunnel.managed.testkit.conformance;
 
 /**
- * The rules of the Lane A reader contract that the conformance suite checks; every failure names
- * one. Immutable.
+ * The rules of the Lane A reader contract and of the enumerator contract that the conformance
+ * suites check; every failure names one. Immutable.
  */
 public enum ConformanceRule {
     READS_FIXTURE_TO_END(
@@ -39,7 +39,36 @@ public enum ConformanceRule {
             "split, enumerator-state and event serializers round-trip and refuse malformed input"
                     + " with an IOException"),
     NO_BACKGROUND_STATE_CHANGE("no background thread changes what a snapshot holds"),
-    CLOSE_LEAVES_NO_THREAD("close() stops every thread the reader started");
+    CLOSE_LEAVES_NO_THREAD("close() stops every thread the reader started"),
+    CALLBACK_IDEMPOTENT(
+            "a repeated engine callback (checkpoint complete or aborted for the same id,"
+                    + " no-more-splits, splits the reader already holds) changes neither the"
+                    + " snapshot nor the records"),
+    SOURCE_EVENTS_DECLARED(
+            "a reader that consumes source events belongs to a source that declares an event"
+                    + " serializer, and what an event changed survives a restore"),
+    CONTEXT_CLASS_LOADER_RESTORED(
+            "every reader call leaves the calling thread's context class loader as it found it"),
+    WAKEUP_ENDS_BLOCKED_POLL(
+            "a poll turn that waits for data returns promptly when another thread calls"
+                    + " wakeup()"),
+    ENUMERATOR_RESTORES_FROM_ANY_SNAPSHOT(
+            "an enumerator restored from a snapshot taken after any step hands out every split not"
+                    + " yet held by a reader, once"),
+    ENUMERATOR_REASSIGNS_SPLITS_BACK(
+            "splits handed back after a reader failure go out again, and the whole fixture is"
+                    + " handed out once"),
+    ENUMERATOR_ANY_REGISTRATION_ORDER(
+            "readers registering in any order, before or after run(), get the whole fixture once"),
+    ENUMERATOR_CURSOR_MONOTONIC(
+            "the discovery cursor in successive snapshots never goes backwards, across restores"
+                    + " too"),
+    ENUMERATOR_NO_DUPLICATE_ASSIGNMENT(
+            "no split is assigned while a reader holds it (across readers and over time; a split"
+                    + " handed back may go out again)"),
+    ENUMERATOR_NO_MORE_SPLITS_WHEN_DONE(
+            "no-more-splits reaches a reader only when nothing more will be assigned to it, and"
+                    + " every reader of a bounded source gets it");
 
     private final String description;
 

@@ -28,7 +28,13 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.seatunnel.api.serialization.Serializer;
@@ -101,7 +107,7 @@ public final class ConformanceRules<T, SplitT extends SourceSplit> {
         Random rnd = new Random(target.seed());
         long soft = TimeUnit.MILLISECONDS.toNanos(20);
         long deadline = System.nanoTime() + target.readBoundNanos();
-        try (ReaderDriver<T, SplitT> d = ReaderDriver.open(target)) {
+        try (ReaderDriver<T, SplitT> d = open()) {
             d.addSplits(target.splits());
             d.noMoreSplits();
             for (int turn = 0; ; turn++) {
@@ -169,7 +175,7 @@ public final class ConformanceRules<T, SplitT extends SourceSplit> {
         List<SplitT> pending = new ArrayList<>(target.splits());
         Collections.shuffle(pending, rnd);
         long deadline = System.nanoTime() + target.readBoundNanos();
-        try (ReaderDriver<T, SplitT> d = ReaderDriver.open(target)) {
+        try (ReaderDriver<T, SplitT> d = open()) {
             d.addSplits(Collections.singletonList(pending.remove(0)));
             boolean noMore = false;
             for (; ; ) {
@@ -212,7 +218,7 @@ public final class ConformanceRules<T, SplitT extends SourceSplit> {
      */
     public void wakeupIsIdempotentAndThreadSafe() throws Exception {
         ConformanceRule rule = ConformanceRule.WAKEUP_THREAD_SAFE;
-        try (ReaderDriver<T, SplitT> d = ReaderDriver.open(target)) {
+        try (ReaderDriver<T, SplitT> d = open()) {
             d.addSplits(target.splits());
             d.noMoreSplits();
             AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -274,7 +280,7 @@ public final class ConformanceRules<T, SplitT extends SourceSplit> {
         List<byte[][]> snapshots = new ArrayList<>();
         List<Integer> emittedAt = new ArrayList<>();
         List<String> all;
-        try (ReaderDriver<T, SplitT> d = ReaderDriver.open(target)) {
+        try (ReaderDriver<T, SplitT> d = open()) {
             d.addSplits(target.splits());
             d.noMoreSplits();
             long checkpoint = 0;
@@ -327,7 +333,7 @@ public final class ConformanceRules<T, SplitT extends SourceSplit> {
         List<SplitT> late = splits.subList(half, splits.size());
         byte[][] snapshot;
         List<String> emittedBefore;
-        try (ReaderDriver<T, SplitT> d = ReaderDriver.open(target)) {
+        try (ReaderDriver<T, SplitT> d = open()) {
             if (!first.isEmpty()) {
                 d.addSplits(first);
             }
@@ -364,15 +370,10 @@ public final class ConformanceRules<T, SplitT extends SourceSplit> {
      */
     public void duplicateAddSplitsIsIdempotent() throws Exception {
         ConformanceRule rule = ConformanceRule.ADD_SPLITS_IDEMPOTENT;
-        try (ReaderDriver<T, SplitT> d = ReaderDriver.open(target)) {
+        try (ReaderDriver<T, SplitT> d = open()) {
             d.addSplits(target.splits());
             d.addSplits(target.splits());
-            for (int i = 0; i < 3; i++) {
-                ReaderDriver.TurnResult r = d.turn(8, 8, TimeUnit.MILLISECONDS.toNanos(5));
-                if (r.status == PollStatus.NOTHING_AVAILABLE) {
-                    d.awaitAvailable();
-                }
-            }
+            readSome(d, 3, 8);
             d.addSplits(target.splits());
             d.noMoreSplits();
             d.readToEnd(rule);
@@ -396,7 +397,7 @@ public final class ConformanceRules<T, SplitT extends SourceSplit> {
         }
         byte[][] snapshot;
         List<String> emittedBefore;
-        try (ReaderDriver<T, SplitT> d = ReaderDriver.open(target)) {
+        try (ReaderDriver<T, SplitT> d = open()) {
             d.addSplits(target.splits());
             d.noMoreSplits();
             int wanted = Math.max(1, expectedRecords().size() / 2);
@@ -413,8 +414,47 @@ public final class ConformanceRules<T, SplitT extends SourceSplit> {
             emittedBefore = new ArrayList<>(d.emitted());
         }
         List<String> restored;
-        try (FreshClassLoader loader = FreshClassLoader.forClassOf(source)) {
-            SeaTunnelSource<T, SplitT, ?> fresh = loader.copy(source);
+        FreshClassLoader created;
+        try {
+            created = FreshClassLoader.forClassOf(source);
+        } catch (IllegalStateException e) {
+            throw new ConformanceViolation(
+                    rule,
+                    "the source class "
+                            + source.getClass().getName()
+                            + " has no code source (a jar or classes folder) to load anew: "
+                            + e.getMessage(),
+                    e);
+        }
+        Thread thread = Thread.currentThread();
+        ClassLoader context = thread.getContextClassLoader();
+        try (FreshClassLoader loader = created) {
+            // As the engine runs a connector: its own loader is the thread's context loader (what
+            // Java-serialized state resolves its classes with).
+            thread.setContextClassLoader(loader);
+            SeaTunnelSource<T, SplitT, ?> fresh;
+            try {
+                fresh = loader.copy(source);
+            } catch (IOException | ClassNotFoundException | LinkageError | RuntimeException e) {
+                throw new ConformanceViolation(
+                        rule,
+                        "the source could not be copied into a fresh class loader ("
+                                + loader.describe()
+                                + "): "
+                                + e
+                                + ". The engine ships the source by Java serialization and"
+                                + " loads the connector's classes in a loader of their own, so"
+                                + " every object the source holds must be serializable, and a"
+                                + " class the source extends or holds that is not in the"
+                                + " connector's code (another module's classes) comes from"
+                                + " another loader: a package-private class, constructor or"
+                                + " member across the two fails (InvalidClassException \"no"
+                                + " valid constructor\", IllegalAccessError). Keep the source's"
+                                + " classes in the connector's own code and give classes it"
+                                + " extends public or protected constructors, or run the suite"
+                                + " on the packaged connector jar (tools/conformance.sh).",
+                        e);
+            }
             if (fresh.getClass().getClassLoader() != loader) {
                 throw violation(
                         rule,
@@ -442,6 +482,8 @@ public final class ConformanceRules<T, SplitT extends SourceSplit> {
                 d.readToEnd(rule);
                 restored = new ArrayList<>(d.emitted());
             }
+        } finally {
+            thread.setContextClassLoader(context);
         }
         assertRestoredRemainder(
                 rule, "the snapshot restored in a fresh class loader", emittedBefore, restored);
@@ -460,7 +502,7 @@ public final class ConformanceRules<T, SplitT extends SourceSplit> {
         ConformanceRule rule = ConformanceRule.SERIALIZERS_ROUND_TRIP;
         Random rnd = new Random(target.seed() ^ 0xC0FFEEL);
         List<SplitT> samples = new ArrayList<>(target.splits());
-        try (ReaderDriver<T, SplitT> d = ReaderDriver.open(target)) {
+        try (ReaderDriver<T, SplitT> d = open()) {
             d.addSplits(target.splits());
             d.turn(8, 8, TimeUnit.MILLISECONDS.toNanos(5));
             samples.addAll(d.snapshot(1));
@@ -575,15 +617,10 @@ public final class ConformanceRules<T, SplitT extends SourceSplit> {
      */
     public void noBackgroundThreadChangesSnapshotState() throws Exception {
         ConformanceRule rule = ConformanceRule.NO_BACKGROUND_STATE_CHANGE;
-        try (ReaderDriver<T, SplitT> d = ReaderDriver.open(target)) {
+        try (ReaderDriver<T, SplitT> d = open()) {
             d.addSplits(target.splits());
             d.noMoreSplits();
-            for (int i = 0; i < 3; i++) {
-                ReaderDriver.TurnResult r = d.turn(4, 4, TimeUnit.MILLISECONDS.toNanos(5));
-                if (r.status == PollStatus.NOTHING_AVAILABLE) {
-                    d.awaitAvailable();
-                }
-            }
+            readSome(d, 3, 4);
             byte[][] first = serialize(rule, d.snapshot(1));
             long[] checkpoint = {1};
             // The whole window counts: a change at any point of it is a violation, even one that
@@ -620,16 +657,13 @@ public final class ConformanceRules<T, SplitT extends SourceSplit> {
      */
     public void closeLeavesNoThreadBehind() throws Exception {
         ConformanceRule rule = ConformanceRule.CLOSE_LEAVES_NO_THREAD;
+        // The reference read first: its reader's threads are not this reader's.
+        expectedRecords();
         Set<Thread> before = new HashSet<>(Thread.getAllStackTraces().keySet());
-        ReaderDriver<T, SplitT> d = ReaderDriver.open(target);
+        ReaderDriver<T, SplitT> d = open();
         try {
             d.addSplits(target.splits());
-            for (int i = 0; i < 3; i++) {
-                ReaderDriver.TurnResult r = d.turn(4, 4, TimeUnit.MILLISECONDS.toNanos(5));
-                if (r.status == PollStatus.NOTHING_AVAILABLE) {
-                    d.awaitAvailable();
-                }
-            }
+            readSome(d, 3, 4);
         } finally {
             d.close();
         }
@@ -662,7 +696,502 @@ public final class ConformanceRules<T, SplitT extends SourceSplit> {
         return names;
     }
 
+    // ------------------------------------------------------------------ CALLBACK_IDEMPOTENT
+
+    /**
+     * Reads the fixture in turns of random size; between turns, at random, a checkpoint completes
+     * twice, a checkpoint is aborted twice, no-more-splits arrives again, or the splits the reader
+     * holds (as its snapshot has them) are assigned again, as a re-delivered command would be. The
+     * snapshot right after each repeated call equals the one right before it, and every record
+     * arrives exactly once.
+     */
+    public void callbacksAreIdempotent() throws Exception {
+        ConformanceRule rule = ConformanceRule.CALLBACK_IDEMPOTENT;
+        Random rnd = new Random(target.seed() ^ 0x1DE4C0DEL);
+        long deadline = System.nanoTime() + target.readBoundNanos();
+        int noMoreAfter = rnd.nextInt(8);
+        try (ReaderDriver<T, SplitT> d = open()) {
+            d.addSplits(target.splits());
+            AtomicLong ids = new AtomicLong();
+            for (int turn = 0; ; turn++) {
+                if (turn == noMoreAfter) {
+                    d.noMoreSplits();
+                }
+                int max = 1 + rnd.nextInt(16);
+                ReaderDriver.TurnResult r = d.turn(max, max, TimeUnit.MILLISECONDS.toNanos(5));
+                if (r.status == PollStatus.END_OF_INPUT) {
+                    break;
+                }
+                switch (rnd.nextInt(5)) {
+                    case 0:
+                        {
+                            long id = ids.incrementAndGet();
+                            d.snapshot(id);
+                            d.checkpointComplete(id);
+                            repeated(
+                                    rule,
+                                    d,
+                                    ids,
+                                    "notifyCheckpointComplete(" + id + ")",
+                                    () -> d.checkpointComplete(id));
+                        }
+                        break;
+                    case 1:
+                        {
+                            long id = ids.incrementAndGet();
+                            d.snapshot(id);
+                            d.checkpointAborted(id);
+                            repeated(
+                                    rule,
+                                    d,
+                                    ids,
+                                    "notifyCheckpointAborted(" + id + ")",
+                                    () -> d.checkpointAborted(id));
+                        }
+                        break;
+                    case 2:
+                        if (d.noMoreSignalled()) {
+                            repeated(rule, d, ids, "handleNoMoreSplits()", d::noMoreSplits);
+                        }
+                        break;
+                    case 3:
+                        {
+                            List<SplitT> held = copy(d.snapshot(ids.incrementAndGet()));
+                            if (!held.isEmpty()) {
+                                repeated(
+                                        rule,
+                                        d,
+                                        ids,
+                                        "addSplits of the " + held.size() + " splits it holds",
+                                        () -> d.addSplits(held));
+                            }
+                        }
+                        break;
+                    default:
+                        break;
+                }
+                if (r.status == PollStatus.NOTHING_AVAILABLE) {
+                    if (d.drained()) {
+                        d.noMoreSplits();
+                    } else {
+                        d.awaitAvailable();
+                    }
+                }
+                if (System.nanoTime() - deadline > 0) {
+                    throw violation(rule, "the fixture data was not read within the read bound");
+                }
+            }
+            assertSameRecords(rule, "records read with repeated callbacks", d.emitted());
+        }
+    }
+
+    /** A reader call made a second time. */
+    private interface Call {
+        void run() throws Exception;
+    }
+
+    private void repeated(
+            ConformanceRule rule, ReaderDriver<T, SplitT> d, AtomicLong ids, String what, Call call)
+            throws Exception {
+        byte[][] before = serialize(rule, d.snapshot(ids.incrementAndGet()));
+        call.run();
+        byte[][] after = serialize(rule, d.snapshot(ids.incrementAndGet()));
+        if (!Arrays.deepEquals(before, after)) {
+            throw violation(
+                    rule,
+                    "a repeated "
+                            + what
+                            + " changed the snapshot from "
+                            + describe(before)
+                            + " to "
+                            + describe(after));
+        }
+    }
+
+    /** The splits of a snapshot as new objects, so the reader shares none with the driver. */
+    private List<SplitT> copy(List<SplitT> splits) throws IOException {
+        List<SplitT> out = new ArrayList<>(splits.size());
+        for (SplitT s : splits) {
+            out.add(target.splitSerializer().deserialize(target.splitSerializer().serialize(s)));
+        }
+        return out;
+    }
+
+    private String describe(byte[][] snapshot) throws IOException {
+        List<String> out = new ArrayList<>();
+        for (byte[] b : snapshot) {
+            out.add(String.valueOf(target.splitSerializer().deserialize(b)));
+        }
+        return first(out, 6);
+    }
+
+    // ------------------------------------------------------------------ SOURCE_EVENTS_DECLARED
+
+    /**
+     * Source events reach a Lane A reader only in the bytes of the source's {@code
+     * managedSourceEventSerializer()}, and are never checkpointed. Without a serializer, the
+     * target's events and a probe event of the kit's own delivered part-way must change neither the
+     * snapshot nor the records (the reader would depend on events Lane A never delivers). With one,
+     * the target's events are delivered part-way, a snapshot is taken a few turns later and
+     * restored into a fresh reader, without the events unless the target declares that its
+     * enumerator sends them again: the restored reader yields exactly the records the first one
+     * went on to emit. Skipped (returns false) without a source.
+     */
+    public boolean sourceEventsAreDeclaredAndSurviveRestore() throws Exception {
+        ConformanceRule rule = ConformanceRule.SOURCE_EVENTS_DECLARED;
+        SeaTunnelSource<T, SplitT, ?> source = target.source();
+        if (source == null) {
+            return false;
+        }
+        Serializer<SourceEvent> declared =
+                source instanceof SupportManagedSource
+                        ? ((SupportManagedSource) source).managedSourceEventSerializer()
+                        : null;
+        if (declared == null) {
+            List<SourceEvent> events = new ArrayList<>(target.events());
+            events.add(new ProbeEvent());
+            try (ReaderDriver<T, SplitT> d = open()) {
+                d.addSplits(target.splits());
+                readSome(d, 2, 8);
+                byte[][] before = serialize(rule, d.snapshot(1));
+                for (SourceEvent e : events) {
+                    try {
+                        d.sourceEvent(e);
+                    } catch (RuntimeException refused) {
+                        // Refusing an event it does not know is fine: Lane A never delivers one.
+                    }
+                }
+                byte[][] after = serialize(rule, d.snapshot(2));
+                if (!Arrays.deepEquals(before, after)) {
+                    throw violation(
+                            rule,
+                            "handleSourceEvent changed the snapshot from "
+                                    + describe(before)
+                                    + " to "
+                                    + describe(after)
+                                    + ", but the source declares no managedSourceEventSerializer():"
+                                    + " Lane A delivers no events to it");
+                }
+                d.noMoreSplits();
+                d.readToEnd(rule);
+                List<String> got = d.emitted();
+                Map<String, Integer> want = multiset(expectedRecords());
+                if (!want.equals(multiset(got))) {
+                    throw violation(
+                            rule,
+                            "the records changed after source events were delivered ("
+                                    + got.size()
+                                    + " instead of "
+                                    + expectedRecords().size()
+                                    + "), but the source declares no"
+                                    + " managedSourceEventSerializer(): Lane A delivers no events"
+                                    + " to it");
+                }
+            }
+            return true;
+        }
+        if (target.events().isEmpty()) {
+            return true;
+        }
+        byte[][] snapshot;
+        List<String> rest;
+        try (ReaderDriver<T, SplitT> d = open()) {
+            d.addSplits(target.splits());
+            d.noMoreSplits();
+            readSome(d, 2, 8);
+            for (SourceEvent e : target.events()) {
+                d.sourceEvent(roundTrip(rule, declared, e));
+            }
+            readSome(d, 2, 8);
+            snapshot = serialize(rule, d.snapshot(1));
+            int at = d.emitted().size();
+            d.readToEnd(rule);
+            rest = new ArrayList<>(d.emitted().subList(at, d.emitted().size()));
+        }
+        List<SplitT> splits = new ArrayList<>();
+        for (byte[] b : snapshot) {
+            splits.add(target.splitSerializer().deserialize(b));
+        }
+        List<String> restored;
+        try (ReaderDriver<T, SplitT> d = open()) {
+            if (!splits.isEmpty()) {
+                d.addSplits(splits);
+            }
+            if (target.eventsResentAfterRestore()) {
+                for (SourceEvent e : target.events()) {
+                    d.sourceEvent(roundTrip(rule, declared, e));
+                }
+            }
+            d.noMoreSplits();
+            d.readToEnd(rule);
+            restored = new ArrayList<>(d.emitted());
+        }
+        if (!multiset(rest).equals(multiset(restored))) {
+            compare(
+                    rule,
+                    "a snapshot taken after source events, restored "
+                            + (target.eventsResentAfterRestore()
+                                    ? "with the events sent again"
+                                    : "without them (events are not checkpointed: keep what"
+                                            + " an event changed in the split state, or declare"
+                                            + " eventsResentAfterRestore if the enumerator sends"
+                                            + " them again)"),
+                    rest,
+                    restored);
+        }
+        return true;
+    }
+
+    private static SourceEvent roundTrip(
+            ConformanceRule rule, Serializer<SourceEvent> ser, SourceEvent e) throws IOException {
+        try {
+            return ser.deserialize(ser.serialize(e));
+        } catch (IOException | RuntimeException ex) {
+            throw new ConformanceViolation(
+                    rule, "the declared event serializer cannot carry " + e + ": " + ex, ex);
+        }
+    }
+
+    /** An event of no connector's kind: a reader must not depend on it. Immutable. */
+    private static final class ProbeEvent implements SourceEvent {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public String toString() {
+            return "ConformanceProbeEvent";
+        }
+    }
+
+    // ------------------------------------------------------------ CONTEXT_CLASS_LOADER_RESTORED
+
+    /**
+     * Every reader call, from making the reader to close (open, addSplits, poll turns, isAvailable,
+     * snapshotState, checkpoint complete and aborted, source events of a source that declares them,
+     * no-more-splits), runs with a context class loader of the rule's own and must leave exactly
+     * that one behind; so must {@code wakeup()} on another thread.
+     */
+    public void contextClassLoaderIsRestored() throws Exception {
+        ConformanceRule rule = ConformanceRule.CONTEXT_CLASS_LOADER_RESTORED;
+        SeaTunnelSource<T, SplitT, ?> source = target.source();
+        boolean events =
+                source instanceof SupportManagedSource
+                        && ((SupportManagedSource) source).managedSourceEventSerializer() != null;
+        expectedRecords();
+        try (ReaderDriver<T, SplitT> d = ReaderDriver.open(target, true)) {
+            d.fixtureRecords(expectedRecords().size());
+            d.addSplits(target.splits());
+            readSome(d, 2, 8);
+            d.snapshot(1);
+            d.checkpointComplete(1);
+            d.snapshot(2);
+            d.checkpointAborted(2);
+            if (events) {
+                for (SourceEvent e : target.events()) {
+                    d.sourceEvent(e);
+                }
+            }
+            AtomicReference<String> wakeupLeak = new AtomicReference<>();
+            Thread waker =
+                    new Thread(
+                            () -> {
+                                ReaderDriver.ContextLoader cl =
+                                        ReaderDriver.ContextLoader.enter(true);
+                                try {
+                                    d.reader().wakeup();
+                                } finally {
+                                    try {
+                                        cl.exit("wakeup");
+                                    } catch (ConformanceViolation v) {
+                                        wakeupLeak.set(v.getMessage());
+                                    }
+                                }
+                            },
+                            "conformance-wakeup");
+            waker.setDaemon(true);
+            waker.start();
+            waker.join(target.closeBound().toMillis());
+            if (wakeupLeak.get() != null) {
+                throw violation(rule, "on another thread: " + wakeupLeak.get());
+            }
+            d.noMoreSplits();
+            d.readToEnd(rule);
+        }
+    }
+
+    // ------------------------------------------------------------------ WAKEUP_ENDS_BLOCKED_POLL
+
+    /**
+     * On a thread of its own, as the runtime's loop: a reader gets every fixture split (but no
+     * no-more-splits) and is read until it drained them, then polled with a long deadline ({@code
+     * blockedTurn}), when nothing can come. A reader that waits inside that turn (its thread
+     * waiting or blocked, or still inside it after the availability bound) is woken with {@code
+     * wakeup()} from the test thread, and the turn must return within {@code wakeupBound}.
+     *
+     * @return true if the reader waited and was woken; false if the turn returned at once (a reader
+     *     that never waits in a turn has nothing to wake)
+     */
+    public boolean wakeupEndsABlockedPoll() throws Exception {
+        ConformanceRule rule = ConformanceRule.WAKEUP_ENDS_BLOCKED_POLL;
+        int records = expectedRecords().size();
+        AtomicReference<Thread> loopThread = new AtomicReference<>();
+        ExecutorService loop =
+                Executors.newSingleThreadExecutor(
+                        r -> {
+                            Thread t = new Thread(r, "conformance-loop");
+                            t.setDaemon(true);
+                            loopThread.set(t);
+                            return t;
+                        });
+        ReaderDriver<T, SplitT> d = null;
+        try {
+            long bound = target.readBoundNanos();
+            d =
+                    loop.submit(
+                                    () -> {
+                                        ReaderDriver<T, SplitT> dd = open().fixtureRecords(records);
+                                        dd.addSplits(target.splits());
+                                        readUntilDrained(rule, dd);
+                                        return dd;
+                                    })
+                            .get(bound, TimeUnit.NANOSECONDS);
+            ReaderDriver<T, SplitT> driver = d;
+            long turnNanos = target.blockedTurn().toNanos();
+            AtomicBoolean inTurn = new AtomicBoolean();
+            Future<ReaderDriver.TurnResult> turn =
+                    loop.submit(
+                            () -> {
+                                inTurn.set(true);
+                                try {
+                                    return driver.turn(64, 64, turnNanos);
+                                } finally {
+                                    inTurn.set(false);
+                                }
+                            });
+            try {
+                Awaitility.await()
+                        .atMost(Duration.ofNanos(target.availabilityBoundNanos()))
+                        .pollDelay(Duration.ZERO)
+                        .pollInterval(Duration.ofMillis(5))
+                        .until(() -> turn.isDone() || (inTurn.get() && waiting(loopThread.get())));
+            } catch (ConditionTimeoutException stillRunning) {
+                // Inside the turn but not waiting (a busy wait): wake it all the same.
+            }
+            if (turn.isDone()) {
+                turn.get();
+                return false;
+            }
+            long woke = System.nanoTime();
+            driver.reader().wakeup();
+            try {
+                Awaitility.await()
+                        .atMost(target.wakeupBound())
+                        .pollDelay(Duration.ZERO)
+                        .pollInterval(Duration.ofMillis(1))
+                        .until(turn::isDone);
+            } catch (ConditionTimeoutException notWoken) {
+                String state = String.valueOf(loopThread.get().getState());
+                long waited;
+                try {
+                    turn.get(turnNanos + target.turnGraceNanos(), TimeUnit.NANOSECONDS);
+                    waited = System.nanoTime() - woke;
+                } catch (TimeoutException stuck) {
+                    waited = -1;
+                }
+                throw violation(
+                        rule,
+                        "a poll turn waiting for data (its thread "
+                                + state
+                                + ") did not return within "
+                                + target.wakeupBound().toMillis()
+                                + " ms of wakeup(); "
+                                + (waited < 0
+                                        ? "it had not returned at its deadline either"
+                                        : "it returned after "
+                                                + TimeUnit.NANOSECONDS.toMillis(waited)
+                                                + " ms (turn deadline "
+                                                + target.blockedTurn().toMillis()
+                                                + " ms)"));
+            }
+            turn.get();
+            return true;
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof ConformanceViolation) {
+                throw (ConformanceViolation) cause;
+            }
+            throw e;
+        } finally {
+            if (d != null) {
+                ReaderDriver<T, SplitT> toClose = d;
+                try {
+                    loop.submit(
+                                    () -> {
+                                        toClose.close();
+                                        return null;
+                                    })
+                            .get(target.closeBound().toMillis(), TimeUnit.MILLISECONDS);
+                } catch (TimeoutException | ExecutionException e) {
+                    // The rule's own failure (if any) is the one to report.
+                }
+            }
+            loop.shutdownNow();
+        }
+    }
+
+    private void readUntilDrained(ConformanceRule rule, ReaderDriver<T, SplitT> d)
+            throws Exception {
+        long deadline = System.nanoTime() + target.readBoundNanos();
+        while (!d.drained()) {
+            ReaderDriver.TurnResult r = d.turn(64, 64, TimeUnit.MILLISECONDS.toNanos(5));
+            if (r.status == PollStatus.END_OF_INPUT) {
+                return;
+            }
+            if (r.status == PollStatus.NOTHING_AVAILABLE && !d.drained()) {
+                d.awaitAvailable();
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw violation(rule, "the fixture data was not read within the read bound");
+            }
+        }
+    }
+
+    private static boolean waiting(Thread t) {
+        if (t == null) {
+            return false;
+        }
+        Thread.State s = t.getState();
+        return s == Thread.State.WAITING
+                || s == Thread.State.TIMED_WAITING
+                || s == Thread.State.BLOCKED;
+    }
+
     // ------------------------------------------------------------------ helpers
+
+    /** A new reader of the target that knows how many records the fixture holds. */
+    private ReaderDriver<T, SplitT> open() throws Exception {
+        int records = expectedRecords().size();
+        return ReaderDriver.open(target).fixtureRecords(records);
+    }
+
+    /**
+     * Up to {@code turns} turns of {@code max} records, waiting for availability after
+     * NOTHING_AVAILABLE; stops early at END_OF_INPUT or once the reader drained the fixture without
+     * having been told no more splits come (then nothing more is to be announced).
+     */
+    private void readSome(ReaderDriver<T, SplitT> d, int turns, int max) throws Exception {
+        for (int i = 0; i < turns; i++) {
+            ReaderDriver.TurnResult r = d.turn(max, max, TimeUnit.MILLISECONDS.toNanos(5));
+            if (r.status == PollStatus.END_OF_INPUT) {
+                return;
+            }
+            if (r.status == PollStatus.NOTHING_AVAILABLE) {
+                if (d.drained()) {
+                    return;
+                }
+                d.awaitAvailable();
+            }
+        }
+    }
 
     private byte[][] serialize(ConformanceRule rule, List<SplitT> state) throws IOException {
         byte[][] out = new byte[state.size()][];
@@ -678,7 +1207,7 @@ public final class ConformanceRules<T, SplitT extends SourceSplit> {
         for (byte[] b : snapshot) {
             splits.add(target.splitSerializer().deserialize(b));
         }
-        try (ReaderDriver<T, SplitT> d = ReaderDriver.open(target)) {
+        try (ReaderDriver<T, SplitT> d = open()) {
             if (!splits.isEmpty()) {
                 d.addSplits(splits);
             }

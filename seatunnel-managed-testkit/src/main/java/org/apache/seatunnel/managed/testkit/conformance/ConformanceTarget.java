@@ -49,6 +49,9 @@ public final class ConformanceTarget<T, SplitT extends SourceSplit> {
     private final Duration readBound;
     private final Duration closeBound;
     private final Duration idleObservation;
+    private final boolean eventsResentAfterRestore;
+    private final Duration blockedTurn;
+    private final Duration wakeupBound;
 
     private ConformanceTarget(Builder<T, SplitT> b) {
         this.source = b.source;
@@ -64,6 +67,9 @@ public final class ConformanceTarget<T, SplitT extends SourceSplit> {
         this.readBound = b.readBound;
         this.closeBound = b.closeBound;
         this.idleObservation = b.idleObservation;
+        this.eventsResentAfterRestore = b.eventsResentAfterRestore;
+        this.blockedTurn = b.blockedTurn;
+        this.wakeupBound = b.wakeupBound;
     }
 
     /** A target built from the connector's source (readers, serializers, enumerator). */
@@ -154,6 +160,18 @@ public final class ConformanceTarget<T, SplitT extends SourceSplit> {
         return idleObservation;
     }
 
+    boolean eventsResentAfterRestore() {
+        return eventsResentAfterRestore;
+    }
+
+    Duration blockedTurn() {
+        return blockedTurn;
+    }
+
+    Duration wakeupBound() {
+        return wakeupBound;
+    }
+
     /** Builder; see the setters for defaults. */
     public static final class Builder<T, SplitT extends SourceSplit> {
         private SeaTunnelSource<T, SplitT, ?> source;
@@ -169,6 +187,9 @@ public final class ConformanceTarget<T, SplitT extends SourceSplit> {
         private Duration readBound = Duration.ofSeconds(60);
         private Duration closeBound = Duration.ofSeconds(10);
         private Duration idleObservation = Duration.ofMillis(300);
+        private boolean eventsResentAfterRestore;
+        private Duration blockedTurn = Duration.ofSeconds(10);
+        private Duration wakeupBound = Duration.ofSeconds(1);
 
         private Builder() {}
 
@@ -184,7 +205,10 @@ public final class ConformanceTarget<T, SplitT extends SourceSplit> {
             return this;
         }
 
-        /** Source events the serializer rule round-trips (default none). */
+        /**
+         * Source events of the connector's own kinds (default none): the serializer rule
+         * round-trips them and SOURCE_EVENTS_DECLARED delivers them to a reader part-way.
+         */
         public Builder<T, SplitT> events(List<SourceEvent> events) {
             this.events = events;
             return this;
@@ -232,6 +256,32 @@ public final class ConformanceTarget<T, SplitT extends SourceSplit> {
         /** How long the idle snapshot is watched for background changes (default 300 ms). */
         public Builder<T, SplitT> idleObservation(Duration d) {
             this.idleObservation = d;
+            return this;
+        }
+
+        /**
+         * Whether the enumerator sends the {@link #events} again to a restored reader (default
+         * false). Source events are not checkpointed: when false, what an event changed must be in
+         * the reader's snapshot; when true, the rule re-delivers the events after a restore, as
+         * such an enumerator would.
+         */
+        public Builder<T, SplitT> eventsResentAfterRestore(boolean resent) {
+            this.eventsResentAfterRestore = resent;
+            return this;
+        }
+
+        /**
+         * The deadline of the turn WAKEUP_ENDS_BLOCKED_POLL expects a reader to wait in (default 10
+         * s); a reader that ignores wakeup() holds the rule this long.
+         */
+        public Builder<T, SplitT> blockedTurn(Duration d) {
+            this.blockedTurn = d;
+            return this;
+        }
+
+        /** How soon after wakeup() a waiting poll turn must return (default 1 s). */
+        public Builder<T, SplitT> wakeupBound(Duration d) {
+            this.wakeupBound = d;
             return this;
         }
 

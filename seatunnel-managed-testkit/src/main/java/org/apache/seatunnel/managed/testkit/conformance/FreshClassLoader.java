@@ -27,11 +27,21 @@ import java.io.ObjectStreamClass;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.security.CodeSource;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import org.apache.seatunnel.api.source.SeaTunnelSource;
+import org.apache.seatunnel.api.source.managed.ManagedSourceReader;
 
 /**
- * A class loader that loads the classes of one code source (the connector's jar or classes folder)
- * anew and everything else from its parent, as a restarted engine loads a connector: what a
- * snapshot holds must not depend on statics or class identity of the loader that wrote it.
+ * A class loader that loads the classes of the connector's code sources (the jar or classes folders
+ * of the source's class and of each of its superclasses) anew and everything else from its parent,
+ * as a restarted engine loads a connector: what a snapshot holds must not depend on statics or
+ * class identity of the loader that wrote it. The superclasses' code sources count because in a
+ * packaged connector they are one jar; a test source that extends a main-classes source would
+ * otherwise get its superclass from the parent, in another runtime package, and fail where it never
+ * fails in the engine (a package-private constructor or member across the two loaders).
  *
  * <p>Threading: as {@link URLClassLoader}.
  */
@@ -40,19 +50,55 @@ final class FreshClassLoader extends URLClassLoader {
         registerAsParallelCapable();
     }
 
-    private FreshClassLoader(URL location, ClassLoader parent) {
-        super(new URL[] {location}, parent);
+    private FreshClassLoader(URL[] locations, ClassLoader parent) {
+        super(locations, parent);
     }
 
-    /** A loader over the code source of {@code object}'s class. */
+    /**
+     * A loader over the code sources of {@code object}'s class and its superclasses, except those
+     * shared with the engine (SeaTunnel's API, this kit, the JDK).
+     *
+     * @throws IllegalStateException if the class has no code source
+     */
     static FreshClassLoader forClassOf(Object object) {
         Class<?> c = object.getClass();
-        CodeSource cs = c.getProtectionDomain().getCodeSource();
-        if (cs == null || cs.getLocation() == null) {
+        if (location(c) == null) {
             throw new IllegalStateException("no code source for " + c.getName());
         }
-        ClassLoader parent = c.getClassLoader();
-        return new FreshClassLoader(cs.getLocation(), parent == null ? null : parent);
+        Set<URL> shared = new HashSet<>();
+        for (Class<?> k :
+                new Class<?>[] {
+                    SeaTunnelSource.class, ManagedSourceReader.class, FreshClassLoader.class
+                }) {
+            URL u = location(k);
+            if (u != null) {
+                shared.add(u);
+            }
+        }
+        Set<URL> locations = new LinkedHashSet<>();
+        for (Class<?> k = c; k != null && k != Object.class; k = k.getSuperclass()) {
+            URL u = location(k);
+            if (u != null && !shared.contains(u)) {
+                locations.add(u);
+            }
+        }
+        if (locations.isEmpty()) {
+            locations.add(location(c));
+        }
+        return new FreshClassLoader(locations.toArray(new URL[0]), c.getClassLoader());
+    }
+
+    private static URL location(Class<?> c) {
+        CodeSource cs = c.getProtectionDomain().getCodeSource();
+        return cs == null ? null : cs.getLocation();
+    }
+
+    /** What this loader loads anew and what it takes from its parent, for messages. */
+    String describe() {
+        return "classes of "
+                + Arrays.toString(getURLs())
+                + " loaded anew, everything else from "
+                + getParent();
     }
 
     @Override

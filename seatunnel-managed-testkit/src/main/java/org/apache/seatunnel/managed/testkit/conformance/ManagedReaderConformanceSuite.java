@@ -58,11 +58,17 @@ public abstract class ManagedReaderConformanceSuite<T, SplitT extends SourceSpli
 
     @BeforeEach
     void buildTarget() throws Exception {
-        rules =
-                new ConformanceRules<>(
-                        configure(ConformanceTarget.forSource(createSource()))
-                                .splits(fixtureSplits())
-                                .build());
+        ConformanceTarget<T, SplitT> target =
+                configure(ConformanceTarget.forSource(createSource()))
+                        .splits(fixtureSplits())
+                        .build();
+        System.out.println(
+                "reader conformance, seed "
+                        + target.seed()
+                        + " (replay: -Dconformance.seed="
+                        + target.seed()
+                        + ")");
+        rules = new ConformanceRules<>(target);
     }
 
     /** The rules of this test's target, for authors adding rules of their own. */
@@ -123,5 +129,26 @@ public abstract class ManagedReaderConformanceSuite<T, SplitT extends SourceSpli
     @Test
     void closeLeavesNoThreadBehind() throws Exception {
         rules.closeLeavesNoThreadBehind();
+    }
+
+    @Test
+    void repeatedCallbacksAreIdempotent() throws Exception {
+        rules.callbacksAreIdempotent();
+    }
+
+    @Test
+    void sourceEventsAreDeclaredAndSurviveRestore() throws Exception {
+        Assumptions.assumeTrue(rules.sourceEventsAreDeclaredAndSurviveRestore(), "no source");
+    }
+
+    @Test
+    void contextClassLoaderIsRestored() throws Exception {
+        rules.contextClassLoaderIsRestored();
+    }
+
+    /** Passes at once for a reader that never waits inside a turn (nothing to wake). */
+    @Test
+    void wakeupEndsABlockedPoll() throws Exception {
+        rules.wakeupEndsABlockedPoll();
     }
 }

@@ -54,6 +54,10 @@ final class ReaderDriver<T, SplitT extends SourceSplit> implements AutoCloseable
     private final List<String> emitted = new ArrayList<>();
     private final Object checkpointLock = new Object();
     private boolean closed;
+    private boolean noMoreSignalled;
+    private boolean checkClassLoader;
+    // how many records the fixture holds, or -1: tells a drained reader from a lost wakeup
+    private int fixtureRecords = -1;
 
     private ReaderDriver(
             ConformanceTarget<T, SplitT> target,
@@ -67,13 +71,38 @@ final class ReaderDriver<T, SplitT extends SourceSplit> implements AutoCloseable
     /** A new reader of the target, opened. */
     static <T, SplitT extends SourceSplit> ReaderDriver<T, SplitT> open(
             ConformanceTarget<T, SplitT> target) throws Exception {
+        return open(target, false);
+    }
+
+    /**
+     * A new reader of the target, opened; with {@code checkClassLoader} every call from making the
+     * reader on is checked for the context class loader it leaves behind
+     * (CONTEXT_CLASS_LOADER_RESTORED).
+     */
+    static <T, SplitT extends SourceSplit> ReaderDriver<T, SplitT> open(
+            ConformanceTarget<T, SplitT> target, boolean checkClassLoader) throws Exception {
         DriverContext ctx = new DriverContext();
-        SourceReader<T, SplitT> r = target.newReader(ctx);
-        return wrap(target, r, ctx);
+        SourceReader<T, SplitT> r;
+        ContextLoader cl = ContextLoader.enter(checkClassLoader);
+        try {
+            r = target.newReader(ctx);
+        } finally {
+            cl.exit("createReader");
+        }
+        return wrap(target, r, ctx, checkClassLoader);
     }
 
     static <T, SplitT extends SourceSplit> ReaderDriver<T, SplitT> wrap(
             ConformanceTarget<T, SplitT> target, SourceReader<T, SplitT> r, DriverContext ctx)
+            throws Exception {
+        return wrap(target, r, ctx, false);
+    }
+
+    private static <T, SplitT extends SourceSplit> ReaderDriver<T, SplitT> wrap(
+            ConformanceTarget<T, SplitT> target,
+            SourceReader<T, SplitT> r,
+            DriverContext ctx,
+            boolean checkClassLoader)
             throws Exception {
         if (!(r instanceof ManagedSourceReader)) {
             throw new AssertionError(
@@ -83,8 +112,18 @@ final class ReaderDriver<T, SplitT extends SourceSplit> implements AutoCloseable
         }
         ReaderDriver<T, SplitT> d =
                 new ReaderDriver<>(target, (ManagedSourceReader<T, SplitT>) r, ctx);
-        d.reader.open();
+        d.checkClassLoader = checkClassLoader;
+        ContextLoader cl = d.enter();
+        try {
+            d.reader.open();
+        } finally {
+            cl.exit("open");
+        }
         return d;
+    }
+
+    private ContextLoader enter() {
+        return ContextLoader.enter(checkClassLoader);
     }
 
     ManagedSourceReader<T, SplitT> reader() {
@@ -97,15 +136,77 @@ final class ReaderDriver<T, SplitT extends SourceSplit> implements AutoCloseable
     }
 
     void addSplits(List<SplitT> splits) {
-        reader.addSplits(new ArrayList<>(splits));
+        ContextLoader cl = enter();
+        try {
+            reader.addSplits(new ArrayList<>(splits));
+        } finally {
+            cl.exit("addSplits");
+        }
     }
 
     void noMoreSplits() {
-        reader.handleNoMoreSplits();
+        noMoreSignalled = true;
+        ContextLoader cl = enter();
+        try {
+            reader.handleNoMoreSplits();
+        } finally {
+            cl.exit("handleNoMoreSplits");
+        }
+    }
+
+    void checkpointComplete(long checkpointId) throws Exception {
+        ContextLoader cl = enter();
+        try {
+            reader.notifyCheckpointComplete(checkpointId);
+        } finally {
+            cl.exit("notifyCheckpointComplete");
+        }
+    }
+
+    void checkpointAborted(long checkpointId) throws Exception {
+        ContextLoader cl = enter();
+        try {
+            reader.notifyCheckpointAborted(checkpointId);
+        } finally {
+            cl.exit("notifyCheckpointAborted");
+        }
+    }
+
+    void sourceEvent(SourceEvent event) {
+        ContextLoader cl = enter();
+        try {
+            reader.handleSourceEvent(event);
+        } finally {
+            cl.exit("handleSourceEvent");
+        }
+    }
+
+    /** Whether {@link #noMoreSplits()} was called. */
+    boolean noMoreSignalled() {
+        return noMoreSignalled;
+    }
+
+    /** The number of records the fixture holds, for the messages of {@link #awaitAvailable()}. */
+    ReaderDriver<T, SplitT> fixtureRecords(int n) {
+        this.fixtureRecords = n;
+        return this;
+    }
+
+    /**
+     * True when the reader has emitted every fixture record and was not told no more splits come:
+     * NOTHING_AVAILABLE with an incomplete future is then the right answer, not a lost wakeup.
+     */
+    boolean drained() {
+        return !noMoreSignalled && fixtureRecords >= 0 && emitted.size() >= fixtureRecords;
     }
 
     List<SplitT> snapshot(long checkpointId) throws Exception {
-        return reader.snapshotState(checkpointId);
+        ContextLoader cl = enter();
+        try {
+            return reader.snapshotState(checkpointId);
+        } finally {
+            cl.exit("snapshotState");
+        }
     }
 
     /**
@@ -115,7 +216,13 @@ final class ReaderDriver<T, SplitT extends SourceSplit> implements AutoCloseable
     TurnResult turn(int maxRecords, int yieldAfter, long softNanos) throws Exception {
         Turn t = new Turn(maxRecords, yieldAfter, System.nanoTime() + softNanos);
         long start = System.nanoTime();
-        PollStatus status = reader.pollNextManaged(t, t);
+        PollStatus status;
+        ContextLoader cl = enter();
+        try {
+            status = reader.pollNextManaged(t, t);
+        } finally {
+            cl.exit("pollNextManaged");
+        }
         long took = System.nanoTime() - start;
         return new TurnResult(status, t.count, t.afterYield, took, t.deadline - start);
     }
@@ -149,7 +256,13 @@ final class ReaderDriver<T, SplitT extends SourceSplit> implements AutoCloseable
 
     /** After NOTHING_AVAILABLE: waits for the future; if it stays incomplete, polls to check. */
     void awaitAvailable() throws Exception {
-        CompletableFuture<Void> f = reader.isAvailable();
+        CompletableFuture<Void> f;
+        ContextLoader cl = enter();
+        try {
+            f = reader.isAvailable();
+        } finally {
+            cl.exit("isAvailable");
+        }
         if (f == null) {
             throw new ConformanceViolation(
                     ConformanceRule.NO_LOST_WAKEUP, "isAvailable() returned null");
@@ -175,20 +288,101 @@ final class ReaderDriver<T, SplitT extends SourceSplit> implements AutoCloseable
                             + (emitted.size() - before)
                             + " records (availability not signalled)");
         }
+        if (noMoreSignalled) {
+            throw new ConformanceViolation(
+                    ConformanceRule.NO_LOST_WAKEUP,
+                    "no-more-splits was signalled and "
+                            + emitted.size()
+                            + (fixtureRecords >= 0 ? " of " + fixtureRecords : "")
+                            + " records were emitted, but the reader neither produced records nor"
+                            + " END_OF_INPUT and its availability future stayed incomplete for "
+                            + TimeUnit.NANOSECONDS.toMillis(target.availabilityBoundNanos())
+                            + " ms");
+        }
         throw new ConformanceViolation(
                 ConformanceRule.NO_LOST_WAKEUP,
-                "all fixture splits were assigned and no-more-splits was signalled, but the reader"
-                        + " neither produced records nor END_OF_INPUT and its availability future"
-                        + " stayed incomplete for "
+                "no-more-splits was not signalled yet and "
+                        + emitted.size()
+                        + (fixtureRecords >= 0
+                                ? " of the fixture's " + fixtureRecords
+                                : " (of an unknown number)")
+                        + " records were emitted; the reader returned NOTHING_AVAILABLE and its"
+                        + " availability future stayed incomplete for "
                         + TimeUnit.NANOSECONDS.toMillis(target.availabilityBoundNanos())
-                        + " ms");
+                        + " ms while records of its splits were still to come");
     }
 
     @Override
     public void close() throws Exception {
         if (!closed) {
             closed = true;
-            reader.close();
+            ContextLoader cl = enter();
+            try {
+                reader.close();
+            } finally {
+                cl.exit("close");
+            }
+        }
+    }
+
+    /**
+     * The calling thread's context class loader around one reader call: always put back as it was
+     * (a reader that leaks one must not change what the next rule sees); when checking, the call
+     * runs with a loader of its own and must leave exactly that one behind.
+     *
+     * <p>Threading: used on one thread, within one call.
+     */
+    static final class ContextLoader {
+        private final ClassLoader before;
+        private final ClassLoader set;
+
+        private ContextLoader(ClassLoader before, ClassLoader set) {
+            this.before = before;
+            this.set = set;
+        }
+
+        static ContextLoader enter(boolean check) {
+            Thread t = Thread.currentThread();
+            ClassLoader before = t.getContextClassLoader();
+            if (!check) {
+                return new ContextLoader(before, before);
+            }
+            ClassLoader marker = new MarkerLoader(before);
+            t.setContextClassLoader(marker);
+            return new ContextLoader(before, marker);
+        }
+
+        /**
+         * Puts the loader back; throws a CONTEXT_CLASS_LOADER_RESTORED violation if the call left
+         * another behind while checking (then in place of anything the call threw: the rule runs
+         * calls that succeed on a conforming reader).
+         */
+        void exit(String call) {
+            Thread t = Thread.currentThread();
+            ClassLoader after = t.getContextClassLoader();
+            t.setContextClassLoader(before);
+            if (set != before && after != set) {
+                throw new ConformanceViolation(
+                        ConformanceRule.CONTEXT_CLASS_LOADER_RESTORED,
+                        call
+                                + "() changed the calling thread's context class loader to "
+                                + after
+                                + " and left it so (it was "
+                                + set
+                                + "); set it in a try block and restore it in finally");
+            }
+        }
+    }
+
+    /** A loader that only stands for "the loader the runtime set": loads nothing itself. */
+    private static final class MarkerLoader extends ClassLoader {
+        MarkerLoader(ClassLoader parent) {
+            super(parent);
+        }
+
+        @Override
+        public String toString() {
+            return "the runtime's context class loader (a conformance marker)";
         }
     }
 

@@ -16,8 +16,11 @@
  */
 
 /**
- * The conformance suite for Lane A readers: extend {@code ManagedReaderConformanceSuite}, supply
+ * The conformance suite for Lane A connectors: extend {@code ManagedReaderConformanceSuite}, supply
  * the source and fixture data, and every rule of the reader contract runs against the connector;
- * each failure names the rule it broke.
+ * extend {@code ManagedEnumeratorConformanceSuite} and the rules of the enumerator contract run
+ * against its enumerator on a deterministic fake engine ({@code DeterministicScheduler}); {@code
+ * ConformanceMain} (tools/conformance.sh) runs both against a connector jar from the command line.
+ * Each failure names the rule it broke.
  */
 package org.apache.seatunnel.managed.testkit.conformance;

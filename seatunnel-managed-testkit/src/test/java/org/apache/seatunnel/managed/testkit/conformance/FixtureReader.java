@@ -19,6 +19,8 @@ package org.apache.seatunnel.managed.testkit.conformance;
 
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,6 +32,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.seatunnel.api.source.Collector;
+import org.apache.seatunnel.api.source.SourceEvent;
 import org.apache.seatunnel.api.source.managed.ManagedSourceCapability;
 import org.apache.seatunnel.api.source.managed.ManagedSourceReader;
 import org.apache.seatunnel.api.source.managed.PollContext;
@@ -57,8 +60,30 @@ final class FixtureReader implements ManagedSourceReader<String, FixtureSplit> {
         SLOW_FETCH_THREAD_ADVANCES_POSITIONS,
         SNAPSHOT_MISSES_NEW_SPLIT,
         NON_IDEMPOTENT_ADD_SPLITS,
-        LEAKS_THREAD
+        LEAKS_THREAD,
+        /**
+         * A repeated checkpoint-complete or -aborted of the same id, or a second no-more-splits,
+         * resubmits every held split to the fetch thread at its emitted position ("resume after
+         * commit"), which fetches again what it had fetched but the loop had not emitted yet.
+         */
+        REPEATED_CALLBACK_RESUBMITS,
+        /** The reader takes {@link FixtureEvent}s, but the source declares no event serializer. */
+        UNDECLARED_EVENTS,
+        /** A {@link FixtureEvent}'s stop position is kept beside the split state, not in it. */
+        EVENT_STATE_NOT_SNAPSHOTTED,
+        /** A poll turn sets the thread's context class loader to its own and leaves it. */
+        LEAKS_CONTEXT_CLASS_LOADER,
+        /**
+         * Not a flaw: with nothing fetched, a turn waits for data until its deadline or {@code
+         * wakeup()}, as a reader around a blocking client does.
+         */
+        WAITS_IN_POLL,
+        /** As WAITS_IN_POLL, but the wait ignores {@code wakeup()} and ends at the deadline. */
+        IGNORES_WAKEUP
     }
+
+    static final ManagedSourceCapability CAPABILITY =
+            ManagedSourceCapability.builder().boundedPoll(true).wakeup(true).build();
 
     private record Rec(int split, long i) {}
 
@@ -75,6 +100,17 @@ final class FixtureReader implements ManagedSourceReader<String, FixtureSplit> {
     private final Map<Integer, FixtureSplit> fetchPositions = new ConcurrentHashMap<>();
     private boolean noMoreSplits;
     private boolean blocked;
+    // loop-owned: splits a FixtureEvent ended early, whose further fetched records are dropped
+    private final Set<Integer> cut = new HashSet<>();
+    // loop-owned, EVENT_STATE_NOT_SNAPSHOTTED: stop positions outside the split state
+    private final Map<Integer, Long> stopAt = new HashMap<>();
+    // loop-owned: splits read to their end, so adding one again changes nothing
+    private final Set<Integer> finished = new HashSet<>();
+    // loop-owned: checkpoint ids already completed or aborted
+    private final Set<Long> completed = new HashSet<>();
+    private final Set<Long> aborted = new HashSet<>();
+    // guarded by signal: wakeup() was called since the last wait in a turn
+    private boolean woken;
 
     // guarded by signal
     private CompletableFuture<Void> availability;
@@ -90,7 +126,7 @@ final class FixtureReader implements ManagedSourceReader<String, FixtureSplit> {
 
     @Override
     public ManagedSourceCapability managedSourceCapability() {
-        return ManagedSourceCapability.builder().boundedPoll(true).wakeup(true).build();
+        return CAPABILITY;
     }
 
     @Override
@@ -156,8 +192,12 @@ final class FixtureReader implements ManagedSourceReader<String, FixtureSplit> {
     }
 
     private void take(FixtureSplit s) {
-        boolean known = positions.containsKey(s.number());
+        boolean known = positions.containsKey(s.number()) || finished.contains(s.number());
         if (known && !flaws.contains(Flaw.NON_IDEMPOTENT_ADD_SPLITS)) {
+            return;
+        }
+        if (s.next() >= s.end()) {
+            finished.add(s.number());
             return;
         }
         if (!known) {
@@ -172,11 +212,53 @@ final class FixtureReader implements ManagedSourceReader<String, FixtureSplit> {
 
     @Override
     public void handleNoMoreSplits() {
+        if (noMoreSplits) {
+            resubmitIfFlawed();
+        }
         noMoreSplits = true;
+    }
+
+    private void resubmitIfFlawed() {
+        if (!flaws.contains(Flaw.REPEATED_CALLBACK_RESUBMITS)) {
+            return;
+        }
+        incoming.addAll(positions.values());
+        synchronized (signal) {
+            signal.notifyAll();
+        }
+    }
+
+    @Override
+    public void handleSourceEvent(SourceEvent event) {
+        if (!(event instanceof FixtureEvent)) {
+            return;
+        }
+        FixtureEvent e = (FixtureEvent) event;
+        if (flaws.contains(Flaw.EVENT_STATE_NOT_SNAPSHOTTED)) {
+            stopAt.put(e.split(), e.end());
+            return;
+        }
+        FixtureSplit p = positions.get(e.split());
+        if (p == null) {
+            return;
+        }
+        cut.add(e.split());
+        FixtureSplit ended = new FixtureSplit(p.number(), p.next(), Math.min(p.end(), e.end()));
+        if (ended.next() >= ended.end()) {
+            positions.remove(e.split());
+            fetchPositions.remove(e.split());
+            finished.add(e.split());
+        } else {
+            positions.put(e.split(), ended);
+        }
     }
 
     @Override
     public PollStatus pollNextManaged(Collector<String> output, PollContext ctx) throws Exception {
+        if (flaws.contains(Flaw.LEAKS_CONTEXT_CLASS_LOADER)) {
+            // A client library that wants its own loader, set and never put back.
+            Thread.currentThread().setContextClassLoader(FixtureReader.class.getClassLoader());
+        }
         if (flaws.contains(Flaw.BLOCKING_POLL) && !blocked) {
             blocked = true;
             // Ignores the deadline and wakeup(), as a blocking client call would.
@@ -186,21 +268,48 @@ final class FixtureReader implements ManagedSourceReader<String, FixtureSplit> {
             take(s);
         }
         pendingAdds.clear();
+        int emitted = 0;
         while (ctx.remainingRecords() > 0 && !ctx.shouldYield()) {
             Rec r = fetched.poll();
             if (r == null) {
                 break;
             }
-            output.collect("s" + r.split() + ":" + r.i());
             FixtureSplit p = positions.get(r.split());
+            long end =
+                    p == null
+                            ? Long.MAX_VALUE
+                            : Math.min(p.end(), stopAt.getOrDefault(r.split(), Long.MAX_VALUE));
+            if (p == null ? cut.contains(r.split()) : r.i() >= end) {
+                // Past a stop position an event set: fetched, but not part of the data.
+                continue;
+            }
+            output.collect("s" + r.split() + ":" + r.i());
+            emitted++;
             if (p != null) {
                 FixtureSplit moved = p.withNext(r.i() + 1);
-                if (moved.next() >= moved.end()) {
+                if (moved.next() >= end) {
                     positions.remove(r.split());
                     fetchPositions.remove(r.split());
+                    finished.add(r.split());
+                    if (end < p.end()) {
+                        cut.add(r.split());
+                    }
                 } else {
                     positions.put(r.split(), moved);
                 }
+            }
+        }
+        boolean waits = flaws.contains(Flaw.WAITS_IN_POLL) || flaws.contains(Flaw.IGNORES_WAKEUP);
+        if (waits && emitted == 0 && !(noMoreSplits && positions.isEmpty())) {
+            synchronized (signal) {
+                while (fetched.isEmpty() && (flaws.contains(Flaw.IGNORES_WAKEUP) || !woken)) {
+                    long left = ctx.deadlineNanos() - ctx.nanoTime();
+                    if (left <= 0) {
+                        break;
+                    }
+                    signal.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+                }
+                woken = false;
             }
         }
         if (!fetched.isEmpty()) {
@@ -235,6 +344,8 @@ final class FixtureReader implements ManagedSourceReader<String, FixtureSplit> {
         synchronized (signal) {
             f = availability;
             availability = null;
+            // A turn waiting for data (WAITS_IN_POLL) wakes up to take it.
+            signal.notifyAll();
         }
         if (f != null) {
             f.complete(null);
@@ -243,6 +354,10 @@ final class FixtureReader implements ManagedSourceReader<String, FixtureSplit> {
 
     @Override
     public void wakeup() {
+        synchronized (signal) {
+            woken = true;
+            signal.notifyAll();
+        }
         if (!flaws.contains(Flaw.NEVER_SIGNALS_AVAILABILITY)) {
             completeAvailability();
         }
@@ -262,7 +377,18 @@ final class FixtureReader implements ManagedSourceReader<String, FixtureSplit> {
     }
 
     @Override
-    public void notifyCheckpointComplete(long checkpointId) {}
+    public void notifyCheckpointComplete(long checkpointId) {
+        if (!completed.add(checkpointId)) {
+            resubmitIfFlawed();
+        }
+    }
+
+    @Override
+    public void notifyCheckpointAborted(long checkpointId) {
+        if (!aborted.add(checkpointId)) {
+            resubmitIfFlawed();
+        }
+    }
 
     @Override
     public void close() {

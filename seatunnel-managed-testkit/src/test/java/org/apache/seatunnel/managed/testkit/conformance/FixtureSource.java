@@ -27,12 +27,16 @@ import java.util.Set;
 import org.apache.seatunnel.api.serialization.Serializer;
 import org.apache.seatunnel.api.source.Boundedness;
 import org.apache.seatunnel.api.source.SeaTunnelSource;
+import org.apache.seatunnel.api.source.SourceEvent;
 import org.apache.seatunnel.api.source.SourceReader;
 import org.apache.seatunnel.api.source.SourceSplitEnumerator;
+import org.apache.seatunnel.api.source.managed.ManagedSourceCapability;
+import org.apache.seatunnel.api.source.managed.SupportManagedSource;
 
 /** The source of {@link FixtureReader}s with the given flaws; serializable as the engine needs. */
 final class FixtureSource
-        implements SeaTunnelSource<String, FixtureSplit, ArrayList<FixtureSplit>> {
+        implements SeaTunnelSource<String, FixtureSplit, ArrayList<FixtureSplit>>,
+                SupportManagedSource {
     private static final long serialVersionUID = 1L;
 
     private final Set<FixtureReader.Flaw> flaws;
@@ -41,6 +45,19 @@ final class FixtureSource
     FixtureSource(Set<FixtureReader.Flaw> flaws, Collection<FixtureSplit> splits) {
         this.flaws = flaws;
         this.splits = new ArrayList<>(splits);
+    }
+
+    @Override
+    public ManagedSourceCapability managedSourceCapability() {
+        return FixtureReader.CAPABILITY;
+    }
+
+    /** The fixture's readers take {@link FixtureEvent}s; UNDECLARED_EVENTS hides the serializer. */
+    @Override
+    public Serializer<SourceEvent> managedSourceEventSerializer() {
+        return flaws.contains(FixtureReader.Flaw.UNDECLARED_EVENTS)
+                ? null
+                : new FixtureEvent.Codec();
     }
 
     @Override
