@@ -87,6 +87,14 @@ import org.slf4j.LoggerFactory;
  * then the reader and the runtime cut are snapshotted, and only then does the host register,
  * acknowledge and forward (invariant 4). Coordinator commands are applied at most once per attempt
  * through the {@link AppliedCommandLedger} (invariant 6).
+ *
+ * <p>With {@code reader.off-loop-check} ({@link #setOffLoopCheck}) the state of a sampled barrier
+ * is kept serialized and compared with the reader's state at the next call into the reader (a turn,
+ * a command, a checkpoint callback: snapshotted again first, with the barrier's id) or with the
+ * next barrier's state, whichever comes first. Nothing ran in the reader in between, so a
+ * difference means another thread moved checkpoint-visible state; it is counted and reported once
+ * per attempt, and the attempt goes on. With the check off, each of those call sites reads one
+ * field that stays false.
  */
 public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
     private static final Logger LOG = LoggerFactory.getLogger(ReaderEventLoop.class);
@@ -129,6 +137,13 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
     // not); a future already complete at NOTHING_AVAILABLE is remembered for the linger's end.
     private boolean lingering;
     private boolean availableAtLingerEnd;
+
+    // reader.off-loop-check: null while off. offLoopPending is set by a sampled barrier and
+    // cleared by the comparison at the next call into the reader, so with the check off every
+    // call site costs one read of a field that is always false.
+    private OffLoopStateCheck<SplitT> offLoop;
+    private boolean offLoopPending;
+    private long offLoopCheckpoint;
 
     // Times this attempt's turns for the watchdog (hard budget, cancellation timeout).
     private final TurnWatch watch;
@@ -412,6 +427,9 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
             return;
         }
         metrics.checkpoints.incrementAndGet();
+        if (offLoop != null) {
+            offLoopAtBarrier(checkpointId, state);
+        }
         cutGate.barrierTaken(checkpointId);
         try {
             schema.barrierTaken(checkpointId);
@@ -421,6 +439,83 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
         // A barrier is a command too: an idle reader is polled after it.
         pollWanted = true;
         cutGate.release(cutGate.releasedCut(), applyReleased, mailbox);
+    }
+
+    /**
+     * reader.off-loop-check at a barrier whose snapshot was handed over: if a sampled barrier's
+     * state is still pending (no call into the reader since), this state must equal it; if this
+     * barrier is sampled, its state is remembered for the next call into the reader.
+     */
+    private void offLoopAtBarrier(long checkpointId, List<SplitT> state) {
+        boolean compare = offLoopPending;
+        boolean sample = offLoop.sampleBarrier();
+        if (!compare && !sample) {
+            return;
+        }
+        offLoopPending = false;
+        OffLoopStateCheck.Entry[] encoded;
+        try {
+            encoded = offLoop.encode(state);
+        } catch (Throwable e) {
+            // The host serialized the same state a moment ago; a diagnostic never fails the
+            // attempt, so this sample is skipped.
+            offLoop.forget();
+            LOG.debug(
+                    "reader.off-loop-check of {} skips checkpoint {}: {}",
+                    identity,
+                    checkpointId,
+                    e.getClass().getName());
+            return;
+        }
+        if (compare) {
+            reports.offLoopStateChecked();
+            if (!offLoop.matchesRemembered(encoded)) {
+                reports.offLoopStateChanged(offLoopCheckpoint);
+            }
+        }
+        if (sample) {
+            offLoop.remember(encoded);
+            offLoopCheckpoint = checkpointId;
+            offLoopPending = true;
+        }
+    }
+
+    /**
+     * reader.off-loop-check before a call into the reader: nothing ran in the reader since the
+     * sampled barrier, so its state now must be that barrier's. Snapshots again with the barrier's
+     * id, so a reader that remembers something per checkpoint id (offsets to commit) overwrites it
+     * with the same value. A snapshot or serializer failure skips the sample: the check never fails
+     * the attempt (the next real barrier reports such a failure anyway).
+     */
+    private void checkOffLoop() {
+        offLoopPending = false;
+        OffLoopStateCheck.Entry[] now;
+        try {
+            now = offLoop.encode(reader.snapshotState(offLoopCheckpoint));
+        } catch (Throwable e) {
+            offLoop.forget();
+            if (isInterrupt(e)) {
+                // The engine cancels: keep the flag for the call that follows to see.
+                Thread.currentThread().interrupt();
+            }
+            LOG.debug(
+                    "reader.off-loop-check of {} skips checkpoint {}: {}",
+                    identity,
+                    offLoopCheckpoint,
+                    e.getClass().getName());
+            return;
+        }
+        reports.offLoopStateChecked();
+        if (!offLoop.matchesRemembered(now)) {
+            reports.offLoopStateChanged(offLoopCheckpoint);
+        }
+    }
+
+    private void forgetOffLoop() {
+        offLoopPending = false;
+        if (offLoop != null) {
+            offLoop.forget();
+        }
     }
 
     private void checkHoldTimeout() {
@@ -455,6 +550,9 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
                     // Repeats after restore are normal in Zeta 2.3.8: one effect per id.
                     if (done > lastCompleteNotified) {
                         lastCompleteNotified = done;
+                        if (offLoopPending) {
+                            checkOffLoop();
+                        }
                         reader.notifyCheckpointComplete(done);
                     }
                     schemaCheckpointCompleted(done);
@@ -463,6 +561,9 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
                     long aborted = LocalCommands.checkpointIdOf(env);
                     if (cutGate.aborted(aborted)) {
                         cutGate.release(cutGate.releasedCut(), applyReleased, mailbox);
+                    }
+                    if (offLoopPending) {
+                        checkOffLoop();
                     }
                     reader.notifyCheckpointAborted(aborted);
                     schemaCheckpointAborted(aborted);
@@ -538,6 +639,9 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
 
     private void applyCoordinatorCommand(SourceCommandEnvelope env) throws Exception {
         dataCommandSinceQuiet = true;
+        if (offLoopPending) {
+            checkOffLoop();
+        }
         switch (env.commandKind()) {
             case SPLIT_ASSIGNMENT:
                 List<SplitT> splits = host.decodeSplits(env);
@@ -570,6 +674,9 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
      * compiled hot path stays small and is not recompiled when a rare branch is first taken.
      */
     private void pollTurn() {
+        if (offLoopPending) {
+            checkOffLoop();
+        }
         boolean afterQuiet = awaitingAvailability;
         awaitingAvailability = false;
         turn.begin(output);
@@ -794,6 +901,7 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
         TerminalSignal t = mailbox.terminalSignal();
         if (handledTerminal == null && t != null) {
             handledTerminal = t;
+            forgetOffLoop();
             schema.fence();
             watch.quiet();
             ReaderLifecycle next =
@@ -814,6 +922,7 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
             return;
         }
         transition(ReaderLifecycle.CLOSED);
+        forgetOffLoop();
         watch.quiet();
         watch.detach();
         cutGate.discard(mailbox);
@@ -857,6 +966,15 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
      */
     public SchemaChangeGate schemaChange() {
         return schema;
+    }
+
+    /**
+     * Turns on {@code reader.off-loop-check} with the given sampling; null turns it off (the
+     * default). Call before {@link #start}.
+     */
+    public void setOffLoopCheck(OffLoopStateCheck<SplitT> check) {
+        this.offLoop = check;
+        this.offLoopPending = false;
     }
 
     /** Sets {@code reader.schema-change-timeout}; call before {@link #start}. */
