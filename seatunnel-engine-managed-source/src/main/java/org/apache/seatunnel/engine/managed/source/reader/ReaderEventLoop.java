@@ -93,8 +93,9 @@ import org.slf4j.LoggerFactory;
  * a command, a checkpoint callback: snapshotted again first, with the barrier's id) or with the
  * next barrier's state, whichever comes first. Nothing ran in the reader in between, so a
  * difference means another thread moved checkpoint-visible state; it is counted and reported once
- * per attempt, and the attempt goes on. With the check off, each of those call sites reads one
- * field that stays false.
+ * per attempt, and the attempt goes on. A checkpoint callback that found the state unchanged
+ * re-arms the comparison with the state it left, so the window lasts until the next turn, command
+ * or barrier. With the check off, each of those call sites reads one field that stays false.
  */
 public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
     private static final Logger LOG = LoggerFactory.getLogger(ReaderEventLoop.class);
@@ -486,12 +487,43 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
      * id, so a reader that remembers something per checkpoint id (offsets to commit) overwrites it
      * with the same value. A snapshot or serializer failure skips the sample: the check never fails
      * the attempt (the next real barrier reports such a failure anyway).
+     *
+     * @return true if the state was unchanged
      */
-    private void checkOffLoop() {
+    private boolean checkOffLoop() {
         offLoopPending = false;
-        OffLoopStateCheck.Entry[] now;
+        OffLoopStateCheck.Entry[] now = offLoopSnapshot();
+        if (now == null) {
+            return false;
+        }
+        reports.offLoopStateChecked();
+        if (!offLoop.matchesRemembered(now)) {
+            reports.offLoopStateChanged(offLoopCheckpoint);
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * After a checkpoint callback that found the state unchanged: the callback may change state (a
+     * reader may drop splits a completed checkpoint made final), so the state it left is what the
+     * next call into the reader must find. Without this, the completion that follows each barrier
+     * within milliseconds would end most windows before a fetch thread acted in them. Checkpoint
+     * callbacks come once per checkpoint, so this costs at most two snapshots more per sampled
+     * checkpoint.
+     */
+    private void rearmOffLoop() {
+        OffLoopStateCheck.Entry[] now = offLoopSnapshot();
+        if (now != null) {
+            offLoop.remember(now);
+            offLoopPending = true;
+        }
+    }
+
+    /** The reader's state now, encoded; null (the sample skipped) if that failed. */
+    private OffLoopStateCheck.Entry[] offLoopSnapshot() {
         try {
-            now = offLoop.encode(reader.snapshotState(offLoopCheckpoint));
+            return offLoop.encode(reader.snapshotState(offLoopCheckpoint));
         } catch (Throwable e) {
             offLoop.forget();
             if (isInterrupt(e)) {
@@ -503,11 +535,7 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
                     identity,
                     offLoopCheckpoint,
                     e.getClass().getName());
-            return;
-        }
-        reports.offLoopStateChecked();
-        if (!offLoop.matchesRemembered(now)) {
-            reports.offLoopStateChanged(offLoopCheckpoint);
+            return null;
         }
     }
 
@@ -550,10 +578,11 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
                     // Repeats after restore are normal in Zeta 2.3.8: one effect per id.
                     if (done > lastCompleteNotified) {
                         lastCompleteNotified = done;
-                        if (offLoopPending) {
-                            checkOffLoop();
-                        }
+                        boolean watching = offLoopPending && checkOffLoop();
                         reader.notifyCheckpointComplete(done);
+                        if (watching) {
+                            rearmOffLoop();
+                        }
                     }
                     schemaCheckpointCompleted(done);
                     break;
@@ -562,10 +591,11 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
                     if (cutGate.aborted(aborted)) {
                         cutGate.release(cutGate.releasedCut(), applyReleased, mailbox);
                     }
-                    if (offLoopPending) {
-                        checkOffLoop();
-                    }
+                    boolean watching = offLoopPending && checkOffLoop();
                     reader.notifyCheckpointAborted(aborted);
+                    if (watching) {
+                        rearmOffLoop();
+                    }
                     schemaCheckpointAborted(aborted);
                     break;
                 case GRACEFUL_CLOSE:

@@ -36,8 +36,9 @@ import org.junit.jupiter.api.Test;
  * sampled barrier and the next call into the reader, with no turn in between (what a fetch thread
  * that advances positions itself does), is counted and warned about once per attempt, naming the
  * reader and never a split; a reader that moves its state only in its turns and callbacks is never
- * reported, whatever the runtime calls between barriers; only sampled barriers are checked; with
- * the check off, nothing is snapshotted twice and nothing is counted.
+ * reported, whatever the runtime calls between barriers; a checkpoint callback does not end the
+ * window; only sampled barriers are checked; with the check off, nothing is snapshotted twice and
+ * nothing is counted.
  */
 class OffLoopStateCheckTest {
     private static final String WARNING = "checkpoint-visible state changed while no poll turn";
@@ -191,10 +192,29 @@ class OffLoopStateCheckTest {
         h.loop.runOnce();
 
         ReaderLoopMetrics m = h.loop.metrics();
-        assertTrue(m.offLoopStateChecks() >= 19, "checked: " + m.offLoopStateChecks());
+        assertTrue(m.offLoopStateChecks() >= 20, "checked: " + m.offLoopStateChecks());
         assertEquals(0, m.offLoopStateChanges());
         assertTrue(logs.matching(Level.WARN, WARNING).isEmpty());
         assertTrue(h.emitted.size() >= 12, "the turns moved the state: " + h.emitted.size());
+    }
+
+    @Test
+    void theWindowOutlastsACheckpointCallbackThatMayItselfChangeTheState() throws Exception {
+        LoopHarness h = started(new OffLoopStateCheck<>(1, SERIALIZER));
+        // A reader that drops what a completed checkpoint made final: a change on the loop.
+        h.reader.onCheckpointComplete = () -> h.reader.positions.merge(SPLIT, 1000L, Long::sum);
+        barrier(h, 1);
+        h.offer(h.local.checkpointComplete(1));
+        h.loop.runControls();
+        assertEquals(1, h.loop.metrics().offLoopStateChecks());
+        assertEquals(0, h.loop.metrics().offLoopStateChanges());
+
+        // The comparison goes on with the state the callback left, until the next turn.
+        moveOffTheLoop(h);
+        h.loop.runOnce();
+        assertEquals(2, h.loop.metrics().offLoopStateChecks());
+        assertEquals(1, h.loop.metrics().offLoopStateChanges());
+        assertEquals(1, logs.matching(Level.WARN, WARNING).size());
     }
 
     @Test

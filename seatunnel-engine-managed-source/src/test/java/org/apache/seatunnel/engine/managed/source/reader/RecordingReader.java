@@ -125,9 +125,13 @@ final class RecordingReader implements ManagedSourceReader<String, TestSplit> {
         trace.add("event:" + sourceEvent);
     }
 
+    /** What a completed checkpoint does besides tracing it; default: nothing. */
+    Runnable onCheckpointComplete = () -> {};
+
     @Override
     public void notifyCheckpointComplete(long checkpointId) {
         trace.add("complete:" + checkpointId);
+        onCheckpointComplete.run();
     }
 
     @Override
