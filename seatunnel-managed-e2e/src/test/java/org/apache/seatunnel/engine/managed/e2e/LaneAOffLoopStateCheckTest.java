@@ -205,7 +205,12 @@ class LaneAOffLoopStateCheckTest {
                                 + runId
                                 + "\"\n  }\n}\n");
         zeta.awaitStatus(jobId, JobStatus.RUNNING, BOUND);
-        await().atMost(BOUND).until(() -> RuntimeStats.total(Counter.OFF_LOOP_STATE_CHECKS) >= 20);
+        // 30 reader checkpoints: 15 of the job, each checked by both readers.
+        await().atMost(BOUND)
+                .until(
+                        () ->
+                                RuntimeStats.total(Counter.CHECKPOINTS) >= 30
+                                        && RuntimeStats.total(Counter.OFF_LOOP_STATE_CHECKS) >= 30);
         assertEquals(2, RuntimeStats.readersOpened());
 
         // A restore: the coordinator fails at a checkpoint's completion, the pipeline restores.
@@ -220,12 +225,14 @@ class LaneAOffLoopStateCheckTest {
         await().atMost(BOUND).until(() -> RuntimeStats.readersOpened() >= 4);
         ArmedFaults.disarm();
         long checksAtRestore = RuntimeStats.total(Counter.OFF_LOOP_STATE_CHECKS);
-        // The restored attempts check too: 20 more checks.
+        long checkpointsAtRestore = RuntimeStats.total(Counter.CHECKPOINTS);
+        // The restored attempts check too: 30 more reader checkpoints and checks.
         await().atMost(BOUND)
                 .until(
                         () ->
-                                RuntimeStats.total(Counter.OFF_LOOP_STATE_CHECKS)
-                                        >= checksAtRestore + 20);
+                                RuntimeStats.total(Counter.CHECKPOINTS) >= checkpointsAtRestore + 30
+                                        && RuntimeStats.total(Counter.OFF_LOOP_STATE_CHECKS)
+                                                >= checksAtRestore + 30);
         long checks = RuntimeStats.total(Counter.OFF_LOOP_STATE_CHECKS);
         long checkpoints = RuntimeStats.total(Counter.CHECKPOINTS);
         long records = RuntimeStats.total(Counter.RECORDS);

@@ -24,31 +24,56 @@ import java.util.List;
 import java.util.Objects;
 import org.apache.seatunnel.api.serialization.Serializer;
 import org.apache.seatunnel.api.source.SourceSplit;
+import org.apache.seatunnel.api.source.managed.ManagedSourceReader;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The sampling and the memory of {@code reader.off-loop-check}: which barriers of an attempt are
- * checked, and the serialized state of the last sampled barrier, which the {@link ReaderEventLoop}
- * compares with the reader's state at the next call into the reader (or the next barrier's state).
- * No turn and no callback ran in between, so the two must be equal byte for byte; a difference
- * means a thread other than the loop moved checkpoint-visible state.
+ * {@code reader.off-loop-check} for one reader attempt: which barriers begin a sample, and for each
+ * sample the windows in which no code of the reader runs — from the sampled barrier to the next
+ * call into the reader (a turn, a command, a checkpoint callback, or the next barrier), then from
+ * each such call's return to the next call, up to {@link #WINDOWS_PER_SAMPLE} — at whose start the
+ * reader's state is kept serialized and at whose end it must be equal byte for byte, since nothing
+ * in the reader ran. A difference means a thread other than the loop moved checkpoint-visible
+ * state, and is counted and reported through the loop's {@link ReaderContractReports}. A
+ * diagnostic: a snapshot or serializer that fails here only ends the sample, and nothing here fails
+ * the attempt. The {@link ReaderEventLoop} tells it where calls begin and end.
  *
- * <p>A state is its splits serialized with the connector's own split serializer and sorted by split
- * id (the order a reader lists its splits in is not state). Only bytes are kept, never the split
- * objects: a reader that hands out live objects and changes them later must not change what was
- * remembered.
+ * <p>A state is its splits serialized with the connector's own split serializer; the order a reader
+ * lists its splits in is not state, so two lists in different orders are compared sorted by split
+ * id (a reader lists them in the same order as long as it holds the same splits, and then nothing
+ * is sorted). Only bytes are kept, never the split objects: a reader that hands out live objects
+ * and changes them later must not change what was remembered.
  *
  * <p>Threading: the loop's driving thread only, like the loop's other fields; one instance per
- * attempt.
+ * attempt, bound to its loop by {@link ReaderEventLoop#setOffLoopCheck}.
  */
 public final class OffLoopStateCheck<SplitT extends SourceSplit> {
+    /**
+     * Windows one sample watches: from its barrier to the next call into the reader, then from each
+     * call's return to the next call, at most this many in all. Each costs two snapshots.
+     */
+    static final int WINDOWS_PER_SAMPLE = 8;
+
     private static final Comparator<Entry> ORDER =
             (a, b) -> {
                 int c = a.id.compareTo(b.id);
                 return c != 0 ? c : compareBytes(a.bytes, b.bytes);
             };
 
+    // The loop's logger: operators filter by it.
+    private static final Logger LOG = LoggerFactory.getLogger(ReaderEventLoop.class);
+
     private final int interval;
     private final Serializer<SplitT> serializer;
+
+    // Set once by the loop the check is given to (ReaderEventLoop#setOffLoopCheck).
+    private ManagedSourceReader<?, SplitT> reader;
+    private ReaderContractReports reports;
+    private ReaderIdentity identity;
+    // The sampled barrier, and how many windows after the current one the sample still watches.
+    private long checkpointId;
+    private int windowsLeft;
 
     // Barriers this attempt took since the check was set; the 1st, (1+interval)th, ... are
     // sampled.
@@ -74,6 +99,119 @@ public final class OffLoopStateCheck<SplitT extends SourceSplit> {
         return interval;
     }
 
+    /** Binds the check to the loop's reader and reports; by the loop, before it starts. */
+    void bind(
+            ManagedSourceReader<?, SplitT> reader,
+            ReaderContractReports reports,
+            ReaderIdentity identity) {
+        this.reader = Objects.requireNonNull(reader, "reader");
+        this.reports = Objects.requireNonNull(reports, "reports");
+        this.identity = Objects.requireNonNull(identity, "identity");
+    }
+
+    /**
+     * At a barrier whose snapshot was handed over: if a comparison is pending (nothing called into
+     * the reader since the window began), this state must equal the remembered one; if this barrier
+     * is sampled, its state begins a new sample's first window.
+     *
+     * @param pending whether a comparison was pending
+     * @return whether a comparison is pending now
+     */
+    boolean atBarrier(long barrierId, List<SplitT> state, boolean pending) {
+        boolean sample = sampleBarrier();
+        if (!pending && !sample) {
+            return false;
+        }
+        Entry[] encoded;
+        try {
+            encoded = encode(state);
+        } catch (Throwable e) {
+            // The host serialized the same state a moment ago; this sample is skipped.
+            skipped(barrierId, e);
+            return false;
+        }
+        if (pending) {
+            compare(encoded);
+        }
+        if (!sample) {
+            return false;
+        }
+        remember(encoded);
+        checkpointId = barrierId;
+        windowsLeft = WINDOWS_PER_SAMPLE - 1;
+        return true;
+    }
+
+    /**
+     * Before a call into the reader while a comparison is pending: nothing ran in the reader since
+     * the window began, so its state now must be the remembered one. The comparison is no longer
+     * pending afterwards.
+     *
+     * @return true if the state was unchanged and the sample has windows left: the loop then calls
+     *     {@link #rearm} when the call into the reader returned
+     */
+    boolean unchangedBeforeCall() {
+        Entry[] now = snapshot();
+        return now != null && compare(now) && windowsLeft > 0;
+    }
+
+    /**
+     * A call into the reader returned (a turn, a command, a callback): the state it left begins the
+     * sample's next window, which lasts until the next call. A fetch thread acts mostly while the
+     * loop waits for its data, after a turn that found none, so a sample that watched only the
+     * window after its barrier (usually microseconds: a barrier is followed by a turn at once)
+     * would rarely see one.
+     *
+     * @return whether a comparison is pending now
+     */
+    boolean rearm() {
+        Entry[] now = snapshot();
+        if (now == null) {
+            return false;
+        }
+        remember(now);
+        windowsLeft--;
+        return true;
+    }
+
+    /** Counts a comparison with the remembered state and reports a difference. */
+    private boolean compare(Entry[] now) {
+        reports.offLoopStateChecked();
+        if (matchesRemembered(now)) {
+            return true;
+        }
+        reports.offLoopStateChanged(checkpointId);
+        return false;
+    }
+
+    /**
+     * The reader's state now, encoded; null (the sample skipped) if that failed. Asked for with the
+     * id of the checkpoint after the sampled one: a reader that remembers something per id (offsets
+     * to commit when that checkpoint completes) has it replaced by that checkpoint's own barrier,
+     * so an extra snapshot never changes what a completed checkpoint commits.
+     */
+    private Entry[] snapshot() {
+        try {
+            return encode(reader.snapshotState(checkpointId + 1));
+        } catch (Throwable e) {
+            if (ReaderEventLoop.isInterrupt(e)) {
+                // The engine cancels: keep the flag for the call that follows to see.
+                Thread.currentThread().interrupt();
+            }
+            skipped(checkpointId, e);
+            return null;
+        }
+    }
+
+    private void skipped(long id, Throwable e) {
+        forget();
+        LOG.debug(
+                "reader.off-loop-check of {} skips checkpoint {}: {}",
+                identity,
+                id,
+                e.getClass().getName());
+    }
+
     /** Counts a barrier taken; true if it is one to check. */
     boolean sampleBarrier() {
         return barriers++ % interval == 0;
@@ -86,7 +224,6 @@ public final class OffLoopStateCheck<SplitT extends SourceSplit> {
             SplitT s = state.get(i);
             out[i] = new Entry(s.splitId(), serializer.serialize(s));
         }
-        Arrays.sort(out, ORDER);
         return out;
     }
 
@@ -113,9 +250,26 @@ public final class OffLoopStateCheck<SplitT extends SourceSplit> {
         if (before.length != state.length) {
             return false;
         }
+        if (!sameIds(before, state)) {
+            before = before.clone();
+            state = state.clone();
+            Arrays.sort(before, ORDER);
+            Arrays.sort(state, ORDER);
+            if (!sameIds(before, state)) {
+                return false;
+            }
+        }
         for (int i = 0; i < before.length; i++) {
-            if (!before[i].id.equals(state[i].id)
-                    || !Arrays.equals(before[i].bytes, state[i].bytes)) {
+            if (!Arrays.equals(before[i].bytes, state[i].bytes)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean sameIds(Entry[] a, Entry[] b) {
+        for (int i = 0; i < a.length; i++) {
+            if (!a[i].id.equals(b[i].id)) {
                 return false;
             }
         }

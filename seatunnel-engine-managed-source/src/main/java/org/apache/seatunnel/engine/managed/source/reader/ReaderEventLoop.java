@@ -90,12 +90,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>With {@code reader.off-loop-check} ({@link #setOffLoopCheck}) the state of a sampled barrier
  * is kept serialized and compared with the reader's state at the next call into the reader (a turn,
- * a command, a checkpoint callback: snapshotted again first, with the barrier's id) or with the
- * next barrier's state, whichever comes first. Nothing ran in the reader in between, so a
- * difference means another thread moved checkpoint-visible state; it is counted and reported once
- * per attempt, and the attempt goes on. A checkpoint callback that found the state unchanged
- * re-arms the comparison with the state it left, so the window lasts until the next turn, command
- * or barrier. With the check off, each of those call sites reads one field that stays false.
+ * a command, a checkpoint callback: snapshotted first) or with the next barrier's state, whichever
+ * comes first; then, for a few windows more, the state a call left with the state at the next call
+ * (see {@link OffLoopStateCheck}). Nothing ran in the reader in between, so a difference means
+ * another thread moved checkpoint-visible state; it is counted and reported once per attempt, and
+ * the attempt goes on. With the check off, each of those call sites reads one field that stays
+ * false.
  */
 public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
     private static final Logger LOG = LoggerFactory.getLogger(ReaderEventLoop.class);
@@ -139,12 +139,11 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
     private boolean lingering;
     private boolean availableAtLingerEnd;
 
-    // reader.off-loop-check: null while off. offLoopPending is set by a sampled barrier and
-    // cleared by the comparison at the next call into the reader, so with the check off every
-    // call site costs one read of a field that is always false.
+    // reader.off-loop-check: null while off. offLoopPending is true while a window of a sample is
+    // open (from a sampled barrier or a call's return to the next call into the reader), so with
+    // the check off every call site costs one read of a field that is always false.
     private OffLoopStateCheck<SplitT> offLoop;
     private boolean offLoopPending;
-    private long offLoopCheckpoint;
 
     // Times this attempt's turns for the watchdog (hard budget, cancellation timeout).
     private final TurnWatch watch;
@@ -429,7 +428,7 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
         }
         metrics.checkpoints.incrementAndGet();
         if (offLoop != null) {
-            offLoopAtBarrier(checkpointId, state);
+            offLoopPending = offLoop.atBarrier(checkpointId, state, offLoopPending);
         }
         cutGate.barrierTaken(checkpointId);
         try {
@@ -443,100 +442,12 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
     }
 
     /**
-     * reader.off-loop-check at a barrier whose snapshot was handed over: if a sampled barrier's
-     * state is still pending (no call into the reader since), this state must equal it; if this
-     * barrier is sampled, its state is remembered for the next call into the reader.
+     * reader.off-loop-check before a call into the reader while a window is open: closes it, true
+     * if the state was unchanged and the sample watches the window after the call.
      */
-    private void offLoopAtBarrier(long checkpointId, List<SplitT> state) {
-        boolean compare = offLoopPending;
-        boolean sample = offLoop.sampleBarrier();
-        if (!compare && !sample) {
-            return;
-        }
+    private boolean offLoopUnchanged() {
         offLoopPending = false;
-        OffLoopStateCheck.Entry[] encoded;
-        try {
-            encoded = offLoop.encode(state);
-        } catch (Throwable e) {
-            // The host serialized the same state a moment ago; a diagnostic never fails the
-            // attempt, so this sample is skipped.
-            offLoop.forget();
-            LOG.debug(
-                    "reader.off-loop-check of {} skips checkpoint {}: {}",
-                    identity,
-                    checkpointId,
-                    e.getClass().getName());
-            return;
-        }
-        if (compare) {
-            reports.offLoopStateChecked();
-            if (!offLoop.matchesRemembered(encoded)) {
-                reports.offLoopStateChanged(offLoopCheckpoint);
-            }
-        }
-        if (sample) {
-            offLoop.remember(encoded);
-            offLoopCheckpoint = checkpointId;
-            offLoopPending = true;
-        }
-    }
-
-    /**
-     * reader.off-loop-check before a call into the reader: nothing ran in the reader since the
-     * sampled barrier, so its state now must be that barrier's. Snapshots again with the barrier's
-     * id, so a reader that remembers something per checkpoint id (offsets to commit) overwrites it
-     * with the same value. A snapshot or serializer failure skips the sample: the check never fails
-     * the attempt (the next real barrier reports such a failure anyway).
-     *
-     * @return true if the state was unchanged
-     */
-    private boolean checkOffLoop() {
-        offLoopPending = false;
-        OffLoopStateCheck.Entry[] now = offLoopSnapshot();
-        if (now == null) {
-            return false;
-        }
-        reports.offLoopStateChecked();
-        if (!offLoop.matchesRemembered(now)) {
-            reports.offLoopStateChanged(offLoopCheckpoint);
-            return false;
-        }
-        return true;
-    }
-
-    /**
-     * After a checkpoint callback that found the state unchanged: the callback may change state (a
-     * reader may drop splits a completed checkpoint made final), so the state it left is what the
-     * next call into the reader must find. Without this, the completion that follows each barrier
-     * within milliseconds would end most windows before a fetch thread acted in them. Checkpoint
-     * callbacks come once per checkpoint, so this costs at most two snapshots more per sampled
-     * checkpoint.
-     */
-    private void rearmOffLoop() {
-        OffLoopStateCheck.Entry[] now = offLoopSnapshot();
-        if (now != null) {
-            offLoop.remember(now);
-            offLoopPending = true;
-        }
-    }
-
-    /** The reader's state now, encoded; null (the sample skipped) if that failed. */
-    private OffLoopStateCheck.Entry[] offLoopSnapshot() {
-        try {
-            return offLoop.encode(reader.snapshotState(offLoopCheckpoint));
-        } catch (Throwable e) {
-            offLoop.forget();
-            if (isInterrupt(e)) {
-                // The engine cancels: keep the flag for the call that follows to see.
-                Thread.currentThread().interrupt();
-            }
-            LOG.debug(
-                    "reader.off-loop-check of {} skips checkpoint {}: {}",
-                    identity,
-                    offLoopCheckpoint,
-                    e.getClass().getName());
-            return null;
-        }
+        return offLoop.unchangedBeforeCall();
     }
 
     private void forgetOffLoop() {
@@ -578,10 +489,10 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
                     // Repeats after restore are normal in Zeta 2.3.8: one effect per id.
                     if (done > lastCompleteNotified) {
                         lastCompleteNotified = done;
-                        boolean watching = offLoopPending && checkOffLoop();
+                        boolean watching = offLoopPending && offLoopUnchanged();
                         reader.notifyCheckpointComplete(done);
                         if (watching) {
-                            rearmOffLoop();
+                            offLoopPending = offLoop.rearm();
                         }
                     }
                     schemaCheckpointCompleted(done);
@@ -591,10 +502,10 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
                     if (cutGate.aborted(aborted)) {
                         cutGate.release(cutGate.releasedCut(), applyReleased, mailbox);
                     }
-                    boolean watching = offLoopPending && checkOffLoop();
+                    boolean watching = offLoopPending && offLoopUnchanged();
                     reader.notifyCheckpointAborted(aborted);
                     if (watching) {
-                        rearmOffLoop();
+                        offLoopPending = offLoop.rearm();
                     }
                     schemaCheckpointAborted(aborted);
                     break;
@@ -669,9 +580,14 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
 
     private void applyCoordinatorCommand(SourceCommandEnvelope env) throws Exception {
         dataCommandSinceQuiet = true;
-        if (offLoopPending) {
-            checkOffLoop();
+        boolean watching = offLoopPending && offLoopUnchanged();
+        callCoordinatorCommand(env);
+        if (watching) {
+            offLoopPending = offLoop.rearm();
         }
+    }
+
+    private void callCoordinatorCommand(SourceCommandEnvelope env) throws Exception {
         switch (env.commandKind()) {
             case SPLIT_ASSIGNMENT:
                 List<SplitT> splits = host.decodeSplits(env);
@@ -704,9 +620,7 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
      * compiled hot path stays small and is not recompiled when a rare branch is first taken.
      */
     private void pollTurn() {
-        if (offLoopPending) {
-            checkOffLoop();
-        }
+        boolean watching = offLoopPending && offLoopUnchanged();
         boolean afterQuiet = awaitingAvailability;
         awaitingAvailability = false;
         turn.begin(output);
@@ -720,6 +634,9 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
             return;
         }
         watch.turnEnded();
+        if (watching) {
+            offLoopPending = offLoop.rearm();
+        }
         if (schema.phase() == SchemaChangePhase.QUIESCING) {
             schemaTurnEnded();
         }
@@ -1003,6 +920,9 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
      * default). Call before {@link #start}.
      */
     public void setOffLoopCheck(OffLoopStateCheck<SplitT> check) {
+        if (check != null) {
+            check.bind(reader, reports, identity);
+        }
         this.offLoop = check;
         this.offLoopPending = false;
     }

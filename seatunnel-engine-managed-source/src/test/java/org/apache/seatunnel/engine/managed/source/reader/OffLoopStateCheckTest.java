@@ -35,10 +35,11 @@ import org.junit.jupiter.api.Test;
  * {@code reader.off-loop-check} on the deterministic in-process loop: a state that moves between a
  * sampled barrier and the next call into the reader, with no turn in between (what a fetch thread
  * that advances positions itself does), is counted and warned about once per attempt, naming the
- * reader and never a split; a reader that moves its state only in its turns and callbacks is never
- * reported, whatever the runtime calls between barriers; a checkpoint callback does not end the
- * window; only sampled barriers are checked; with the check off, nothing is snapshotted twice and
- * nothing is counted.
+ * reader and never a split; so is one made while the reader waits after a later turn of the sample;
+ * a reader that moves its state only in its turns and callbacks is never reported, whatever the
+ * runtime calls between barriers; a checkpoint callback does not end the sample; a sample watches a
+ * bounded number of windows; only sampled barriers begin one; with the check off, nothing is
+ * snapshotted twice and nothing is counted.
  */
 class OffLoopStateCheckTest {
     private static final String WARNING = "checkpoint-visible state changed while no poll turn";
@@ -105,6 +106,10 @@ class OffLoopStateCheckTest {
         h.reader.positions.merge(SPLIT, 100L, Long::sum);
     }
 
+    private static long allSnapshots(LoopHarness h) {
+        return h.reader.trace.stream().filter(t -> t.startsWith("snapshot:")).count();
+    }
+
     private static long snapshots(LoopHarness h, long checkpointId) {
         String prefix = "snapshot:" + checkpointId + "[";
         return h.reader.trace.stream().filter(t -> t.startsWith(prefix)).count();
@@ -121,8 +126,10 @@ class OffLoopStateCheckTest {
         ReaderLoopMetrics m = h.loop.metrics();
         assertEquals(1, m.offLoopStateChecks());
         assertEquals(1, m.offLoopStateChanges());
-        // The check snapshotted once more, with the barrier's id, before the turn.
-        assertEquals(2, snapshots(h, 1));
+        // The check snapshotted once more before the turn, asking with the next checkpoint's id:
+        // what a reader remembers for checkpoint 1 (offsets to commit) stays the barrier's.
+        assertEquals(1, snapshots(h, 1));
+        assertEquals(1, snapshots(h, 2));
         List<String> warnings = logs.matching(Level.WARN, WARNING);
         assertEquals(1, warnings.size(), warnings.toString());
         String w = warnings.get(0);
@@ -154,7 +161,7 @@ class OffLoopStateCheckTest {
         assertEquals(1, h.loop.metrics().offLoopStateChecks());
         assertEquals(1, h.loop.metrics().offLoopStateChanges());
         // Compared with barrier 2's own snapshot: no extra call into the reader.
-        assertEquals(1, snapshots(h, 1));
+        assertEquals(2, allSnapshots(h));
         assertEquals(1, logs.matching(Level.WARN, WARNING).size());
     }
 
@@ -218,6 +225,38 @@ class OffLoopStateCheckTest {
     }
 
     @Test
+    void aStateMovedWhileTheReaderWaitsAfterALaterTurnIsFoundInThatWindow() throws Exception {
+        LoopHarness h = started(new OffLoopStateCheck<>(1, SERIALIZER));
+        barrier(h, 1);
+        // Window 1 (barrier to turn) unchanged; the turn moves the state, on the loop.
+        h.loop.runOnce();
+        assertEquals(0, h.loop.metrics().offLoopStateChanges());
+        // Window 2: from that turn's return to the next turn, a fetch thread moves it.
+        moveOffTheLoop(h);
+        h.loop.runOnce();
+        assertEquals(2, h.loop.metrics().offLoopStateChecks());
+        assertEquals(1, h.loop.metrics().offLoopStateChanges());
+    }
+
+    @Test
+    void aSampleWatchesAtMostItsBoundOfWindows() throws Exception {
+        LoopHarness h = started(new OffLoopStateCheck<>(1000, SERIALIZER));
+        barrier(h, 1);
+        for (int i = 0; i < 3 * OffLoopStateCheck.WINDOWS_PER_SAMPLE; i++) {
+            h.loop.runOnce();
+        }
+        assertEquals(OffLoopStateCheck.WINDOWS_PER_SAMPLE, h.loop.metrics().offLoopStateChecks());
+        // The sample is over: a change now is not seen until the next sampled barrier.
+        moveOffTheLoop(h);
+        h.loop.runOnce();
+        assertEquals(0, h.loop.metrics().offLoopStateChanges());
+        assertEquals(
+                1 + 2L * OffLoopStateCheck.WINDOWS_PER_SAMPLE - 1,
+                allSnapshots(h),
+                "the barrier's, then one at each window's start and end");
+    }
+
+    @Test
     void onlyTheFirstBarrierAndThenEveryIntervalthIsChecked() throws Exception {
         LoopHarness h = started(new OffLoopStateCheck<>(3, SERIALIZER));
         for (long id = 1; id <= 7; id++) {
@@ -225,13 +264,10 @@ class OffLoopStateCheckTest {
             moveOffTheLoop(h);
             h.loop.runOnce();
         }
-        // Barriers 1, 4 and 7 of the attempt.
+        // Barriers 1, 4 and 7 of the attempt: each sample ends at the change it found.
         assertEquals(3, h.loop.metrics().offLoopStateChecks());
         assertEquals(3, h.loop.metrics().offLoopStateChanges());
-        for (long id = 1; id <= 7; id++) {
-            boolean sampled = id % 3 == 1;
-            assertEquals(sampled ? 2 : 1, snapshots(h, id), "snapshots of checkpoint " + id);
-        }
+        assertEquals(7 + 3, allSnapshots(h), "one extra snapshot per sample");
     }
 
     @Test
@@ -241,7 +277,7 @@ class OffLoopStateCheckTest {
             barrier(h, id);
             moveOffTheLoop(h);
             h.loop.runOnce();
-            assertEquals(1, snapshots(h, id));
+            assertEquals(id, allSnapshots(h), "only the barriers' snapshots");
         }
         assertEquals(0, h.loop.metrics().offLoopStateChecks());
         assertEquals(0, h.loop.metrics().offLoopStateChanges());
