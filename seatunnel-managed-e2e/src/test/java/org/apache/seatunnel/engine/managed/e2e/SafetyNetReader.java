@@ -18,11 +18,11 @@
 package org.apache.seatunnel.engine.managed.e2e;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -47,7 +47,9 @@ import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSplit;
  * behaviour (see {@link SafetyNetSource}).
  *
  * <p>Threading: every method but {@link #wakeup()} runs on the reader event loop; the fetch thread
- * sees only immutable split descriptions (split number, start offset) and the element queue.
+ * sees only immutable split descriptions (split number, start offset) and the element queue, except
+ * in behaviour {@code off-loop}, where it advances the split offsets itself (the bug under test)
+ * and completes the availability future it guards with {@code availableLock}.
  */
 final class SafetyNetReader implements ManagedSourceReader<SeaTunnelRow, ManagedFakeSplit> {
     private static final Object WAKE = new Object();
@@ -56,8 +58,13 @@ final class SafetyNetReader implements ManagedSourceReader<SeaTunnelRow, Managed
     private final ManagedFakeConfig fake;
     private final SafetyNetSource.Settings settings;
     private final String tableId = ManagedFakeRows.TABLE_PATH.toString();
-    // Loop thread only: split number -> next seq to emit.
-    private final Map<Integer, Long> offsets = new LinkedHashMap<>();
+    // Split number -> next seq to emit; loop thread only, except in behaviour off-loop, where the
+    // fetch thread moves it to the next seq to fetch (hence a concurrent map).
+    private final Map<Integer, Long> offsets = new ConcurrentSkipListMap<>();
+    private final boolean offLoop;
+    private final Object availableLock = new Object();
+    // Behaviour off-loop: completed by the fetch thread after each row; guarded by availableLock.
+    private CompletableFuture<Void> available = new CompletableFuture<>();
     private boolean noMoreSplits;
     // Fetch thread -> loop: rows, and WAKE tokens from wakeup().
     private final LinkedBlockingQueue<Object> fetched = new LinkedBlockingQueue<>();
@@ -76,6 +83,7 @@ final class SafetyNetReader implements ManagedSourceReader<SeaTunnelRow, Managed
         this.context = context;
         this.fake = fake;
         this.settings = settings;
+        this.offLoop = "off-loop".equals(settings.behaviour);
     }
 
     @Override
@@ -123,7 +131,17 @@ final class SafetyNetReader implements ManagedSourceReader<SeaTunnelRow, Managed
                                 ManagedFakeRows.payload(split, seq)
                             });
             row.setTableId(tableId);
+            if (offLoop) {
+                // The bug under test: the position moves when a row is fetched, not when it is
+                // emitted, so a checkpoint taken meanwhile skips the rows still queued.
+                offsets.put(split, seq + 1);
+            }
             fetched.add(row);
+            if (offLoop) {
+                synchronized (availableLock) {
+                    available.complete(null);
+                }
+            }
         }
     }
 
@@ -132,6 +150,19 @@ final class SafetyNetReader implements ManagedSourceReader<SeaTunnelRow, Managed
         if ("unsignalled".equals(settings.behaviour)) {
             // The bug under test: data arrives, this future never says so.
             return neverCompleted;
+        }
+        if (offLoop) {
+            // Never loses a wakeup: the fetch thread completes the current future after it queued
+            // a row, under the same lock as this check and replacement.
+            synchronized (availableLock) {
+                if (!fetched.isEmpty()) {
+                    return CompletableFuture.completedFuture(null);
+                }
+                if (available.isDone()) {
+                    available = new CompletableFuture<>();
+                }
+                return available;
+            }
         }
         return CompletableFuture.completedFuture(null);
     }
@@ -160,7 +191,9 @@ final class SafetyNetReader implements ManagedSourceReader<SeaTunnelRow, Managed
             }
             SeaTunnelRow row = (SeaTunnelRow) next;
             output.collect(row);
-            offsets.put((Integer) row.getField(1), (Long) row.getField(2) + 1);
+            if (!offLoop) {
+                offsets.put((Integer) row.getField(1), (Long) row.getField(2) + 1);
+            }
         }
         if (finished()) {
             return PollStatus.END_OF_INPUT;

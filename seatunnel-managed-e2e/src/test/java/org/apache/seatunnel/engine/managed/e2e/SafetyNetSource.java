@@ -36,14 +36,17 @@ import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSplit;
 /**
  * {@code SafetyNetProbe}: a Lane A connector whose reader breaks the poll contract on purpose, for
  * the runtime's safety nets. The managed FakeSource supplies splits, enumerator, serializers and
- * rows; the reader is a {@link SafetyNetReader} in one of two behaviours:
+ * rows; the reader is a {@link SafetyNetReader} in one of three behaviours:
  *
  * <ul>
  *   <li>{@code unsignalled}: rows arrive on the reader's own fetch thread, and the future from
  *       {@code isAvailable()} is never completed;
  *   <li>{@code block}: subtask {@code block.subtask} blocks in its first poll turn that owns a
  *       split (interruptibly, ignoring {@code wakeup()}); every other subtask waits for its fetch
- *       thread's rows inside its turns until the turn's deadline, as a compliant reader does.
+ *       thread's rows inside its turns until the turn's deadline, as a compliant reader does;
+ *   <li>{@code off-loop}: the fetch thread advances a split's offset when it fetches a row, not the
+ *       poll turn that emits it (a raw-SPI reader that breaks the rule that only turns move
+ *       checkpoint-visible state); its availability future is completed after each row.
  * </ul>
  *
  * <p>Threading: immutable.

@@ -37,7 +37,7 @@ public final class SafetyNetSourceFactory implements TableSourceFactory {
             Options.key("behaviour")
                     .stringType()
                     .defaultValue("unsignalled")
-                    .withDescription("unsignalled or block (see SafetyNetSource).");
+                    .withDescription("unsignalled, block or off-loop (see SafetyNetSource).");
 
     public static final Option<Integer> BLOCK_SUBTASK =
             Options.key("block.subtask")

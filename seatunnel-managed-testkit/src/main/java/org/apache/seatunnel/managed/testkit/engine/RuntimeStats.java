@@ -71,7 +71,9 @@ public final class RuntimeStats {
         BARRIER_COHORT_TIMEOUTS,
         OUTPUT_BLOCKED_NANOS,
         POLLS_LINGERED,
-        CHECKPOINT_REPORTS_UNCHANGED
+        CHECKPOINT_REPORTS_UNCHANGED,
+        OFF_LOOP_STATE_CHECKS,
+        OFF_LOOP_STATE_CHANGES
     }
 
     private static final List<Long> COORDINATOR_EPOCHS = new CopyOnWriteArrayList<>();
@@ -173,7 +175,9 @@ public final class RuntimeStats {
             m.backpressure().barrierCohortTimeouts(),
             m.backpressure().outputBlockedNanos(),
             m.pollsLingered(),
-            m.reportsUnchanged()
+            m.reportsUnchanged(),
+            m.offLoopStateChecks(),
+            m.offLoopStateChanges()
         };
     }
 

@@ -79,6 +79,8 @@ public final class ManagedSourceConfig implements java.io.Serializable {
     private final long schemaChangeTimeoutNanos;
     private final long idleWaitNanos;
     private final long pollLingerNanos;
+    private final boolean offLoopCheckEnabled;
+    private final int offLoopCheckInterval;
     private final int maxOutstandingRequests;
     private final int splitWindow;
     private final long interruptCheckNanos;
@@ -140,6 +142,8 @@ public final class ManagedSourceConfig implements java.io.Serializable {
         this.schemaChangeTimeoutNanos = ranged(raw, ManagedSourceOptions.SCHEMA_CHANGE_TIMEOUT);
         this.idleWaitNanos = ranged(raw, ManagedSourceOptions.IDLE_WAIT);
         this.pollLingerNanos = ranged(raw, ManagedSourceOptions.POLL_LINGER);
+        this.offLoopCheckEnabled = strictBoolean(raw, ManagedSourceOptions.OFF_LOOP_CHECK_ENABLED);
+        this.offLoopCheckInterval = count(raw, ManagedSourceOptions.OFF_LOOP_CHECK_INTERVAL);
         this.maxOutstandingRequests =
                 count(raw, ManagedSourceOptions.READER_MAX_OUTSTANDING_REQUESTS);
         this.splitWindow = count(raw, ManagedSourceOptions.READER_SPLIT_WINDOW);
@@ -491,6 +495,16 @@ public final class ManagedSourceConfig implements java.io.Serializable {
 
     public long idleWaitNanos() {
         return idleWaitNanos;
+    }
+
+    /** {@code reader.off-loop-check.enabled}. */
+    public boolean offLoopCheckEnabled() {
+        return offLoopCheckEnabled;
+    }
+
+    /** {@code reader.off-loop-check.interval}: used only when the check is enabled. */
+    public int offLoopCheckInterval() {
+        return offLoopCheckInterval;
     }
 
     /** {@code reader.max-outstanding-requests}. */

@@ -381,6 +381,35 @@ public final class ManagedSourceOptions {
                                     + " often, at up to that much added latency. At most"
                                     + " reader.idle-wait.");
 
+    public static final Option<Boolean> OFF_LOOP_CHECK_ENABLED =
+            Options.key("reader.off-loop-check.enabled")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "A diagnostic for connectors that break Lane A's contract: after a"
+                                    + " sampled checkpoint the reader's serialized state is"
+                                    + " compared at both ends of the next few windows in which"
+                                    + " none of its code runs (from the barrier or the return of a"
+                                    + " turn or callback to the next call); a difference means a"
+                                    + " thread other than the reader loop moved split positions,"
+                                    + " which can lose or repeat records after a restore. Logged"
+                                    + " once per reader attempt (WARN) and counted in"
+                                    + " ManagedSourceOffLoopStateChanges; the job is never failed"
+                                    + " for it. The reader's snapshotState is then also called"
+                                    + " between turns, with the next checkpoint's id. Off by"
+                                    + " default.");
+
+    public static final Option<Integer> OFF_LOOP_CHECK_INTERVAL =
+            Options.key("reader.off-loop-check.interval")
+                    .intType()
+                    .defaultValue(10)
+                    .withDescription(
+                            "With reader.off-loop-check.enabled: each reader attempt samples its"
+                                    + " first checkpoint and then one in this many; 1 samples every"
+                                    + " checkpoint. A sample watches up to 8 windows and costs up"
+                                    + " to 15 more snapshotState calls and 16 serializations of the"
+                                    + " reader's split state.");
+
     public static final Option<Integer> READER_MAX_OUTSTANDING_REQUESTS =
             Options.key("reader.max-outstanding-requests")
                     .intType()
@@ -525,6 +554,8 @@ public final class ManagedSourceOptions {
                 SCHEMA_CHANGE_TIMEOUT,
                 IDLE_WAIT,
                 POLL_LINGER,
+                OFF_LOOP_CHECK_ENABLED,
+                OFF_LOOP_CHECK_INTERVAL,
                 READER_MAX_OUTSTANDING_REQUESTS,
                 READER_SPLIT_WINDOW,
                 READER_INTERRUPT_CHECK_INTERVAL,

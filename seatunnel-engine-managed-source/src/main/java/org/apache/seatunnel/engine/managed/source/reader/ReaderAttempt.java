@@ -137,6 +137,12 @@ public final class ReaderAttempt<T, SplitT extends SourceSplit> {
                         Objects.requireNonNull(b.pollBudget, "pollBudget"),
                         Objects.requireNonNull(b.recordSizer, "recordSizer"),
                         loopMetrics);
+        if (b.offLoopCheckInterval < 0) {
+            throw new IllegalArgumentException("an off-loop check interval is positive, or 0");
+        }
+        if (b.offLoopCheckInterval > 0) {
+            loop.setOffLoopCheck(new OffLoopStateCheck<>(b.offLoopCheckInterval, splitSerializer));
+        }
     }
 
     public static <T, SplitT extends SourceSplit> Builder<T, SplitT> builder() {
@@ -542,6 +548,7 @@ public final class ReaderAttempt<T, SplitT extends SourceSplit> {
         private UnaryOperator<ReaderLoopHost<SplitT>> hostDecorator;
         private SchemaChangeListener schemaChangeListener;
         private int splitWindow;
+        private int offLoopCheckInterval;
 
         private Builder() {}
 
@@ -658,6 +665,16 @@ public final class ReaderAttempt<T, SplitT extends SourceSplit> {
          */
         public Builder<T, SplitT> splitWindow(int v) {
             this.splitWindow = v;
+            return this;
+        }
+
+        /**
+         * Optional: {@code reader.off-loop-check}: compare the reader's state at one barrier in
+         * this many with its state at the next call into the reader (see {@link
+         * OffLoopStateCheck}). 0 (the default) turns the check off.
+         */
+        public Builder<T, SplitT> offLoopCheckInterval(int v) {
+            this.offLoopCheckInterval = v;
             return this;
         }
 

@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * breach is counted in {@link ReaderLoopMetrics}; the log says so once per attempt (availability
  * not signalled, records past the budget) or at most once per {@link #SOFT_OVERRUN_REPORT_NANOS}
  * (soft overruns, rate-limited by the loop's clock), naming the reader by its {@link
- * ReaderIdentity}. Messages carry ids and budgets only, never records or exception text.
+ * ReaderIdentity}; a state change off the loop ({@code reader.off-loop-check}) is logged once per
+ * attempt. Messages carry ids and budgets only, never records, split ids or exception text.
  *
  * <p>Threading: the loop's driving thread only (the host serializes drivers), except {@link
  * #cancellationTimeout}, which the watchdog calls and which touches no field.
@@ -44,6 +45,7 @@ final class ReaderContractReports {
 
     private boolean availabilityWarned;
     private boolean recordBudgetWarned;
+    private boolean offLoopWarned;
     private boolean softOverrunReported;
     private long softOverrunReportedAt;
     private long softOverrunsUnreported;
@@ -115,6 +117,35 @@ final class ReaderContractReports {
                 identity,
                 attemptId,
                 TimeUnit.NANOSECONDS.toMillis(budget.idlePollNanos()));
+    }
+
+    /** reader.off-loop-check compared a sampled barrier's state with a later one. */
+    void offLoopStateChecked() {
+        metrics.offLoopStateChecks.incrementAndGet();
+    }
+
+    /**
+     * reader.off-loop-check found the state of barrier {@code checkpointId} changed before the next
+     * call into the reader. Names no split: split ids are connector data.
+     */
+    void offLoopStateChanged(long checkpointId) {
+        metrics.offLoopStateChanges.incrementAndGet();
+        if (offLoopWarned) {
+            return;
+        }
+        offLoopWarned = true;
+        LOG.warn(
+                "Lane A reader of {} (attempt {}): checkpoint-visible state changed while no poll"
+                        + " turn or callback ran (after checkpoint {}, before the next call into"
+                        + " the reader). A thread other than the reader loop moves split state, so"
+                        + " a restore can lose or repeat records. Advance positions only where"
+                        + " records are emitted, inside pollNextManaged (the conformance rules"
+                        + " NO_BACKGROUND_STATE_CHANGE and SNAPSHOT_EMIT_ATOMIC show where)."
+                        + " Reported once per attempt, counted in"
+                        + " ManagedSourceOffLoopStateChanges; the job goes on",
+                identity,
+                attemptId,
+                checkpointId);
     }
 
     /** The cause of the attempt's POLL_CANCELLATION_TIMEOUT failure; the job's error shows it. */

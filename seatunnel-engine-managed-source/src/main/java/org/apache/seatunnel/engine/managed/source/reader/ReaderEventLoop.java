@@ -87,6 +87,15 @@ import org.slf4j.LoggerFactory;
  * then the reader and the runtime cut are snapshotted, and only then does the host register,
  * acknowledge and forward (invariant 4). Coordinator commands are applied at most once per attempt
  * through the {@link AppliedCommandLedger} (invariant 6).
+ *
+ * <p>With {@code reader.off-loop-check} ({@link #setOffLoopCheck}) the state of a sampled barrier
+ * is kept serialized and compared with the reader's state at the next call into the reader (a turn,
+ * a command, a checkpoint callback: snapshotted first) or with the next barrier's state, whichever
+ * comes first; then, for a few windows more, the state a call left with the state at the next call
+ * (see {@link OffLoopStateCheck}). Nothing ran in the reader in between, so a difference means
+ * another thread moved checkpoint-visible state; it is counted and reported once per attempt, and
+ * the attempt goes on. With the check off, each of those call sites reads one field that stays
+ * false.
  */
 public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
     private static final Logger LOG = LoggerFactory.getLogger(ReaderEventLoop.class);
@@ -129,6 +138,12 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
     // not); a future already complete at NOTHING_AVAILABLE is remembered for the linger's end.
     private boolean lingering;
     private boolean availableAtLingerEnd;
+
+    // reader.off-loop-check: null while off. offLoopPending is true while a window of a sample is
+    // open (from a sampled barrier or a call's return to the next call into the reader), so with
+    // the check off every call site costs one read of a field that is always false.
+    private OffLoopStateCheck<SplitT> offLoop;
+    private boolean offLoopPending;
 
     // Times this attempt's turns for the watchdog (hard budget, cancellation timeout).
     private final TurnWatch watch;
@@ -412,6 +427,9 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
             return;
         }
         metrics.checkpoints.incrementAndGet();
+        if (offLoop != null) {
+            offLoopPending = offLoop.atBarrier(checkpointId, state, offLoopPending);
+        }
         cutGate.barrierTaken(checkpointId);
         try {
             schema.barrierTaken(checkpointId);
@@ -421,6 +439,22 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
         // A barrier is a command too: an idle reader is polled after it.
         pollWanted = true;
         cutGate.release(cutGate.releasedCut(), applyReleased, mailbox);
+    }
+
+    /**
+     * reader.off-loop-check before a call into the reader while a window is open: closes it, true
+     * if the state was unchanged and the sample watches the window after the call.
+     */
+    private boolean offLoopUnchanged() {
+        offLoopPending = false;
+        return offLoop.unchangedBeforeCall();
+    }
+
+    private void forgetOffLoop() {
+        offLoopPending = false;
+        if (offLoop != null) {
+            offLoop.forget();
+        }
     }
 
     private void checkHoldTimeout() {
@@ -455,7 +489,11 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
                     // Repeats after restore are normal in Zeta 2.3.8: one effect per id.
                     if (done > lastCompleteNotified) {
                         lastCompleteNotified = done;
+                        boolean watching = offLoopPending && offLoopUnchanged();
                         reader.notifyCheckpointComplete(done);
+                        if (watching) {
+                            offLoopPending = offLoop.rearm();
+                        }
                     }
                     schemaCheckpointCompleted(done);
                     break;
@@ -464,7 +502,11 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
                     if (cutGate.aborted(aborted)) {
                         cutGate.release(cutGate.releasedCut(), applyReleased, mailbox);
                     }
+                    boolean watching = offLoopPending && offLoopUnchanged();
                     reader.notifyCheckpointAborted(aborted);
+                    if (watching) {
+                        offLoopPending = offLoop.rearm();
+                    }
                     schemaCheckpointAborted(aborted);
                     break;
                 case GRACEFUL_CLOSE:
@@ -538,6 +580,14 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
 
     private void applyCoordinatorCommand(SourceCommandEnvelope env) throws Exception {
         dataCommandSinceQuiet = true;
+        boolean watching = offLoopPending && offLoopUnchanged();
+        callCoordinatorCommand(env);
+        if (watching) {
+            offLoopPending = offLoop.rearm();
+        }
+    }
+
+    private void callCoordinatorCommand(SourceCommandEnvelope env) throws Exception {
         switch (env.commandKind()) {
             case SPLIT_ASSIGNMENT:
                 List<SplitT> splits = host.decodeSplits(env);
@@ -570,6 +620,7 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
      * compiled hot path stays small and is not recompiled when a rare branch is first taken.
      */
     private void pollTurn() {
+        boolean watching = offLoopPending && offLoopUnchanged();
         boolean afterQuiet = awaitingAvailability;
         awaitingAvailability = false;
         turn.begin(output);
@@ -583,6 +634,9 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
             return;
         }
         watch.turnEnded();
+        if (watching) {
+            offLoopPending = offLoop.rearm();
+        }
         if (schema.phase() == SchemaChangePhase.QUIESCING) {
             schemaTurnEnded();
         }
@@ -794,6 +848,7 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
         TerminalSignal t = mailbox.terminalSignal();
         if (handledTerminal == null && t != null) {
             handledTerminal = t;
+            forgetOffLoop();
             schema.fence();
             watch.quiet();
             ReaderLifecycle next =
@@ -814,6 +869,7 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
             return;
         }
         transition(ReaderLifecycle.CLOSED);
+        forgetOffLoop();
         watch.quiet();
         watch.detach();
         cutGate.discard(mailbox);
@@ -857,6 +913,18 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
      */
     public SchemaChangeGate schemaChange() {
         return schema;
+    }
+
+    /**
+     * Turns on {@code reader.off-loop-check} with the given sampling; null turns it off (the
+     * default). Call before {@link #start}.
+     */
+    public void setOffLoopCheck(OffLoopStateCheck<SplitT> check) {
+        if (check != null) {
+            check.bind(reader, reports, identity);
+        }
+        this.offLoop = check;
+        this.offLoopPending = false;
     }
 
     /** Sets {@code reader.schema-change-timeout}; call before {@link #start}. */

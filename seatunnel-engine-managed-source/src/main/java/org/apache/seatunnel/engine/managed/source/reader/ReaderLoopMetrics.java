@@ -44,6 +44,8 @@ public final class ReaderLoopMetrics {
     final AtomicLong schemaChangesCompleted = new AtomicLong();
     final AtomicLong schemaChangeIgnoredCallbacks = new AtomicLong();
     final AtomicLong schemaChangeEvents = new AtomicLong();
+    final AtomicLong offLoopStateChecks = new AtomicLong();
+    final AtomicLong offLoopStateChanges = new AtomicLong();
 
     private final BackpressureMetrics backpressure = new BackpressureMetrics();
 
@@ -156,6 +158,23 @@ public final class ReaderLoopMetrics {
     /** Schema-change events the connector emitted (ManagedSourceSchemaChangeEvents). */
     public long schemaChangeEvents() {
         return schemaChangeEvents.get();
+    }
+
+    /**
+     * Comparisons {@code reader.off-loop-check} made: a sampled barrier's state against the state
+     * at the next call into the reader (ManagedSourceOffLoopStateChecks). 0 while the check is off.
+     */
+    public long offLoopStateChecks() {
+        return offLoopStateChecks.get();
+    }
+
+    /**
+     * Of those, comparisons that found the reader's checkpoint-visible state changed although no
+     * turn or callback ran in between: a thread other than the reader loop moved it
+     * (ManagedSourceOffLoopStateChanges).
+     */
+    public long offLoopStateChanges() {
+        return offLoopStateChanges.get();
     }
 
     /** Sum of admission→apply waits of applied commands. */

@@ -191,6 +191,8 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
                         .reader(reader)
                         .pollBudget(cfg.pollBudget())
                         .splitWindow(cfg.splitWindow())
+                        .offLoopCheckInterval(
+                                cfg.offLoopCheckEnabled() ? cfg.offLoopCheckInterval() : 0)
                         .recordSizer(RecordSizes.<T>forRowType(producedType(source.inner())))
                         .splitSerializer(source.inner().getSplitSerializer())
                         .eventSerializer(source.eventSerializer())

@@ -58,6 +58,8 @@ final class ReaderTaskMetrics {
     static final String POLL_RECORD_BUDGET_OVERRUNS = "ManagedSourcePollRecordBudgetOverruns";
     static final String AVAILABILITY_NOT_SIGNALLED = "ManagedSourceAvailabilityNotSignalled";
     static final String POLLS_LINGERED = "ManagedSourcePollsLingered";
+    static final String OFF_LOOP_STATE_CHECKS = "ManagedSourceOffLoopStateChecks";
+    static final String OFF_LOOP_STATE_CHANGES = "ManagedSourceOffLoopStateChanges";
     static final String CHECKPOINT_REPORTS_UNCHANGED = "ManagedSourceCheckpointReportsUnchanged";
     static final String POLL_UNSIZED_RECORDS = "ManagedSourcePollUnsizedRecords";
     static final String COMMANDS_APPLIED = "ManagedSourceCommandsApplied";
@@ -122,6 +124,8 @@ final class ReaderTaskMetrics {
         add(context, names, POLL_RECORD_BUDGET_OVERRUNS, loop::recordBudgetOverruns);
         add(context, names, AVAILABILITY_NOT_SIGNALLED, loop::availabilityNotSignalled);
         add(context, names, POLLS_LINGERED, loop::pollsLingered);
+        add(context, names, OFF_LOOP_STATE_CHECKS, loop::offLoopStateChecks);
+        add(context, names, OFF_LOOP_STATE_CHANGES, loop::offLoopStateChanges);
         add(context, names, CHECKPOINT_REPORTS_UNCHANGED, loop::reportsUnchanged);
         add(context, names, POLL_UNSIZED_RECORDS, loop::unsizedRecords);
         add(context, names, COMMANDS_APPLIED, loop::commandsApplied);

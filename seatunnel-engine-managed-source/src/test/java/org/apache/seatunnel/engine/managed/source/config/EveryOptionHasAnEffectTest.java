@@ -238,6 +238,14 @@ class EveryOptionHasAnEffectTest {
         effect(ManagedSourceOptions.IDLE_WAIT, "50ms", c -> c.pollBudget().idlePollNanos());
         effect(ManagedSourceOptions.POLL_LINGER, "20ms", c -> c.pollBudget().lingerNanos());
         effect(
+                ManagedSourceOptions.OFF_LOOP_CHECK_ENABLED,
+                true,
+                ManagedSourceConfig::offLoopCheckEnabled);
+        effect(
+                ManagedSourceOptions.OFF_LOOP_CHECK_INTERVAL,
+                1,
+                ManagedSourceConfig::offLoopCheckInterval);
+        effect(
                 ManagedSourceOptions.COORDINATOR_CLOSE_TIMEOUT,
                 "3s",
                 c -> member(c).closeTimeoutMillis());

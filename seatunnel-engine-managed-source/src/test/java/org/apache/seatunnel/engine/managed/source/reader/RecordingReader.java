@@ -18,7 +18,9 @@
 package org.apache.seatunnel.engine.managed.source.reader;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiFunction;
@@ -84,10 +86,24 @@ final class RecordingReader implements ManagedSourceReader<String, TestSplit> {
         throw new UnsupportedOperationException("Lane B entry point must not be used on Lane A");
     }
 
+    /**
+     * Read positions by split id, for tests whose state moves: when set, a snapshot reports each
+     * owned split at its position here. Written by the test as a reader's turn or, to break the
+     * contract, as a fetch thread would.
+     */
+    final Map<String, Long> positions = new HashMap<>();
+
     @Override
     public List<TestSplit> snapshotState(long checkpointId) {
         trace.add("snapshot:" + checkpointId + owned);
-        return new ArrayList<>(owned);
+        if (positions.isEmpty()) {
+            return new ArrayList<>(owned);
+        }
+        List<TestSplit> out = new ArrayList<>(owned.size());
+        for (TestSplit s : owned) {
+            out.add(new TestSplit(s.id, positions.getOrDefault(s.id, s.position)));
+        }
+        return out;
     }
 
     @Override
@@ -109,9 +125,13 @@ final class RecordingReader implements ManagedSourceReader<String, TestSplit> {
         trace.add("event:" + sourceEvent);
     }
 
+    /** What a completed checkpoint does besides tracing it; default: nothing. */
+    Runnable onCheckpointComplete = () -> {};
+
     @Override
     public void notifyCheckpointComplete(long checkpointId) {
         trace.add("complete:" + checkpointId);
+        onCheckpointComplete.run();
     }
 
     @Override

@@ -22,9 +22,16 @@ import org.apache.seatunnel.api.source.SourceSplit;
 final class TestSplit implements SourceSplit {
     private static final long serialVersionUID = 1L;
     final String id;
+    // A read position, for tests of state that moves; not part of toString, which traces use.
+    final long position;
 
     TestSplit(String id) {
+        this(id, 0);
+    }
+
+    TestSplit(String id, long position) {
         this.id = id;
+        this.position = position;
     }
 
     @Override

@@ -46,6 +46,7 @@ import org.apache.seatunnel.engine.managed.source.transport.MemberMetric;
 public final class MemberTaskTotals {
     public static final String AVAILABILITY_NOT_SIGNALLED =
             "ManagedSourceMemberAvailabilityNotSignalled";
+    public static final String OFF_LOOP_STATE_CHANGES = "ManagedSourceMemberOffLoopStateChanges";
     public static final String SNAPSHOT_TIMEOUTS = "ManagedSourceMemberCoordinatorSnapshotTimeouts";
     public static final String TRACKER_ASSIGNMENTS =
             "ManagedSourceMemberAssignmentTrackerAssignments";
@@ -62,6 +63,7 @@ public final class MemberTaskTotals {
     // Each running coordinator with its job's id: one Lane A source of that job.
     private final Map<CoordinatorMetrics, String> coordinators = new IdentityHashMap<>();
     private long retiredAvailabilityNotSignalled;
+    private long retiredOffLoopStateChanges;
     private long retiredSnapshotTimeouts;
 
     /** A reader attempt opened on this member. */
@@ -73,6 +75,7 @@ public final class MemberTaskTotals {
     public synchronized void readerClosed(ReaderLoopMetrics reader) {
         if (readers.remove(reader) != null) {
             retiredAvailabilityNotSignalled += reader.availabilityNotSignalled();
+            retiredOffLoopStateChanges += reader.offLoopStateChanges();
         }
     }
 
@@ -93,6 +96,14 @@ public final class MemberTaskTotals {
         long n = retiredAvailabilityNotSignalled;
         for (ReaderLoopMetrics r : readers.keySet()) {
             n += r.availabilityNotSignalled();
+        }
+        return n;
+    }
+
+    synchronized long offLoopStateChanges() {
+        long n = retiredOffLoopStateChanges;
+        for (ReaderLoopMetrics r : readers.keySet()) {
+            n += r.offLoopStateChanges();
         }
         return n;
     }
@@ -150,6 +161,12 @@ public final class MemberTaskTotals {
                         "Poll turns of Lane A readers on this member that found data the reader's"
                                 + " isAvailable() future had not signalled",
                         MemberTaskTotals::availabilityNotSignalled));
+        l.add(
+                MemberMetric.counter(
+                        OFF_LOOP_STATE_CHANGES,
+                        "Checks of reader.off-loop-check on this member that found a Lane A"
+                                + " reader's checkpoint-visible state changed while no turn ran",
+                        MemberTaskTotals::offLoopStateChanges));
         l.add(
                 MemberMetric.counter(
                         SNAPSHOT_TIMEOUTS,
