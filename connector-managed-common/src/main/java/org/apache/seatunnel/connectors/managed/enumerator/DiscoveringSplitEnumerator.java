@@ -18,14 +18,10 @@
 package org.apache.seatunnel.connectors.managed.enumerator;
 
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -108,19 +104,15 @@ public abstract class DiscoveringSplitEnumerator<SplitT extends SourceSplit, Cur
     private final DiscoveryMetrics metrics;
 
     private final Object turn = new Object();
-    // guarded by turn: restored pending splits, handed to owner queues at first use (owner() may
-    // be overridden, so not in the constructor)
-    private List<SplitT> undistributed;
-    // guarded by turn: per owner subtask, in discovery order
-    private final Map<Integer, ArrayDeque<SplitT>> pending = new TreeMap<>();
+    // guarded by turn: per owner subtask, in discovery order (size() read by the gauge)
+    private final OwnerQueues<SplitT> pending;
+    // guarded by turn
     private final TreeSet<Integer> registered = new TreeSet<>();
     // guarded by turn: readers told no more splits since they last registered
     private final Set<Integer> told = new HashSet<>();
     // guarded by turn
     private CursorT cursor;
     private boolean finished;
-    // written under turn; volatile so the metrics gauge reads it without the monitor
-    private volatile int pendingCount;
     private boolean started;
     private boolean discovering;
     private boolean firstDone;
@@ -145,9 +137,9 @@ public abstract class DiscoveringSplitEnumerator<SplitT extends SourceSplit, Cur
         this.config = config;
         this.cursor = state.cursor();
         this.finished = state.finished();
-        this.undistributed = new ArrayList<>(state.pending());
-        this.pendingCount = undistributed.size();
-        this.metrics = new DiscoveryMetrics(context.getMetricsContext(), () -> pendingCount);
+        this.pending =
+                new OwnerQueues<>(state.pending(), this::owner, this.context::currentParallelism);
+        this.metrics = new DiscoveryMetrics(context.getMetricsContext(), pending::size);
     }
 
     /**
@@ -184,7 +176,6 @@ public abstract class DiscoveringSplitEnumerator<SplitT extends SourceSplit, Cur
     public void run() throws Exception {
         CompletableFuture<Void> first = null;
         synchronized (turn) {
-            distribute();
             for (int subtask : new ArrayList<>(registered)) {
                 handOutAll(subtask);
                 signalIfDone(subtask);
@@ -217,7 +208,6 @@ public abstract class DiscoveringSplitEnumerator<SplitT extends SourceSplit, Cur
     @Override
     public void registerReader(int subtaskId) {
         synchronized (turn) {
-            distribute();
             registered.add(subtaskId);
             told.remove(subtaskId);
             handOutAll(subtaskId);
@@ -230,14 +220,9 @@ public abstract class DiscoveringSplitEnumerator<SplitT extends SourceSplit, Cur
     @Override
     public void handleSplitDemand(int subtaskId, int maxSplits) {
         synchronized (turn) {
-            distribute();
-            ArrayDeque<SplitT> q = pending.get(subtaskId);
-            if (q != null && !q.isEmpty() && !told.contains(subtaskId)) {
-                List<SplitT> batch = new ArrayList<>(Math.min(maxSplits, q.size()));
-                while (batch.size() < maxSplits && !q.isEmpty()) {
-                    batch.add(q.pollFirst());
-                }
-                assign(subtaskId, batch, q);
+            if (!told.contains(subtaskId)) {
+                pending.handOut(
+                        subtaskId, maxSplits, batch -> context.assignSplit(subtaskId, batch));
             }
             signalIfDone(subtaskId);
             discoverIfWanted(subtaskId);
@@ -248,7 +233,6 @@ public abstract class DiscoveringSplitEnumerator<SplitT extends SourceSplit, Cur
     @Override
     public void handleSplitRequest(int subtaskId) {
         synchronized (turn) {
-            distribute();
             if (!demand && registered.contains(subtaskId)) {
                 handOutAll(subtaskId);
                 signalIfDone(subtaskId);
@@ -260,16 +244,10 @@ public abstract class DiscoveringSplitEnumerator<SplitT extends SourceSplit, Cur
     @Override
     public void addSplitsBack(List<SplitT> splits, int subtaskId) {
         synchronized (turn) {
-            distribute();
-            int parallelism = context.currentParallelism();
             TreeSet<Integer> owners = new TreeSet<>();
             // Handed back splits were assigned before anything still pending: they go first.
             for (int i = splits.size() - 1; i >= 0; i--) {
-                SplitT s = splits.get(i);
-                int owner = owner(s, parallelism);
-                queueOf(owner).addFirst(s);
-                pendingCount++;
-                owners.add(owner);
+                owners.add(pending.addFirst(splits.get(i)));
             }
             for (int owner : owners) {
                 offer(owner);
@@ -280,7 +258,7 @@ public abstract class DiscoveringSplitEnumerator<SplitT extends SourceSplit, Cur
     @Override
     public int currentUnassignedSplitSize() {
         synchronized (turn) {
-            return pendingCount;
+            return pending.size();
         }
     }
 
@@ -290,15 +268,7 @@ public abstract class DiscoveringSplitEnumerator<SplitT extends SourceSplit, Cur
             if (fatal != null) {
                 throw new IllegalStateException("split discovery failed: " + fatal, fatal);
             }
-            List<SplitT> all = new ArrayList<>(pendingCount);
-            if (undistributed != null) {
-                all.addAll(undistributed);
-            } else {
-                for (ArrayDeque<SplitT> q : pending.values()) {
-                    all.addAll(q);
-                }
-            }
-            return new DiscoveryState<>(cursor, finished, all);
+            return new DiscoveryState<>(cursor, finished, pending.snapshot());
         }
     }
 
@@ -327,13 +297,13 @@ public abstract class DiscoveringSplitEnumerator<SplitT extends SourceSplit, Cur
         if (closed || finished || discovering || fatal != null) {
             return;
         }
-        if (pendingCount >= config.maxPendingSplits()) {
+        if (pending.size() >= config.maxPendingSplits()) {
             if (!paused) {
                 paused = true;
                 metrics.paused.inc();
                 LOG.info(
                         "Split discovery pauses: {} splits wait for readers (bound {})",
-                        pendingCount,
+                        pending.size(),
                         config.maxPendingSplits());
             }
             return;
@@ -343,7 +313,7 @@ public abstract class DiscoveringSplitEnumerator<SplitT extends SourceSplit, Cur
         boolean first = !firstDone;
         boolean lastTry = consecutiveFailures + 1 >= config.maxConsecutiveFailures();
         CursorT from = cursor;
-        int budget = config.maxPendingSplits() - pendingCount;
+        int budget = config.maxPendingSplits() - pending.size();
         AsyncTaskOptions options =
                 AsyncTaskOptions.builder()
                         .timeout(Duration.ofMillis(config.timeoutMillis()))
@@ -381,16 +351,11 @@ public abstract class DiscoveringSplitEnumerator<SplitT extends SourceSplit, Cur
             }
             consecutiveFailures = 0;
             firstDone = true;
-            distribute();
             cursor = result.cursor();
             finished = result.finished();
-            int parallelism = context.currentParallelism();
             TreeSet<Integer> owners = new TreeSet<>();
             for (SplitT s : result.splits()) {
-                int owner = owner(s, parallelism);
-                queueOf(owner).addLast(s);
-                pendingCount++;
-                owners.add(owner);
+                owners.add(pending.addLast(s));
             }
             metrics.discovered.inc(result.splits().size());
             if (!result.splits().isEmpty() || finished) {
@@ -398,7 +363,7 @@ public abstract class DiscoveringSplitEnumerator<SplitT extends SourceSplit, Cur
                         "Split discovery found {} split(s){}; {} wait for readers",
                         result.splits().size(),
                         finished ? " and is finished" : "",
-                        pendingCount);
+                        pending.size());
             }
             for (int owner : owners) {
                 offer(owner);
@@ -474,10 +439,11 @@ public abstract class DiscoveringSplitEnumerator<SplitT extends SourceSplit, Cur
         if (!started || discovering || finished) {
             return;
         }
-        boolean belowBound = pendingCount < config.maxPendingSplits();
+        boolean belowBound = pending.size() < config.maxPendingSplits();
         if (paused && belowBound) {
             startDiscovery();
-        } else if (config.intervalMillis() == DiscoveryConfig.ON_DEMAND && isEmpty(subtask)) {
+        } else if (config.intervalMillis() == DiscoveryConfig.ON_DEMAND
+                && pending.isEmpty(subtask)) {
             startDiscovery();
         }
     }
@@ -501,27 +467,7 @@ public abstract class DiscoveringSplitEnumerator<SplitT extends SourceSplit, Cur
         if (demand || !registered.contains(subtask) || told.contains(subtask)) {
             return;
         }
-        ArrayDeque<SplitT> q = pending.get(subtask);
-        if (q == null || q.isEmpty()) {
-            return;
-        }
-        List<SplitT> mine = new ArrayList<>(q);
-        q.clear();
-        assign(subtask, mine, q);
-    }
-
-    /** Under turn. The splits go back to the front of their queue if the delivery fails. */
-    private void assign(int subtask, List<SplitT> splits, ArrayDeque<SplitT> queue) {
-        pendingCount -= splits.size();
-        try {
-            context.assignSplit(subtask, Collections.unmodifiableList(splits));
-        } catch (RuntimeException e) {
-            for (int i = splits.size() - 1; i >= 0; i--) {
-                queue.addFirst(splits.get(i));
-            }
-            pendingCount += splits.size();
-            throw e;
-        }
+        pending.handOut(subtask, Integer.MAX_VALUE, batch -> context.assignSplit(subtask, batch));
     }
 
     /** Under turn: finished and nothing waits for a registered reader: no more will come. */
@@ -529,30 +475,9 @@ public abstract class DiscoveringSplitEnumerator<SplitT extends SourceSplit, Cur
         if (finished
                 && registered.contains(subtask)
                 && !told.contains(subtask)
-                && isEmpty(subtask)) {
+                && pending.isEmpty(subtask)) {
             told.add(subtask);
             context.signalNoMoreSplits(subtask);
         }
-    }
-
-    private boolean isEmpty(int subtask) {
-        ArrayDeque<SplitT> q = pending.get(subtask);
-        return q == null || q.isEmpty();
-    }
-
-    /** Under turn: the first use hands restored splits to their owners' queues. */
-    private void distribute() {
-        if (undistributed == null) {
-            return;
-        }
-        int parallelism = context.currentParallelism();
-        for (SplitT s : undistributed) {
-            queueOf(owner(s, parallelism)).addLast(s);
-        }
-        undistributed = null;
-    }
-
-    private ArrayDeque<SplitT> queueOf(int subtask) {
-        return pending.computeIfAbsent(subtask, k -> new ArrayDeque<>());
     }
 }

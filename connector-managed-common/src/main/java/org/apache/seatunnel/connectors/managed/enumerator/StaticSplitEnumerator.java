@@ -17,13 +17,9 @@
 
 package org.apache.seatunnel.connectors.managed.enumerator;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import org.apache.seatunnel.api.source.SourceSplit;
 import org.apache.seatunnel.api.source.SourceSplitEnumerator;
@@ -55,10 +51,9 @@ public class StaticSplitEnumerator<SplitT extends SourceSplit>
     private final boolean onDemand;
 
     private final Object lock = new Object();
-    // guarded by lock: the splits not yet assigned, until the first use hands them to owners
-    private List<SplitT> undistributed;
-    // guarded by lock: per owner subtask, in arrival order so assignment order is deterministic
-    private final Map<Integer, ArrayDeque<SplitT>> pending = new TreeMap<>();
+    // guarded by lock: the splits not yet assigned, per owner subtask in arrival order
+    private final OwnerQueues<SplitT> pending;
+    // guarded by lock
     private final TreeSet<Integer> registered = new TreeSet<>();
 
     /**
@@ -73,7 +68,7 @@ public class StaticSplitEnumerator<SplitT extends SourceSplit>
         this.onDemand =
                 context instanceof ManagedEnumeratorContext
                         && ((ManagedEnumeratorContext<?>) context).splitDemand();
-        this.undistributed = new ArrayList<>(splits);
+        this.pending = new OwnerQueues<>(splits, this::owner, context::currentParallelism);
     }
 
     /**
@@ -105,9 +100,8 @@ public class StaticSplitEnumerator<SplitT extends SourceSplit>
     @Override
     public void addSplitsBack(List<SplitT> splits, int subtaskId) {
         synchronized (lock) {
-            distribute();
             for (SplitT s : splits) {
-                queueOf(owner(s, context.currentParallelism())).addLast(s);
+                pending.addLast(s);
             }
             if (!onDemand) {
                 for (int subtask : new ArrayList<>(registered)) {
@@ -120,12 +114,7 @@ public class StaticSplitEnumerator<SplitT extends SourceSplit>
     @Override
     public int currentUnassignedSplitSize() {
         synchronized (lock) {
-            distribute();
-            int n = 0;
-            for (ArrayDeque<SplitT> q : pending.values()) {
-                n += q.size();
-            }
-            return n;
+            return pending.size();
         }
     }
 
@@ -158,15 +147,7 @@ public class StaticSplitEnumerator<SplitT extends SourceSplit>
     @Override
     public void handleSplitDemand(int subtaskId, int maxSplits) {
         synchronized (lock) {
-            distribute();
-            ArrayDeque<SplitT> q = pending.get(subtaskId);
-            if (q != null && !q.isEmpty()) {
-                List<SplitT> batch = new ArrayList<>(Math.min(maxSplits, q.size()));
-                while (batch.size() < maxSplits && !q.isEmpty()) {
-                    batch.add(q.pollFirst());
-                }
-                assign(subtaskId, batch, q);
-            }
+            pending.handOut(subtaskId, maxSplits, batch -> context.assignSplit(subtaskId, batch));
             signalIfDone(subtaskId);
         }
     }
@@ -185,12 +166,8 @@ public class StaticSplitEnumerator<SplitT extends SourceSplit>
         }
         TreeSet<Integer> owners = new TreeSet<>();
         synchronized (lock) {
-            distribute();
-            int parallelism = context.currentParallelism();
             for (SplitT s : splits) {
-                int owner = owner(s, parallelism);
-                queueOf(owner).addLast(s);
-                owners.add(owner);
+                owners.add(pending.addLast(s));
             }
             if (!onDemand) {
                 for (int owner : owners) {
@@ -210,69 +187,23 @@ public class StaticSplitEnumerator<SplitT extends SourceSplit>
     @Override
     public ArrayList<SplitT> snapshotState(long checkpointId) throws Exception {
         synchronized (lock) {
-            if (undistributed != null) {
-                return new ArrayList<>(undistributed);
-            }
-            ArrayList<SplitT> all = new ArrayList<>();
-            for (ArrayDeque<SplitT> q : pending.values()) {
-                all.addAll(q);
-            }
-            return all;
+            return new ArrayList<>(pending.snapshot());
         }
     }
 
     @Override
     public void notifyCheckpointComplete(long checkpointId) throws Exception {}
 
-    /**
-     * Under lock: the first use hands every split to its owner's queue (not in the constructor,
-     * since {@link #owner} may be overridden).
-     */
-    private void distribute() {
-        if (undistributed == null) {
-            return;
-        }
-        int parallelism = context.currentParallelism();
-        for (SplitT s : undistributed) {
-            queueOf(owner(s, parallelism)).addLast(s);
-        }
-        undistributed = null;
-    }
-
-    private ArrayDeque<SplitT> queueOf(int subtask) {
-        return pending.computeIfAbsent(subtask, k -> new ArrayDeque<>());
-    }
-
     /** Under lock: bounded and nothing left for {@code subtask}: no more will come. */
     private void signalIfDone(int subtask) {
-        distribute();
-        ArrayDeque<SplitT> q = pending.get(subtask);
-        if (bounded && (q == null || q.isEmpty())) {
+        if (bounded && pending.isEmpty(subtask)) {
             context.signalNoMoreSplits(subtask);
         }
     }
 
     /** Under lock: every pending split of {@code subtaskId} (Lane B). */
     private void assignAllTo(int subtaskId) {
-        distribute();
-        ArrayDeque<SplitT> q = pending.get(subtaskId);
-        if (q == null || q.isEmpty()) {
-            return;
-        }
-        List<SplitT> mine = new ArrayList<>(q);
-        q.clear();
-        assign(subtaskId, mine, q);
-    }
-
-    /** Under lock. The splits go back to the front of their queue if the delivery fails. */
-    private void assign(int subtaskId, List<SplitT> splits, ArrayDeque<SplitT> queue) {
-        try {
-            context.assignSplit(subtaskId, Collections.unmodifiableList(splits));
-        } catch (RuntimeException e) {
-            for (int i = splits.size() - 1; i >= 0; i--) {
-                queue.addFirst(splits.get(i));
-            }
-            throw e;
-        }
+        pending.handOut(
+                subtaskId, Integer.MAX_VALUE, batch -> context.assignSplit(subtaskId, batch));
     }
 }
