@@ -32,7 +32,12 @@ public enum LaneReason {
     /** Lane B: the connector is not in {@code allowed-connectors}. */
     CONNECTOR_NOT_ALLOWED(3),
     /** Lane B: allowlisted, but the connector has no managed reader or another protocol major. */
-    CONNECTOR_INELIGIBLE(4);
+    CONNECTOR_INELIGIBLE(4),
+    /**
+     * Lane B: allowlisted, but the engine planning the job is not the engine version this runtime
+     * was built for, whose internals its engine binding touches.
+     */
+    ENGINE_UNSUPPORTED(5);
 
     private final int code;
 

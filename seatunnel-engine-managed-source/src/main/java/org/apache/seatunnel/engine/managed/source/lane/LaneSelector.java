@@ -44,6 +44,23 @@ public final class LaneSelector {
             String jobName,
             String connector,
             ManagedSourceCapability capability) {
+        return decide(config, jobName, connector, capability, "");
+    }
+
+    /**
+     * As {@link #decide(ManagedSourceConfig, String, String, ManagedSourceCapability)}, on a host
+     * that may refuse Lane A.
+     *
+     * @param hostRefusal empty when the engine hosting the runtime supports Lane A, else why not
+     *     (an engine version the binding was not built for): an allowlisted job then runs on Lane
+     *     B, whatever {@code ineligible-fallback} says, as the stock engine would run it
+     */
+    public static LaneDecision decide(
+            ManagedSourceConfig config,
+            String jobName,
+            String connector,
+            ManagedSourceCapability capability,
+            String hostRefusal) {
         if (!config.enabled()) {
             return laneB(LaneReason.DISABLED, "seatunnel.engine.managed-source.enabled is false");
         }
@@ -54,6 +71,9 @@ public final class LaneSelector {
             return laneB(
                     LaneReason.CONNECTOR_NOT_ALLOWED,
                     "connector " + connector + " is not in managed-source.allowed-connectors");
+        }
+        if (!hostRefusal.isEmpty()) {
+            return laneB(LaneReason.ENGINE_UNSUPPORTED, hostRefusal);
         }
         String why =
                 capability == null

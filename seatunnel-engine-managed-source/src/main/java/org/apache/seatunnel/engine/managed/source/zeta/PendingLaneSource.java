@@ -166,7 +166,8 @@ class PendingLaneSource<T, SplitT extends SourceSplit, StateT extends Serializab
                 inner instanceof SupportManagedSource
                         ? ((SupportManagedSource) inner).managedSourceCapability()
                         : null;
-        LaneDecision decision = LaneSelector.decide(settings, job, connector, cap);
+        LaneDecision decision =
+                LaneSelector.decide(settings, job, connector, cap, EngineVersion.refusal());
         if (DECISIONS_LOGGED.isNew(String.valueOf(jobId), connector, decision.toString())) {
             LOG.info("Source {} of job {} ({}) planned on {}", connector, jobId, job, decision);
         } else {

@@ -66,6 +66,28 @@ class LaneSelectorTest {
         }
     }
 
+    /**
+     * An engine the runtime was not built for keeps allowlisted jobs on Lane B, also with {@code
+     * ineligible-fallback: FAIL}; the kill switch and the allowlists still come first.
+     */
+    @Test
+    void aHostRefusalKeepsAllowlistedJobsOnLaneB() {
+        String why = "built for SeaTunnel Zeta 2.3.8 and the engine is 2.3.9";
+        LaneDecision d =
+                LaneSelector.decide(config(true, "FAIL"), "orders", "ManagedFake", CAPABLE, why);
+        assertEquals(Lane.B, d.lane());
+        assertEquals(LaneReason.ENGINE_UNSUPPORTED, d.reasonCode());
+        assertTrue(d.reason().contains(why), d.reason());
+        assertEquals(
+                LaneReason.DISABLED,
+                LaneSelector.decide(config(false, "LANE_B"), "orders", "ManagedFake", CAPABLE, why)
+                        .reasonCode());
+        assertEquals(
+                LaneReason.JOB_NOT_ALLOWED,
+                LaneSelector.decide(config(true, "LANE_B"), "other", "ManagedFake", CAPABLE, why)
+                        .reasonCode());
+    }
+
     @Test
     void killSwitchOffKeepsEveryJobOnLaneB() {
         LaneDecision d =

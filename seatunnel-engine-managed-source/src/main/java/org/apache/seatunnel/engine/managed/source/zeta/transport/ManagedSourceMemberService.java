@@ -50,6 +50,7 @@ import org.apache.seatunnel.engine.managed.source.transport.SenderScheduler;
 import org.apache.seatunnel.engine.managed.source.transport.SourceCommandTransportAdapter;
 import org.apache.seatunnel.engine.managed.source.transport.TransportMetrics;
 import org.apache.seatunnel.engine.managed.source.transport.TransportTargets;
+import org.apache.seatunnel.engine.managed.source.zeta.EngineVersion;
 import org.apache.seatunnel.engine.managed.source.zeta.InterruptWatch;
 import org.apache.seatunnel.engine.managed.source.zeta.ManagedSourceSettings;
 import org.slf4j.Logger;
@@ -285,6 +286,11 @@ public final class ManagedSourceMemberService implements ManagedService {
                         targets::readerCount,
                         System::currentTimeMillis);
         LOG.info("Managed source member service started on {} with {}", member, settings);
+        String refusal = EngineVersion.refusal();
+        if (!refusal.isEmpty()) {
+            LOG.error(
+                    "Lane A is off on {}: {}; every Managed job plans on Lane B", member, refusal);
+        }
     }
 
     /**
