@@ -165,10 +165,11 @@ class PrometheusDashboardAndRulesTest {
                                 MemberTaskTotals.SNAPSHOT_TIMEOUTS + "_total",
                                 MemberTaskTotals.OLDEST_UNCHECKPOINTED_AGE,
                                 MemberTaskTotals.TRACKER_BYTES,
-                                MemberTaskTotals.AVAILABILITY_NOT_SIGNALLED + "_total")),
+                                MemberTaskTotals.AVAILABILITY_NOT_SIGNALLED + "_total",
+                                MemberTaskTotals.OFF_LOOP_STATE_CHANGES + "_total")),
                 used,
                 "restores refused, retries exhausted, snapshot timeouts, tracker growth,"
-                        + " availability not signalled: "
+                        + " availability not signalled, off-loop state changes: "
                         + alerts);
     }
 
