@@ -452,9 +452,8 @@ class ManagedKafkaOnEngineTest {
 
     /**
      * ManagedKafka named through {@code Managed} with Lane A off runs on Lane B and passes the same
-     * check; there the engine also delivers the savepoint's completion before the reader closes, so
-     * the group's offsets are the savepoint's right after it (on Lane A they are not: see the known
-     * limitations in docs/en/kafka.md).
+     * check; there the engine delivers the savepoint's completion before the reader closes, so the
+     * group's offsets are the savepoint's right after it, as on Lane A.
      */
     @Test
     void onLaneBTheSameSourceCommitsOnlyCompletedCheckpointsIncludingTheSavepoint()
