@@ -90,7 +90,7 @@ final class CutRaceReader implements ManagedSourceReader<SeaTunnelRow, ManagedFa
 
     @Override
     public ManagedSourceCapability managedSourceCapability() {
-        return CutRaceSource.CAPABILITY;
+        return FakeSplitTestSource.CAPABILITY;
     }
 
     @Override

@@ -19,22 +19,11 @@ package org.apache.seatunnel.engine.managed.e2e;
 
 import java.io.Serializable;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.List;
-import org.apache.seatunnel.api.serialization.Serializer;
-import org.apache.seatunnel.api.source.Boundedness;
-import org.apache.seatunnel.api.source.SeaTunnelSource;
 import org.apache.seatunnel.api.source.SourceReader;
 import org.apache.seatunnel.api.source.SourceSplitEnumerator;
-import org.apache.seatunnel.api.source.SupportParallelism;
-import org.apache.seatunnel.api.source.managed.ManagedSourceCapability;
-import org.apache.seatunnel.api.source.managed.SupportManagedSource;
-import org.apache.seatunnel.api.table.catalog.CatalogTable;
 import org.apache.seatunnel.api.table.type.SeaTunnelRow;
 import org.apache.seatunnel.connectors.managed.fake.ManagedFakeRows;
 import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSplit;
-import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSplitSerializer;
-import org.apache.seatunnel.connectors.managed.serialization.SplitListSerializer;
 
 /**
  * {@code CutRace}: a streaming test connector, usable on both lanes, that forces the
@@ -52,10 +41,7 @@ import org.apache.seatunnel.connectors.managed.serialization.SplitListSerializer
  * reader reads whatever it is given: a split handed out twice is read twice. That is what turns the
  * stock path's inconsistent cut into duplicate rows.
  */
-public final class CutRaceSource
-        implements SeaTunnelSource<SeaTunnelRow, ManagedFakeSplit, ArrayList<ManagedFakeSplit>>,
-                SupportParallelism,
-                SupportManagedSource {
+public final class CutRaceSource extends FakeSplitTestSource {
 
     private static final long serialVersionUID = 1L;
 
@@ -65,18 +51,10 @@ public final class CutRaceSource
     static final int S0 = 0;
     static final int S1 = 1;
 
-    static final ManagedSourceCapability CAPABILITY =
-            ManagedSourceCapability.builder().boundedPoll(true).wakeup(true).build();
-
     private final Settings settings;
 
     CutRaceSource(Settings settings) {
         this.settings = settings;
-    }
-
-    @Override
-    public ManagedSourceCapability managedSourceCapability() {
-        return CAPABILITY;
     }
 
     @Override
@@ -85,41 +63,15 @@ public final class CutRaceSource
     }
 
     @Override
-    public Boundedness getBoundedness() {
-        return Boundedness.UNBOUNDED;
-    }
-
-    @Override
-    public List<CatalogTable> getProducedCatalogTables() {
-        return Collections.singletonList(ManagedFakeRows.catalogTable());
-    }
-
-    @Override
     public SourceReader<SeaTunnelRow, ManagedFakeSplit> createReader(SourceReader.Context ctx) {
         return new CutRaceReader(ctx, settings);
     }
 
     @Override
-    public Serializer<ManagedFakeSplit> getSplitSerializer() {
-        return new ManagedFakeSplitSerializer();
-    }
-
-    @Override
-    public SourceSplitEnumerator<ManagedFakeSplit, ArrayList<ManagedFakeSplit>> createEnumerator(
-            SourceSplitEnumerator.Context<ManagedFakeSplit> ctx) {
-        return new CutRaceEnumerator(ctx, settings, null);
-    }
-
-    @Override
-    public SourceSplitEnumerator<ManagedFakeSplit, ArrayList<ManagedFakeSplit>> restoreEnumerator(
+    protected SourceSplitEnumerator<ManagedFakeSplit, ArrayList<ManagedFakeSplit>> enumerator(
             SourceSplitEnumerator.Context<ManagedFakeSplit> ctx,
-            ArrayList<ManagedFakeSplit> state) {
-        return new CutRaceEnumerator(ctx, settings, state);
-    }
-
-    @Override
-    public Serializer<ArrayList<ManagedFakeSplit>> getEnumeratorStateSerializer() {
-        return new SplitListSerializer<>(new ManagedFakeSplitSerializer());
+            ArrayList<ManagedFakeSplit> restored) {
+        return new CutRaceEnumerator(ctx, settings, restored);
     }
 
     /** The connector's options; immutable. */

@@ -81,7 +81,7 @@ final class RestoreProbeReader implements ManagedSourceReader<SeaTunnelRow, Mana
 
     @Override
     public ManagedSourceCapability managedSourceCapability() {
-        return RestoreProbeSource.CAPABILITY;
+        return FakeSplitTestSource.CAPABILITY;
     }
 
     @Override

@@ -19,22 +19,11 @@ package org.apache.seatunnel.engine.managed.e2e;
 
 import java.io.Serializable;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.List;
-import org.apache.seatunnel.api.serialization.Serializer;
-import org.apache.seatunnel.api.source.Boundedness;
-import org.apache.seatunnel.api.source.SeaTunnelSource;
 import org.apache.seatunnel.api.source.SourceReader;
 import org.apache.seatunnel.api.source.SourceSplitEnumerator;
-import org.apache.seatunnel.api.source.SupportParallelism;
-import org.apache.seatunnel.api.source.managed.ManagedSourceCapability;
-import org.apache.seatunnel.api.source.managed.SupportManagedSource;
-import org.apache.seatunnel.api.table.catalog.CatalogTable;
 import org.apache.seatunnel.api.table.type.SeaTunnelRow;
 import org.apache.seatunnel.connectors.managed.fake.ManagedFakeRows;
 import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSplit;
-import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSplitSerializer;
-import org.apache.seatunnel.connectors.managed.serialization.SplitListSerializer;
 
 /**
  * {@code RestoreProbe}: a streaming test connector, usable on both lanes, that shows what a reader
@@ -47,19 +36,13 @@ import org.apache.seatunnel.connectors.managed.serialization.SplitListSerializer
  *
  * <p>Threading: immutable and {@link Serializable}; the engine ships it to every member.
  */
-public final class RestoreProbeSource
-        implements SeaTunnelSource<SeaTunnelRow, ManagedFakeSplit, ArrayList<ManagedFakeSplit>>,
-                SupportParallelism,
-                SupportManagedSource {
+public final class RestoreProbeSource extends FakeSplitTestSource {
 
     private static final long serialVersionUID = 1L;
 
     public static final String IDENTIFIER = "RestoreProbe";
 
     static final int SPLIT_COUNT = 2;
-
-    static final ManagedSourceCapability CAPABILITY =
-            ManagedSourceCapability.builder().boundedPoll(true).wakeup(true).build();
 
     /** Where the reader fails once per run. */
     enum FailAt {
@@ -91,23 +74,8 @@ public final class RestoreProbeSource
     }
 
     @Override
-    public ManagedSourceCapability managedSourceCapability() {
-        return CAPABILITY;
-    }
-
-    @Override
     public String getPluginName() {
         return IDENTIFIER;
-    }
-
-    @Override
-    public Boundedness getBoundedness() {
-        return Boundedness.UNBOUNDED;
-    }
-
-    @Override
-    public List<CatalogTable> getProducedCatalogTables() {
-        return Collections.singletonList(ManagedFakeRows.catalogTable());
     }
 
     @Override
@@ -116,26 +84,10 @@ public final class RestoreProbeSource
     }
 
     @Override
-    public Serializer<ManagedFakeSplit> getSplitSerializer() {
-        return new ManagedFakeSplitSerializer();
-    }
-
-    @Override
-    public SourceSplitEnumerator<ManagedFakeSplit, ArrayList<ManagedFakeSplit>> createEnumerator(
-            SourceSplitEnumerator.Context<ManagedFakeSplit> ctx) {
-        return new RestoreProbeEnumerator(ctx, settings, null);
-    }
-
-    @Override
-    public SourceSplitEnumerator<ManagedFakeSplit, ArrayList<ManagedFakeSplit>> restoreEnumerator(
+    protected SourceSplitEnumerator<ManagedFakeSplit, ArrayList<ManagedFakeSplit>> enumerator(
             SourceSplitEnumerator.Context<ManagedFakeSplit> ctx,
-            ArrayList<ManagedFakeSplit> state) {
-        return new RestoreProbeEnumerator(ctx, settings, state);
-    }
-
-    @Override
-    public Serializer<ArrayList<ManagedFakeSplit>> getEnumeratorStateSerializer() {
-        return new SplitListSerializer<>(new ManagedFakeSplitSerializer());
+            ArrayList<ManagedFakeSplit> restored) {
+        return new RestoreProbeEnumerator(ctx, settings, restored);
     }
 
     /** The connector's options; immutable. */
