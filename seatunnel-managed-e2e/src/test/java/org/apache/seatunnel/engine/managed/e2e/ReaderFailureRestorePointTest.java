@@ -71,14 +71,13 @@ import org.junit.jupiter.api.Test;
 class ReaderFailureRestorePointTest {
     private static final Duration BOUND = Duration.ofSeconds(40);
 
-    /** Until the restored reader opens. */
+    /**
+     * Until the restored reader opens: both lanes fail over in 1 to 2 s here. Far below {@link
+     * #CANCELLATION_TIMEOUT}, so a failover that waited for it could not pass.
+     */
     private static final Duration RESTORE_BOUND = Duration.ofSeconds(40);
 
-    /**
-     * Both lanes fail over from a snapshot failure in 1 to 2 s here; waiting for {@code
-     * poll.cancellation-timeout} would take 30 s.
-     */
-    private static final long FAILOVER_MILLIS = 10_000;
+    private static final String CANCELLATION_TIMEOUT = "10min";
 
     private static final String LANE_A_JOB = "restore-point-lane-a";
     private static final String LANE_B_JOB = "restore-point-lane-b";
@@ -91,6 +90,7 @@ class ReaderFailureRestorePointTest {
         cfg.put("enabled", true);
         cfg.put("allowed-jobs", Arrays.asList(LANE_A_JOB));
         cfg.put("allowed-connectors", Arrays.asList(RestoreProbeSource.IDENTIFIER));
+        cfg.put("poll.cancellation-timeout", CANCELLATION_TIMEOUT);
         LaneASettings.install(cfg);
         zeta =
                 EmbeddedZeta.builder("reader-failure-restore-point", 26400)
@@ -108,28 +108,18 @@ class ReaderFailureRestorePointTest {
 
     // ---------------------------------------------------------------- Lane A
 
-    @Test
-    void laneAFailureInsideFirstSnapshotRestartsFromOriginalSplits() throws Exception {
-        assertRestartFromNothing(run(LANE_A_JOB, "snapshot", 1, false));
-    }
-
     /**
-     * Lane A fails over from a connector exception inside {@code snapshotState} about as fast as
-     * the stock path (1 to 2 s here, {@link
-     * #laneBFailureInsideFirstSnapshotRestartsFromOriginalSplits}), not after {@code
-     * poll.cancellation-timeout} (30 s): the barrier thread holds the engine's checkpoint lock, so
-     * waiting there for the task thread to close the reader would always time out.
+     * Before any checkpoint completed there is nothing to restore: the original splits come back.
+     * And Lane A fails over from a connector exception inside {@code snapshotState} as the stock
+     * path does, not after {@code poll.cancellation-timeout} (set to {@value #CANCELLATION_TIMEOUT}
+     * here): the barrier thread holds the engine's checkpoint lock, so waiting there for the task
+     * thread to close the reader would always time out. {@link #run} awaits the restored reader for
+     * {@link #RESTORE_BOUND} only.
      */
     @Test
-    void laneAFailureInsideSnapshotFailsOverWithoutWaitingForCancellationTimeout()
+    void laneAFailureInsideFirstSnapshotRestartsFromOriginalSplitsWithoutWaitingForCancellation()
             throws Exception {
-        Outcome o = run(LANE_A_JOB, "snapshot", 1, false);
-        assertTrue(
-                o.millisToRestore >= 0 && o.millisToRestore < FAILOVER_MILLIS,
-                "the restored reader opened within "
-                        + FAILOVER_MILLIS
-                        + " ms of the failure"
-                        + o.why());
+        assertRestartFromNothing(run(LANE_A_JOB, "snapshot", 1, false));
     }
 
     @Test
@@ -157,11 +147,7 @@ class ReaderFailureRestorePointTest {
 
     @Test
     void laneBFailureInsideFirstSnapshotRestartsFromOriginalSplits() throws Exception {
-        Outcome o = run(LANE_B_JOB, "snapshot", 1, false);
-        assertRestartFromNothing(o);
-        assertTrue(
-                o.millisToRestore >= 0 && o.millisToRestore < FAILOVER_MILLIS,
-                "the stock path restarts promptly" + o.why());
+        assertRestartFromNothing(run(LANE_B_JOB, "snapshot", 1, false));
     }
 
     @Test
