@@ -61,6 +61,8 @@ class ManagedSourceYamlTest {
         assertEquals(4, c.asyncMaxConcurrency());
         assertEquals(100_000, c.trackerMaxEntries());
         assertEquals(64L << 20, c.trackerMaxBytes());
+        assertFalse(c.offLoopCheckEnabled());
+        assertEquals(10, c.offLoopCheckInterval());
     }
 
     @Test
