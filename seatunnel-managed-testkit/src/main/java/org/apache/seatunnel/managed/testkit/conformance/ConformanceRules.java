@@ -300,6 +300,14 @@ public final class ConformanceRules<T, SplitT extends SourceSplit> {
                 }
                 if (r.status == PollStatus.NOTHING_AVAILABLE) {
                     d.awaitAvailable();
+                    // Data just became available and no turn took it yet: a fetch side that moved
+                    // positions shows here even when every turn drained what was fetched (a
+                    // fetch thread slower than the loop never leaves a turn MORE_AVAILABLE).
+                    if (!snappedWithMore && snapshots.size() < 6) {
+                        snappedWithMore = true;
+                        snapshots.add(serialize(rule, d.snapshot(++checkpoint)));
+                        emittedAt.add(d.emitted().size());
+                    }
                 }
                 if (System.nanoTime() - deadline > 0) {
                     throw violation(rule, "the fixture data was not read within the read bound");

@@ -153,13 +153,18 @@ final class FixtureReader implements ManagedSourceReader<String, FixtureSplit> {
                     continue;
                 }
                 Rec r = new Rec(next.number(), next.next());
+                FixtureSplit advanced = next.withNext(next.next() + 1);
+                boolean advancesHere =
+                        flaws.contains(Flaw.FETCH_THREAD_ADVANCES_POSITIONS)
+                                || flaws.contains(Flaw.SLOW_FETCH_THREAD_ADVANCES_POSITIONS);
+                if (advancesHere) {
+                    // Before the record is queued, so a snapshot taken while it waits in the
+                    // queue (a turn that ended MORE_AVAILABLE) is always ahead of what was
+                    // emitted: the flaw must show whenever records are queued, not by a race.
+                    fetchPositions.put(next.number(), advanced);
+                }
                 if (!fetched.offer(r, 50, TimeUnit.MILLISECONDS)) {
                     continue;
-                }
-                FixtureSplit advanced = next.withNext(next.next() + 1);
-                if (flaws.contains(Flaw.FETCH_THREAD_ADVANCES_POSITIONS)
-                        || flaws.contains(Flaw.SLOW_FETCH_THREAD_ADVANCES_POSITIONS)) {
-                    fetchPositions.put(next.number(), advanced);
                 }
                 if (flaws.contains(Flaw.SLOW_FETCH_THREAD_ADVANCES_POSITIONS)) {
                     synchronized (signal) {
