@@ -17,18 +17,7 @@
 
 package org.apache.seatunnel.engine.managed.source.zeta;
 
-import com.hazelcast.core.Hazelcast;
-import com.hazelcast.core.HazelcastInstance;
-import com.hazelcast.internal.serialization.Data;
-import com.hazelcast.map.IMap;
-import com.hazelcast.spi.impl.SerializationServiceSupport;
-import java.util.Map;
-import org.apache.seatunnel.api.env.EnvCommonOptions;
-import org.apache.seatunnel.common.constants.JobMode;
-import org.apache.seatunnel.engine.common.Constant;
-import org.apache.seatunnel.engine.common.config.JobConfig;
-import org.apache.seatunnel.engine.core.job.JobImmutableInformation;
-import org.apache.seatunnel.engine.core.job.JobInfo;
+import org.apache.seatunnel.engine.managed.source.zeta.engine.EngineBinding;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,9 +30,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>SeaTunnel 2.3.8 never hands a source the job's name or checkpoint settings: the client or REST
  * member parses the job and only the job id and mode travel in the source's {@code JobContext}.
- * Both travel in the job's {@link JobImmutableInformation}, which the engine puts into its
- * running-job map before the master deserializes the plan, so a member that plans the job can read
- * them there.
+ * Both travel in the job's immutable information, which the engine puts into its running-job map
+ * before the master deserializes the plan, so a member that plans the job can read them there
+ * ({@link EngineBinding#jobPlan}).
  */
 final class JobFacts {
     private static final Logger LOG = LoggerFactory.getLogger(JobFacts.class);
@@ -73,40 +62,15 @@ final class JobFacts {
         } catch (NumberFormatException e) {
             return UNKNOWN;
         }
-        for (HazelcastInstance hz : Hazelcast.getAllHazelcastInstances()) {
-            if (!hz.getLifecycleService().isRunning()) {
-                continue;
-            }
-            try {
-                IMap<Long, JobInfo> running = hz.getMap(Constant.IMAP_RUNNING_JOB_INFO);
-                JobInfo info = running.get(id);
-                if (info == null) {
-                    return UNKNOWN;
-                }
-                Data data = info.getJobImmutableInformation();
-                JobImmutableInformation job =
-                        ((SerializationServiceSupport) hz).getSerializationService().toObject(data);
-                JobConfig config = job.getJobConfig();
-                return new JobFacts(realName(config.getName()), checkpointsEnabled(config));
-            } catch (RuntimeException e) {
-                LOG.warn("Could not read job {} from the running-job map", jobId, e);
-                return UNKNOWN;
-            }
+        try {
+            EngineBinding.JobPlan plan = EngineBinding.running().jobPlan(id);
+            return plan == null
+                    ? UNKNOWN
+                    : new JobFacts(realName(plan.name()), plan.checkpointsEnabled());
+        } catch (RuntimeException e) {
+            LOG.warn("Could not read job {} from the running-job map", jobId, e);
+            return UNKNOWN;
         }
-        return UNKNOWN;
-    }
-
-    /**
-     * Zeta 2.3.8's own rule ({@code JobMaster#createJobCheckpointConfig}): a job checkpoints
-     * periodically unless it is a BATCH job without {@code checkpoint.interval} in its env.
-     */
-    static boolean checkpointsEnabled(JobConfig config) {
-        Map<String, Object> env = config.getEnvOptions();
-        if (env != null && env.containsKey(EnvCommonOptions.CHECKPOINT_INTERVAL.key())) {
-            return true;
-        }
-        return config.getJobContext() == null
-                || config.getJobContext().getJobMode() != JobMode.BATCH;
     }
 
     /** The job's {@code env.job.name}, or null when it has none of its own. */
@@ -119,15 +83,11 @@ final class JobFacts {
         return checkpointsEnabled;
     }
 
-    /** The name SeaTunnel's job config starts with before a job's env sets one (its LOGO). */
-    private static final String UNNAMED = "SeaTunnel";
-
-    /** Null for SeaTunnel's default job names, which name no job in particular. */
+    /** Null for the engine's default job names, which name no job in particular. */
     static String realName(String name) {
         if (name == null
                 || name.trim().isEmpty()
-                || name.equals(UNNAMED)
-                || name.equals(EnvCommonOptions.JOB_NAME.defaultValue())) {
+                || EngineBinding.running().isDefaultJobName(name)) {
             return null;
         }
         return name;

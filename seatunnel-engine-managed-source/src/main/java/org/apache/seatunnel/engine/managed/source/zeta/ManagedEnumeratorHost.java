@@ -53,10 +53,9 @@ import org.apache.seatunnel.engine.managed.source.lane.Lane;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 import org.apache.seatunnel.engine.managed.source.transport.CoordinatorEndpoint;
+import org.apache.seatunnel.engine.managed.source.zeta.engine.EngineBinding;
 import org.apache.seatunnel.engine.managed.source.zeta.transport.BarrierAnnouncer;
 import org.apache.seatunnel.engine.managed.source.zeta.transport.ManagedSourceMemberService;
-import org.apache.seatunnel.engine.server.checkpoint.operation.CheckpointErrorReportOperation;
-import org.apache.seatunnel.engine.server.task.SourceSplitEnumeratorTask;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -84,6 +83,7 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
 
     private final ManagedLaneSource<T, SplitT, StateT> source;
     private final SourceSplitEnumerator.Context<ManagedSplit> context;
+    private final EngineBinding.EnumeratorTask engineTask;
     private final ManagedEnumeratorState restored;
     private final Serializer<SplitT> splitSerializer;
     private final long epoch;
@@ -109,30 +109,28 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
         this.context = context;
         this.restored = restored;
         this.splitSerializer = source.inner().getSplitSerializer();
-        this.service = ManagedSourceMemberService.of(EngineAccess.member(context));
-        this.epoch =
-                nextEpoch(service, EngineAccess.jobId(context), source.sourceRuntimeId(), restored);
-        SourceSplitEnumeratorTask<?> task = EngineAccess.enumeratorTask(context);
+        this.engineTask = EngineBinding.running().enumeratorTask(context);
+        this.service = ManagedSourceMemberService.of(engineTask.member());
+        this.epoch = nextEpoch(service, engineTask.jobId(), source.sourceRuntimeId(), restored);
         this.loop = buildLoop();
         this.inbox =
                 new CoordinatorInbox<>(
                         loop,
-                        EngineAccess.jobId(context),
+                        engineTask.jobId(),
                         context.currentParallelism(),
-                        subtask -> deployedMember(task, subtask),
+                        engineTask::readerMember,
                         RETRY_AFTER_MILLIS);
         this.announcer =
                 new BarrierAnnouncer(
                         service,
-                        EngineAccess.jobId(context),
+                        engineTask.jobId(),
                         source.sourceRuntimeId(),
                         context.currentParallelism(),
                         inbox.fence());
         CoordinatorTaskMetrics.register(context.getMetricsContext(), loop.metrics());
         LaneMetric.register(context.getMetricsContext(), source.decision());
         service.targets().registerCoordinator(source.sourceRuntimeId(), this);
-        service.taskTotals()
-                .coordinatorOpened(loop.metrics(), String.valueOf(EngineAccess.jobId(context)));
+        service.taskTotals().coordinatorOpened(loop.metrics(), String.valueOf(engineTask.jobId()));
     }
 
     private CoordinatorEventLoop<SplitT, StateT> buildLoop() {
@@ -144,7 +142,7 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
                 .config(
                         // The job's planned settings: tracker bounds, its own async share, retries.
                         cfg.coordinatorConfig()
-                                .jobId(EngineAccess.jobId(context))
+                                .jobId(engineTask.jobId())
                                 .sourceRuntimeId(source.sourceRuntimeId())
                                 .epoch(epoch)
                                 .parallelism(context.currentParallelism())
@@ -225,13 +223,8 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
             return;
         }
         try {
-            SourceSplitEnumeratorTask<?> task = EngineAccess.enumeratorTask(context);
-            task.getExecutionContext()
-                    .sendToMaster(
-                            new CheckpointErrorReportOperation(
-                                    task.getTaskLocation(),
-                                    new IllegalStateException(
-                                            "Lane A coordinator failed in " + where, cause)));
+            engineTask.reportFailureToMaster(
+                    new IllegalStateException("Lane A coordinator failed in " + where, cause));
         } catch (RuntimeException e) {
             LOG.error("Could not report the Lane A coordinator failure to the master", e);
         }
@@ -241,7 +234,7 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
     public void open() {
         expectAccepted(loop.open(), "open");
         RuntimeObservers.coordinatorOpened(
-                EngineAccess.jobId(context), source.sourceRuntimeId(), epoch, restored != null);
+                engineTask.jobId(), source.sourceRuntimeId(), epoch, restored != null);
         LOG.info(
                 "Lane A coordinator of source runtime {} opened in epoch {} (restored: {};"
                         + " checkpoints: {})",
@@ -251,18 +244,6 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
                 source.checkpointsEnabled()
                         ? "periodic"
                         : "none, assignments are collected once applied");
-    }
-
-    /**
-     * The member the engine recorded for a reader subtask, or null before the reader's own
-     * registration with the enumerator task reached it. (The engine's by-index lookup throws until
-     * then: it looks up a null location in a concurrent map.) The engine records the member before
-     * the index, so a known index always has its member.
-     */
-    private static Address deployedMember(SourceSplitEnumeratorTask<?> task, int subtask) {
-        return task.getTaskMemberLocationByIndex(subtask) == null
-                ? null
-                : task.getTaskMemberAddressByIndex(subtask);
     }
 
     /**
@@ -325,10 +306,7 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
         for (Map.Entry<Integer, SourceRuntimeCheckpointMetadata> m : metas.entrySet()) {
             SourceRuntimeCheckpointMetadata meta = m.getValue();
             ManagedLaneSource.verifyRestore(
-                    EngineAccess.jobId(context),
-                    source.decision(),
-                    meta.lane(),
-                    meta.capabilityDigest());
+                    engineTask.jobId(), source.decision(), meta.lane(), meta.capabilityDigest());
             // The engine hands reader state back before readers open: the restored owner keeps
             // nothing, its splits return here, and the tracker reconciles from the metadata.
             expectAccepted(
@@ -391,8 +369,7 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
     /** Fault point 11, tests only; true if the notification is not to reach the loop now. */
     private boolean injectBeforeTrackerGc(long checkpointId) {
         FaultSite site = FaultSite.GLOBAL_COMPLETION_BEFORE_TRACKER_GC;
-        FaultAction f =
-                FaultSeam.at(site, EngineAccess.jobId(context), -1, "checkpoint " + checkpointId);
+        FaultAction f = FaultSeam.at(site, engineTask.jobId(), -1, "checkpoint " + checkpointId);
         if (f == FaultAction.CRASH) {
             throw new InjectedFaultException(site, f);
         }

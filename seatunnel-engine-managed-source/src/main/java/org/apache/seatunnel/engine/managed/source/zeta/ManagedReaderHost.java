@@ -59,8 +59,8 @@ import org.apache.seatunnel.engine.managed.source.reader.TerminalSignal;
 import org.apache.seatunnel.engine.managed.source.reader.TurnWatch;
 import org.apache.seatunnel.engine.managed.source.transport.ReaderFence;
 import org.apache.seatunnel.engine.managed.source.transport.SenderUplink;
+import org.apache.seatunnel.engine.managed.source.zeta.engine.EngineBinding;
 import org.apache.seatunnel.engine.managed.source.zeta.transport.ManagedSourceMemberService;
-import org.apache.seatunnel.engine.server.task.flow.SourceFlowLifeCycle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -68,11 +68,11 @@ import org.slf4j.LoggerFactory;
  * The reader the engine drives on Lane A: Zeta's thin adapter over the engine-neutral {@link
  * ReaderAttempt}, which owns the mailbox, the loop, the snapshot handover and what the attempt
  * tells its coordinator. This class adds only what is Zeta's: the checkpoint lock around every loop
- * call, the engine's context and lifecycle ({@link EngineAccess}), the Hazelcast transport (the
- * {@link ReaderUplink} over the member service's sender, the {@link ReaderFence}), the watchdog and
- * the engine metrics registration. It owns no connector state: every engine callback becomes a
- * command in the attempt's {@link ReaderMailbox} or one turn of its {@link ReaderEventLoop}, and
- * the connector only ever runs inside the loop.
+ * call, the engine's context and lifecycle ({@link EngineBinding.ReaderTask}), the Hazelcast
+ * transport (the {@link ReaderUplink} over the member service's sender, the {@link ReaderFence}),
+ * the watchdog and the engine metrics registration. It owns no connector state: every engine
+ * callback becomes a command in the attempt's {@link ReaderMailbox} or one turn of its {@link
+ * ReaderEventLoop}, and the connector only ever runs inside the loop.
  *
  * <p>Threading: {@code open}, {@code pollNext} and {@code close} run on the task thread T; {@code
  * snapshotState} on an engine pool thread A that holds the checkpoint lock; {@code
@@ -108,7 +108,7 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
     // Counted down when the engine closes this reader: its task has ended.
     private final CountDownLatch closed = new CountDownLatch(1);
 
-    private SourceFlowLifeCycle<?, ?> lifecycle;
+    private EngineBinding.ReaderTask engineTask;
     private ManagedSourceMemberService service;
     private SchemaChangeEndRepair schemaChangeEnd;
     private Address coordinatorAddress;
@@ -156,11 +156,11 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
                             + source.decision().capabilityDigest());
         }
         ManagedSourceConfig cfg = source.config();
-        lifecycle = EngineAccess.lifecycle(context);
-        service = ManagedSourceMemberService.of(EngineAccess.member(context));
-        coordinatorAddress = EngineAccess.enumeratorAddress(context);
+        engineTask = EngineBinding.running().readerTask(context);
+        service = ManagedSourceMemberService.of(engineTask.member());
+        coordinatorAddress = engineTask.enumeratorAddress();
         attemptId = ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE);
-        long jobId = EngineAccess.jobId(context);
+        long jobId = engineTask.jobId();
         identity =
                 new ReaderIdentity(
                         source.inner().getPluginName(),
@@ -217,7 +217,7 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
         loop.turnWatch().attach(service.turnWatchdog());
         schemaChangeEnd =
                 new SchemaChangeEndRepair(
-                        lifecycle, service.watchdog(), "Lane A reader of " + identity);
+                        engineTask, service.watchdog(), "Lane A reader of " + identity);
         RuntimeObservers.readerOpened(mailbox, loopMetrics);
         service.taskTotals().readerOpened(loopMetrics);
         ReaderTaskMetrics.register(
@@ -324,7 +324,7 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
             LoopStatus status;
             boolean moreWork;
             synchronized (lock) {
-                if (EngineAccess.prepareClose(lifecycle)) {
+                if (engineTask.prepareClose()) {
                     // The engine took its final barrier: no record may follow it.
                     offerGracefulClose();
                     loop.runControls();
@@ -549,7 +549,7 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
     @Override
     public List<ManagedSplit> snapshotState(long checkpointId) throws Exception {
         long start = System.nanoTime();
-        if (EngineAccess.prepareClose(lifecycle)) {
+        if (engineTask.prepareClose()) {
             // The engine latched prepare-close for this barrier and calls pollNext no more.
             offerGracefulClose();
         }
@@ -602,7 +602,7 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
         FaultAction f =
                 FaultSeam.at(
                         site,
-                        EngineAccess.jobId(context),
+                        engineTask.jobId(),
                         context.getIndexOfSubtask(),
                         "checkpoint " + checkpointId);
         if (f == FaultAction.CRASH) {

@@ -36,6 +36,7 @@ import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
 import org.apache.seatunnel.engine.managed.source.lane.Lane;
 import org.apache.seatunnel.engine.managed.source.lane.LaneDecision;
 import org.apache.seatunnel.engine.managed.source.lane.LaneSelector;
+import org.apache.seatunnel.engine.managed.source.zeta.engine.EngineVersion;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

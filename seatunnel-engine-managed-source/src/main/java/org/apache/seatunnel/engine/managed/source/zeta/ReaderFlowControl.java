@@ -23,6 +23,7 @@ import org.apache.seatunnel.engine.managed.source.reader.LoopSignal;
 import org.apache.seatunnel.engine.managed.source.reader.NanoClock;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderEventLoop;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
+import org.apache.seatunnel.engine.managed.source.zeta.engine.EngineBinding;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -63,9 +64,9 @@ final class ReaderFlowControl {
             LoopSignal signal,
             ManagedSourceConfig cfg,
             BackpressureMetrics metrics) {
-        EngineAccess.OutputQueues queues;
+        EngineBinding.OutputQueues queues;
         try {
-            queues = EngineAccess.outputQueues(collector);
+            queues = EngineBinding.running().outputQueues(collector);
         } catch (RuntimeException e) {
             LOG.warn(
                     "Lane A reader {} cannot see its output queue; turns are not cut for a full"
@@ -78,8 +79,8 @@ final class ReaderFlowControl {
         if (queues != null) {
             gate =
                     new OutputQueueGate(
-                            queues.queues,
-                            queues.capacity,
+                            queues.queues(),
+                            queues.capacity(),
                             cfg.outputInFlightTargetNanos(),
                             NanoClock.SYSTEM,
                             metrics);
@@ -88,7 +89,7 @@ final class ReaderFlowControl {
         LOG.debug(
                 "Lane A reader {}: output queue {}",
                 loop.identity(),
-                queues == null ? "not visible" : "of " + queues.capacity + " rows");
+                queues == null ? "not visible" : "of " + queues.capacity() + " rows");
         return new ReaderFlowControl(
                 new BarrierHandoff(mailbox, signal, cfg.barrierHandoffNanos(), metrics),
                 gate,

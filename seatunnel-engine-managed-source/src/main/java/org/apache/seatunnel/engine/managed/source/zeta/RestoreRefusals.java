@@ -17,8 +17,8 @@
 
 package org.apache.seatunnel.engine.managed.source.zeta;
 
+import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
-import com.hazelcast.instance.impl.HazelcastInstanceFactory;
 import org.apache.seatunnel.engine.managed.source.zeta.transport.ManagedSourceMemberService;
 import org.apache.seatunnel.engine.managed.source.zeta.transport.ManagedSourceTelemetry;
 import org.slf4j.Logger;
@@ -53,7 +53,7 @@ final class RestoreRefusals {
     }
 
     private static void failJob(long jobId, String reason) {
-        for (HazelcastInstance instance : HazelcastInstanceFactory.getAllHazelcastInstances()) {
+        for (HazelcastInstance instance : Hazelcast.getAllHazelcastInstances()) {
             try {
                 if (!instance.getLifecycleService().isRunning()) {
                     continue;

@@ -23,7 +23,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import org.apache.seatunnel.engine.server.task.flow.SourceFlowLifeCycle;
+import org.apache.seatunnel.engine.managed.source.zeta.engine.EngineBinding;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,6 +54,7 @@ final class SchemaChangeEndRepair {
 
     // The engine's phase holder, resolved at open so that another engine version fails there.
     private final AtomicReference<Object> phase;
+    private final EngineBinding.ReaderTask task;
     private final ScheduledExecutorService scheduler;
     private final String identity;
     private final AtomicLong completed = new AtomicLong(-1);
@@ -63,10 +64,9 @@ final class SchemaChangeEndRepair {
     private long completedAtLastCheck = -1;
 
     SchemaChangeEndRepair(
-            SourceFlowLifeCycle<?, ?> lifecycle,
-            ScheduledExecutorService scheduler,
-            String identity) {
-        this.phase = EngineAccess.schemaChangePhase(lifecycle);
+            EngineBinding.ReaderTask task, ScheduledExecutorService scheduler, String identity) {
+        this.task = task;
+        this.phase = task.schemaChangePhase();
         this.scheduler = scheduler;
         this.identity = identity;
     }
@@ -106,7 +106,7 @@ final class SchemaChangeEndRepair {
                 completedAtLastCheck = -1;
                 return;
             }
-            long bound = EngineAccess.schemaChangeCheckpoint(current);
+            long bound = task.schemaChangeCheckpoint(current);
             if (bound >= 0 && bound <= completedAtLastCheck) {
                 // Null unless the engine replaced or ended the phase meanwhile.
                 if (phase.compareAndSet(current, null)) {

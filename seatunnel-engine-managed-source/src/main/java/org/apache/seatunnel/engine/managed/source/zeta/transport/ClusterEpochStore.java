@@ -22,8 +22,8 @@ import com.hazelcast.map.IMap;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import org.apache.seatunnel.engine.common.Constant;
 import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorEpochs;
+import org.apache.seatunnel.engine.managed.source.zeta.engine.EngineBinding;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -66,7 +66,7 @@ final class ClusterEpochStore implements CoordinatorEpochs.Store {
 
     private void sweep(IMap<String, Long> marks) {
         try {
-            IMap<Long, ?> running = hz.getMap(Constant.IMAP_RUNNING_JOB_INFO);
+            IMap<Long, ?> running = hz.getMap(EngineBinding.running().runningJobMapName());
             List<String> ended = new ArrayList<>();
             for (String key : marks.keySet()) {
                 long job = Long.parseLong(key.substring(0, key.indexOf('/')));

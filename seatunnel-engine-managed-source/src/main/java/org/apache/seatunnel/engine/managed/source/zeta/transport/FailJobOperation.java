@@ -20,9 +20,7 @@ package org.apache.seatunnel.engine.managed.source.zeta.transport;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
 import java.io.IOException;
-import org.apache.seatunnel.engine.server.SeaTunnelServer;
-import org.apache.seatunnel.engine.server.dag.physical.SubPlan;
-import org.apache.seatunnel.engine.server.master.JobMaster;
+import org.apache.seatunnel.engine.managed.source.zeta.engine.EngineBinding;
 
 /**
  * Fails a job on the master with a reason that becomes the job's error, and without pipeline
@@ -54,34 +52,7 @@ public final class FailJobOperation extends ManagedSourceOperation {
 
     @Override
     public void run() {
-        SeaTunnelServer server = getNodeEngine().getService(SeaTunnelServer.SERVICE_NAME);
-        found = failLocally(server, jobId, reason);
-    }
-
-    /**
-     * Fails {@code jobId} if this member's server is the master and runs it.
-     *
-     * @return false if the job is not known here
-     */
-    static boolean failLocally(SeaTunnelServer server, long jobId, String reason) {
-        if (server == null || !server.isMasterNode()) {
-            return false;
-        }
-        JobMaster master = server.getCoordinatorService().getJobMaster(jobId);
-        if (master == null || master.getPhysicalPlan() == null) {
-            return false;
-        }
-        master.neverNeedRestore();
-        // Each pipeline records the reason as its first error (compare-and-set) and turns
-        // FAILING, which cancels its tasks and ends it FAILED; the job then ends FAILED with the
-        // first pipeline error. (Failing the job itself would end it CANCELED.)
-        IllegalStateException error = new IllegalStateException(reason);
-        for (SubPlan pipeline : master.getPhysicalPlan().getPipelineList()) {
-            if (!pipeline.getPipelineState().isEndState()) {
-                pipeline.makePipelineFailing(error);
-            }
-        }
-        return true;
+        found = EngineBinding.running().failJobIfMaster(getNodeEngine(), jobId, reason);
     }
 
     @Override

@@ -19,8 +19,6 @@ package org.apache.seatunnel.engine.managed.source.zeta.transport;
 
 import com.hazelcast.cluster.Address;
 import com.hazelcast.core.HazelcastInstance;
-import com.hazelcast.instance.impl.HazelcastInstanceImpl;
-import com.hazelcast.instance.impl.HazelcastInstanceProxy;
 import com.hazelcast.internal.services.ManagedService;
 import com.hazelcast.spi.impl.NodeEngine;
 import com.hazelcast.spi.impl.operationservice.InvocationBuilder;
@@ -50,9 +48,10 @@ import org.apache.seatunnel.engine.managed.source.transport.SenderScheduler;
 import org.apache.seatunnel.engine.managed.source.transport.SourceCommandTransportAdapter;
 import org.apache.seatunnel.engine.managed.source.transport.TransportMetrics;
 import org.apache.seatunnel.engine.managed.source.transport.TransportTargets;
-import org.apache.seatunnel.engine.managed.source.zeta.EngineVersion;
 import org.apache.seatunnel.engine.managed.source.zeta.InterruptWatch;
 import org.apache.seatunnel.engine.managed.source.zeta.ManagedSourceSettings;
+import org.apache.seatunnel.engine.managed.source.zeta.engine.EngineBinding;
+import org.apache.seatunnel.engine.managed.source.zeta.engine.EngineVersion;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -173,27 +172,14 @@ public final class ManagedSourceMemberService implements ManagedService {
     }
 
     /**
-     * The service of a member started in this JVM. Path: a member's {@code HazelcastInstance} is a
-     * {@link HazelcastInstanceProxy} (from {@code Hazelcast.newHazelcastInstance}) or the {@link
-     * HazelcastInstanceImpl} behind it (what {@code SeaTunnelServerStarter} returns); {@code
-     * HazelcastInstanceImpl.node} is public, and {@code node.getNodeEngine()} holds the services.
+     * The service of a member started in this JVM, found through the engine binding's node engine.
      *
      * @throws IllegalArgumentException for a client instance
      * @throws IllegalStateException if this module was not on the member's classpath at start
      */
     public static ManagedSourceMemberService of(HazelcastInstance instance) {
         Objects.requireNonNull(instance, "instance");
-        HazelcastInstanceImpl impl;
-        if (instance instanceof HazelcastInstanceProxy) {
-            // Throws HazelcastInstanceNotActiveException once the member has shut down.
-            impl = ((HazelcastInstanceProxy) instance).getOriginal();
-        } else if (instance instanceof HazelcastInstanceImpl) {
-            impl = (HazelcastInstanceImpl) instance;
-        } else {
-            throw new IllegalArgumentException(
-                    "not a member instance (a client?): " + instance.getClass().getName());
-        }
-        return of(impl.node.getNodeEngine());
+        return of(EngineBinding.running().nodeEngine(instance));
     }
 
     /** The service of the member that owns {@code nodeEngine}. */
@@ -493,10 +479,7 @@ public final class ManagedSourceMemberService implements ManagedService {
      */
     public boolean failJob(long jobId, String reason) throws InterruptedException {
         NodeEngine ne = requireStarted(nodeEngine);
-        org.apache.seatunnel.engine.server.SeaTunnelServer server =
-                ne.getServiceOrNull(
-                        org.apache.seatunnel.engine.server.SeaTunnelServer.SERVICE_NAME);
-        if (FailJobOperation.failLocally(server, jobId, reason)) {
+        if (EngineBinding.running().failJobIfMaster(ne, jobId, reason)) {
             return true;
         }
         Address master = ne.getMasterAddress();

@@ -15,7 +15,7 @@
  * limitations under the License.
  */
 
-package org.apache.seatunnel.engine.managed.source.zeta;
+package org.apache.seatunnel.engine.managed.source.zeta.engine;
 
 import java.io.IOException;
 import java.io.InputStream;
