@@ -35,11 +35,12 @@ public final class FrameException extends IOException {
     private static final long serialVersionUID = 1L;
 
     private final FrameRefusal reason;
+    private final String format;
     private final String detail;
 
     public FrameException(FrameRefusal reason, String format, String detail) {
-        super(Objects.requireNonNull(reason, "reason").message(format, detail));
-        this.reason = reason;
+        this.reason = Objects.requireNonNull(reason, "reason");
+        this.format = format;
         this.detail = detail;
     }
 
@@ -50,6 +51,12 @@ public final class FrameException extends IOException {
     /** What was wrong, without the format's name. */
     public String detail() {
         return detail;
+    }
+
+    /** Built when asked for: a wire decoder answers with the reason and never needs it. */
+    @Override
+    public String getMessage() {
+        return reason.message(format, detail);
     }
 
     @Override

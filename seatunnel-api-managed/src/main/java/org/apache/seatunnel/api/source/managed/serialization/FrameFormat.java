@@ -147,7 +147,7 @@ public final class FrameFormat {
             if (found != magic) {
                 throw refusal(
                         FrameRefusal.BAD_MAGIC,
-                        String.format("magic 0x%08X, expected 0x%08X", found, magic));
+                        "magic " + FrameReader.hex(found) + ", expected " + FrameReader.hex(magic));
             }
             at += 4;
         }

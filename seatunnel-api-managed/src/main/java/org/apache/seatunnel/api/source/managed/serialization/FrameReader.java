@@ -175,11 +175,11 @@ public final class FrameReader extends InputStream {
         int stored = i32(bytes, start + covered);
         int computed = checksum.of(bytes, start, covered);
         if (stored != computed) {
+            // The stored and computed values are left out: building them costs more than the
+            // refusal itself, and a wire decoder refuses such frames on an operation thread.
             throw refuse(
                     FrameRefusal.CHECKSUM_MISMATCH,
-                    String.format(
-                            "%s 0x%08X stored, 0x%08X computed over %d bytes",
-                            checksum.label(), stored, computed, covered));
+                    checksum.label() + " over " + covered + " bytes");
         }
         checksumVerified = true;
     }
@@ -270,6 +270,12 @@ public final class FrameReader extends InputStream {
 
     private FrameException truncated(String detail) {
         return refuse(FrameRefusal.TRUNCATED, detail);
+    }
+
+    /** {@code 0x} and 8 upper-case hex digits, without String.format's cost on a refusal. */
+    static String hex(int v) {
+        String digits = Integer.toHexString(v).toUpperCase(java.util.Locale.ROOT);
+        return "0x00000000".substring(0, 10 - digits.length()) + digits;
     }
 
     static int u16(byte[] b, int at) {
