@@ -87,12 +87,12 @@ public final class FrameFormat {
     }
 
     /** Magic and version field. */
-    public int headerBytes() {
+    int headerBytes() {
         return (hasMagic ? 4 : 0) + versionField.bytes;
     }
 
     /** The trailing checksum's bytes, 0 without one. */
-    public int trailerBytes() {
+    int trailerBytes() {
         return checksum == null ? 0 : FrameChecksum.BYTES;
     }
 

@@ -103,11 +103,6 @@ public final class FrameWriter extends OutputStream {
         return putI32(b.length).putBytes(b);
     }
 
-    /** Bytes written so far, header included. */
-    public int position() {
-        return pos;
-    }
-
     @Override
     public void write(int b) {
         putU8(b);
