@@ -24,8 +24,8 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.zip.CRC32;
 import org.apache.seatunnel.api.serialization.Serializer;
+import org.apache.seatunnel.api.source.managed.serialization.FrameChecksum;
 import org.apache.seatunnel.connectors.managed.serialization.VersionedSerializer;
 
 /**
@@ -76,7 +76,7 @@ public final class DiscoveryStateSerializer<SplitT, CursorT>
         byte[] b = bytes.toByteArray();
         out.writeInt(b.length);
         out.write(b);
-        out.writeInt(crc(b));
+        out.writeInt(FrameChecksum.CRC32.of(b, 0, b.length));
     }
 
     @Override
@@ -84,7 +84,7 @@ public final class DiscoveryStateSerializer<SplitT, CursorT>
             throws IOException {
         byte[] b = readBlock(in, "body");
         int expected = in.readInt();
-        if (crc(b) != expected) {
+        if (FrameChecksum.CRC32.of(b, 0, b.length) != expected) {
             throw new IOException("discovery state: checksum mismatch (corrupt body)");
         }
         DataInputStream body = new DataInputStream(new ByteArrayInputStream(b));
@@ -122,12 +122,6 @@ public final class DiscoveryStateSerializer<SplitT, CursorT>
         byte[] b = new byte[len];
         in.readFully(b);
         return b;
-    }
-
-    private static int crc(byte[] b) {
-        CRC32 crc = new CRC32();
-        crc.update(b, 0, b.length);
-        return (int) crc.getValue();
     }
 
     /**

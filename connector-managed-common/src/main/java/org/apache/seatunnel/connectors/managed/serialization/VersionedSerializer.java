@@ -21,17 +21,19 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.util.Arrays;
 import org.apache.seatunnel.api.serialization.Serializer;
+import org.apache.seatunnel.api.source.managed.serialization.FrameFormat;
+import org.apache.seatunnel.api.source.managed.serialization.FrameReader;
+import org.apache.seatunnel.api.source.managed.serialization.FrameRefusal;
+import org.apache.seatunnel.api.source.managed.serialization.FrameWriter;
 
 /**
  * A {@link Serializer} with a version byte in front, for splits, enumerator state and source events
  * that live in checkpoints: the subclass writes and reads the fields of its current version (and
  * reads older ones), the base writes the version, refuses unknown versions, truncated input and
  * trailing bytes with an {@link IOException} that says which, and never lets a runtime exception of
- * a malformed input escape.
+ * a malformed input escape. The framing is the SPI's frame codec ({@link FrameFormat}, no magic, a
+ * u8 version, no checksum), so its refusals carry a {@link FrameRefusal} reason.
  *
  * <pre>{@code
  * u8 version | fields written by write(...)
@@ -41,6 +43,10 @@ import org.apache.seatunnel.api.serialization.Serializer;
  */
 public abstract class VersionedSerializer<T> implements Serializer<T> {
     private static final long serialVersionUID = 1L;
+
+    // Built on first use. Racing threads may each build one: FrameFormat is immutable with final
+    // fields, so whichever they see is complete.
+    private transient FrameFormat format;
 
     /** The version {@link #serialize} writes; 1..255. */
     protected abstract int version();
@@ -58,133 +64,49 @@ public abstract class VersionedSerializer<T> implements Serializer<T> {
 
     @Override
     public final byte[] serialize(T value) throws IOException {
-        // Unsynchronized buffers: the streams are this call's own, and a split is serialized per
-        // assignment and per checkpoint, so the JDK's synchronized byte streams cost more than
-        // the fields they carry.
-        Bytes bytes = new Bytes(32);
-        DataOutputStream out = new DataOutputStream(bytes);
-        out.writeByte(version());
-        write(out, value);
+        FrameWriter frame = format().writer(version());
         // DataOutputStream buffers nothing: there is nothing to flush or close.
-        return bytes.toByteArray();
+        write(new DataOutputStream(frame), value);
+        return frame.finish();
     }
 
     @Override
     public final T deserialize(byte[] serialized) throws IOException {
-        if (serialized == null || serialized.length == 0) {
-            throw new IOException(getClass().getSimpleName() + ": empty input");
-        }
-        int version = serialized[0] & 0xff;
+        FrameReader in = format().open(serialized);
+        int version = in.version();
         if (!canRead(version)) {
-            throw new IOException(
-                    getClass().getSimpleName()
-                            + ": unknown version "
-                            + version
-                            + " (writes "
-                            + version()
-                            + ")");
+            throw in.refuse(
+                    FrameRefusal.UNSUPPORTED_VERSION,
+                    "unknown version " + version + " (writes " + version() + ")");
         }
-        BytesIn bytes = new BytesIn(serialized, 1);
         T value;
         try {
-            value = read(new DataInputStream(bytes), version);
+            value = read(new DataInputStream(in), version);
         } catch (EOFException e) {
-            throw new IOException(
-                    getClass().getSimpleName()
-                            + ": truncated input ("
-                            + serialized.length
-                            + " bytes)",
-                    e);
+            throw in.refuse(
+                    FrameRefusal.TRUNCATED, "truncated input (" + serialized.length + " bytes)");
         } catch (RuntimeException e) {
-            throw new IOException(
-                    getClass().getSimpleName()
-                            + ": malformed input: "
-                            + e.getClass().getSimpleName(),
-                    e);
+            IOException malformed =
+                    in.refuse(
+                            FrameRefusal.BAD_FIELD,
+                            "malformed input: " + e.getClass().getSimpleName());
+            malformed.initCause(e);
+            throw malformed;
         }
-        if (bytes.available() > 0) {
-            throw new IOException(
-                    getClass().getSimpleName()
-                            + ": "
-                            + bytes.available()
-                            + " trailing bytes after version "
-                            + version);
-        }
+        in.finish();
         return value;
     }
 
-    /** A growable byte sink without the JDK's per-call locking. One caller; not thread-safe. */
-    private static final class Bytes extends OutputStream {
-        private byte[] buf;
-        private int count;
-
-        Bytes(int size) {
-            buf = new byte[size];
+    private FrameFormat format() {
+        FrameFormat f = format;
+        if (f == null) {
+            // Any u8 version opens; canRead decides, as subclasses may read a sparse set.
+            f =
+                    FrameFormat.named(getClass().getSimpleName())
+                            .version(FrameFormat.VersionField.U8, 0, 0xFF)
+                            .build();
+            format = f;
         }
-
-        @Override
-        public void write(int b) {
-            ensure(1);
-            buf[count++] = (byte) b;
-        }
-
-        @Override
-        public void write(byte[] b, int off, int len) {
-            ensure(len);
-            System.arraycopy(b, off, buf, count, len);
-            count += len;
-        }
-
-        private void ensure(int more) {
-            if (count + more > buf.length) {
-                buf = Arrays.copyOf(buf, Math.max(buf.length * 2, count + more));
-            }
-        }
-
-        byte[] toByteArray() {
-            return Arrays.copyOf(buf, count);
-        }
-    }
-
-    /** A byte source over an array without the JDK's per-call locking. One caller. */
-    private static final class BytesIn extends InputStream {
-        private final byte[] buf;
-        private int pos;
-
-        BytesIn(byte[] buf, int from) {
-            this.buf = buf;
-            this.pos = from;
-        }
-
-        @Override
-        public int read() {
-            return pos < buf.length ? buf[pos++] & 0xff : -1;
-        }
-
-        @Override
-        public int read(byte[] b, int off, int len) {
-            if (len == 0) {
-                return 0;
-            }
-            int n = Math.min(len, buf.length - pos);
-            if (n <= 0) {
-                return -1;
-            }
-            System.arraycopy(buf, pos, b, off, n);
-            pos += n;
-            return n;
-        }
-
-        @Override
-        public long skip(long n) {
-            long k = Math.max(0, Math.min(n, buf.length - pos));
-            pos += (int) k;
-            return k;
-        }
-
-        @Override
-        public int available() {
-            return buf.length - pos;
-        }
+        return f;
     }
 }

@@ -17,16 +17,19 @@
 
 package org.apache.seatunnel.engine.managed.source.checkpoint;
 
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.apache.seatunnel.api.serialization.Serializer;
+import org.apache.seatunnel.api.source.managed.serialization.FrameChecksum;
+import org.apache.seatunnel.api.source.managed.serialization.FrameException;
+import org.apache.seatunnel.api.source.managed.serialization.FrameFormat;
+import org.apache.seatunnel.api.source.managed.serialization.FrameReader;
+import org.apache.seatunnel.api.source.managed.serialization.FrameWriter;
 import org.apache.seatunnel.engine.managed.source.checkpoint.MetadataFormatException.Reason;
 import org.apache.seatunnel.engine.managed.source.lane.Lane;
-import org.apache.seatunnel.engine.managed.source.protocol.Crc32c;
 
 /**
  * Versioned binary form of {@link SourceRuntimeCheckpointMetadata}. No Java serialization: the
@@ -67,7 +70,7 @@ import org.apache.seatunnel.engine.managed.source.protocol.Crc32c;
  *
  * <p>Check order in {@link #deserialize}: length for the version prefix, magic, major, minimum
  * length, CRC, then fields in layout order with every count bounded before anything is allocated.
- * Arbitrary input raises only {@link MetadataFormatException}.
+ * Arbitrary input raises only {@link MetadataFormatException}, whose reasons are the frame codec's.
  */
 public final class SourceRuntimeCheckpointMetadataSerializer
         implements Serializer<SourceRuntimeCheckpointMetadata> {
@@ -84,13 +87,6 @@ public final class SourceRuntimeCheckpointMetadataSerializer
 
     static final int OFF_MAJOR = 4;
     static final int OFF_MINOR = 6;
-    static final int OFF_COMMAND_PROTOCOL_MAJOR = 8;
-    static final int OFF_COMMAND_PROTOCOL_MINOR = 10;
-    static final int OFF_MANAGED_LANE_VERSION = 12;
-    static final int OFF_LANE = 16;
-    static final int OFF_LAST_BARRIER_CHECKPOINT_ID = 17;
-    static final int OFF_NO_MORE_SPLITS_GENERATION = 25;
-    static final int OFF_CAPABILITY_DIGEST = 33;
     static final int OFF_LINEAGE_COUNT = 49;
     static final int DIGEST_BYTES = 16;
     static final int VERSION_PREFIX_BYTES = 8;
@@ -100,6 +96,14 @@ public final class SourceRuntimeCheckpointMetadataSerializer
     static final int MIN_LENGTH = OFF_LINEAGE_COUNT + 2 + 2 + CRC_BYTES;
 
     private static final char[] HEX = "0123456789abcdef".toCharArray();
+
+    private static final FrameFormat FORMAT =
+            FrameFormat.named("Source runtime checkpoint metadata")
+                    .magic(MAGIC)
+                    .version(FrameFormat.VersionField.MAJOR_MINOR, SUPPORTED_MAJOR, SUPPORTED_MAJOR)
+                    .checksum(FrameChecksum.CRC32C)
+                    .minLength(VERSION_PREFIX_BYTES)
+                    .build();
 
     /**
      * @throws IllegalArgumentException if the metadata declares a version this serializer cannot
@@ -121,133 +125,88 @@ public final class SourceRuntimeCheckpointMetadataSerializer
         for (List<Long> g : gaps.values()) {
             size += 8 * g.size();
         }
-        ByteBuffer out = ByteBuffer.allocate(size);
-        out.putInt(MAGIC);
-        out.putShort((short) SUPPORTED_MAJOR);
-        out.putShort((short) SUPPORTED_MINOR);
-        out.putShort((short) meta.commandProtocolMajor());
-        out.putShort((short) meta.commandProtocolMinor());
-        out.putInt(meta.managedLaneVersion());
-        out.put((byte) meta.lane().wireCode());
-        out.putLong(meta.lastBarrierCheckpointId());
-        out.putLong(meta.noMoreSplitsGeneration());
-        out.put(hexToBytes(meta.capabilityDigest()));
-        out.putShort((short) meta.readerAttemptLineage().size());
+        FrameWriter out = FORMAT.writerOfSize(SUPPORTED_MAJOR, SUPPORTED_MINOR, size);
+        out.putU16(meta.commandProtocolMajor()).putU16(meta.commandProtocolMinor());
+        out.putI32(meta.managedLaneVersion());
+        out.putU8(meta.lane().wireCode());
+        out.putI64(meta.lastBarrierCheckpointId());
+        out.putI64(meta.noMoreSplitsGeneration());
+        out.putBytes(hexToBytes(meta.capabilityDigest()));
+        out.putU16(meta.readerAttemptLineage().size());
         for (long attempt : meta.readerAttemptLineage()) {
-            out.putLong(attempt);
+            out.putI64(attempt);
         }
-        out.putShort((short) watermarks.size());
+        out.putU16(watermarks.size());
         // The metadata's maps iterate in ascending key order, which the format requires.
         for (Map.Entry<Long, Long> e : watermarks.entrySet()) {
-            out.putLong(e.getKey());
-            out.putLong(e.getValue());
+            out.putI64(e.getKey()).putI64(e.getValue());
             List<Long> senderGaps = gaps.get(e.getKey());
             if (senderGaps == null) {
-                out.putShort((short) 0);
+                out.putU16(0);
             } else {
-                out.putShort((short) senderGaps.size());
+                out.putU16(senderGaps.size());
                 for (long gap : senderGaps) {
-                    out.putLong(gap);
+                    out.putI64(gap);
                 }
             }
         }
-        byte[] bytes = out.array();
-        out.putInt(Crc32c.of(bytes, 0, size - CRC_BYTES));
-        return bytes;
+        return out.finish();
     }
 
     @Override
     public SourceRuntimeCheckpointMetadata deserialize(byte[] bytes)
             throws MetadataFormatException {
         Objects.requireNonNull(bytes, "bytes");
-        if (bytes.length < VERSION_PREFIX_BYTES) {
-            throw new MetadataFormatException(
-                    Reason.TRUNCATED,
-                    bytes.length + " bytes cannot hold even the magic and version");
+        try {
+            return read(bytes);
+        } catch (FrameException e) {
+            throw refusal(e, bytes);
         }
-        ByteBuffer in = ByteBuffer.wrap(bytes);
-        int magic = in.getInt(0);
-        if (magic != MAGIC) {
-            throw new MetadataFormatException(
-                    Reason.BAD_MAGIC,
-                    String.format(
-                            "magic 0x%08X, expected 0x%08X; the checkpoint was not written by"
-                                    + " the Lane A Source runtime",
-                            magic, MAGIC));
-        }
-        int major = in.getShort(OFF_MAJOR) & 0xFFFF;
-        int minor = in.getShort(OFF_MINOR) & 0xFFFF;
-        if (major != SUPPORTED_MAJOR) {
-            throw new MetadataFormatException(
-                    Reason.UNSUPPORTED_VERSION,
-                    "found version "
-                            + major
-                            + "."
-                            + minor
-                            + ", this release reads version "
-                            + SUPPORTED_MAJOR
-                            + ".x (up to minor "
-                            + SUPPORTED_MINOR
-                            + " fully, newer minors by skipping appended fields); restore with"
-                            + " the release that wrote the checkpoint or one that supports"
-                            + " version "
-                            + major);
-        }
-        if (bytes.length < MIN_LENGTH) {
-            throw new MetadataFormatException(
-                    Reason.TRUNCATED,
-                    bytes.length + " bytes, version " + major + " needs at least " + MIN_LENGTH);
-        }
-        int end = bytes.length - CRC_BYTES;
-        int storedCrc = in.getInt(end);
-        int actualCrc = Crc32c.of(bytes, 0, end);
-        if (storedCrc != actualCrc) {
-            throw new MetadataFormatException(
-                    Reason.CHECKSUM_MISMATCH,
-                    String.format(
-                            "CRC-32C 0x%08X stored, 0x%08X computed over %d bytes; the"
-                                    + " checkpoint is corrupt or truncated",
-                            storedCrc, actualCrc, end));
-        }
+    }
 
-        int laneVersion = in.getInt(OFF_MANAGED_LANE_VERSION);
+    private static SourceRuntimeCheckpointMetadata read(byte[] bytes)
+            throws FrameException, MetadataFormatException {
+        FrameReader in = FORMAT.open(bytes);
+        in.requireLength(MIN_LENGTH);
+        in.verifyChecksum();
+        int commandProtocolMajor = in.u16();
+        int commandProtocolMinor = in.u16();
+        int laneVersion = in.i32();
         if (laneVersion < 0) {
             throw badField("managedLaneVersion " + laneVersion + " is negative");
         }
-        int laneCode = in.get(OFF_LANE) & 0xFF;
+        int laneCode = in.u8();
         Lane lane = Lane.fromWireCode(laneCode);
         if (lane == null) {
             throw badField("unknown lane code " + laneCode);
         }
-        long noMoreSplitsGeneration = in.getLong(OFF_NO_MORE_SPLITS_GENERATION);
+        long lastBarrierCheckpointId = in.i64();
+        long noMoreSplitsGeneration = in.i64();
         if (noMoreSplitsGeneration < 0) {
             throw badField("noMoreSplitsGeneration " + noMoreSplitsGeneration + " is negative");
         }
-        String digest = bytesToHex(bytes, OFF_CAPABILITY_DIGEST, DIGEST_BYTES);
+        String digest = bytesToHex(in.bytes(DIGEST_BYTES));
 
-        in.position(OFF_LINEAGE_COUNT);
-        in.limit(end);
         int lineageCount =
                 readCount(
                         in, "reader attempt lineage", SourceRuntimeCheckpointMetadata.MAX_LINEAGE);
-        require(in, 8L * lineageCount, "reader attempt lineage");
+        in.require(8L * lineageCount, "reader attempt lineage");
         List<Long> lineage = new ArrayList<>(lineageCount);
         for (int i = 0; i < lineageCount; i++) {
-            lineage.add(in.getLong());
+            lineage.add(in.i64());
         }
 
         int senderCount =
                 readCount(in, "sender watermarks", SourceRuntimeCheckpointMetadata.MAX_SENDERS);
         // Each sender needs at least 18 bytes, so a hostile count fails before any allocation.
-        require(in, 18L * senderCount, "sender watermarks");
+        in.require(18L * senderCount, "sender watermarks");
         Map<Long, Long> watermarks = new LinkedHashMap<>();
         Map<Long, List<Long>> gaps = new LinkedHashMap<>();
         long previousSender = 0;
         long totalGaps = 0;
         for (int i = 0; i < senderCount; i++) {
-            require(in, 18, "sender watermarks");
-            long senderId = in.getLong();
-            long watermark = in.getLong();
+            long senderId = in.i64();
+            long watermark = in.i64();
             if (i > 0 && senderId <= previousSender) {
                 throw badField(
                         "sender ids not strictly ascending: "
@@ -269,12 +228,12 @@ public final class SourceRuntimeCheckpointMetadataSerializer
                                 + SourceRuntimeCheckpointMetadata.MAX_TOTAL_GAPS
                                 + " gap entries in total");
             }
-            require(in, 8L * gapCount, "gaps of sender " + senderId);
+            in.require(8L * gapCount, "gaps of sender " + senderId);
             watermarks.put(senderId, watermark);
             if (gapCount > 0) {
                 List<Long> senderGaps = new ArrayList<>(gapCount);
                 for (int g = 0; g < gapCount; g++) {
-                    senderGaps.add(in.getLong());
+                    senderGaps.add(in.i64());
                 }
                 String problem =
                         SourceRuntimeCheckpointMetadata.gapsProblem(
@@ -285,24 +244,17 @@ public final class SourceRuntimeCheckpointMetadataSerializer
                 gaps.put(senderId, senderGaps);
             }
         }
-        if (in.hasRemaining() && minor <= SUPPORTED_MINOR) {
-            throw new MetadataFormatException(
-                    Reason.TRAILING_BYTES,
-                    in.remaining()
-                            + " unexplained bytes after the last field of version "
-                            + major
-                            + "."
-                            + minor);
+        if (in.minor() <= SUPPORTED_MINOR) {
+            // A newer minor may have appended fields: this reader skips them.
+            in.finish();
         }
         // Every rule build() enforces was checked above, so build() cannot throw here.
         return SourceRuntimeCheckpointMetadata.builder()
-                .metadataVersion(major)
-                .commandProtocolVersion(
-                        in.getShort(OFF_COMMAND_PROTOCOL_MAJOR) & 0xFFFF,
-                        in.getShort(OFF_COMMAND_PROTOCOL_MINOR) & 0xFFFF)
+                .metadataVersion(in.version())
+                .commandProtocolVersion(commandProtocolMajor, commandProtocolMinor)
                 .managedLaneVersion(laneVersion)
                 .lane(lane)
-                .lastBarrierCheckpointId(in.getLong(OFF_LAST_BARRIER_CHECKPOINT_ID))
+                .lastBarrierCheckpointId(lastBarrierCheckpointId)
                 .noMoreSplitsGeneration(noMoreSplitsGeneration)
                 .capabilityDigest(digest)
                 .readerAttemptLineage(lineage)
@@ -311,31 +263,49 @@ public final class SourceRuntimeCheckpointMetadataSerializer
                 .build();
     }
 
-    private static int readCount(ByteBuffer in, String what, int max)
-            throws MetadataFormatException {
-        require(in, 2, what);
-        int count = in.getShort() & 0xFFFF;
+    /** The frame codec's refusal as this format's exception, worded for an operator. */
+    private static MetadataFormatException refusal(FrameException e, byte[] bytes) {
+        switch (e.reason()) {
+            case BAD_MAGIC:
+                return new MetadataFormatException(
+                        Reason.BAD_MAGIC,
+                        e.detail()
+                                + "; the checkpoint was not written by the Lane A Source runtime");
+            case UNSUPPORTED_VERSION:
+                // open() checks the version only once the 8-byte prefix is there.
+                int major = ((bytes[OFF_MAJOR] & 0xFF) << 8) | (bytes[OFF_MAJOR + 1] & 0xFF);
+                int minor = ((bytes[OFF_MINOR] & 0xFF) << 8) | (bytes[OFF_MINOR + 1] & 0xFF);
+                return new MetadataFormatException(
+                        Reason.UNSUPPORTED_VERSION,
+                        "found version "
+                                + major
+                                + "."
+                                + minor
+                                + ", this release reads version "
+                                + SUPPORTED_MAJOR
+                                + ".x (up to minor "
+                                + SUPPORTED_MINOR
+                                + " fully, newer minors by skipping appended fields); restore with"
+                                + " the release that wrote the checkpoint or one that supports"
+                                + " version "
+                                + major);
+            case CHECKSUM_MISMATCH:
+                return new MetadataFormatException(
+                        Reason.CHECKSUM_MISMATCH,
+                        e.detail() + "; the checkpoint is corrupt or truncated");
+            default:
+                return new MetadataFormatException(Reason.valueOf(e.reason().name()), e.detail());
+        }
+    }
+
+    private static int readCount(FrameReader in, String what, int max)
+            throws FrameException, MetadataFormatException {
+        int count = in.u16();
         if (count > max) {
             throw new MetadataFormatException(
                     Reason.OVERSIZE, what + ": " + count + " entries, limit " + max);
         }
         return count;
-    }
-
-    private static void require(ByteBuffer in, long bytes, String what)
-            throws MetadataFormatException {
-        if (in.remaining() < bytes) {
-            throw new MetadataFormatException(
-                    Reason.TRUNCATED,
-                    what
-                            + " needs "
-                            + bytes
-                            + " more bytes at offset "
-                            + in.position()
-                            + ", "
-                            + in.remaining()
-                            + " left before the checksum");
-        }
     }
 
     private static MetadataFormatException badField(String message) {
@@ -353,10 +323,10 @@ public final class SourceRuntimeCheckpointMetadataSerializer
         return out;
     }
 
-    private static String bytesToHex(byte[] bytes, int offset, int length) {
-        char[] out = new char[2 * length];
-        for (int i = 0; i < length; i++) {
-            int b = bytes[offset + i] & 0xFF;
+    private static String bytesToHex(byte[] bytes) {
+        char[] out = new char[2 * bytes.length];
+        for (int i = 0; i < bytes.length; i++) {
+            int b = bytes[i] & 0xFF;
             out[2 * i] = HEX[b >>> 4];
             out[2 * i + 1] = HEX[b & 0xF];
         }

@@ -17,16 +17,19 @@
 
 package org.apache.seatunnel.engine.managed.source.coordinator;
 
-import java.nio.BufferUnderflowException;
-import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.seatunnel.api.source.managed.serialization.FrameChecksum;
+import org.apache.seatunnel.api.source.managed.serialization.FrameException;
+import org.apache.seatunnel.api.source.managed.serialization.FrameFormat;
+import org.apache.seatunnel.api.source.managed.serialization.FrameReader;
+import org.apache.seatunnel.api.source.managed.serialization.FrameRefusal;
+import org.apache.seatunnel.api.source.managed.serialization.FrameWriter;
 import org.apache.seatunnel.engine.managed.source.protocol.AssignmentPayload;
-import org.apache.seatunnel.engine.managed.source.protocol.Crc32c;
 
 /**
  * Versioned binary format of {@link SourceAssignmentTracker} state. Stateless; any thread.
@@ -57,6 +60,8 @@ import org.apache.seatunnel.engine.managed.source.protocol.Crc32c;
  * entries of {@code (4 id length, id, 1 state, 4 subtask, 8 epoch, 8 attempt, 8 sequence, 8 command
  * id, 8 cut id, 8 included checkpoint id, 4 split length, split)}. Its in-flight entries are
  * grouped into assignments by command id; their dispatch time was not recorded.
+ *
+ * <p>Checks in this order: length, magic, version, CRC, fields, trailing bytes.
  */
 public final class AssignmentTrackerCodec {
     public static final int MAGIC = 0x53544154;
@@ -66,6 +71,14 @@ public final class AssignmentTrackerCodec {
     private static final int PENDING_FIXED = 4 + 4 + 4;
     private static final int ASSIGNMENT_FIXED = 1 + 4 + 8 * 7 + 4;
     private static final int V1_ENTRY_FIXED = 4 + 1 + 4 + 8 * 6 + 4;
+
+    private static final FrameFormat FORMAT =
+            FrameFormat.named("tracker state")
+                    .magic(MAGIC)
+                    .version(FrameFormat.VersionField.U16, VERSION_1, VERSION)
+                    .checksum(FrameChecksum.CRC32C)
+                    .minLength(HEADER + 4 + 4 + 4)
+                    .build();
 
     private AssignmentTrackerCodec() {}
 
@@ -92,117 +105,92 @@ public final class AssignmentTrackerCodec {
         if (size > Integer.MAX_VALUE - 8) {
             throw new IllegalStateException("tracker state of " + size + " bytes is too large");
         }
-        ByteBuffer b = ByteBuffer.allocate((int) size);
-        b.putInt(MAGIC).putShort(VERSION).putLong(writerEpoch);
-        b.putLong(tracker.lastCompletedCheckpoint());
-        b.putInt(tracker.noMoreSplitsSubtasks().size());
+        FrameWriter b = FORMAT.writerOfSize(VERSION, 0, (int) size);
+        b.putI64(writerEpoch).putI64(tracker.lastCompletedCheckpoint());
+        b.putI32(tracker.noMoreSplitsSubtasks().size());
         for (int s : tracker.noMoreSplitsSubtasks()) {
-            b.putInt(s);
+            b.putI32(s);
         }
-        b.putInt(pendingCount);
+        b.putI32(pendingCount);
         for (ArrayDeque<PendingSplit> q : tracker.pendingSplits()) {
             for (PendingSplit p : q) {
-                b.putInt(p.subtask());
-                b.putInt(p.idUtf8().length).put(p.idUtf8());
-                b.putInt(p.splitBytes().length).put(p.splitBytes());
+                b.putI32(p.subtask()).putBlob(p.idUtf8()).putBlob(p.splitBytes());
             }
         }
-        b.putInt(assignments);
+        b.putI32(assignments);
         for (TrackedAssignment a : tracker.assignments()) {
-            b.put((byte) a.state().wireCode());
-            b.putInt(a.subtask());
-            b.putLong(a.epoch()).putLong(a.attempt()).putLong(a.sequence());
-            b.putLong(a.commandId()).putLong(a.cutId()).putLong(a.includedCheckpointId());
-            b.putLong(a.dispatchedAtMillis());
-            b.putInt(a.liveCount());
+            b.putU8(a.state().wireCode()).putI32(a.subtask());
+            b.putI64(a.epoch()).putI64(a.attempt()).putI64(a.sequence());
+            b.putI64(a.commandId()).putI64(a.cutId()).putI64(a.includedCheckpointId());
+            b.putI64(a.dispatchedAtMillis());
+            b.putI32(a.liveCount());
             byte[] payload = a.payload();
             TrackedAssignment.Cursor c = a.cursor();
             while (c.next()) {
                 if (!a.isReleased(c.index)) {
-                    b.putInt(c.idLength);
+                    b.putI32(c.idLength);
                     c.putId(b);
-                    b.putInt(c.splitLength).put(payload, c.splitOffset, c.splitLength);
+                    b.putI32(c.splitLength).putBytes(payload, c.splitOffset, c.splitLength);
                 }
             }
         }
-        b.putInt(Crc32c.of(b.array(), 0, (int) size - 4));
-        return b.array();
+        return b.finish();
     }
 
     public static Decoded decode(byte[] bytes) throws StateFormatException {
-        if (bytes.length < HEADER + 4 + 4 + 4) {
-            throw new StateFormatException("tracker state truncated: " + bytes.length + " bytes");
-        }
-        ByteBuffer b = ByteBuffer.wrap(bytes);
-        if (b.getInt() != MAGIC) {
-            throw new StateFormatException("tracker state has a bad magic");
-        }
-        short version = b.getShort();
-        if (version != VERSION && version != VERSION_1) {
-            throw new StateFormatException("unsupported tracker state version " + version);
-        }
-        int crc = ByteBuffer.wrap(bytes, bytes.length - 4, 4).getInt();
-        if (crc != Crc32c.of(bytes, 0, bytes.length - 4)) {
-            throw new StateFormatException("tracker state CRC-32C mismatch");
-        }
         try {
-            long writerEpoch = b.getLong();
-            long lastCompleted = b.getLong();
-            int n = count(b.getInt(), bytes.length);
+            FrameReader in = FORMAT.open(bytes);
+            in.verifyChecksum();
+            long writerEpoch = in.i64();
+            long lastCompleted = in.i64();
+            int n = count(in);
             List<Integer> nms = new ArrayList<>(n);
             for (int i = 0; i < n; i++) {
-                nms.add(b.getInt());
+                nms.add(in.i32());
             }
             List<PendingSplit> pending = new ArrayList<>();
             List<TrackedAssignment> assignments = new ArrayList<>();
-            if (version == VERSION_1) {
-                readV1(b, bytes.length, pending, assignments);
+            if (in.version() == VERSION_1) {
+                readV1(in, pending, assignments);
             } else {
-                int p = count(b.getInt(), bytes.length);
+                int p = count(in);
                 for (int i = 0; i < p; i++) {
-                    int subtask = b.getInt();
-                    byte[] id = bytes(b, bytes.length);
+                    int subtask = in.i32();
+                    byte[] id = bytes(in);
                     pending.add(
-                            new PendingSplit(
-                                    id,
-                                    SplitIdIndex.fingerprint(id),
-                                    bytes(b, bytes.length),
-                                    subtask));
+                            new PendingSplit(id, SplitIdIndex.fingerprint(id), bytes(in), subtask));
                 }
-                int a = count(b.getInt(), bytes.length);
+                int a = count(in);
                 for (int i = 0; i < a; i++) {
-                    assignments.add(readAssignment(b, bytes.length));
+                    assignments.add(readAssignment(in));
                 }
             }
-            if (b.position() != bytes.length - 4) {
-                throw new StateFormatException("tracker state has trailing bytes");
-            }
+            in.finish();
             return new Decoded(writerEpoch, lastCompleted, nms, pending, assignments);
-        } catch (BufferUnderflowException | IndexOutOfBoundsException e) {
-            throw new StateFormatException("tracker state truncated");
+        } catch (FrameException e) {
+            throw new StateFormatException(e.getMessage());
         }
     }
 
-    private static TrackedAssignment readAssignment(ByteBuffer b, int total)
-            throws StateFormatException {
-        AssignmentState state = inFlightState(b.get());
-        int subtask = b.getInt();
-        long epoch = b.getLong();
-        long attempt = b.getLong();
-        long seq = b.getLong();
-        long cmd = b.getLong();
-        long cut = b.getLong();
-        long included = b.getLong();
-        long dispatchedAt = b.getLong();
-        int k = count(b.getInt(), total);
+    private static TrackedAssignment readAssignment(FrameReader in) throws FrameException {
+        AssignmentState state = inFlightState(in);
+        int subtask = in.i32();
+        long epoch = in.i64();
+        long attempt = in.i64();
+        long seq = in.i64();
+        long cmd = in.i64();
+        long cut = in.i64();
+        long included = in.i64();
+        long dispatchedAt = in.i64();
+        int k = count(in);
         if (k < 1 || k > AssignmentPayload.MAX_SPLITS) {
-            throw new StateFormatException("tracker state has an assignment of " + k + " splits");
+            throw in.refuse(FrameRefusal.BAD_FIELD, "an assignment of " + k + " splits");
         }
         byte[][] ids = new byte[k][];
         byte[][] splits = new byte[k][];
         for (int i = 0; i < k; i++) {
-            ids[i] = bytes(b, total);
-            splits[i] = bytes(b, total);
+            ids[i] = bytes(in);
+            splits[i] = bytes(in);
         }
         TrackedAssignment a =
                 new TrackedAssignment(
@@ -223,24 +211,20 @@ public final class AssignmentTrackerCodec {
 
     /** Version 1: one entry per split; in-flight entries of one command become one assignment. */
     private static void readV1(
-            ByteBuffer b, int total, List<PendingSplit> pending, List<TrackedAssignment> out)
-            throws StateFormatException {
-        int m = count(b.getInt(), total);
+            FrameReader in, List<PendingSplit> pending, List<TrackedAssignment> out)
+            throws FrameException {
+        int m = count(in);
         Map<Long, List<Object[]>> byCommand = new LinkedHashMap<>();
         for (int i = 0; i < m; i++) {
-            if (b.remaining() < V1_ENTRY_FIXED) {
-                throw new StateFormatException("tracker state truncated");
-            }
-            byte[] id = bytes(b, total);
-            AssignmentState state = AssignmentState.fromWireCode(b.get());
+            in.require(V1_ENTRY_FIXED, "entry " + i);
+            byte[] id = bytes(in);
+            AssignmentState state = AssignmentState.fromWireCode(in.u8());
             if (state == null || state == AssignmentState.GC_ELIGIBLE) {
-                throw new StateFormatException("tracker state has an unknown entry state");
+                throw in.refuse(FrameRefusal.BAD_FIELD, "an unknown entry state");
             }
-            int subtask = b.getInt();
-            long[] f = {
-                b.getLong(), b.getLong(), b.getLong(), b.getLong(), b.getLong(), b.getLong()
-            };
-            byte[] split = bytes(b, total);
+            int subtask = in.i32();
+            long[] f = {in.i64(), in.i64(), in.i64(), in.i64(), in.i64(), in.i64()};
+            byte[] split = bytes(in);
             if (state == AssignmentState.UNASSIGNED) {
                 pending.add(new PendingSplit(id, SplitIdIndex.fingerprint(id), split, subtask));
             } else {
@@ -284,25 +268,25 @@ public final class AssignmentTrackerCodec {
         }
     }
 
-    private static AssignmentState inFlightState(byte code) throws StateFormatException {
-        AssignmentState state = AssignmentState.fromWireCode(code);
+    private static AssignmentState inFlightState(FrameReader in) throws FrameException {
+        AssignmentState state = AssignmentState.fromWireCode(in.u8());
         if (state == null
                 || state == AssignmentState.UNASSIGNED
                 || state == AssignmentState.GC_ELIGIBLE) {
-            throw new StateFormatException("tracker state has an unknown assignment state");
+            throw in.refuse(FrameRefusal.BAD_FIELD, "an unknown assignment state");
         }
         return state;
     }
 
-    private static byte[] bytes(ByteBuffer b, int total) throws StateFormatException {
-        byte[] out = new byte[count(b.getInt(), total)];
-        b.get(out);
-        return out;
+    private static byte[] bytes(FrameReader in) throws FrameException {
+        return in.bytes(count(in));
     }
 
-    private static int count(int n, int total) throws StateFormatException {
-        if (n < 0 || n > total) {
-            throw new StateFormatException("tracker state has a bad length field");
+    /** A count or length: never negative nor beyond the whole input. */
+    private static int count(FrameReader in) throws FrameException {
+        int n = in.i32();
+        if (n < 0 || n > in.length()) {
+            throw in.refuse(FrameRefusal.BAD_FIELD, "a bad length field " + n);
         }
         return n;
     }

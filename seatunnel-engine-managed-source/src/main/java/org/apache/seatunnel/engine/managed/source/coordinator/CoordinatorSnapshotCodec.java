@@ -17,9 +17,10 @@
 
 package org.apache.seatunnel.engine.managed.source.coordinator;
 
-import java.nio.BufferUnderflowException;
-import java.nio.ByteBuffer;
-import org.apache.seatunnel.engine.managed.source.protocol.Crc32c;
+import org.apache.seatunnel.api.source.managed.serialization.FrameChecksum;
+import org.apache.seatunnel.api.source.managed.serialization.FrameException;
+import org.apache.seatunnel.api.source.managed.serialization.FrameFormat;
+import org.apache.seatunnel.api.source.managed.serialization.FrameReader;
 
 /**
  * The one blob a coordinator snapshot produces: enumerator state and tracker state taken in the
@@ -40,6 +41,8 @@ import org.apache.seatunnel.engine.managed.source.protocol.Crc32c;
  *      end-4  4  CRC-32C of every preceding byte
  * }</pre>
  *
+ * <p>Checks in this order: length, magic, version, CRC, fields, trailing bytes.
+ *
  * <p>The parallelism tells a restored coordinator which reader subtasks will hand state back, so it
  * can hold assignment and no-more-splits until every one of them has (rescale included).
  */
@@ -54,6 +57,14 @@ public final class CoordinatorSnapshotCodec {
     private static final int FIXED_V1 = 4 + 2 + 8 + 8 + 4 + 4 + 4;
     private static final int FIXED = FIXED_V1 + 4;
 
+    private static final FrameFormat FORMAT =
+            FrameFormat.named("coordinator state")
+                    .magic(MAGIC)
+                    .version(FrameFormat.VersionField.U16, VERSION_1, VERSION)
+                    .checksum(FrameChecksum.CRC32C)
+                    .minLength(FIXED_V1)
+                    .build();
+
     private CoordinatorSnapshotCodec() {}
 
     public static byte[] encode(
@@ -62,54 +73,29 @@ public final class CoordinatorSnapshotCodec {
             int parallelism,
             byte[] enumeratorState,
             byte[] trackerState) {
-        int size = FIXED + enumeratorState.length + trackerState.length;
-        ByteBuffer b = ByteBuffer.allocate(size);
-        b.putInt(MAGIC).putShort(VERSION).putLong(checkpointId).putLong(epoch);
-        b.putInt(parallelism);
-        b.putInt(enumeratorState.length).put(enumeratorState);
-        b.putInt(trackerState.length).put(trackerState);
-        b.putInt(Crc32c.of(b.array(), 0, size - 4));
-        return b.array();
+        return FORMAT.writerOfSize(VERSION, 0, FIXED + enumeratorState.length + trackerState.length)
+                .putI64(checkpointId)
+                .putI64(epoch)
+                .putI32(parallelism)
+                .putBlob(enumeratorState)
+                .putBlob(trackerState)
+                .finish();
     }
 
     public static Decoded decode(byte[] bytes) throws StateFormatException {
-        if (bytes.length < FIXED_V1) {
-            throw new StateFormatException("coordinator state truncated: " + bytes.length);
-        }
-        ByteBuffer b = ByteBuffer.wrap(bytes);
-        if (b.getInt() != MAGIC) {
-            throw new StateFormatException("coordinator state has a bad magic");
-        }
-        short version = b.getShort();
-        if (version != VERSION && version != VERSION_1) {
-            throw new StateFormatException("unsupported coordinator state version " + version);
-        }
-        int crc = ByteBuffer.wrap(bytes, bytes.length - 4, 4).getInt();
-        if (crc != Crc32c.of(bytes, 0, bytes.length - 4)) {
-            throw new StateFormatException("coordinator state CRC-32C mismatch");
-        }
         try {
-            long checkpointId = b.getLong();
-            long epoch = b.getLong();
-            int parallelism = version == VERSION_1 ? UNKNOWN_PARALLELISM : b.getInt();
-            byte[] enumerator = new byte[length(b.getInt(), bytes.length)];
-            b.get(enumerator);
-            byte[] tracker = new byte[length(b.getInt(), bytes.length)];
-            b.get(tracker);
-            if (b.position() != bytes.length - 4) {
-                throw new StateFormatException("coordinator state has trailing bytes");
-            }
+            FrameReader in = FORMAT.open(bytes);
+            in.verifyChecksum();
+            long checkpointId = in.i64();
+            long epoch = in.i64();
+            int parallelism = in.version() == VERSION_1 ? UNKNOWN_PARALLELISM : in.i32();
+            byte[] enumerator = in.blob(bytes.length, "enumerator state");
+            byte[] tracker = in.blob(bytes.length, "tracker state");
+            in.finish();
             return new Decoded(checkpointId, epoch, parallelism, enumerator, tracker);
-        } catch (BufferUnderflowException e) {
-            throw new StateFormatException("coordinator state truncated");
+        } catch (FrameException e) {
+            throw new StateFormatException(e.getMessage());
         }
-    }
-
-    private static int length(int n, int total) throws StateFormatException {
-        if (n < 0 || n > total) {
-            throw new StateFormatException("coordinator state has a bad length field");
-        }
-        return n;
     }
 
     /** A decoded blob. Immutable (arrays are private copies). */

@@ -318,8 +318,8 @@ final class TrackedAssignment implements SplitIdIndex.Holder {
         }
 
         /** Writes the current split's id bytes into {@code out}. */
-        void putId(java.nio.ByteBuffer out) {
-            out.put(ids, idOffset, idLength);
+        void putId(org.apache.seatunnel.api.source.managed.serialization.FrameWriter out) {
+            out.putBytes(ids, idOffset, idLength);
         }
     }
 }

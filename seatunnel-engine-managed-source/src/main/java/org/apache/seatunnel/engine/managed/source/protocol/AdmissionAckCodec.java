@@ -17,14 +17,11 @@
 
 package org.apache.seatunnel.engine.managed.source.protocol;
 
-import static org.apache.seatunnel.engine.managed.source.protocol.SourceCommandCodec.getInt;
-import static org.apache.seatunnel.engine.managed.source.protocol.SourceCommandCodec.getLong;
-import static org.apache.seatunnel.engine.managed.source.protocol.SourceCommandCodec.getUnsignedShort;
-import static org.apache.seatunnel.engine.managed.source.protocol.SourceCommandCodec.putInt;
-import static org.apache.seatunnel.engine.managed.source.protocol.SourceCommandCodec.putLong;
-import static org.apache.seatunnel.engine.managed.source.protocol.SourceCommandCodec.putShort;
-
 import java.util.Objects;
+import org.apache.seatunnel.api.source.managed.serialization.FrameChecksum;
+import org.apache.seatunnel.api.source.managed.serialization.FrameException;
+import org.apache.seatunnel.api.source.managed.serialization.FrameFormat;
+import org.apache.seatunnel.api.source.managed.serialization.FrameReader;
 
 /**
  * Binary codec for {@link AdmissionAck}, protocol major version 1.
@@ -57,9 +54,6 @@ public final class AdmissionAckCodec {
     public static final int MAGIC = 0x53544341;
     public static final int SUPPORTED_MAJOR = 1;
 
-    static final int OFF_MAGIC = 0;
-    static final int OFF_MAJOR = 4;
-    static final int OFF_MINOR = 6;
     static final int OFF_BODY_LENGTH = 8;
     static final int OFF_STATUS = 10;
     static final int OFF_REASON = 11;
@@ -72,22 +66,26 @@ public final class AdmissionAckCodec {
     /** Every v1.0 acknowledgement is exactly this long. */
     public static final int FRAME_LENGTH = BASE_BODY_LENGTH + CRC_BYTES;
 
+    private static final FrameFormat FORMAT =
+            FrameFormat.named("admission ack")
+                    .magic(MAGIC)
+                    .version(FrameFormat.VersionField.MAJOR_MINOR, SUPPORTED_MAJOR, SUPPORTED_MAJOR)
+                    .checksum(FrameChecksum.CRC32C)
+                    .minLength(FRAME_LENGTH)
+                    .build();
+
     private AdmissionAckCodec() {}
 
     public static byte[] encode(AdmissionAck ack) {
         Objects.requireNonNull(ack, "ack");
-        byte[] frame = new byte[FRAME_LENGTH];
-        putInt(frame, OFF_MAGIC, MAGIC);
-        putShort(frame, OFF_MAJOR, SUPPORTED_MAJOR);
-        putShort(frame, OFF_MINOR, ProtocolVersion.MINOR);
-        putShort(frame, OFF_BODY_LENGTH, BASE_BODY_LENGTH);
-        frame[OFF_STATUS] = (byte) ack.status().wireCode();
-        putShort(frame, OFF_REASON, ack.reasonCode().wireCode());
-        putLong(frame, OFF_TARGET_ATTEMPT_ID, ack.targetAttemptId());
-        putLong(frame, OFF_MAILBOX_SEQUENCE, ack.mailboxSequence());
-        putLong(frame, OFF_RETRY_AFTER_MILLIS, ack.retryAfterMillis());
-        putInt(frame, BASE_BODY_LENGTH, Crc32c.of(frame, 0, BASE_BODY_LENGTH));
-        return frame;
+        return FORMAT.writerOfSize(SUPPORTED_MAJOR, ProtocolVersion.MINOR, FRAME_LENGTH)
+                .putU16(BASE_BODY_LENGTH)
+                .putU8(ack.status().wireCode())
+                .putU16(ack.reasonCode().wireCode())
+                .putI64(ack.targetAttemptId())
+                .putI64(ack.mailboxSequence())
+                .putI64(ack.retryAfterMillis())
+                .finish();
     }
 
     public static DecodeResult decode(byte[] frame) {
@@ -99,59 +97,38 @@ public final class AdmissionAckCodec {
      * length, magic, major, body length, exact frame length, CRC, status and reason codes.
      */
     public static DecodeResult decode(byte[] frame, int offset, int length) {
-        if (frame == null
-                || offset < 0
-                || length < 0
-                || (long) offset + length > frame.length
-                || length < FRAME_LENGTH) {
-            return DecodeResult.failure(ReasonCode.TRUNCATED, "ack shorter than v1.0 layout");
+        try {
+            FrameReader in = FORMAT.open(frame, offset, length);
+            int bodyLength = in.u16At(OFF_BODY_LENGTH);
+            if (bodyLength < BASE_BODY_LENGTH) {
+                return DecodeResult.failure(
+                        ReasonCode.BAD_HEADER_FIELD,
+                        "body length " + bodyLength + " < " + BASE_BODY_LENGTH);
+            }
+            in.expectLength(bodyLength + CRC_BYTES);
+            in.verifyChecksum();
+            int statusCode = in.u8At(OFF_STATUS);
+            AdmissionStatus status = AdmissionStatus.fromWireCode(statusCode);
+            if (status == null) {
+                return DecodeResult.failure(
+                        ReasonCode.BAD_HEADER_FIELD, "unknown status code " + statusCode);
+            }
+            int reasonCode = in.u16At(OFF_REASON);
+            ReasonCode reason = ReasonCode.fromWireCode(reasonCode);
+            if (reason == null) {
+                return DecodeResult.failure(
+                        ReasonCode.BAD_HEADER_FIELD, "unknown reason code " + reasonCode);
+            }
+            return DecodeResult.success(
+                    new AdmissionAck(
+                            status,
+                            in.i64At(OFF_TARGET_ATTEMPT_ID),
+                            in.i64At(OFF_MAILBOX_SEQUENCE),
+                            in.i64At(OFF_RETRY_AFTER_MILLIS),
+                            reason));
+        } catch (FrameException e) {
+            return DecodeResult.failure(SourceCommandCodec.reasonOf(e), e.detail());
         }
-        if (getInt(frame, offset + OFF_MAGIC) != MAGIC) {
-            return DecodeResult.failure(ReasonCode.BAD_MAGIC, "not an admission ack");
-        }
-        int major = getUnsignedShort(frame, offset + OFF_MAJOR);
-        if (major != SUPPORTED_MAJOR) {
-            return DecodeResult.failure(
-                    ReasonCode.UNSUPPORTED_MAJOR_VERSION,
-                    "ack protocol major " + major + ", supported " + SUPPORTED_MAJOR);
-        }
-        int bodyLength = getUnsignedShort(frame, offset + OFF_BODY_LENGTH);
-        if (bodyLength < BASE_BODY_LENGTH) {
-            return DecodeResult.failure(
-                    ReasonCode.BAD_HEADER_FIELD,
-                    "body length " + bodyLength + " < " + BASE_BODY_LENGTH);
-        }
-        int declaredLength = bodyLength + CRC_BYTES;
-        if (declaredLength > length) {
-            return DecodeResult.failure(ReasonCode.TRUNCATED, "ack shorter than its body");
-        }
-        if (declaredLength < length) {
-            return DecodeResult.failure(
-                    ReasonCode.TRAILING_BYTES,
-                    (length - declaredLength) + " bytes after the ack checksum");
-        }
-        if (Crc32c.of(frame, offset, bodyLength) != getInt(frame, offset + bodyLength)) {
-            return DecodeResult.failure(ReasonCode.FRAME_CHECKSUM_MISMATCH, "ack CRC-32C");
-        }
-        int statusCode = frame[offset + OFF_STATUS] & 0xFF;
-        AdmissionStatus status = AdmissionStatus.fromWireCode(statusCode);
-        if (status == null) {
-            return DecodeResult.failure(
-                    ReasonCode.BAD_HEADER_FIELD, "unknown status code " + statusCode);
-        }
-        int reasonCode = getUnsignedShort(frame, offset + OFF_REASON);
-        ReasonCode reason = ReasonCode.fromWireCode(reasonCode);
-        if (reason == null) {
-            return DecodeResult.failure(
-                    ReasonCode.BAD_HEADER_FIELD, "unknown reason code " + reasonCode);
-        }
-        return DecodeResult.success(
-                new AdmissionAck(
-                        status,
-                        getLong(frame, offset + OFF_TARGET_ATTEMPT_ID),
-                        getLong(frame, offset + OFF_MAILBOX_SEQUENCE),
-                        getLong(frame, offset + OFF_RETRY_AFTER_MILLIS),
-                        reason));
     }
 
     /**

@@ -17,15 +17,15 @@
 
 package org.apache.seatunnel.engine.managed.source.protocol;
 
-import static org.apache.seatunnel.engine.managed.source.protocol.SourceCommandCodec.getInt;
-import static org.apache.seatunnel.engine.managed.source.protocol.SourceCommandCodec.getUnsignedShort;
-import static org.apache.seatunnel.engine.managed.source.protocol.SourceCommandCodec.putInt;
-import static org.apache.seatunnel.engine.managed.source.protocol.SourceCommandCodec.putShort;
-
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
+import org.apache.seatunnel.api.source.managed.serialization.FrameChecksum;
+import org.apache.seatunnel.api.source.managed.serialization.FrameException;
+import org.apache.seatunnel.api.source.managed.serialization.FrameFormat;
+import org.apache.seatunnel.api.source.managed.serialization.FrameReader;
+import org.apache.seatunnel.api.source.managed.serialization.FrameWriter;
 
 /**
  * Binary codec for a batch of already-encoded command frames and for its answer, one {@link
@@ -83,9 +83,6 @@ public final class CommandBatchCodec {
      */
     public static final int MAX_ENTRIES = 1024;
 
-    static final int OFF_MAGIC = 0;
-    static final int OFF_MAJOR = 4;
-    static final int OFF_MINOR = 6;
     static final int OFF_HEADER_LENGTH = 8;
     static final int OFF_COUNT = 10;
     static final int OFF_BODY_LENGTH = 12;
@@ -97,6 +94,22 @@ public final class CommandBatchCodec {
     static final int OFF_ACK_REASON = 11;
     static final int OFF_ACK_COUNT = 13;
     static final int BASE_ACK_HEADER_LENGTH = 15;
+
+    private static final FrameFormat BATCH =
+            FrameFormat.named("command batch")
+                    .magic(MAGIC)
+                    .version(FrameFormat.VersionField.MAJOR_MINOR, SUPPORTED_MAJOR, SUPPORTED_MAJOR)
+                    .checksum(FrameChecksum.CRC32C)
+                    .minLength(BASE_HEADER_LENGTH + CRC_BYTES)
+                    .build();
+
+    private static final FrameFormat ACKS =
+            FrameFormat.named("batch ack")
+                    .magic(ACK_MAGIC)
+                    .version(FrameFormat.VersionField.MAJOR_MINOR, SUPPORTED_MAJOR, SUPPORTED_MAJOR)
+                    .checksum(FrameChecksum.CRC32C)
+                    .minLength(BASE_ACK_HEADER_LENGTH + CRC_BYTES)
+                    .build();
 
     private CommandBatchCodec() {}
 
@@ -129,22 +142,15 @@ public final class CommandBatchCodec {
         if (size > Integer.MAX_VALUE - 8) {
             throw new IllegalArgumentException("batch of " + size + " bytes is too large");
         }
-        byte[] batch = new byte[(int) size];
-        putInt(batch, OFF_MAGIC, MAGIC);
-        putShort(batch, OFF_MAJOR, SUPPORTED_MAJOR);
-        putShort(batch, OFF_MINOR, ProtocolVersion.MINOR);
-        putShort(batch, OFF_HEADER_LENGTH, BASE_HEADER_LENGTH);
-        putShort(batch, OFF_COUNT, frames.size());
-        int bodyLength = batch.length - CRC_BYTES;
-        putInt(batch, OFF_BODY_LENGTH, bodyLength);
-        int at = BASE_HEADER_LENGTH;
+        FrameWriter out =
+                BATCH.writerOfSize(SUPPORTED_MAJOR, ProtocolVersion.MINOR, (int) size)
+                        .putU16(BASE_HEADER_LENGTH)
+                        .putU16(frames.size())
+                        .putI32((int) size - CRC_BYTES);
         for (byte[] f : frames) {
-            putInt(batch, at, f.length);
-            System.arraycopy(f, 0, batch, at + ENTRY_LENGTH_BYTES, f.length);
-            at += ENTRY_LENGTH_BYTES + f.length;
+            out.putBlob(f);
         }
-        putInt(batch, bodyLength, Crc32c.of(batch, 0, bodyLength));
-        return batch;
+        return out.finish();
     }
 
     /**
@@ -155,77 +161,55 @@ public final class CommandBatchCodec {
      *     its checksum is computed
      */
     public static BatchResult decode(byte[] batch, int maxEntries, long maxBytes) {
-        int length = batch == null ? 0 : batch.length;
-        if (length < BASE_HEADER_LENGTH + CRC_BYTES) {
-            return BatchResult.failure(
-                    AdmissionStatus.INVALID_PAYLOAD,
-                    ReasonCode.TRUNCATED,
-                    "batch shorter than header");
-        }
-        if (getInt(batch, OFF_MAGIC) != MAGIC) {
-            return BatchResult.failure(
-                    AdmissionStatus.INVALID_PAYLOAD, ReasonCode.BAD_MAGIC, "not a command batch");
-        }
-        int major = getUnsignedShort(batch, OFF_MAJOR);
-        if (major != SUPPORTED_MAJOR) {
-            return BatchResult.failure(
-                    AdmissionStatus.UNSUPPORTED_PROTOCOL,
-                    ReasonCode.UNSUPPORTED_MAJOR_VERSION,
-                    "batch protocol major " + major + ", supported " + SUPPORTED_MAJOR);
-        }
-        int headerLength = getUnsignedShort(batch, OFF_HEADER_LENGTH);
-        if (headerLength < BASE_HEADER_LENGTH) {
-            return invalid(
-                    ReasonCode.BAD_HEADER_FIELD,
-                    "header length " + headerLength + " < " + BASE_HEADER_LENGTH);
-        }
-        int count = getUnsignedShort(batch, OFF_COUNT);
-        if (count == 0) {
-            return invalid(ReasonCode.BAD_HEADER_FIELD, "empty batch");
-        }
-        if (count > maxEntries) {
-            return invalid(ReasonCode.OVERSIZE, count + " entries, at most " + maxEntries);
-        }
-        long bodyLength = getInt(batch, OFF_BODY_LENGTH) & 0xFFFFFFFFL;
-        long declared = bodyLength + CRC_BYTES;
-        if (declared > maxBytes) {
-            return invalid(ReasonCode.OVERSIZE, declared + " bytes, at most " + maxBytes);
-        }
-        if (declared > length) {
-            return invalid(ReasonCode.TRUNCATED, "batch shorter than its body");
-        }
-        if (declared < length) {
-            return invalid(
-                    ReasonCode.TRAILING_BYTES,
-                    (length - declared) + " bytes after the batch checksum");
-        }
-        int body = (int) bodyLength;
-        if (headerLength > body) {
-            return invalid(ReasonCode.BAD_HEADER_FIELD, "header longer than the body");
-        }
-        if (Crc32c.of(batch, 0, body) != getInt(batch, body)) {
-            return invalid(ReasonCode.FRAME_CHECKSUM_MISMATCH, "batch CRC-32C");
-        }
-        int[] offsets = new int[count];
-        int[] lengths = new int[count];
-        int at = headerLength;
-        for (int i = 0; i < count; i++) {
-            if (body - at < ENTRY_LENGTH_BYTES) {
-                return invalid(ReasonCode.TRUNCATED, "entry " + i + " has no length");
+        try {
+            FrameReader in = BATCH.open(batch);
+            int headerLength = in.u16At(OFF_HEADER_LENGTH);
+            if (headerLength < BASE_HEADER_LENGTH) {
+                return invalid(
+                        ReasonCode.BAD_HEADER_FIELD,
+                        "header length " + headerLength + " < " + BASE_HEADER_LENGTH);
             }
-            long entryLength = getInt(batch, at) & 0xFFFFFFFFL;
-            at += ENTRY_LENGTH_BYTES;
-            if (entryLength > body - at) {
-                return invalid(ReasonCode.TRUNCATED, "entry " + i + " runs past the body");
+            int count = in.u16At(OFF_COUNT);
+            if (count == 0) {
+                return invalid(ReasonCode.BAD_HEADER_FIELD, "empty batch");
             }
-            offsets[i] = at;
-            lengths[i] = (int) entryLength;
-            at += (int) entryLength;
+            if (count > maxEntries) {
+                return invalid(ReasonCode.OVERSIZE, count + " entries, at most " + maxEntries);
+            }
+            long declared = (in.i32At(OFF_BODY_LENGTH) & 0xFFFFFFFFL) + CRC_BYTES;
+            if (declared > maxBytes) {
+                return invalid(ReasonCode.OVERSIZE, declared + " bytes, at most " + maxBytes);
+            }
+            in.expectLength(declared);
+            int body = (int) declared - CRC_BYTES;
+            if (headerLength > body) {
+                return invalid(ReasonCode.BAD_HEADER_FIELD, "header longer than the body");
+            }
+            in.verifyChecksum();
+            int[] offsets = new int[count];
+            int[] lengths = new int[count];
+            in.seek(headerLength);
+            for (int i = 0; i < count; i++) {
+                if (in.remaining() < ENTRY_LENGTH_BYTES) {
+                    return invalid(ReasonCode.TRUNCATED, "entry " + i + " has no length");
+                }
+                long entryLength = in.u32();
+                if (entryLength > in.remaining()) {
+                    return invalid(ReasonCode.TRUNCATED, "entry " + i + " runs past the body");
+                }
+                offsets[i] = in.position();
+                lengths[i] = (int) entryLength;
+                in.skip(entryLength);
+            }
+            if (in.remaining() > 0) {
+                return invalid(
+                        ReasonCode.TRAILING_BYTES, in.remaining() + " bytes after the last entry");
+            }
+            return new BatchResult(batch, offsets, lengths, null, ReasonCode.NONE, "");
+        } catch (FrameException e) {
+            return BatchResult.failure(
+                    SourceCommandCodec.statusOf(e), SourceCommandCodec.reasonOf(e), e.detail());
         }
-        if (at != body) {
-            return invalid(ReasonCode.TRAILING_BYTES, (body - at) + " bytes after the last entry");
-        }
-        return new BatchResult(batch, offsets, lengths, null, ReasonCode.NONE, "");
     }
 
     private static BatchResult invalid(ReasonCode reason, String detail) {
@@ -256,82 +240,61 @@ public final class CommandBatchCodec {
     private static byte[] encodeAckFrame(
             AdmissionStatus status, ReasonCode reason, List<AdmissionAck> acks) {
         int body = BASE_ACK_HEADER_LENGTH + acks.size() * AdmissionAckCodec.FRAME_LENGTH;
-        byte[] frame = new byte[body + CRC_BYTES];
-        putInt(frame, OFF_MAGIC, ACK_MAGIC);
-        putShort(frame, OFF_MAJOR, SUPPORTED_MAJOR);
-        putShort(frame, OFF_MINOR, ProtocolVersion.MINOR);
-        putShort(frame, OFF_HEADER_LENGTH, BASE_ACK_HEADER_LENGTH);
-        frame[OFF_ACK_STATUS] = (byte) status.wireCode();
-        putShort(frame, OFF_ACK_REASON, reason.wireCode());
-        putShort(frame, OFF_ACK_COUNT, acks.size());
-        int at = BASE_ACK_HEADER_LENGTH;
+        FrameWriter out =
+                ACKS.writerOfSize(SUPPORTED_MAJOR, ProtocolVersion.MINOR, body + CRC_BYTES)
+                        .putU16(BASE_ACK_HEADER_LENGTH)
+                        .putU8(status.wireCode())
+                        .putU16(reason.wireCode())
+                        .putU16(acks.size());
         for (AdmissionAck ack : acks) {
-            System.arraycopy(
-                    AdmissionAckCodec.encode(ack), 0, frame, at, AdmissionAckCodec.FRAME_LENGTH);
-            at += AdmissionAckCodec.FRAME_LENGTH;
+            out.putBytes(AdmissionAckCodec.encode(ack));
         }
-        putInt(frame, body, Crc32c.of(frame, 0, body));
-        return frame;
+        return out.finish();
     }
 
     /** Decodes a batch answer. Never throws. */
     public static AckResult decodeAcks(byte[] frame, int maxEntries) {
-        int length = frame == null ? 0 : frame.length;
-        if (length < BASE_ACK_HEADER_LENGTH + CRC_BYTES) {
-            return AckResult.failure(ReasonCode.TRUNCATED, "batch ack shorter than header");
-        }
-        if (getInt(frame, OFF_MAGIC) != ACK_MAGIC) {
-            return AckResult.failure(ReasonCode.BAD_MAGIC, "not a batch ack");
-        }
-        int major = getUnsignedShort(frame, OFF_MAJOR);
-        if (major != SUPPORTED_MAJOR) {
-            return AckResult.failure(
-                    ReasonCode.UNSUPPORTED_MAJOR_VERSION,
-                    "batch ack protocol major " + major + ", supported " + SUPPORTED_MAJOR);
-        }
-        int headerLength = getUnsignedShort(frame, OFF_HEADER_LENGTH);
-        if (headerLength < BASE_ACK_HEADER_LENGTH) {
-            return AckResult.failure(
-                    ReasonCode.BAD_HEADER_FIELD,
-                    "header length " + headerLength + " < " + BASE_ACK_HEADER_LENGTH);
-        }
-        int count = getUnsignedShort(frame, OFF_ACK_COUNT);
-        if (count > maxEntries) {
-            return AckResult.failure(ReasonCode.OVERSIZE, count + " acks, at most " + maxEntries);
-        }
-        int body = headerLength + count * AdmissionAckCodec.FRAME_LENGTH;
-        if (body + CRC_BYTES > length) {
-            return AckResult.failure(ReasonCode.TRUNCATED, "batch ack shorter than its acks");
-        }
-        if (body + CRC_BYTES < length) {
-            return AckResult.failure(
-                    ReasonCode.TRAILING_BYTES,
-                    (length - body - CRC_BYTES) + " bytes after the batch ack checksum");
-        }
-        if (Crc32c.of(frame, 0, body) != getInt(frame, body)) {
-            return AckResult.failure(ReasonCode.FRAME_CHECKSUM_MISMATCH, "batch ack CRC-32C");
-        }
-        AdmissionStatus status = AdmissionStatus.fromWireCode(frame[OFF_ACK_STATUS] & 0xFF);
-        ReasonCode reason = ReasonCode.fromWireCode(getUnsignedShort(frame, OFF_ACK_REASON));
-        if (status == null || reason == null || status == AdmissionStatus.RETRY_LATER) {
-            return AckResult.failure(ReasonCode.BAD_HEADER_FIELD, "unknown batch status");
-        }
-        boolean opened = status == AdmissionStatus.ACCEPTED;
-        if (opened != (count > 0)) {
-            return AckResult.failure(
-                    ReasonCode.BAD_HEADER_FIELD,
-                    "batch status " + status + " with " + count + " acks");
-        }
-        List<AdmissionAck> acks = new ArrayList<>(count);
-        for (int i = 0, at = headerLength; i < count; i++, at += AdmissionAckCodec.FRAME_LENGTH) {
-            AdmissionAckCodec.DecodeResult r =
-                    AdmissionAckCodec.decode(frame, at, AdmissionAckCodec.FRAME_LENGTH);
-            if (!r.isSuccess()) {
-                return AckResult.failure(r.reasonCode(), "ack " + i + ": " + r.detail());
+        try {
+            FrameReader in = ACKS.open(frame);
+            int headerLength = in.u16At(OFF_HEADER_LENGTH);
+            if (headerLength < BASE_ACK_HEADER_LENGTH) {
+                return AckResult.failure(
+                        ReasonCode.BAD_HEADER_FIELD,
+                        "header length " + headerLength + " < " + BASE_ACK_HEADER_LENGTH);
             }
-            acks.add(r.ack());
+            int count = in.u16At(OFF_ACK_COUNT);
+            if (count > maxEntries) {
+                return AckResult.failure(
+                        ReasonCode.OVERSIZE, count + " acks, at most " + maxEntries);
+            }
+            in.expectLength(headerLength + count * AdmissionAckCodec.FRAME_LENGTH + CRC_BYTES);
+            in.verifyChecksum();
+            AdmissionStatus status = AdmissionStatus.fromWireCode(in.u8At(OFF_ACK_STATUS));
+            ReasonCode reason = ReasonCode.fromWireCode(in.u16At(OFF_ACK_REASON));
+            if (status == null || reason == null || status == AdmissionStatus.RETRY_LATER) {
+                return AckResult.failure(ReasonCode.BAD_HEADER_FIELD, "unknown batch status");
+            }
+            boolean opened = status == AdmissionStatus.ACCEPTED;
+            if (opened != (count > 0)) {
+                return AckResult.failure(
+                        ReasonCode.BAD_HEADER_FIELD,
+                        "batch status " + status + " with " + count + " acks");
+            }
+            List<AdmissionAck> acks = new ArrayList<>(count);
+            for (int i = 0, at = headerLength;
+                    i < count;
+                    i++, at += AdmissionAckCodec.FRAME_LENGTH) {
+                AdmissionAckCodec.DecodeResult r =
+                        AdmissionAckCodec.decode(frame, at, AdmissionAckCodec.FRAME_LENGTH);
+                if (!r.isSuccess()) {
+                    return AckResult.failure(r.reasonCode(), "ack " + i + ": " + r.detail());
+                }
+                acks.add(r.ack());
+            }
+            return new AckResult(acks, status, reason, "");
+        } catch (FrameException e) {
+            return AckResult.failure(SourceCommandCodec.reasonOf(e), e.detail());
         }
-        return new AckResult(acks, status, reason, "");
     }
 
     /**

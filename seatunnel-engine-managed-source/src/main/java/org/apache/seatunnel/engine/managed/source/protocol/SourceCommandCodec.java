@@ -18,6 +18,11 @@
 package org.apache.seatunnel.engine.managed.source.protocol;
 
 import java.util.Objects;
+import org.apache.seatunnel.api.source.managed.serialization.FrameChecksum;
+import org.apache.seatunnel.api.source.managed.serialization.FrameException;
+import org.apache.seatunnel.api.source.managed.serialization.FrameFormat;
+import org.apache.seatunnel.api.source.managed.serialization.FrameReader;
+import org.apache.seatunnel.api.source.managed.serialization.FrameRefusal;
 
 /**
  * Binary frame codec for {@link SourceCommandEnvelope}, protocol major version 1.
@@ -66,9 +71,6 @@ public final class SourceCommandCodec {
     public static final int MAGIC = 0x5354434D;
     public static final int SUPPORTED_MAJOR = 1;
 
-    static final int OFF_MAGIC = 0;
-    static final int OFF_MAJOR = 4;
-    static final int OFF_MINOR = 6;
     static final int OFF_HEADER_LENGTH = 8;
     static final int OFF_JOB_ID = 10;
     static final int OFF_SOURCE_RUNTIME_ID = 18;
@@ -93,6 +95,14 @@ public final class SourceCommandCodec {
     /** The smallest possible frame: base header, payload length, empty payload, frame CRC. */
     public static final int MIN_FRAME_LENGTH =
             BASE_HEADER_LENGTH + PAYLOAD_LENGTH_BYTES + FRAME_CRC_BYTES;
+
+    private static final FrameFormat FORMAT =
+            FrameFormat.named("source command frame")
+                    .magic(MAGIC)
+                    .version(FrameFormat.VersionField.MAJOR_MINOR, SUPPORTED_MAJOR, SUPPORTED_MAJOR)
+                    .checksum(FrameChecksum.CRC32C)
+                    .minLength(MIN_FRAME_LENGTH)
+                    .build();
 
     private SourceCommandCodec() {}
 
@@ -130,30 +140,26 @@ public final class SourceCommandCodec {
         if (payload.length > Integer.MAX_VALUE - MIN_FRAME_LENGTH) {
             throw new IllegalArgumentException("payload too large: " + payload.length);
         }
-        byte[] frame = new byte[MIN_FRAME_LENGTH + payload.length];
-        putInt(frame, OFF_MAGIC, MAGIC);
-        putShort(frame, OFF_MAJOR, SUPPORTED_MAJOR);
-        putShort(frame, OFF_MINOR, envelope.protocolMinor());
-        putShort(frame, OFF_HEADER_LENGTH, BASE_HEADER_LENGTH);
-        putLong(frame, OFF_JOB_ID, envelope.jobId());
-        putLong(frame, OFF_SOURCE_RUNTIME_ID, envelope.sourceRuntimeId());
-        putInt(frame, OFF_TARGET_SUBTASK, envelope.targetSubtask());
-        putLong(frame, OFF_COORDINATOR_EPOCH, envelope.coordinatorEpoch());
-        putLong(frame, OFF_SENDER_ATTEMPT_ID, envelope.senderAttemptId());
-        putLong(frame, OFF_TARGET_ATTEMPT_ID, envelope.targetAttemptId());
-        putLong(frame, OFF_SENDER_SEQUENCE, envelope.senderSequence());
-        putLong(frame, OFF_COMMAND_ID, envelope.commandId());
-        putLong(frame, OFF_COORDINATOR_CUT_ID, envelope.coordinatorCutId());
-        putShort(frame, OFF_COMMAND_KIND, envelope.commandKind().wireCode());
-        putShort(frame, OFF_DURABILITY, envelope.durability().wireCode());
-        putInt(frame, OFF_PAYLOAD_VERSION, envelope.payloadVersion());
-        putInt(frame, OFF_PAYLOAD_CHECKSUM, envelope.payloadChecksum());
-        putInt(frame, BASE_HEADER_LENGTH, payload.length);
-        System.arraycopy(
-                payload, 0, frame, BASE_HEADER_LENGTH + PAYLOAD_LENGTH_BYTES, payload.length);
-        int crcOffset = frame.length - FRAME_CRC_BYTES;
-        putInt(frame, crcOffset, Crc32c.of(frame, 0, crcOffset));
-        return frame;
+        return FORMAT.writerOfSize(
+                        SUPPORTED_MAJOR,
+                        envelope.protocolMinor(),
+                        MIN_FRAME_LENGTH + payload.length)
+                .putU16(BASE_HEADER_LENGTH)
+                .putI64(envelope.jobId())
+                .putI64(envelope.sourceRuntimeId())
+                .putI32(envelope.targetSubtask())
+                .putI64(envelope.coordinatorEpoch())
+                .putI64(envelope.senderAttemptId())
+                .putI64(envelope.targetAttemptId())
+                .putI64(envelope.senderSequence())
+                .putI64(envelope.commandId())
+                .putI64(envelope.coordinatorCutId())
+                .putU16(envelope.commandKind().wireCode())
+                .putU16(envelope.durability().wireCode())
+                .putI32(envelope.payloadVersion())
+                .putI32(envelope.payloadChecksum())
+                .putBlob(payload)
+                .finish();
     }
 
     /** Decodes a whole array as one frame; see {@link #decode(byte[], int, int, int)}. */
@@ -173,98 +179,97 @@ public final class SourceCommandCodec {
      *     with {@link ReasonCode#OVERSIZE} before their CRC is computed
      */
     public static DecodeResult decode(byte[] frame, int offset, int length, int maxPayloadBytes) {
-        if (frame == null
-                || offset < 0
-                || length < 0
-                || (long) offset + length > frame.length
-                || length < MIN_FRAME_LENGTH) {
-            return DecodeResult.invalid(ReasonCode.TRUNCATED, "frame shorter than header");
+        try {
+            FrameReader in = FORMAT.open(frame, offset, length);
+            int headerLength = in.u16At(OFF_HEADER_LENGTH);
+            if (headerLength < BASE_HEADER_LENGTH) {
+                return DecodeResult.invalid(
+                        ReasonCode.BAD_HEADER_FIELD,
+                        "header length " + headerLength + " < " + BASE_HEADER_LENGTH);
+            }
+            // headerLength <= 0xFFFF, so this sum cannot overflow an int.
+            int fixedEnd = headerLength + PAYLOAD_LENGTH_BYTES + FRAME_CRC_BYTES;
+            if (fixedEnd > length) {
+                return DecodeResult.invalid(ReasonCode.TRUNCATED, "frame shorter than header");
+            }
+            long payloadLength = in.i32At(headerLength) & 0xFFFFFFFFL;
+            if (payloadLength > maxPayloadBytes) {
+                return DecodeResult.invalid(
+                        ReasonCode.OVERSIZE,
+                        "payload " + payloadLength + " bytes > limit " + maxPayloadBytes);
+            }
+            in.expectLength(fixedEnd + payloadLength);
+            in.verifyChecksum();
+            int kindCode = in.u16At(OFF_COMMAND_KIND);
+            CommandKind kind = CommandKind.fromWireCode(kindCode);
+            if (kind == null) {
+                return DecodeResult.invalid(ReasonCode.UNKNOWN_KIND, "kind code " + kindCode);
+            }
+            int durabilityCode = in.u16At(OFF_DURABILITY);
+            Durability durability = Durability.fromWireCode(durabilityCode);
+            if (durability == null) {
+                return DecodeResult.invalid(
+                        ReasonCode.UNKNOWN_DURABILITY, "durability code " + durabilityCode);
+            }
+            if (durability != kind.durability()) {
+                return DecodeResult.invalid(
+                        ReasonCode.KIND_DURABILITY_MISMATCH, kind + " declared as " + durability);
+            }
+            int payloadOffset = offset + headerLength + PAYLOAD_LENGTH_BYTES;
+            int payloadLen = (int) payloadLength;
+            if (Crc32c.of(frame, payloadOffset, payloadLen) != in.i32At(OFF_PAYLOAD_CHECKSUM)) {
+                return DecodeResult.invalid(
+                        ReasonCode.PAYLOAD_CHECKSUM_MISMATCH, "payload CRC-32C");
+            }
+            in.seek(headerLength + PAYLOAD_LENGTH_BYTES);
+            byte[] payload = in.bytes(payloadLen);
+            SourceCommandEnvelope envelope =
+                    SourceCommandEnvelope.builder(kind)
+                            .protocolVersion(in.version(), in.minor())
+                            .jobId(in.i64At(OFF_JOB_ID))
+                            .sourceRuntimeId(in.i64At(OFF_SOURCE_RUNTIME_ID))
+                            .targetSubtask(in.i32At(OFF_TARGET_SUBTASK))
+                            .coordinatorEpoch(in.i64At(OFF_COORDINATOR_EPOCH))
+                            .senderAttemptId(in.i64At(OFF_SENDER_ATTEMPT_ID))
+                            .targetAttemptId(in.i64At(OFF_TARGET_ATTEMPT_ID))
+                            .senderSequence(in.i64At(OFF_SENDER_SEQUENCE))
+                            .commandId(in.i64At(OFF_COMMAND_ID))
+                            .coordinatorCutId(in.i64At(OFF_COORDINATOR_CUT_ID))
+                            .durability(durability)
+                            .payloadVersion(in.i32At(OFF_PAYLOAD_VERSION))
+                            .payload(payload)
+                            .build();
+            return DecodeResult.success(envelope);
+        } catch (FrameException e) {
+            return DecodeResult.failure(statusOf(e), reasonOf(e), e.detail());
         }
-        if (getInt(frame, offset + OFF_MAGIC) != MAGIC) {
-            return DecodeResult.invalid(ReasonCode.BAD_MAGIC, "not a source command frame");
-        }
-        int major = getUnsignedShort(frame, offset + OFF_MAJOR);
-        if (major != SUPPORTED_MAJOR) {
-            return DecodeResult.failure(
-                    AdmissionStatus.UNSUPPORTED_PROTOCOL,
-                    ReasonCode.UNSUPPORTED_MAJOR_VERSION,
-                    "protocol major " + major + ", supported " + SUPPORTED_MAJOR);
-        }
-        int headerLength = getUnsignedShort(frame, offset + OFF_HEADER_LENGTH);
-        if (headerLength < BASE_HEADER_LENGTH) {
-            return DecodeResult.invalid(
-                    ReasonCode.BAD_HEADER_FIELD,
-                    "header length " + headerLength + " < " + BASE_HEADER_LENGTH);
-        }
-        // headerLength <= 0xFFFF, so this sum cannot overflow an int.
-        int fixedEnd = headerLength + PAYLOAD_LENGTH_BYTES + FRAME_CRC_BYTES;
-        if (fixedEnd > length) {
-            return DecodeResult.invalid(ReasonCode.TRUNCATED, "frame shorter than header");
-        }
-        long payloadLength = getInt(frame, offset + headerLength) & 0xFFFFFFFFL;
-        if (payloadLength > maxPayloadBytes) {
-            return DecodeResult.invalid(
-                    ReasonCode.OVERSIZE,
-                    "payload " + payloadLength + " bytes > limit " + maxPayloadBytes);
-        }
-        long declaredLength = fixedEnd + payloadLength;
-        if (declaredLength > length) {
-            return DecodeResult.invalid(ReasonCode.TRUNCATED, "frame shorter than payload");
-        }
-        if (declaredLength < length) {
-            return DecodeResult.invalid(
-                    ReasonCode.TRAILING_BYTES,
-                    (length - declaredLength) + " bytes after the frame checksum");
-        }
-        int crcOffset = offset + length - FRAME_CRC_BYTES;
-        if (Crc32c.of(frame, offset, length - FRAME_CRC_BYTES) != getInt(frame, crcOffset)) {
-            return DecodeResult.invalid(ReasonCode.FRAME_CHECKSUM_MISMATCH, "frame CRC-32C");
-        }
-        int kindCode = getUnsignedShort(frame, offset + OFF_COMMAND_KIND);
-        CommandKind kind = CommandKind.fromWireCode(kindCode);
-        if (kind == null) {
-            return DecodeResult.invalid(ReasonCode.UNKNOWN_KIND, "kind code " + kindCode);
-        }
-        int durabilityCode = getUnsignedShort(frame, offset + OFF_DURABILITY);
-        Durability durability = Durability.fromWireCode(durabilityCode);
-        if (durability == null) {
-            return DecodeResult.invalid(
-                    ReasonCode.UNKNOWN_DURABILITY, "durability code " + durabilityCode);
-        }
-        if (durability != kind.durability()) {
-            return DecodeResult.invalid(
-                    ReasonCode.KIND_DURABILITY_MISMATCH, kind + " declared as " + durability);
-        }
-        int payloadOffset = offset + headerLength + PAYLOAD_LENGTH_BYTES;
-        int payloadLen = (int) payloadLength;
-        int payloadChecksum = getInt(frame, offset + OFF_PAYLOAD_CHECKSUM);
-        if (Crc32c.of(frame, payloadOffset, payloadLen) != payloadChecksum) {
-            return DecodeResult.invalid(ReasonCode.PAYLOAD_CHECKSUM_MISMATCH, "payload CRC-32C");
-        }
-        byte[] payload = new byte[payloadLen];
-        System.arraycopy(frame, payloadOffset, payload, 0, payloadLen);
-        SourceCommandEnvelope envelope =
-                SourceCommandEnvelope.builder(kind)
-                        .protocolVersion(major, getUnsignedShort(frame, offset + OFF_MINOR))
-                        .jobId(getLong(frame, offset + OFF_JOB_ID))
-                        .sourceRuntimeId(getLong(frame, offset + OFF_SOURCE_RUNTIME_ID))
-                        .targetSubtask(getInt(frame, offset + OFF_TARGET_SUBTASK))
-                        .coordinatorEpoch(getLong(frame, offset + OFF_COORDINATOR_EPOCH))
-                        .senderAttemptId(getLong(frame, offset + OFF_SENDER_ATTEMPT_ID))
-                        .targetAttemptId(getLong(frame, offset + OFF_TARGET_ATTEMPT_ID))
-                        .senderSequence(getLong(frame, offset + OFF_SENDER_SEQUENCE))
-                        .commandId(getLong(frame, offset + OFF_COMMAND_ID))
-                        .coordinatorCutId(getLong(frame, offset + OFF_COORDINATOR_CUT_ID))
-                        .durability(durability)
-                        .payloadVersion(getInt(frame, offset + OFF_PAYLOAD_VERSION))
-                        .payload(payload)
-                        .build();
-        return DecodeResult.success(envelope);
     }
 
-    static void putShort(byte[] b, int off, int v) {
-        b[off] = (byte) (v >>> 8);
-        b[off + 1] = (byte) v;
+    /** The admission answer to a frame the frame codec refused. */
+    static AdmissionStatus statusOf(FrameException e) {
+        return e.reason() == FrameRefusal.UNSUPPORTED_VERSION
+                ? AdmissionStatus.UNSUPPORTED_PROTOCOL
+                : AdmissionStatus.INVALID_PAYLOAD;
+    }
+
+    /** The wire reason of a frame the frame codec refused. */
+    static ReasonCode reasonOf(FrameException e) {
+        switch (e.reason()) {
+            case BAD_MAGIC:
+                return ReasonCode.BAD_MAGIC;
+            case UNSUPPORTED_VERSION:
+                return ReasonCode.UNSUPPORTED_MAJOR_VERSION;
+            case TRUNCATED:
+                return ReasonCode.TRUNCATED;
+            case OVERSIZE:
+                return ReasonCode.OVERSIZE;
+            case TRAILING_BYTES:
+                return ReasonCode.TRAILING_BYTES;
+            case CHECKSUM_MISMATCH:
+                return ReasonCode.FRAME_CHECKSUM_MISMATCH;
+            default:
+                return ReasonCode.BAD_HEADER_FIELD;
+        }
     }
 
     static void putInt(byte[] b, int off, int v) {
@@ -277,21 +282,6 @@ public final class SourceCommandCodec {
     static void putLong(byte[] b, int off, long v) {
         putInt(b, off, (int) (v >>> 32));
         putInt(b, off + 4, (int) v);
-    }
-
-    static int getUnsignedShort(byte[] b, int off) {
-        return ((b[off] & 0xFF) << 8) | (b[off + 1] & 0xFF);
-    }
-
-    static int getInt(byte[] b, int off) {
-        return ((b[off] & 0xFF) << 24)
-                | ((b[off + 1] & 0xFF) << 16)
-                | ((b[off + 2] & 0xFF) << 8)
-                | (b[off + 3] & 0xFF);
-    }
-
-    static long getLong(byte[] b, int off) {
-        return ((long) getInt(b, off) << 32) | (getInt(b, off + 4) & 0xFFFFFFFFL);
     }
 
     /**

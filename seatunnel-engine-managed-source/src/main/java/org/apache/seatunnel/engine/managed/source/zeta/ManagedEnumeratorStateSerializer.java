@@ -18,10 +18,12 @@
 package org.apache.seatunnel.engine.managed.source.zeta;
 
 import java.io.IOException;
-import java.nio.BufferUnderflowException;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import org.apache.seatunnel.api.serialization.Serializer;
+import org.apache.seatunnel.api.source.managed.serialization.FrameChecksum;
+import org.apache.seatunnel.api.source.managed.serialization.FrameFormat;
+import org.apache.seatunnel.api.source.managed.serialization.FrameReader;
+import org.apache.seatunnel.api.source.managed.serialization.FrameRefusal;
 import org.apache.seatunnel.engine.managed.source.lane.Lane;
 
 /**
@@ -61,22 +63,29 @@ public final class ManagedEnumeratorStateSerializer implements Serializer<Manage
     static final int MAJOR = 1;
     static final int MAX_BLOB = 256 << 20;
 
+    // Checks in this order: magic (Lane B), major, fields, blob bounds, trailing bytes, checksum.
+    private static final FrameFormat FORMAT =
+            FrameFormat.named("managed enumerator state")
+                    .magic(MAGIC)
+                    .version(FrameFormat.VersionField.MAJOR_MINOR, MAJOR, MAJOR)
+                    .checksum(FrameChecksum.CRC32C)
+                    .build();
+
     @Override
     public byte[] serialize(ManagedEnumeratorState s) {
         byte[] digest = s.capabilityDigest().getBytes(StandardCharsets.US_ASCII);
         byte[] blob = s.coordinatorBlob();
-        ByteBuffer buf =
-                ByteBuffer.allocate(4 + 2 + 2 + 1 + 1 + digest.length + 8 + 4 + blob.length + 4);
-        StateFrames.writeHeader(buf, MAGIC, MAJOR);
-        buf.put((byte) s.lane().wireCode());
-        buf.put((byte) digest.length).put(digest);
-        buf.putLong(s.checkpointId());
-        StateFrames.writeBlob(buf, blob);
-        return StateFrames.seal(buf);
+        return FORMAT.writerOfSize(MAJOR, 0, 8 + 1 + 1 + digest.length + 8 + 4 + blob.length + 4)
+                .putU8(s.lane().wireCode())
+                .putU8(digest.length)
+                .putBytes(digest)
+                .putI64(s.checkpointId())
+                .putBlob(blob)
+                .finish();
     }
 
     static boolean looksManaged(byte[] bytes) {
-        return bytes != null && bytes.length >= 4 && ByteBuffer.wrap(bytes, 0, 4).getInt() == MAGIC;
+        return FORMAT.startsWithMagic(bytes);
     }
 
     @Override
@@ -89,22 +98,17 @@ public final class ManagedEnumeratorStateSerializer implements Serializer<Manage
                                     + " deployment was planned on Lane A. Running tasks never switch lane;"
                                     + " restore with Lane A disabled for this job, or start fresh."));
         }
-        try {
-            ByteBuffer buf = ByteBuffer.wrap(serialized);
-            StateFrames.readHeader(buf, MAJOR, "managed enumerator state");
-            Lane lane = Lane.fromWireCode(buf.get() & 0xff);
-            if (lane == null) {
-                throw new IOException("Unknown lane code in managed enumerator state");
-            }
-            byte[] digest = new byte[buf.get() & 0xff];
-            buf.get(digest);
-            long checkpointId = buf.getLong();
-            byte[] blob = StateFrames.readBlob(buf, MAX_BLOB, "managed enumerator state");
-            StateFrames.verifySeal(serialized, buf, "managed enumerator state");
-            return new ManagedEnumeratorState(
-                    lane, new String(digest, StandardCharsets.US_ASCII), checkpointId, blob);
-        } catch (BufferUnderflowException e) {
-            throw new IOException("Truncated managed enumerator state", e);
+        FrameReader in = FORMAT.open(serialized);
+        int code = in.u8();
+        Lane lane = Lane.fromWireCode(code);
+        if (lane == null) {
+            throw in.refuse(FrameRefusal.BAD_FIELD, "unknown lane code " + code);
         }
+        byte[] digest = in.bytes(in.u8());
+        long checkpointId = in.i64();
+        byte[] blob = in.blob(MAX_BLOB, "coordinator blob");
+        in.finish();
+        return new ManagedEnumeratorState(
+                lane, new String(digest, StandardCharsets.US_ASCII), checkpointId, blob);
     }
 }

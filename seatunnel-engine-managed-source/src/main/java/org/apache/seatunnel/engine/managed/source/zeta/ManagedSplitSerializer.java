@@ -18,10 +18,12 @@
 package org.apache.seatunnel.engine.managed.source.zeta;
 
 import java.io.IOException;
-import java.nio.BufferUnderflowException;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import org.apache.seatunnel.api.serialization.Serializer;
+import org.apache.seatunnel.api.source.managed.serialization.FrameChecksum;
+import org.apache.seatunnel.api.source.managed.serialization.FrameFormat;
+import org.apache.seatunnel.api.source.managed.serialization.FrameReader;
+import org.apache.seatunnel.api.source.managed.serialization.FrameRefusal;
 
 /**
  * Versioned binary form of {@link ManagedSplit}, checksummed, never Java serialization.
@@ -48,6 +50,15 @@ public final class ManagedSplitSerializer implements Serializer<ManagedSplit> {
     static final int MAJOR = 1;
     static final int MAX_BYTES = 64 << 20;
 
+    // Checks in this order: magic (by looksManaged), major, fields, blob bounds, trailing bytes,
+    // checksum.
+    private static final FrameFormat FORMAT =
+            FrameFormat.named("managed split")
+                    .magic(MAGIC)
+                    .version(FrameFormat.VersionField.MAJOR_MINOR, MAJOR, MAJOR)
+                    .checksum(FrameChecksum.CRC32C)
+                    .build();
+
     @Override
     public byte[] serialize(ManagedSplit split) {
         byte[] id = split.splitId().getBytes(StandardCharsets.UTF_8);
@@ -55,17 +66,17 @@ public final class ManagedSplitSerializer implements Serializer<ManagedSplit> {
             throw new IllegalArgumentException("split id longer than 65535 UTF-8 bytes");
         }
         byte[] body = split.bytes();
-        ByteBuffer buf = ByteBuffer.allocate(4 + 2 + 2 + 1 + 2 + id.length + 4 + body.length + 4);
-        StateFrames.writeHeader(buf, MAGIC, MAJOR);
-        buf.put((byte) split.kind().wireCode());
-        buf.putShort((short) id.length).put(id);
-        StateFrames.writeBlob(buf, body);
-        return StateFrames.seal(buf);
+        return FORMAT.writerOfSize(MAJOR, 0, 8 + 1 + 2 + id.length + 4 + body.length + 4)
+                .putU8(split.kind().wireCode())
+                .putU16(id.length)
+                .putBytes(id)
+                .putBlob(body)
+                .finish();
     }
 
     /** True if {@code bytes} start with this format's magic (used to tell lanes apart). */
     static boolean looksManaged(byte[] bytes) {
-        return bytes != null && bytes.length >= 4 && ByteBuffer.wrap(bytes, 0, 4).getInt() == MAGIC;
+        return FORMAT.startsWithMagic(bytes);
     }
 
     @Override
@@ -75,20 +86,15 @@ public final class ManagedSplitSerializer implements Serializer<ManagedSplit> {
                     "Not a Lane A split (no managed-split magic): the state was written on Lane B;"
                             + " restore it with Lane A disabled for this job");
         }
-        try {
-            ByteBuffer buf = ByteBuffer.wrap(serialized);
-            StateFrames.readHeader(buf, MAJOR, "managed split");
-            ManagedSplit.Kind kind = ManagedSplit.Kind.fromWireCode(buf.get() & 0xff);
-            if (kind == null) {
-                throw new IOException("Unknown managed split kind");
-            }
-            byte[] id = new byte[buf.getShort() & 0xffff];
-            buf.get(id);
-            byte[] body = StateFrames.readBlob(buf, MAX_BYTES, "managed split");
-            StateFrames.verifySeal(serialized, buf, "managed split");
-            return new ManagedSplit(kind, new String(id, StandardCharsets.UTF_8), body);
-        } catch (BufferUnderflowException e) {
-            throw new IOException("Truncated managed split", e);
+        FrameReader in = FORMAT.open(serialized);
+        int code = in.u8();
+        ManagedSplit.Kind kind = ManagedSplit.Kind.fromWireCode(code);
+        if (kind == null) {
+            throw in.refuse(FrameRefusal.BAD_FIELD, "unknown managed split kind " + code);
         }
+        byte[] id = in.bytes(in.u16());
+        byte[] body = in.blob(MAX_BYTES, "split");
+        in.finish();
+        return new ManagedSplit(kind, new String(id, StandardCharsets.UTF_8), body);
     }
 }
