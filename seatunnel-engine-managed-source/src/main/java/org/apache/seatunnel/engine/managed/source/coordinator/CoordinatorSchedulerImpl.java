@@ -193,11 +193,6 @@ public final class CoordinatorSchedulerImpl implements CoordinatorScheduler {
         return epoch;
     }
 
-    /** Tasks submitted and not yet finished by a worker (for tests and metrics). */
-    int liveTasks() {
-        return live.size();
-    }
-
     // ------------------------------------------------------------------ async internals (loop)
 
     private void start(AsyncTask<?> task) {

@@ -154,31 +154,10 @@ public final class ManagedSourceRuntimeSettings {
         return v.commandBatchMaxCommands;
     }
 
-    /** A copy with another {@code transport.command-batch-max-commands}. */
-    public ManagedSourceRuntimeSettings withCommandBatchMaxCommands(int maxCommands) {
-        Values n = v.copy();
-        n.commandBatchMaxCommands = maxCommands;
-        return new ManagedSourceRuntimeSettings(n);
-    }
-
     /** A copy with another worker budget; tests use it to make overload reachable. */
     public ManagedSourceRuntimeSettings withWorkerMailboxBytes(long bytes) {
         Values n = v.copy();
         n.workerMailboxBytes = bytes;
-        return new ManagedSourceRuntimeSettings(n);
-    }
-
-    /** A copy with another {@code coordinator.close-timeout}. */
-    public ManagedSourceRuntimeSettings withCloseTimeoutMillis(long millis) {
-        Values n = v.copy();
-        n.closeTimeoutMillis = millis;
-        return new ManagedSourceRuntimeSettings(n);
-    }
-
-    /** A copy with another {@code command.max-payload-bytes}. */
-    public ManagedSourceRuntimeSettings withMaxPayloadBytes(int bytes) {
-        Values n = v.copy();
-        n.maxPayloadBytes = bytes;
         return new ManagedSourceRuntimeSettings(n);
     }
 
@@ -193,27 +172,6 @@ public final class ManagedSourceRuntimeSettings {
                 new RetryPolicy(
                         initialBackoffMillis, maxBackoffMillis, v.retryPolicy.maxAttempts());
         n.maxQueuedPerTarget = maxQueuedPerTarget;
-        return new ManagedSourceRuntimeSettings(n);
-    }
-
-    /** A copy with another {@code retry.*} policy. */
-    public ManagedSourceRuntimeSettings withRetryPolicy(RetryPolicy policy) {
-        Values n = v.copy();
-        n.retryPolicy = policy;
-        return new ManagedSourceRuntimeSettings(n);
-    }
-
-    /** A copy with other bounds of one async worker class: threads and waiting tasks. */
-    public ManagedSourceRuntimeSettings withAsyncWorkers(
-            WorkerClass workerClass, int threads, int queueCapacity) {
-        Values n = v.copy();
-        if (workerClass == WorkerClass.DISCOVERY) {
-            n.discoveryThreads = threads;
-            n.discoveryQueueCapacity = queueCapacity;
-        } else {
-            n.computeThreads = threads;
-            n.computeQueueCapacity = queueCapacity;
-        }
         return new ManagedSourceRuntimeSettings(n);
     }
 
