@@ -86,10 +86,6 @@ public final class ReaderAttempt<T, SplitT extends SourceSplit> {
     private final int splitWindow;
     private final AppliedAcks appliedAcks;
 
-    // Driving thread only: set by the loop's barrier callback, taken by takeBarrier on the same
-    // thread and call.
-    private ReaderSnapshot pendingSnapshot;
-    private Throwable pendingFailure;
     private volatile boolean endOfInput;
     private volatile boolean closed;
 
@@ -232,14 +228,12 @@ public final class ReaderAttempt<T, SplitT extends SourceSplit> {
      *     slot ahead of the barrier and publishing it (0 when nothing offers concurrently)
      */
     public BarrierResult takeBarrier(long checkpointId, long publishWaitNanos) {
-        pendingSnapshot = null;
-        pendingFailure = null;
         // This thread applies the barrier itself, below: the driver is not woken for it.
         AdmissionAck ack = mailbox.offerApplyingItself(local.barrier(checkpointId));
         if (!ack.status().isAdmitted()) {
             return BarrierResult.refused(checkpointId, ack);
         }
-        loop.runControlsUntilBarrier(checkpointId, publishWaitNanos);
+        BarrierResult result = loop.runControlsUntilBarrier(checkpointId, publishWaitNanos);
         // Ends a driver's handoff wait for this announced barrier. A lone reader's driver is woken
         // here; it also looks again when idle: after the engine's final barrier it must stop
         // driving at once (which the graceful close offered with that barrier signals too). A
@@ -252,16 +246,7 @@ public final class ReaderAttempt<T, SplitT extends SourceSplit> {
         if (!cohortWakes || mailbox.hasPendingWork() || loop.heldCommands() > 0) {
             signal.signal();
         }
-        ReaderSnapshot snapshot = pendingSnapshot;
-        Throwable failure = pendingFailure;
-        pendingSnapshot = null;
-        pendingFailure = null;
-        // A failure reported after the callback handed its state over (the host could not
-        // register it) fails the barrier too.
-        if (snapshot == null || failure != null) {
-            return BarrierResult.failed(checkpointId, failure);
-        }
-        return BarrierResult.taken(snapshot);
+        return result;
     }
 
     /**
@@ -460,7 +445,7 @@ public final class ReaderAttempt<T, SplitT extends SourceSplit> {
         }
 
         @Override
-        public void onCheckpoint(
+        public ReaderSnapshot onCheckpoint(
                 long checkpointId, List<SplitT> splitState, ReaderCheckpointCut cut)
                 throws IOException {
             List<String> ids = new ArrayList<>(splitState.size());
@@ -470,7 +455,7 @@ public final class ReaderAttempt<T, SplitT extends SourceSplit> {
                 splits.add(splitSerializer.serialize(s));
             }
             byte[] meta = metadataSerializer.serialize(cut.toMetadata(capabilityDigest));
-            pendingSnapshot =
+            ReaderSnapshot snapshot =
                     new ReaderSnapshot(checkpointId, mailbox.subtask(), ids, splits, meta);
             // The inclusion proof the coordinator's tracker waits for; fire-and-forget. A cut that
             // proves only what an admitted report already proved is not sent: the tracker marked
@@ -484,11 +469,12 @@ public final class ReaderAttempt<T, SplitT extends SourceSplit> {
             } else {
                 sendReport(meta, proof);
             }
+            return snapshot;
         }
 
         @Override
         public void onCheckpointFailed(long checkpointId, Throwable cause) {
-            pendingFailure = cause;
+            // The loop returns the failure with the barrier's result.
         }
 
         @Override

@@ -122,6 +122,9 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
     private long noMoreSplitsGeneration;
     private boolean noMoreSplitsApplied;
     private long lastProcessedBarrier;
+    // How the last barrier runControls took ended; handed out (and cleared) by
+    // runControlsUntilBarrier on the same thread and call.
+    private BarrierResult lastBarrierResult;
     private boolean pollWanted = true;
     private boolean endOfInput;
     // END_OF_INPUT reported while a schema change was in progress: entered when it completes.
@@ -349,7 +352,7 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
             long admitted = mailbox.lastAdmittedNanos();
             if (env.commandKind() == CommandKind.CHECKPOINT_BARRIER) {
                 mailbox.complete(env, reserved);
-                barrier(LocalCommands.checkpointIdOf(env));
+                lastBarrierResult = barrier(LocalCommands.checkpointIdOf(env));
             } else if (cutGate.holdIfPastCut(env, reserved, admitted)) {
                 metrics.cutDeferrals.incrementAndGet();
             } else {
@@ -372,46 +375,51 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
      * between claiming an earlier sequence and publishing it can delay the barrier; that window is
      * a few instructions, so the wait yields and is bounded by {@code maxWaitNanos}.
      *
-     * @return true if the barrier was processed (successfully or not) by this call
+     * @return how barrier {@code checkpointId} ended; {@link BarrierResult#failed} without a cause
+     *     if this call did not reach it
      */
-    public boolean runControlsUntilBarrier(long checkpointId, long maxWaitNanos) {
+    public BarrierResult runControlsUntilBarrier(long checkpointId, long maxWaitNanos) {
         long deadline = clock.nanoTime() + maxWaitNanos;
+        lastBarrierResult = null;
         for (; ; ) {
             LoopStatus status = runControls();
             if (lastProcessedBarrier >= checkpointId) {
-                return true;
+                BarrierResult r = lastBarrierResult;
+                lastBarrierResult = null;
+                return r != null && r.checkpointId() == checkpointId
+                        ? r
+                        : BarrierResult.failed(checkpointId, null);
             }
             if (status == LoopStatus.TERMINATED
                     || !mailbox.hasClaimedUnpublished()
                     || clock.nanoTime() - deadline >= 0) {
-                return false;
+                lastBarrierResult = null;
+                return BarrierResult.failed(checkpointId, null);
             }
             Thread.yield();
         }
     }
 
-    private void barrier(long checkpointId) {
+    private BarrierResult barrier(long checkpointId) {
         lastProcessedBarrier = Math.max(lastProcessedBarrier, checkpointId);
         if (mailbox.terminalSignal() != null || !lifecycle.acceptsBarriers()) {
-            host.onCheckpointFailed(
+            return barrierFailed(
                     checkpointId,
                     new IllegalStateException(
                             "reader attempt " + mailbox.attemptId() + " is " + lifecycle));
-            return;
         }
         // Held commands cut before this barrier belong to this checkpoint.
         cutGate.release(checkpointId - 1, applyReleased, mailbox);
         if (mailbox.terminalSignal() != null) {
-            host.onCheckpointFailed(checkpointId, new IllegalStateException("terminated"));
-            return;
+            return barrierFailed(checkpointId, new IllegalStateException("terminated"));
         }
         List<SplitT> state;
         try {
             state = reader.snapshotState(checkpointId);
         } catch (Throwable e) {
-            host.onCheckpointFailed(checkpointId, e);
+            BarrierResult failed = barrierFailed(checkpointId, e);
             failConnector(e);
-            return;
+            return failed;
         }
         ReaderCheckpointCut cut =
                 new ReaderCheckpointCut(
@@ -420,11 +428,11 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
                         ledger.watermarks(),
                         ledger.appliedAboveWatermark(),
                         noMoreSplitsGeneration);
+        ReaderSnapshot snapshot;
         try {
-            host.onCheckpoint(checkpointId, state, cut);
+            snapshot = host.onCheckpoint(checkpointId, state, cut);
         } catch (Throwable e) {
-            host.onCheckpointFailed(checkpointId, e);
-            return;
+            return barrierFailed(checkpointId, e);
         }
         metrics.checkpoints.incrementAndGet();
         if (offLoop != null) {
@@ -439,6 +447,12 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
         // A barrier is a command too: an idle reader is polled after it.
         pollWanted = true;
         cutGate.release(cutGate.releasedCut(), applyReleased, mailbox);
+        return BarrierResult.taken(checkpointId, snapshot);
+    }
+
+    private BarrierResult barrierFailed(long checkpointId, Throwable cause) {
+        host.onCheckpointFailed(checkpointId, cause);
+        return BarrierResult.failed(checkpointId, cause);
     }
 
     /**
@@ -930,10 +944,6 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
     /** Sets {@code reader.schema-change-timeout}; call before {@link #start}. */
     public void setSchemaChangeTimeoutNanos(long nanos) {
         schema.setTimeoutNanos(nanos);
-    }
-
-    public long lastBarrier() {
-        return cutGate.barrierCut();
     }
 
     public int heldCommands() {

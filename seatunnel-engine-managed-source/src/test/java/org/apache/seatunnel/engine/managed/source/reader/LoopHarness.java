@@ -174,10 +174,11 @@ final class LoopHarness implements ReaderLoopHost<TestSplit> {
     }
 
     @Override
-    public void onCheckpoint(
+    public ReaderSnapshot onCheckpoint(
             long checkpointId, List<TestSplit> splitState, ReaderCheckpointCut cut) {
         checkpoints.add(checkpointId + ":" + splitState);
         cuts.add(cut);
+        return null;
     }
 
     @Override

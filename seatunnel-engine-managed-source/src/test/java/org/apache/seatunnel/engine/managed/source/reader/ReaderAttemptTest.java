@@ -486,7 +486,7 @@ class ReaderAttemptTest {
                                     }
 
                                     @Override
-                                    public void onCheckpoint(
+                                    public ReaderSnapshot onCheckpoint(
                                             long id, List<TestSplit> state, ReaderCheckpointCut cut)
                                             throws Exception {
                                         host.onCheckpoint(id, state, cut);

@@ -527,7 +527,7 @@ class ReaderEventLoopTest {
         assertEquals(1, h.endOfInput);
         assertEquals(ReaderLifecycle.DRAINING, h.loop.lifecycle());
         h.offer(h.local.barrier(7));
-        assertTrue(h.loop.runControlsUntilBarrier(7, TimeUnit.SECONDS.toNanos(1)));
+        assertTrue(h.loop.runControlsUntilBarrier(7, TimeUnit.SECONDS.toNanos(1)).isTaken());
         assertEquals(Arrays.asList("7:[]"), h.checkpoints);
         assertEquals(LoopStatus.FINISHED, h.loop.runOnce());
         assertEquals(1, h.loop.metrics().pollTurns(), "no poll turn after end of input");
