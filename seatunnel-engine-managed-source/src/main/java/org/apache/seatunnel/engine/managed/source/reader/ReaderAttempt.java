@@ -242,7 +242,7 @@ public final class ReaderAttempt<T, SplitT extends SourceSplit> {
         // each barrier before that only puts it back to sleep, on a member whose cores the
         // engine's barrier threads need. Unless something is left for it: a command the barrier
         // released from the cut gate, or one that came in meanwhile.
-        boolean cohortWakes = mailbox.barrierTaken(checkpointId);
+        boolean cohortWakes = mailbox.barriers().markTaken(checkpointId);
         if (!cohortWakes || mailbox.hasPendingWork() || loop.heldCommands() > 0) {
             signal.signal();
         }

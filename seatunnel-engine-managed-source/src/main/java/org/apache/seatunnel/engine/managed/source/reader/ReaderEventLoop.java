@@ -21,8 +21,6 @@ import java.io.InterruptedIOException;
 import java.net.SocketTimeoutException;
 import java.nio.channels.ClosedByInterruptException;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.function.BiConsumer;
 import java.util.function.ToLongFunction;
 import org.apache.seatunnel.api.source.Collector;
 import org.apache.seatunnel.api.source.SourceSplit;
@@ -115,7 +113,7 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
     private final CheckpointCutGate cutGate;
     private final CheckpointCutGate.Applier applyReleased;
     private final SchemaChangeGate schema;
-    private final BiConsumer<Void, Throwable> availabilityCallback;
+    private final PollScheduler polls;
 
     private ReaderLifecycle lifecycle = ReaderLifecycle.CREATED;
     private long lastCompleteNotified;
@@ -125,22 +123,10 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
     // How the last barrier runControls took ended; handed out (and cleared) by
     // runControlsUntilBarrier on the same thread and call.
     private BarrierResult lastBarrierResult;
-    private boolean pollWanted = true;
     private boolean endOfInput;
     // END_OF_INPUT reported while a schema change was in progress: entered when it completes.
     private boolean endOfInputLatched;
-    private CompletableFuture<Void> armedFuture;
     private TerminalSignal handledTerminal;
-
-    // Driving thread only. Set by a NOTHING_AVAILABLE turn, cleared by the next turn.
-    private boolean awaitingAvailability;
-    private long quietSinceNanos;
-    // A split, no-more-splits or source event applied since the last NOTHING_AVAILABLE turn.
-    private boolean dataCommandSinceQuiet;
-    // reader.poll-linger: until the mailbox's linger deadline availability waits (commands do
-    // not); a future already complete at NOTHING_AVAILABLE is remembered for the linger's end.
-    private boolean lingering;
-    private boolean availableAtLingerEnd;
 
     // reader.off-loop-check: null while off. offLoopPending is true while a window of a sample is
     // open (from a sampled barrier or a call's return to the next call into the reader), so with
@@ -203,7 +189,7 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
                         schema,
                         metrics,
                         metrics.unsizedRecords);
-        this.availabilityCallback = (v, t) -> mailbox.signalAvailable();
+        this.polls = new PollScheduler(mailbox, clock, budget, metrics);
         this.cutGate = new CheckpointCutGate(clock, budget.cutHoldNanos());
         this.applyReleased = this::apply;
         this.watch = new TurnWatch(budget, clock, new WatchedOverrun());
@@ -261,17 +247,8 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
         if (s == LoopStatus.TERMINATED) {
             return s;
         }
-        if (lingering && !lingerEnded()) {
-            // Availability waits for the linger's end; a command may still have wanted a poll.
-        } else if (mailbox.takeAvailability()) {
-            pollWanted = true;
-        } else if (awaitingAvailability
-                && !pollWanted
-                && clock.nanoTime() - quietSinceNanos >= budget.idlePollNanos()) {
-            // The future may never complete (a reader bug): poll anyway, at reader.idle-wait.
-            pollWanted = true;
-        }
-        if (lifecycle == ReaderLifecycle.RUNNING && pollWanted && schema.phase().allowsPolling()) {
+        boolean due = polls.due();
+        if (lifecycle == ReaderLifecycle.RUNNING && due && schema.phase().allowsPolling()) {
             pollTurn();
             if (mailbox.terminalSignal() != null) {
                 return handleTerminal();
@@ -281,31 +258,7 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
         if (endOfInput) {
             return LoopStatus.FINISHED;
         }
-        return pendingWork() ? LoopStatus.BUSY : LoopStatus.IDLE;
-    }
-
-    /** Mailbox work this loop acts on now: availability only once a linger is over. */
-    private boolean pendingWork() {
-        return lingering ? mailbox.hasPendingCommands() : mailbox.hasPendingWork();
-    }
-
-    /**
-     * True once the current linger is over, which it then ends: a future that was already complete
-     * is a poll now, and whether the data was there before the end is counted.
-     */
-    private boolean lingerEnded() {
-        if (clock.nanoTime() - mailbox.lingerDeadline() < 0) {
-            return false;
-        }
-        lingering = false;
-        if (availableAtLingerEnd || mailbox.hasAvailability()) {
-            metrics.pollsLingered.lazySet(metrics.pollsLingered.get() + 1);
-        }
-        if (availableAtLingerEnd) {
-            availableAtLingerEnd = false;
-            pollWanted = true;
-        }
-        return true;
+        return polls.pendingWork() ? LoopStatus.BUSY : LoopStatus.IDLE;
     }
 
     /**
@@ -316,7 +269,7 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
      * idle. Driving thread only.
      */
     public boolean hasWork() {
-        return pollWanted || pendingWork();
+        return polls.hasWork();
     }
 
     /**
@@ -325,15 +278,8 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
      * if no such poll is pending. A host that waits for a signal waits at most this long.
      */
     public long nanosUntilIdlePoll() {
-        if (lingering) {
-            return Math.max(0, mailbox.lingerDeadline() - clock.nanoTime());
-        }
-        if (!awaitingAvailability
-                || lifecycle != ReaderLifecycle.RUNNING
-                || !schema.phase().allowsPolling()) {
-            return Long.MAX_VALUE;
-        }
-        return Math.max(0, quietSinceNanos + budget.idlePollNanos() - clock.nanoTime());
+        return polls.nanosUntilIdlePoll(
+                lifecycle == ReaderLifecycle.RUNNING && schema.phase().allowsPolling());
     }
 
     /**
@@ -445,7 +391,7 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
             fail(ReasonCode.SCHEMA_CHANGE_FAILED, e);
         }
         // A barrier is a command too: an idle reader is polled after it.
-        pollWanted = true;
+        polls.want();
         cutGate.release(cutGate.releasedCut(), applyReleased, mailbox);
         return BarrierResult.taken(checkpointId, snapshot);
     }
@@ -543,7 +489,7 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
             }
             // Every applied command earns an idle reader a poll: a reader that never completes
             // its availability future still makes progress at the pace of its commands.
-            pollWanted = true;
+            polls.want();
             metrics.commandsApplied.incrementAndGet();
             metrics.queueWaitNanos.addAndGet(clock.nanoTime() - admittedNanos);
         } catch (Throwable e) {
@@ -593,7 +539,7 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
     }
 
     private void applyCoordinatorCommand(SourceCommandEnvelope env) throws Exception {
-        dataCommandSinceQuiet = true;
+        polls.dataCommandApplied();
         boolean watching = offLoopPending && offLoopUnchanged();
         callCoordinatorCommand(env);
         if (watching) {
@@ -612,7 +558,7 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
                 if (FaultSeam.INSTALLED != null) {
                     crashIfInjected(FaultSite.APPLY_COMPLETION, env);
                 }
-                pollWanted = true;
+                polls.want();
                 break;
             case NO_MORE_SPLITS:
                 noMoreSplitsGeneration = Math.max(noMoreSplitsGeneration, env.coordinatorEpoch());
@@ -620,11 +566,11 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
                     noMoreSplitsApplied = true;
                     reader.handleNoMoreSplits();
                 }
-                pollWanted = true;
+                polls.want();
                 break;
             default:
                 reader.handleSourceEvent(host.decodeSourceEvent(env));
-                pollWanted = true;
+                polls.want();
         }
     }
 
@@ -635,8 +581,7 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
      */
     private void pollTurn() {
         boolean watching = offLoopPending && offLoopUnchanged();
-        boolean afterQuiet = awaitingAvailability;
-        awaitingAvailability = false;
+        boolean afterQuiet = polls.turnStarting();
         turn.begin(output);
         watch.turnStarted();
         PollStatus status;
@@ -667,11 +612,11 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
         if (turn.emitted() > budget.maxRecords()) {
             reports.recordBudgetOverrun(turn.emitted());
         }
-        if (afterQuiet) {
-            checkAvailabilitySignalled();
+        if (afterQuiet && polls.emittedUnsignalled(turn.emitted())) {
+            reports.availabilityNotSignalled();
         }
         if (status == PollStatus.MORE_AVAILABLE || status == null) {
-            pollWanted = true;
+            polls.want();
         } else {
             afterQuietTurn(status);
         }
@@ -684,24 +629,11 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
         }
     }
 
-    /**
-     * A turn after NOTHING_AVAILABLE produced records although the availability future is still
-     * incomplete and no command that may bring data came in between: the reader would have stalled
-     * without the loop's own re-polls. Checked after the turn so a future completed while it ran (a
-     * fetch thread racing with the poll) is not reported.
-     */
-    private void checkAvailabilitySignalled() {
-        CompletableFuture<Void> f = armedFuture;
-        if (turn.emitted() > 0 && !dataCommandSinceQuiet && f != null && !f.isDone()) {
-            reports.availabilityNotSignalled();
-        }
-    }
-
     private void afterQuietTurn(PollStatus status) {
-        pollWanted = false;
+        polls.quiet();
         watch.quiet();
         if (status == PollStatus.NOTHING_AVAILABLE) {
-            armAvailability();
+            polls.arm(reader.isAvailable());
         } else if (!schema.phase().allowsPolling()) {
             endOfInputLatched = true;
         } else {
@@ -738,7 +670,7 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
             return;
         }
         if (ended) {
-            pollWanted = true;
+            polls.want();
             if (endOfInputLatched && lifecycle == ReaderLifecycle.RUNNING) {
                 endOfInputLatched = false;
                 enterEndOfInput();
@@ -760,38 +692,6 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
         } catch (SchemaChangeRefusedException e) {
             fail(ReasonCode.SCHEMA_CHANGE_FAILED, e);
         }
-    }
-
-    private void armAvailability() {
-        CompletableFuture<Void> f = reader.isAvailable();
-        if (budget.lingerNanos() > 0) {
-            startLinger(f == null || f.isDone());
-        }
-        if (f == null || f.isDone()) {
-            if (!lingering) {
-                pollWanted = true;
-            }
-            return;
-        }
-        awaitingAvailability = true;
-        quietSinceNanos = clock.nanoTime();
-        dataCommandSinceQuiet = false;
-        if (f != armedFuture) {
-            armedFuture = f;
-            f.whenComplete(availabilityCallback);
-        }
-    }
-
-    /**
-     * {@code reader.poll-linger}: rows that become available within the linger after a turn found
-     * none wait for its end and are then polled in one turn, which trades that much latency for
-     * fewer wake-ups of this thread and the engine's downstream when data trickles in small
-     * batches. Data arriving after a longer quiet is polled at once, as without a linger.
-     */
-    private void startLinger(boolean alreadyAvailable) {
-        lingering = true;
-        availableAtLingerEnd = alreadyAvailable;
-        mailbox.lingerUntil(clock.nanoTime() + budget.lingerNanos());
     }
 
     /**

@@ -17,7 +17,6 @@
 
 package org.apache.seatunnel.engine.managed.source.reader;
 
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -87,24 +86,10 @@ public final class ReaderMailbox {
     private final int dedupMask;
 
     private final AtomicReference<TerminalSignal> terminal = new AtomicReference<>();
-    private final AtomicBoolean availabilityPending = new AtomicBoolean();
+    private final AvailabilitySignal availability;
+    private final BarrierSignals barriers;
     private volatile Runnable wakeupHook = () -> {};
     private volatile boolean closed;
-
-    // Barrier announcements (see announceBarrier): the highest checkpoint announced and the highest
-    // taken; the flag tells a running turn to yield and is raised again by a newer announcement
-    // racing with its withdrawal.
-    private final AtomicLong announcedBarrier = new AtomicLong();
-    private volatile long takenBarrier;
-    private volatile boolean barrierAnnounced;
-    // The cohort of the newest announcement that came with one (see BarrierCohort).
-    private final AtomicReference<BarrierCohort> cohort = new AtomicReference<>();
-    // The driver waits in the barrier handoff (see handoffWaiting).
-    private volatile boolean handoffWaiting;
-    // reader.poll-linger: until when an availability signal only sets the flag (see lingerUntil).
-    // Written by the consumer, read by signalling threads; lingering is written last.
-    private volatile long lingerUntilNanos;
-    private volatile boolean lingering;
 
     // Consumer-only facts about the command returned by the last poll().
     private long lastSequence = -1;
@@ -130,6 +115,8 @@ public final class ReaderMailbox {
         this.clock = clock;
         this.signal = signal;
         this.metrics = metrics;
+        this.availability = new AvailabilitySignal(clock, signal);
+        this.barriers = new BarrierSignals(this, signal);
         int capacity = limits.maxCommands() + limits.reservedCommands();
         this.ring = new SequencedMpscRing<>(capacity);
         this.admittedNanos = new long[ring.capacity()];
@@ -407,45 +394,19 @@ public final class ReaderMailbox {
         return terminal.get();
     }
 
-    /**
-     * Coalesced availability: at most one pending flag, no queue slot. Any thread. During a linger
-     * ({@link #lingerUntil}) the flag is set without waking the driver, which times its wait to the
-     * linger's end instead.
-     */
+    /** Coalesced availability; see {@link AvailabilitySignal#signal()}. Any thread. */
     public void signalAvailable() {
-        if (!availabilityPending.getAndSet(true)) {
-            if (lingering && clock.nanoTime() - lingerUntilNanos < 0) {
-                return;
-            }
-            signal.signal();
-        }
+        availability.signal();
     }
 
-    /**
-     * Consumer: availability signalled before {@code untilNanos} (this mailbox's clock) does not
-     * wake the driver ({@code reader.poll-linger}). The loop wakes itself at that time and then
-     * takes the flag, so a signal skipped here is never lost: the flag is set before the deadline
-     * is read, and the loop reads the flag after the deadline passed.
-     */
-    void lingerUntil(long untilNanos) {
-        lingerUntilNanos = untilNanos;
-        lingering = true;
+    /** The availability flag and linger deadline the loop's {@link PollScheduler} reads. */
+    AvailabilitySignal availability() {
+        return availability;
     }
 
-    /** Consumer: the deadline of the last {@link #lingerUntil}. */
-    long lingerDeadline() {
-        return lingerUntilNanos;
-    }
-
-    /** Consumer: whether availability is pending, without taking it. */
-    boolean hasAvailability() {
-        return availabilityPending.get();
-    }
-
-    /** Consumer: takes the pending availability flag. */
-    boolean takeAvailability() {
-        // A plain read first: the common answer is "nothing", and an RMW per iteration is not free.
-        return availabilityPending.get() && availabilityPending.getAndSet(false);
+    /** Barrier announcements, the taken barrier and the cohort; see {@link BarrierSignals}. */
+    public BarrierSignals barriers() {
+        return barriers;
     }
 
     /**
@@ -518,129 +479,42 @@ public final class ReaderMailbox {
      * yield. Any thread; approximate.
      */
     public boolean hasPendingControlOrTerminal() {
-        return ring.hasClaimed() || terminal.get() != null || barrierAnnounced;
+        return ring.hasClaimed() || terminal.get() != null || barriers.isAnnounced();
     }
 
     /**
-     * Tells the reader that barrier {@code checkpointId} is on its way (the coordinator snapshotted
-     * it) before the engine's barrier thread blocks on the lock the reader holds during a turn: a
-     * running turn yields, and the host steps aside instead of re-entering the lock. Advisory only;
-     * an announcement of a barrier already taken or older than another one is ignored. Any thread,
-     * never blocks.
-     */
-    public void announceBarrier(long checkpointId) {
-        announceBarrier(checkpointId, null);
-    }
-
-    /**
-     * {@link #announceBarrier(long)} as a member of {@code c}, the readers of this source on this
-     * member announced the same checkpoint. A barrier taken before the announcement counts as taken
-     * for the cohort at once. The cohort is published before the taken barrier is read, and {@link
-     * #barrierTaken} writes the taken barrier before it reads the cohort, so a barrier taken while
-     * this runs is counted by one of the two (or both: counting is idempotent).
+     * {@link BarrierSignals#announce(long, BarrierCohort)}, for the member's barrier announcer. Any
+     * thread, never blocks.
      */
     public void announceBarrier(long checkpointId, BarrierCohort c) {
-        if (c != null) {
-            cohort.accumulateAndGet(
-                    c,
-                    (old, now) ->
-                            old == null || now.checkpointId() > old.checkpointId() ? now : old);
-        }
-        if (checkpointId <= takenBarrier) {
-            if (c != null) {
-                c.took(this);
-            }
-            return;
-        }
-        for (; ; ) {
-            long a = announcedBarrier.get();
-            if (checkpointId <= a) {
-                return;
-            }
-            if (announcedBarrier.compareAndSet(a, checkpointId)) {
-                break;
-            }
-        }
-        // The flag alone: a turn reads it through shouldYield and the driver before it takes the
-        // lock again. A driver waiting (idle, or for output room) does not hold the lock, so waking
-        // it would only make it wait again, and on a member whose readers all wait that is one
-        // wake-up per reader competing with the thread that delivers their barriers.
-        barrierAnnounced = true;
+        barriers.announce(checkpointId, c);
     }
 
-    /**
-     * The cohort of checkpoint {@code checkpointId} this reader belongs to, or null. Any thread.
-     */
+    /** {@link BarrierSignals#cohort}. Any thread. */
     public BarrierCohort barrierCohort(long checkpointId) {
-        BarrierCohort c = cohort.get();
-        return c != null && c.checkpointId() == checkpointId ? c : null;
+        return barriers.cohort(checkpointId);
     }
 
-    /**
-     * The driver begins ({@code true}) or ends a wait in the barrier handoff, the only wait a
-     * completed cohort wakes. Driving thread only; set before it looks at the cohort.
-     */
-    public void handoffWaiting(boolean waiting) {
-        handoffWaiting = waiting;
-    }
-
-    /** Wakes the driver if it waits in the barrier handoff (a cohort completed). Any thread. */
-    void wakeDriverInHandoff() {
-        if (handoffWaiting) {
-            signal.signal();
-        }
-    }
-
-    /** The highest announced checkpoint, 0 if none. Any thread. */
-    public long announcedBarrier() {
-        return announcedBarrier.get();
-    }
-
-    /** The highest checkpoint whose barrier the host reported taken. Any thread. */
-    public long takenBarrier() {
-        return takenBarrier;
-    }
-
-    /** True while an announcement asks running turns to yield. Any thread; approximate. */
+    /** {@link BarrierSignals#isAnnounced}. Any thread; approximate. */
     public boolean isBarrierAnnounced() {
-        return barrierAnnounced;
+        return barriers.isAnnounced();
+    }
+
+    /** {@link BarrierSignals#announced}. Any thread. */
+    public long announcedBarrier() {
+        return barriers.announced();
     }
 
     /**
-     * The host took barrier {@code checkpointId} (or gave up on it): announcements up to it are
-     * answered. Called by the one thread that takes barriers, holding the reader's lock.
-     *
-     * @return true if the barrier belongs to a cohort, which wakes this reader's driver, if it
-     *     waits in the barrier handoff, when its last member took its barrier (now, or later)
+     * A cohort this reader belongs to completed: see {@link BarrierSignals#wakeDriverInHandoff}.
      */
-    public boolean barrierTaken(long checkpointId) {
-        if (checkpointId > takenBarrier) {
-            takenBarrier = checkpointId;
-        }
-        BarrierCohort c = barrierCohort(checkpointId);
-        if (c != null) {
-            c.took(this);
-        }
-        withdrawBarrierAnnouncement(checkpointId);
-        return c != null;
-    }
-
-    /**
-     * Lowers the yield flag if no announcement newer than {@code upTo} is pending. An announcement
-     * racing with this call either is seen by the re-check or raises the flag after it.
-     */
-    public void withdrawBarrierAnnouncement(long upTo) {
-        if (announcedBarrier.get() <= upTo) {
-            barrierAnnounced = false;
-            if (announcedBarrier.get() > upTo) {
-                barrierAnnounced = true;
-            }
-        }
+    void wakeDriverInHandoff() {
+        barriers.wakeDriverInHandoff();
     }
 
     /** True when a command or availability is waiting. Any thread; approximate. */
     public boolean hasPendingWork() {
-        return ring.hasClaimed() || availabilityPending.get() || terminal.get() != null;
+        return ring.hasClaimed() || availability.isPending() || terminal.get() != null;
     }
 
     /** Like {@link #hasPendingWork()} without availability: what a lingering loop acts on. */
