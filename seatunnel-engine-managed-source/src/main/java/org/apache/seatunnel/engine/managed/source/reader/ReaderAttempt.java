@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.ToLongFunction;
 import java.util.function.UnaryOperator;
@@ -86,6 +87,7 @@ public final class ReaderAttempt<T, SplitT extends SourceSplit> {
     private final int splitWindow;
     private final AppliedAcks appliedAcks;
 
+    private final AtomicBoolean gracefulCloseOffered = new AtomicBoolean();
     private volatile boolean endOfInput;
     private volatile boolean closed;
 
@@ -331,10 +333,13 @@ public final class ReaderAttempt<T, SplitT extends SourceSplit> {
 
     /**
      * The engine will call no more poll turns (a savepoint's or a bounded job's final barrier): the
-     * attempt closes gracefully; controls and barriers still run.
+     * attempt closes gracefully; controls and barriers still run. Idempotent; any thread.
      */
     public void gracefulClose() {
-        offerLocal(local.gracefulClose());
+        // Once per attempt: the driver and the barrier call may both see the final barrier.
+        if (gracefulCloseOffered.compareAndSet(false, true)) {
+            offerLocal(local.gracefulClose());
+        }
     }
 
     private SourceCommandEnvelope.Builder toCoordinator(CommandKind kind, byte[] payload) {
