@@ -17,9 +17,8 @@
 
 package org.apache.seatunnel.engine.managed.source.reader;
 
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicLongArray;
+import static org.apache.seatunnel.engine.managed.source.reader.AdmissionCodes.code;
+
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.seatunnel.engine.managed.source.fault.FaultAction;
 import org.apache.seatunnel.engine.managed.source.fault.FaultSeam;
@@ -54,21 +53,11 @@ import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope
  * #terminate} slot.
  */
 public final class ReaderMailbox {
-    /** Packed results of {@link #admit}: non-negative = sequence of an ACCEPTED command. */
-    private static final long NOT_ADMITTED = Long.MIN_VALUE;
-
-    private static final long EMPTY_DEDUP = Long.MIN_VALUE;
-
-    // values() clones its array on every call; admission must not allocate.
-    private static final AdmissionStatus[] STATUSES = AdmissionStatus.values();
-    private static final ReasonCode[] REASONS = ReasonCode.values();
-
     private final long jobId;
     private final long sourceRuntimeId;
     private final int subtask;
     private final long attemptId;
     private final MailboxLimits limits;
-    private final WorkerMailboxBudget workerBudget;
     private final NanoClock clock;
     private final LoopSignal signal;
     private final ReaderMailboxMetrics metrics;
@@ -78,12 +67,8 @@ public final class ReaderMailbox {
     private final long[] admittedNanos;
     private final boolean[] reservedPool;
 
-    private final AtomicInteger normalCount = new AtomicInteger();
-    private final AtomicLong normalBytes = new AtomicLong();
-    private final AtomicInteger reservedCount = new AtomicInteger();
-    private final AtomicLong reservedBytes = new AtomicLong();
-    private final AtomicLongArray dedup;
-    private final int dedupMask;
+    private final MailboxCapacity capacity;
+    private final DedupWindow dedup;
 
     private final AtomicReference<TerminalSignal> terminal = new AtomicReference<>();
     private final AvailabilitySignal availability;
@@ -111,28 +96,17 @@ public final class ReaderMailbox {
         this.subtask = subtask;
         this.attemptId = attemptId;
         this.limits = limits;
-        this.workerBudget = workerBudget;
         this.clock = clock;
         this.signal = signal;
         this.metrics = metrics;
         this.availability = new AvailabilitySignal(clock, signal);
         this.barriers = new BarrierSignals(this, signal);
-        int capacity = limits.maxCommands() + limits.reservedCommands();
-        this.ring = new SequencedMpscRing<>(capacity);
+        this.capacity = new MailboxCapacity(limits, workerBudget);
+        this.ring = new SequencedMpscRing<>(limits.maxCommands() + limits.reservedCommands());
         this.admittedNanos = new long[ring.capacity()];
         this.reservedPool = new boolean[ring.capacity()];
-        this.dedup = new AtomicLongArray(limits.dedupWindow());
-        for (int i = 0; i < limits.dedupWindow(); i++) {
-            dedup.set(i, EMPTY_DEDUP);
-        }
-        this.dedupMask = limits.dedupWindow() - 1;
-        if (!workerBudget.tryReserve(limits.reservedBytes())) {
-            throw new IllegalStateException(
-                    "worker.mailbox-max-bytes cannot hold the reserved control bytes of another"
-                            + " reader mailbox ("
-                            + limits.reservedBytes()
-                            + " bytes); raise it or lower reader-mailbox.reserved-control-bytes");
-        }
+        this.dedup = new DedupWindow(limits.dedupWindow());
+        capacity.reserveControlBytes();
     }
 
     /** Sets the reader's {@code wakeup()}, called when a terminal signal arrives. */
@@ -145,7 +119,7 @@ public final class ReaderMailbox {
      * #admit} is the allocation-free form.
      */
     public AdmissionAck offer(SourceCommandEnvelope env) {
-        return ack(admit(env));
+        return AdmissionCodes.ack(admit(env), attemptId, limits.retryAfterMillis());
     }
 
     /**
@@ -154,22 +128,7 @@ public final class ReaderMailbox {
      * for it. The caller wakes the driver afterwards if anything is left for it to do.
      */
     public AdmissionAck offerApplyingItself(SourceCommandEnvelope env) {
-        return ack(admitCounted(env, false));
-    }
-
-    private AdmissionAck ack(long r) {
-        if (r >= 0) {
-            return AdmissionAck.accepted(attemptId, r);
-        }
-        AdmissionStatus status = statusOf(r);
-        ReasonCode reason = reasonOf(r);
-        if (status == AdmissionStatus.RETRY_LATER) {
-            return AdmissionAck.retryLater(attemptId, limits.retryAfterMillis(), reason);
-        }
-        if (status == AdmissionStatus.ACCEPTED) {
-            return AdmissionAck.accepted(attemptId, AdmissionAck.NO_SEQUENCE);
-        }
-        return AdmissionAck.rejected(status, attemptId, reason);
+        return AdmissionCodes.ack(admitCounted(env, false), attemptId, limits.retryAfterMillis());
     }
 
     /**
@@ -205,7 +164,7 @@ public final class ReaderMailbox {
         if (env.durability() != kind.durability()) {
             return code(AdmissionStatus.INVALID_PAYLOAD, ReasonCode.KIND_DURABILITY_MISMATCH);
         }
-        if (env.commandId() == EMPTY_DEDUP) {
+        if (env.commandId() == DedupWindow.EMPTY) {
             return code(AdmissionStatus.INVALID_PAYLOAD, ReasonCode.BAD_HEADER_FIELD);
         }
         int bytes = env.payloadLength();
@@ -234,15 +193,10 @@ public final class ReaderMailbox {
             // Checkpoint, close, callback and ack controls draw on their reserved capacity first:
             // the normal capacity is what a coordinator's credit window counts on, and a local
             // control taking a slot of it would turn the coordinator's next command away.
-            if (reserve(
-                    reservedCount,
-                    limits.reservedCommands(),
-                    reservedBytes,
-                    limits.reservedBytes(),
-                    bytes)) {
+            if (capacity.reserveControl(bytes)) {
                 reserved = true;
                 metrics.recordReservedUse();
-            } else if (reserveNormal(bytes) == ReasonCode.NONE) {
+            } else if (capacity.reserveNormal(bytes) == ReasonCode.NONE) {
                 reserved = false;
             } else {
                 terminate(TerminalSignal.fatal(ReasonCode.RESERVED_CAPACITY_EXHAUSTED, null));
@@ -257,16 +211,15 @@ public final class ReaderMailbox {
                 // Fault point 3, tests only: answered as if the mailbox were full.
                 return code(AdmissionStatus.RETRY_LATER, ReasonCode.MAILBOX_COUNT_FULL);
             }
-            ReasonCode full = reserveNormal(bytes);
+            ReasonCode full = capacity.reserveNormal(bytes);
             if (full != ReasonCode.NONE) {
                 return code(AdmissionStatus.RETRY_LATER, full);
             }
             reserved = false;
         }
 
-        int slot = (int) (mix(env.commandId()) & dedupMask);
-        if (dedup.getAndSet(slot, env.commandId()) == env.commandId()) {
-            release(reserved, bytes);
+        if (dedup.seen(env.commandId())) {
+            capacity.release(reserved, bytes);
             return code(AdmissionStatus.DUPLICATE, ReasonCode.ALREADY_ADMITTED);
         }
 
@@ -282,94 +235,14 @@ public final class ReaderMailbox {
         return seq;
     }
 
-    private ReasonCode reserveNormal(int bytes) {
-        if (!reserveOne(normalCount, limits.maxCommands())) {
-            return ReasonCode.MAILBOX_COUNT_FULL;
-        }
-        if (!reserveBytes(normalBytes, limits.maxBytes(), bytes)) {
-            normalCount.decrementAndGet();
-            return ReasonCode.MAILBOX_BYTES_FULL;
-        }
-        if (!workerBudget.tryReserve(bytes)) {
-            normalBytes.addAndGet(-bytes);
-            normalCount.decrementAndGet();
-            return ReasonCode.WORKER_BUDGET_FULL;
-        }
-        return ReasonCode.NONE;
-    }
-
-    private static boolean reserve(
-            AtomicInteger count, int maxCount, AtomicLong used, long maxBytes, int bytes) {
-        if (!reserveOne(count, maxCount)) {
-            return false;
-        }
-        if (!reserveBytes(used, maxBytes, bytes)) {
-            count.decrementAndGet();
-            return false;
-        }
-        return true;
-    }
-
-    private static boolean reserveOne(AtomicInteger count, int max) {
-        for (; ; ) {
-            int c = count.get();
-            if (c >= max) {
-                return false;
-            }
-            if (count.compareAndSet(c, c + 1)) {
-                return true;
-            }
-        }
-    }
-
-    private static boolean reserveBytes(AtomicLong used, long max, int bytes) {
-        for (; ; ) {
-            long u = used.get();
-            if (u + bytes > max) {
-                return false;
-            }
-            if (used.compareAndSet(u, u + bytes)) {
-                return true;
-            }
-        }
-    }
-
-    private void release(boolean reserved, int bytes) {
-        if (reserved) {
-            reservedBytes.addAndGet(-bytes);
-            reservedCount.decrementAndGet();
-        } else {
-            workerBudget.release(bytes);
-            normalBytes.addAndGet(-bytes);
-            normalCount.decrementAndGet();
-        }
-    }
-
-    private static long mix(long x) {
-        x ^= x >>> 33;
-        x *= 0xff51afd7ed558ccdL;
-        x ^= x >>> 33;
-        return x;
-    }
-
-    private static long code(AdmissionStatus status, ReasonCode reason) {
-        return -(1L + ((long) status.ordinal() << 16) + reason.ordinal());
-    }
-
     /** The status of a negative {@link #admit} result. */
     public static AdmissionStatus statusOf(long admitResult) {
-        if (admitResult >= 0) {
-            return AdmissionStatus.ACCEPTED;
-        }
-        return STATUSES[(int) ((-admitResult - 1) >>> 16)];
+        return AdmissionCodes.statusOf(admitResult);
     }
 
     /** The reason of a negative {@link #admit} result. */
     public static ReasonCode reasonOf(long admitResult) {
-        if (admitResult >= 0) {
-            return ReasonCode.NONE;
-        }
-        return REASONS[(int) ((-admitResult - 1) & 0xffff)];
+        return AdmissionCodes.reasonOf(admitResult);
     }
 
     /**
@@ -449,7 +322,7 @@ public final class ReaderMailbox {
 
     /** Consumer: releases the capacity of an applied or discarded command. */
     public void complete(SourceCommandEnvelope env, boolean reserved) {
-        release(reserved, env.payloadLength());
+        capacity.release(reserved, env.payloadLength());
     }
 
     /**
@@ -470,7 +343,7 @@ public final class ReaderMailbox {
             complete(env, lastReserved);
             dropped++;
         }
-        workerBudget.release(limits.reservedBytes());
+        capacity.releaseControlBytes();
         return dropped;
     }
 
@@ -505,9 +378,7 @@ public final class ReaderMailbox {
         return barriers.announced();
     }
 
-    /**
-     * A cohort this reader belongs to completed: see {@link BarrierSignals#wakeDriverInHandoff}.
-     */
+    /** A cohort of this reader completed: {@link BarrierSignals#wakeDriverInHandoff}. */
     void wakeDriverInHandoff() {
         barriers.wakeDriverInHandoff();
     }
@@ -524,16 +395,16 @@ public final class ReaderMailbox {
 
     /** Commands admitted and not completed (normal + reserved). Any thread; approximate. */
     public int commandCount() {
-        return normalCount.get() + reservedCount.get();
+        return capacity.commandCount();
     }
 
     public int reservedCommandCount() {
-        return reservedCount.get();
+        return capacity.reservedCommandCount();
     }
 
     /** Payload bytes admitted and not completed. Any thread; approximate. */
     public long payloadBytes() {
-        return normalBytes.get() + reservedBytes.get();
+        return capacity.payloadBytes();
     }
 
     /** Admission time of the oldest queued command, or -1. Any thread; approximate. */
