@@ -48,7 +48,7 @@ public final class BarrierCohort {
     private final List<ReaderMailbox> members;
     private final Set<ReaderMailbox> took = ConcurrentHashMap.newKeySet();
     // How many members took their barrier; read by a waiting driver after it announced its wait
-    // (ReaderMailbox#handoffWaiting), written before the last one looks for waiting drivers, so
+    // (BarrierSignals#handoffWaiting), written before the last one looks for waiting drivers, so
     // one of the two always sees the other.
     private final AtomicInteger tookCount = new AtomicInteger();
     private final AtomicReference<ReaderMailbox> completedBy = new AtomicReference<>();

@@ -20,42 +20,57 @@ package org.apache.seatunnel.engine.managed.source.reader;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
 
 /**
- * How one barrier handed to a {@link ReaderAttempt} ended: its snapshot, or why there is none (the
- * mailbox refused the barrier, or the loop could not take it).
+ * How one barrier ended: taken (with the snapshot its host made, if any), refused by the mailbox,
+ * or not taken by the loop. The loop returns it from {@link
+ * ReaderEventLoop#runControlsUntilBarrier}, so the snapshot travels back as a value rather than
+ * through a field the barrier callback writes.
  *
  * <p>Threading: immutable, any thread.
  */
 public final class BarrierResult {
     private final long checkpointId;
+    private final boolean taken;
     private final ReaderSnapshot snapshot;
     private final AdmissionAck refusal;
     private final Throwable failure;
 
     private BarrierResult(
-            long checkpointId, ReaderSnapshot snapshot, AdmissionAck refusal, Throwable failure) {
+            long checkpointId,
+            boolean taken,
+            ReaderSnapshot snapshot,
+            AdmissionAck refusal,
+            Throwable failure) {
         this.checkpointId = checkpointId;
+        this.taken = taken;
         this.snapshot = snapshot;
         this.refusal = refusal;
         this.failure = failure;
     }
 
-    static BarrierResult taken(ReaderSnapshot snapshot) {
-        return new BarrierResult(snapshot.checkpointId(), snapshot, null, null);
+    /** Taken; {@code snapshot} is what the host's barrier callback returned (may be null). */
+    static BarrierResult taken(long checkpointId, ReaderSnapshot snapshot) {
+        return new BarrierResult(checkpointId, true, snapshot, null, null);
     }
 
     static BarrierResult refused(long checkpointId, AdmissionAck refusal) {
-        return new BarrierResult(checkpointId, null, refusal, null);
+        return new BarrierResult(checkpointId, false, null, refusal, null);
     }
 
+    /** Not taken: {@code failure} says why, or is null when the loop did not reach the barrier. */
     static BarrierResult failed(long checkpointId, Throwable failure) {
-        return new BarrierResult(checkpointId, null, null, failure);
+        return new BarrierResult(checkpointId, false, null, null, failure);
     }
 
     public long checkpointId() {
         return checkpointId;
     }
 
-    /** The snapshot, or null if the barrier was not taken. */
+    /** True if the loop took the barrier: the reader and its cut were snapshotted. */
+    public boolean isTaken() {
+        return taken;
+    }
+
+    /** The snapshot, or null if the barrier was not taken (or its host keeps none). */
     public ReaderSnapshot snapshot() {
         return snapshot;
     }
@@ -75,11 +90,12 @@ public final class BarrierResult {
 
     @Override
     public String toString() {
-        return snapshot != null
-                ? "BarrierResult{taken " + snapshot + '}'
-                : "BarrierResult{checkpoint "
-                        + checkpointId
-                        + (refusal != null ? " refused: " + refusal : " failed: " + failure)
-                        + '}';
+        if (taken) {
+            return "BarrierResult{taken " + (snapshot != null ? snapshot : checkpointId) + '}';
+        }
+        return "BarrierResult{checkpoint "
+                + checkpointId
+                + (refusal != null ? " refused: " + refusal : " failed: " + failure)
+                + '}';
     }
 }

@@ -17,7 +17,10 @@
 
 package org.apache.seatunnel.engine.managed.source.reader;
 
-/** What one {@link ReaderEventLoop#runOnce()} iteration leaves behind, for the host to act on. */
+/**
+ * What one {@link ReaderEventLoop#runOnce()} iteration leaves behind, for the host to act on: a
+ * per-call answer, not a state (the attempt's state is its {@link ReaderLifecycle}).
+ */
 public enum LoopStatus {
     /** Work was done or more is ready: call again without waiting. */
     BUSY,

@@ -194,7 +194,7 @@ public final class OffLoopStateCheck<SplitT extends SourceSplit> {
         try {
             return encode(reader.snapshotState(checkpointId + 1));
         } catch (Throwable e) {
-            if (ReaderEventLoop.isInterrupt(e)) {
+            if (ConnectorFailures.isInterrupt(e)) {
                 // The engine cancels: keep the flag for the call that follows to see.
                 Thread.currentThread().interrupt();
             }

@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
+import javax.annotation.concurrent.GuardedBy;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
 import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
 
@@ -85,17 +86,28 @@ public final class OutboundRequests {
     private final AtomicLong undelivered = new AtomicLong();
     private final AtomicLong fenced = new AtomicLong();
 
-    // Guarded by this.
+    @GuardedBy("this")
     private Sender sender;
+
+    @GuardedBy("this")
     private boolean closed;
+
+    @GuardedBy("this")
     private long nextSequence = 1;
+
+    @GuardedBy("this")
     private final ArrayDeque<Request> deferred = new ArrayDeque<>();
+
     // Requests sent and unanswered, plus those deferred until open. Written under the monitor,
     // read by gauges.
     private volatile int outstanding;
+
     // A split request sent (or deferred) and not answered yet.
+    @GuardedBy("this")
     private boolean splitRequestPending;
+
     // A split request asked for at the bound, sent when a slot frees.
+    @GuardedBy("this")
     private boolean splitRequestWanted;
 
     /**
@@ -197,6 +209,7 @@ public final class OutboundRequests {
     }
 
     // Under the monitor: takes a slot, then sends now or defers until open.
+    @GuardedBy("this")
     private Request admit(CommandKind kind, byte[] payload) {
         outstanding++;
         Request r = new Request(kind, payload);
@@ -209,6 +222,7 @@ public final class OutboundRequests {
     }
 
     // Under the monitor, so sequence order is the order the transport receives requests in.
+    @GuardedBy("this")
     private void dispatch(Request r) {
         long seq = nextSequence++;
         sent.incrementAndGet();

@@ -17,23 +17,11 @@
 
 package org.apache.seatunnel.engine.managed.source.reader;
 
-import java.io.InterruptedIOException;
-import java.net.SocketTimeoutException;
-import java.nio.channels.ClosedByInterruptException;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.function.BiConsumer;
 import java.util.function.ToLongFunction;
 import org.apache.seatunnel.api.source.Collector;
 import org.apache.seatunnel.api.source.SourceSplit;
 import org.apache.seatunnel.api.source.managed.ManagedSourceReader;
-import org.apache.seatunnel.api.source.managed.PollStatus;
-import org.apache.seatunnel.engine.managed.source.fault.FaultAction;
-import org.apache.seatunnel.engine.managed.source.fault.FaultSeam;
-import org.apache.seatunnel.engine.managed.source.fault.FaultSite;
-import org.apache.seatunnel.engine.managed.source.fault.InjectedFaultException;
 import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
-import org.apache.seatunnel.engine.managed.source.protocol.ReasonCode;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -63,43 +51,18 @@ import org.slf4j.LoggerFactory;
  *   <li>observability is passive counters read by others.
  * </ol>
  *
- * <p>After a turn reports {@code NOTHING_AVAILABLE} the loop polls again when the reader's
- * availability future completes, after every applied command, and at the latest {@code
- * reader.idle-wait} later, so a reader whose future never completes is slow, not stalled. With
- * {@code reader.poll-linger} a completed future is acted on no sooner than the linger after that
- * turn (commands still at once), so data that trickles in leaves in fewer turns. A turn that then
- * produces records although the future is still incomplete (and no split, no-more-splits or source
- * event came in between, which may make data available without it) is counted and reported once per
- * attempt. Soft-budget overruns are reported at most once a minute, emitting past the record budget
- * once per attempt; warnings name the reader by its {@link ReaderIdentity}.
- *
- * <p>Failure policy: a connector exception fails the attempt with {@code CONNECTOR_FAILURE}, except
- * an interrupt (the engine interrupts task threads when it cancels or restarts a pipeline), which
- * ends it as a cancel and keeps the thread's interrupt flag; a failure signalled first (such as the
- * watchdog's {@code POLL_CANCELLATION_TIMEOUT}) is never replaced.
- *
- * <p>Schema change is a sub-state ({@link SchemaChangeGate}): when the connector marks a change
- * through its turn's collector the turn yields, the host is asked for a schema-change checkpoint,
- * the next barrier taken is bound to the change, and no poll turn runs until that checkpoint
- * completed. End of input reported meanwhile is latched and entered when the change completes.
- *
- * <p>At a barrier every command admitted before it and not held by the cut rule is applied first,
- * then the reader and the runtime cut are snapshotted, and only then does the host register,
- * acknowledge and forward (invariant 4). Coordinator commands are applied at most once per attempt
- * through the {@link AppliedCommandLedger} (invariant 6).
- *
- * <p>With {@code reader.off-loop-check} ({@link #setOffLoopCheck}) the state of a sampled barrier
- * is kept serialized and compared with the reader's state at the next call into the reader (a turn,
- * a command, a checkpoint callback: snapshotted first) or with the next barrier's state, whichever
- * comes first; then, for a few windows more, the state a call left with the state at the next call
- * (see {@link OffLoopStateCheck}). Nothing ran in the reader in between, so a difference means
- * another thread moved checkpoint-visible state; it is counted and reported once per attempt, and
- * the attempt goes on. With the check off, each of those call sites reads one field that stays
- * false.
+ * <p>Its jobs live beside it, each on the same driving thread: when to poll ({@link PollScheduler},
+ * fed by the mailbox's {@link AvailabilitySignal}); applying commands once through the ledger
+ * ({@link CommandApplier}); the barrier cut ({@link BarrierCutStep}, invariant 4); the
+ * schema-change glue ({@link SchemaChangeSteps}); what a connector exception means ({@link
+ * ConnectorFailures}); answers to overrunning turns ({@link TurnOverruns}); and {@code
+ * reader.off-loop-check} ({@link OffLoopWindow}). This class keeps the iteration, the poll turn and
+ * its accounting, and the lifecycle. Soft-budget overruns are reported at most once a minute,
+ * emitting past the record budget once per attempt; warnings name the reader by its {@link
+ * ReaderIdentity}.
  */
 public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
     private static final Logger LOG = LoggerFactory.getLogger(ReaderEventLoop.class);
-    private static final int MAX_CAUSE_DEPTH = 16;
 
     private final ReaderMailbox mailbox;
     private final ReaderIdentity identity;
@@ -110,44 +73,27 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
     private final NanoClock clock;
     private final ReaderLoopMetrics metrics;
     private final ReaderContractReports reports;
-    private final AppliedCommandLedger ledger;
     private final PollTurn<T> turn;
     private final CheckpointCutGate cutGate;
-    private final CheckpointCutGate.Applier applyReleased;
+    private final CommandApplier<SplitT> commands;
+    private final BarrierCutStep<SplitT> barriers;
+    private final OffLoopWindow<SplitT> offLoop = new OffLoopWindow<>();
     private final SchemaChangeGate schema;
-    private final BiConsumer<Void, Throwable> availabilityCallback;
+    private final SchemaChangeSteps schemaSteps;
+    private final PollScheduler polls;
+    private final PollTurnStep<T> turns;
 
     private ReaderLifecycle lifecycle = ReaderLifecycle.CREATED;
-    private long lastCompleteNotified;
-    private long noMoreSplitsGeneration;
-    private boolean noMoreSplitsApplied;
     private long lastProcessedBarrier;
-    private boolean pollWanted = true;
+    // How the last barrier runControls took ended; handed out (and cleared) by
+    // runControlsUntilBarrier on the same thread and call.
+    private BarrierResult lastBarrierResult;
     private boolean endOfInput;
-    // END_OF_INPUT reported while a schema change was in progress: entered when it completes.
-    private boolean endOfInputLatched;
-    private CompletableFuture<Void> armedFuture;
     private TerminalSignal handledTerminal;
-
-    // Driving thread only. Set by a NOTHING_AVAILABLE turn, cleared by the next turn.
-    private boolean awaitingAvailability;
-    private long quietSinceNanos;
-    // A split, no-more-splits or source event applied since the last NOTHING_AVAILABLE turn.
-    private boolean dataCommandSinceQuiet;
-    // reader.poll-linger: until the mailbox's linger deadline availability waits (commands do
-    // not); a future already complete at NOTHING_AVAILABLE is remembered for the linger's end.
-    private boolean lingering;
-    private boolean availableAtLingerEnd;
-
-    // reader.off-loop-check: null while off. offLoopPending is true while a window of a sample is
-    // open (from a sampled barrier or a call's return to the next call into the reader), so with
-    // the check off every call site costs one read of a field that is always false.
-    private OffLoopStateCheck<SplitT> offLoop;
-    private boolean offLoopPending;
 
     // Times this attempt's turns for the watchdog (hard budget, cancellation timeout).
     private final TurnWatch watch;
-    private volatile Runnable cancellationTimeoutHook = () -> {};
+    private final TurnOverruns overruns;
 
     /** A loop whose reader is named only by job id and subtask (test drivers, benchmarks). */
     public ReaderEventLoop(
@@ -187,7 +133,6 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
         this.clock = mailbox.clock();
         this.metrics = metrics;
         this.reports = new ReaderContractReports(identity, mailbox.attemptId(), budget, metrics);
-        this.ledger = new AppliedCommandLedger(mailbox.limits().maxSequenceGaps());
         this.schema =
                 new SchemaChangeGate(
                         identity, clock, metrics, SchemaChangeGate.DEFAULT_TIMEOUT_NANOS);
@@ -200,10 +145,37 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
                         schema,
                         metrics,
                         metrics.unsizedRecords);
-        this.availabilityCallback = (v, t) -> mailbox.signalAvailable();
+        this.polls = new PollScheduler(mailbox, clock, budget, metrics);
         this.cutGate = new CheckpointCutGate(clock, budget.cutHoldNanos());
-        this.applyReleased = this::apply;
-        this.watch = new TurnWatch(budget, clock, new WatchedOverrun());
+        this.schemaSteps = new SchemaChangeSteps(this, host, schema, polls);
+        this.commands =
+                new CommandApplier<>(
+                        this, reader, host, metrics, polls, offLoop, cutGate, schemaSteps);
+        this.barriers =
+                new BarrierCutStep<>(
+                        this,
+                        reader,
+                        host,
+                        metrics,
+                        cutGate,
+                        commands,
+                        schemaSteps,
+                        offLoop,
+                        polls);
+        this.overruns = new TurnOverruns(mailbox, reader, metrics, reports);
+        this.watch = new TurnWatch(budget, clock, overruns);
+        this.turns =
+                new PollTurnStep<>(
+                        this,
+                        reader,
+                        host,
+                        turn,
+                        watch,
+                        budget,
+                        reports,
+                        polls,
+                        schemaSteps,
+                        offLoop);
         mailbox.setWakeupHook(reader::wakeup);
     }
 
@@ -212,7 +184,7 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
      * to this sequence was applied by this attempt. Driving thread only (the loop's callbacks).
      */
     public long appliedWatermark(long epoch) {
-        return ledger.watermark(epoch);
+        return commands.appliedWatermark(epoch);
     }
 
     /** This attempt's turn watch; the host attaches it to the member's {@link TurnWatchdog}. */
@@ -238,7 +210,7 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
 
     /** Called by the watchdog when a turn overruns the cancellation timeout (e.g. interrupt T). */
     public void setCancellationTimeoutHook(Runnable hook) {
-        this.cancellationTimeoutHook = hook == null ? () -> {} : hook;
+        overruns.setCancellationTimeoutHook(hook);
     }
 
     /**
@@ -247,7 +219,7 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
      */
     public void start(long restoredCheckpointId) throws Exception {
         cutGate.start(restoredCheckpointId);
-        lastCompleteNotified = restoredCheckpointId;
+        commands.start(restoredCheckpointId);
         reader.open();
         transition(ReaderLifecycle.RUNNING);
     }
@@ -258,18 +230,9 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
         if (s == LoopStatus.TERMINATED) {
             return s;
         }
-        if (lingering && !lingerEnded()) {
-            // Availability waits for the linger's end; a command may still have wanted a poll.
-        } else if (mailbox.takeAvailability()) {
-            pollWanted = true;
-        } else if (awaitingAvailability
-                && !pollWanted
-                && clock.nanoTime() - quietSinceNanos >= budget.idlePollNanos()) {
-            // The future may never complete (a reader bug): poll anyway, at reader.idle-wait.
-            pollWanted = true;
-        }
-        if (lifecycle == ReaderLifecycle.RUNNING && pollWanted && schema.phase().allowsPolling()) {
-            pollTurn();
+        boolean due = polls.due();
+        if (lifecycle == ReaderLifecycle.RUNNING && due && schema.phase().allowsPolling()) {
+            turns.run(output);
             if (mailbox.terminalSignal() != null) {
                 return handleTerminal();
             }
@@ -278,31 +241,7 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
         if (endOfInput) {
             return LoopStatus.FINISHED;
         }
-        return pendingWork() ? LoopStatus.BUSY : LoopStatus.IDLE;
-    }
-
-    /** Mailbox work this loop acts on now: availability only once a linger is over. */
-    private boolean pendingWork() {
-        return lingering ? mailbox.hasPendingCommands() : mailbox.hasPendingWork();
-    }
-
-    /**
-     * True once the current linger is over, which it then ends: a future that was already complete
-     * is a poll now, and whether the data was there before the end is counted.
-     */
-    private boolean lingerEnded() {
-        if (clock.nanoTime() - mailbox.lingerDeadline() < 0) {
-            return false;
-        }
-        lingering = false;
-        if (availableAtLingerEnd || mailbox.hasAvailability()) {
-            metrics.pollsLingered.lazySet(metrics.pollsLingered.get() + 1);
-        }
-        if (availableAtLingerEnd) {
-            availableAtLingerEnd = false;
-            pollWanted = true;
-        }
-        return true;
+        return polls.pendingWork() ? LoopStatus.BUSY : LoopStatus.IDLE;
     }
 
     /**
@@ -313,7 +252,7 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
      * idle. Driving thread only.
      */
     public boolean hasWork() {
-        return pollWanted || pendingWork();
+        return polls.hasWork();
     }
 
     /**
@@ -322,15 +261,8 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
      * if no such poll is pending. A host that waits for a signal waits at most this long.
      */
     public long nanosUntilIdlePoll() {
-        if (lingering) {
-            return Math.max(0, mailbox.lingerDeadline() - clock.nanoTime());
-        }
-        if (!awaitingAvailability
-                || lifecycle != ReaderLifecycle.RUNNING
-                || !schema.phase().allowsPolling()) {
-            return Long.MAX_VALUE;
-        }
-        return Math.max(0, quietSinceNanos + budget.idlePollNanos() - clock.nanoTime());
+        return polls.nanosUntilIdlePoll(
+                lifecycle == ReaderLifecycle.RUNNING && schema.phase().allowsPolling());
     }
 
     /**
@@ -349,18 +281,20 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
             long admitted = mailbox.lastAdmittedNanos();
             if (env.commandKind() == CommandKind.CHECKPOINT_BARRIER) {
                 mailbox.complete(env, reserved);
-                barrier(LocalCommands.checkpointIdOf(env));
+                long checkpointId = LocalCommands.checkpointIdOf(env);
+                lastProcessedBarrier = Math.max(lastProcessedBarrier, checkpointId);
+                lastBarrierResult = barriers.take(checkpointId);
             } else if (cutGate.holdIfPastCut(env, reserved, admitted)) {
                 metrics.cutDeferrals.incrementAndGet();
             } else {
-                apply(env, reserved, admitted);
+                commands.apply(env, reserved, admitted);
             }
             if (mailbox.terminalSignal() != null) {
                 return handleTerminal();
             }
         }
-        checkHoldTimeout();
-        checkSchemaChangeTimeout();
+        barriers.checkHoldTimeout();
+        schemaSteps.checkTimeout();
         if (mailbox.terminalSignal() != null) {
             return handleTerminal();
         }
@@ -372,412 +306,46 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
      * between claiming an earlier sequence and publishing it can delay the barrier; that window is
      * a few instructions, so the wait yields and is bounded by {@code maxWaitNanos}.
      *
-     * @return true if the barrier was processed (successfully or not) by this call
+     * @return how barrier {@code checkpointId} ended; {@link BarrierResult#failed} without a cause
+     *     if this call did not reach it
      */
-    public boolean runControlsUntilBarrier(long checkpointId, long maxWaitNanos) {
+    public BarrierResult runControlsUntilBarrier(long checkpointId, long maxWaitNanos) {
         long deadline = clock.nanoTime() + maxWaitNanos;
+        lastBarrierResult = null;
         for (; ; ) {
             LoopStatus status = runControls();
             if (lastProcessedBarrier >= checkpointId) {
-                return true;
+                BarrierResult r = lastBarrierResult;
+                lastBarrierResult = null;
+                return r != null && r.checkpointId() == checkpointId
+                        ? r
+                        : BarrierResult.failed(checkpointId, null);
             }
             if (status == LoopStatus.TERMINATED
                     || !mailbox.hasClaimedUnpublished()
                     || clock.nanoTime() - deadline >= 0) {
-                return false;
+                lastBarrierResult = null;
+                return BarrierResult.failed(checkpointId, null);
             }
             Thread.yield();
         }
     }
 
-    private void barrier(long checkpointId) {
-        lastProcessedBarrier = Math.max(lastProcessedBarrier, checkpointId);
-        if (mailbox.terminalSignal() != null || !lifecycle.acceptsBarriers()) {
-            host.onCheckpointFailed(
-                    checkpointId,
-                    new IllegalStateException(
-                            "reader attempt " + mailbox.attemptId() + " is " + lifecycle));
-            return;
-        }
-        // Held commands cut before this barrier belong to this checkpoint.
-        cutGate.release(checkpointId - 1, applyReleased, mailbox);
-        if (mailbox.terminalSignal() != null) {
-            host.onCheckpointFailed(checkpointId, new IllegalStateException("terminated"));
-            return;
-        }
-        List<SplitT> state;
-        try {
-            state = reader.snapshotState(checkpointId);
-        } catch (Throwable e) {
-            host.onCheckpointFailed(checkpointId, e);
-            failConnector(e);
-            return;
-        }
-        ReaderCheckpointCut cut =
-                new ReaderCheckpointCut(
-                        checkpointId,
-                        mailbox.attemptId(),
-                        ledger.watermarks(),
-                        ledger.appliedAboveWatermark(),
-                        noMoreSplitsGeneration);
-        try {
-            host.onCheckpoint(checkpointId, state, cut);
-        } catch (Throwable e) {
-            host.onCheckpointFailed(checkpointId, e);
-            return;
-        }
-        metrics.checkpoints.incrementAndGet();
-        if (offLoop != null) {
-            offLoopPending = offLoop.atBarrier(checkpointId, state, offLoopPending);
-        }
-        cutGate.barrierTaken(checkpointId);
-        try {
-            schema.barrierTaken(checkpointId);
-        } catch (SchemaChangeRefusedException e) {
-            fail(ReasonCode.SCHEMA_CHANGE_FAILED, e);
-        }
-        // A barrier is a command too: an idle reader is polled after it.
-        pollWanted = true;
-        cutGate.release(cutGate.releasedCut(), applyReleased, mailbox);
-    }
-
-    /**
-     * reader.off-loop-check before a call into the reader while a window is open: closes it, true
-     * if the state was unchanged and the sample watches the window after the call.
-     */
-    private boolean offLoopUnchanged() {
-        offLoopPending = false;
-        return offLoop.unchangedBeforeCall();
-    }
-
-    private void forgetOffLoop() {
-        offLoopPending = false;
-        if (offLoop != null) {
-            offLoop.forget();
+    /** A graceful close was applied: no further poll turns, controls and barriers still run. */
+    void closeGracefully() {
+        if (lifecycle == ReaderLifecycle.RUNNING) {
+            transition(ReaderLifecycle.DRAINING);
+            LOG.info(
+                    "Reader attempt {} of {} closes gracefully: no further poll turns",
+                    mailbox.attemptId(),
+                    identity);
         }
     }
 
-    private void checkHoldTimeout() {
-        long overdueCut = cutGate.overdueCut();
-        if (overdueCut >= 0) {
-            fail(
-                    ReasonCode.CUT_HOLD_TIMEOUT,
-                    new IllegalStateException(
-                            "a command cut at coordinator checkpoint "
-                                    + overdueCut
-                                    + " waited longer than reader.cut-hold-timeout for this"
-                                    + " reader's barrier; failing the attempt so the job restores"
-                                    + " rather than risk a duplicate split"));
-        }
-    }
-
-    private void apply(SourceCommandEnvelope env, boolean reserved, long admittedNanos) {
-        boolean acknowledge = false;
-        try {
-            boolean ledgered = env.commandId() > 0 && env.senderSequence() > 0;
-            if (ledgered && !firstApplication(env)) {
-                return;
-            }
-            switch (env.commandKind()) {
-                case SPLIT_ASSIGNMENT:
-                case NO_MORE_SPLITS:
-                case SOURCE_EVENT:
-                    applyCoordinatorCommand(env);
-                    break;
-                case CHECKPOINT_COMPLETE:
-                    long done = LocalCommands.checkpointIdOf(env);
-                    // Repeats after restore are normal in Zeta 2.3.8: one effect per id.
-                    if (done > lastCompleteNotified) {
-                        lastCompleteNotified = done;
-                        boolean watching = offLoopPending && offLoopUnchanged();
-                        reader.notifyCheckpointComplete(done);
-                        if (watching) {
-                            offLoopPending = offLoop.rearm();
-                        }
-                    }
-                    schemaCheckpointCompleted(done);
-                    break;
-                case CHECKPOINT_ABORTED:
-                    long aborted = LocalCommands.checkpointIdOf(env);
-                    if (cutGate.aborted(aborted)) {
-                        cutGate.release(cutGate.releasedCut(), applyReleased, mailbox);
-                    }
-                    boolean watching = offLoopPending && offLoopUnchanged();
-                    reader.notifyCheckpointAborted(aborted);
-                    if (watching) {
-                        offLoopPending = offLoop.rearm();
-                    }
-                    schemaCheckpointAborted(aborted);
-                    break;
-                case GRACEFUL_CLOSE:
-                    if (lifecycle == ReaderLifecycle.RUNNING) {
-                        transition(ReaderLifecycle.DRAINING);
-                        LOG.info(
-                                "Reader attempt {} of {} closes gracefully: no further poll turns",
-                                mailbox.attemptId(),
-                                identity);
-                    }
-                    break;
-                default:
-                    LOG.warn(
-                            "Reader attempt {} ignored a {} command it does not handle",
-                            mailbox.attemptId(),
-                            env.commandKind());
-            }
-            if (ledgered) {
-                acknowledge = recordApplied(env);
-            }
-            // Every applied command earns an idle reader a poll: a reader that never completes
-            // its availability future still makes progress at the pace of its commands.
-            pollWanted = true;
-            metrics.commandsApplied.incrementAndGet();
-            metrics.queueWaitNanos.addAndGet(clock.nanoTime() - admittedNanos);
-        } catch (Throwable e) {
-            failConnector(e);
-        } finally {
-            mailbox.complete(env, reserved);
-        }
-        if (acknowledge) {
-            // After its slot is free: the coordinator sends the next command on this answer.
-            host.onApplied(env);
-        }
-    }
-
-    /**
-     * Exactly-once apply per attempt for sequenced coordinator commands (positive ids and
-     * sequences). Local commands have negative ids and are never redelivered; source events carry
-     * sequence 0 because they are ephemeral and not part of the checkpointed watermark.
-     */
-    private boolean firstApplication(SourceCommandEnvelope env) {
-        if (ledger.isApplied(env.coordinatorEpoch(), env.senderSequence())) {
-            metrics.duplicatesSkipped.incrementAndGet();
-            return false;
-        }
-        return true;
-    }
-
-    /** Records the application in the ledger; false (and the attempt failed) past its bound. */
-    private boolean recordApplied(SourceCommandEnvelope env) {
-        if (!ledger.markApplied(env.coordinatorEpoch(), env.senderSequence())) {
-            fail(
-                    ReasonCode.LEDGER_GAPS_EXCEEDED,
-                    new IllegalStateException(
-                            "coordinator epoch "
-                                    + env.coordinatorEpoch()
-                                    + " left more out-of-order sequences than the ledger bound"));
-            return false;
-        }
-        return true;
-    }
-
-    /** Fault points 5 and 6, tests only: the attempt fails as a connector failure would. */
-    private void crashIfInjected(FaultSite site, SourceCommandEnvelope env) {
-        if (FaultSeam.at(site, env.jobId(), env.targetSubtask(), env.commandKind().name())
-                == FaultAction.CRASH) {
-            throw new InjectedFaultException(site, FaultAction.CRASH);
-        }
-    }
-
-    private void applyCoordinatorCommand(SourceCommandEnvelope env) throws Exception {
-        dataCommandSinceQuiet = true;
-        boolean watching = offLoopPending && offLoopUnchanged();
-        callCoordinatorCommand(env);
-        if (watching) {
-            offLoopPending = offLoop.rearm();
-        }
-    }
-
-    private void callCoordinatorCommand(SourceCommandEnvelope env) throws Exception {
-        switch (env.commandKind()) {
-            case SPLIT_ASSIGNMENT:
-                List<SplitT> splits = host.decodeSplits(env);
-                if (FaultSeam.INSTALLED != null) {
-                    crashIfInjected(FaultSite.CONNECTOR_APPLY_BEFORE_RETURN, env);
-                }
-                reader.addSplits(splits);
-                if (FaultSeam.INSTALLED != null) {
-                    crashIfInjected(FaultSite.APPLY_COMPLETION, env);
-                }
-                pollWanted = true;
-                break;
-            case NO_MORE_SPLITS:
-                noMoreSplitsGeneration = Math.max(noMoreSplitsGeneration, env.coordinatorEpoch());
-                if (!noMoreSplitsApplied) {
-                    noMoreSplitsApplied = true;
-                    reader.handleNoMoreSplits();
-                }
-                pollWanted = true;
-                break;
-            default:
-                reader.handleSourceEvent(host.decodeSourceEvent(env));
-                pollWanted = true;
-        }
-    }
-
-    /**
-     * One bounded turn. The common outcome (records flowed, more available) stays on a short path;
-     * accounting for measured turns and the rarer outcomes live in their own methods so that the
-     * compiled hot path stays small and is not recompiled when a rare branch is first taken.
-     */
-    private void pollTurn() {
-        boolean watching = offLoopPending && offLoopUnchanged();
-        boolean afterQuiet = awaitingAvailability;
-        awaitingAvailability = false;
-        turn.begin(output);
-        watch.turnStarted();
-        PollStatus status;
-        try {
-            status = reader.pollNextManaged(turn, turn);
-        } catch (Throwable e) {
-            watch.turnEnded();
-            failConnector(e);
-            return;
-        }
-        watch.turnEnded();
-        if (watching) {
-            offLoopPending = offLoop.rearm();
-        }
-        if (schema.phase() == SchemaChangePhase.QUIESCING) {
-            schemaTurnEnded();
-        }
-        long took = turn.end();
-        // One driver at a time (the host's exclusion gives happens-before between drivers), so
-        // ordered stores suffice where an atomic add per turn would cost more.
-        metrics.pollTurns.lazySet(metrics.pollTurns.get() + 1);
-        metrics.records.lazySet(metrics.records.get() + turn.emitted());
-        metrics.bytes.lazySet(metrics.bytes.get() + turn.emittedBytes());
-        if (took != PollTurn.NOT_STARTED) {
-            countMeasuredTurn(took);
-        }
-        host.onTurnEnded();
-        if (turn.emitted() > budget.maxRecords()) {
-            reports.recordBudgetOverrun(turn.emitted());
-        }
-        if (afterQuiet) {
-            checkAvailabilitySignalled();
-        }
-        if (status == PollStatus.MORE_AVAILABLE || status == null) {
-            pollWanted = true;
-        } else {
-            afterQuietTurn(status);
-        }
-    }
-
-    private void countMeasuredTurn(long took) {
-        metrics.pollNanos.lazySet(metrics.pollNanos.get() + took * turn.turnsMeasured());
-        if (took > budget.softNanos()) {
-            reports.softOverrun(took, clock.nanoTime());
-        }
-    }
-
-    /**
-     * A turn after NOTHING_AVAILABLE produced records although the availability future is still
-     * incomplete and no command that may bring data came in between: the reader would have stalled
-     * without the loop's own re-polls. Checked after the turn so a future completed while it ran (a
-     * fetch thread racing with the poll) is not reported.
-     */
-    private void checkAvailabilitySignalled() {
-        CompletableFuture<Void> f = armedFuture;
-        if (turn.emitted() > 0 && !dataCommandSinceQuiet && f != null && !f.isDone()) {
-            reports.availabilityNotSignalled();
-        }
-    }
-
-    private void afterQuietTurn(PollStatus status) {
-        pollWanted = false;
-        watch.quiet();
-        if (status == PollStatus.NOTHING_AVAILABLE) {
-            armAvailability();
-        } else if (!schema.phase().allowsPolling()) {
-            endOfInputLatched = true;
-        } else {
-            enterEndOfInput();
-        }
-    }
-
-    private void enterEndOfInput() {
+    void enterEndOfInput() {
         endOfInput = true;
         transition(ReaderLifecycle.DRAINING);
         host.onEndOfInput();
-    }
-
-    /** The turn that marked a schema change returned: ask the host for its checkpoint. */
-    private void schemaTurnEnded() {
-        long epoch = schema.turnEnded();
-        try {
-            host.onSchemaChangeRequested(schema.mark(), epoch);
-        } catch (Throwable e) {
-            try {
-                schema.triggerFailed(epoch, e);
-            } catch (SchemaChangeRefusedException refused) {
-                fail(ReasonCode.SCHEMA_CHANGE_FAILED, refused);
-            }
-        }
-    }
-
-    private void schemaCheckpointCompleted(long checkpointId) {
-        boolean ended;
-        try {
-            ended = schema.checkpointCompleted(checkpointId);
-        } catch (SchemaChangeRefusedException e) {
-            fail(ReasonCode.SCHEMA_CHANGE_FAILED, e);
-            return;
-        }
-        if (ended) {
-            pollWanted = true;
-            if (endOfInputLatched && lifecycle == ReaderLifecycle.RUNNING) {
-                endOfInputLatched = false;
-                enterEndOfInput();
-            }
-        }
-    }
-
-    private void schemaCheckpointAborted(long checkpointId) {
-        try {
-            schema.checkpointAborted(checkpointId);
-        } catch (SchemaChangeRefusedException e) {
-            fail(ReasonCode.SCHEMA_CHANGE_FAILED, e);
-        }
-    }
-
-    private void checkSchemaChangeTimeout() {
-        try {
-            schema.checkTimeout();
-        } catch (SchemaChangeRefusedException e) {
-            fail(ReasonCode.SCHEMA_CHANGE_FAILED, e);
-        }
-    }
-
-    private void armAvailability() {
-        CompletableFuture<Void> f = reader.isAvailable();
-        if (budget.lingerNanos() > 0) {
-            startLinger(f == null || f.isDone());
-        }
-        if (f == null || f.isDone()) {
-            if (!lingering) {
-                pollWanted = true;
-            }
-            return;
-        }
-        awaitingAvailability = true;
-        quietSinceNanos = clock.nanoTime();
-        dataCommandSinceQuiet = false;
-        if (f != armedFuture) {
-            armedFuture = f;
-            f.whenComplete(availabilityCallback);
-        }
-    }
-
-    /**
-     * {@code reader.poll-linger}: rows that become available within the linger after a turn found
-     * none wait for its end and are then polled in one turn, which trades that much latency for
-     * fewer wake-ups of this thread and the engine's downstream when data trickles in small
-     * batches. Data arriving after a longer quiet is polled at once, as without a linger.
-     */
-    private void startLinger(boolean alreadyAvailable) {
-        lingering = true;
-        availableAtLingerEnd = alreadyAvailable;
-        mailbox.lingerUntil(clock.nanoTime() + budget.lingerNanos());
     }
 
     /**
@@ -789,66 +357,11 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
         watch.check();
     }
 
-    /** The loop's answers to overrunning turns; runs on the checking thread. */
-    private final class WatchedOverrun implements TurnWatch.Overrun {
-        @Override
-        public void hardBudgetExceeded() {
-            metrics.hardWakeups.incrementAndGet();
-            reader.wakeup();
-        }
-
-        @Override
-        public void cancellationTimeout(long elapsedNanos) {
-            if (mailbox.terminate(
-                    TerminalSignal.fatal(
-                            ReasonCode.POLL_CANCELLATION_TIMEOUT,
-                            reports.cancellationTimeoutCause()))) {
-                reports.cancellationTimeout(elapsedNanos);
-                cancellationTimeoutHook.run();
-            }
-        }
-    }
-
-    private void fail(ReasonCode reason, Throwable cause) {
-        mailbox.terminate(TerminalSignal.fatal(reason, cause));
-    }
-
-    /**
-     * A connector call threw. An interrupt is the engine cancelling or restarting the task (or the
-     * watchdog, whose fatal signal is already set and wins): the attempt ends as a cancel and the
-     * thread stays interrupted for the engine to see. Anything else is a connector failure.
-     */
-    private void failConnector(Throwable e) {
-        if (isInterrupt(e)) {
-            Thread.currentThread().interrupt();
-            mailbox.terminate(TerminalSignal.cancel());
-        } else {
-            fail(ReasonCode.CONNECTOR_FAILURE, e);
-        }
-    }
-
-    static boolean isInterrupt(Throwable e) {
-        if (Thread.currentThread().isInterrupted()) {
-            return true;
-        }
-        Throwable t = e;
-        for (int depth = 0; t != null && depth < MAX_CAUSE_DEPTH; depth++) {
-            if (t instanceof InterruptedException
-                    || t instanceof ClosedByInterruptException
-                    || (t instanceof InterruptedIOException
-                            && !(t instanceof SocketTimeoutException))) {
-                return true;
-            }
-            t = t.getCause();
-        }
-        return false;
-    }
-
     private LoopStatus handleTerminal() {
         TerminalSignal t = mailbox.terminalSignal();
         if (handledTerminal == null && t != null) {
             handledTerminal = t;
-            forgetOffLoop();
+            offLoop.forget();
             schema.fence();
             watch.quiet();
             ReaderLifecycle next =
@@ -869,7 +382,7 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
             return;
         }
         transition(ReaderLifecycle.CLOSED);
-        forgetOffLoop();
+        offLoop.forget();
         watch.quiet();
         watch.detach();
         cutGate.discard(mailbox);
@@ -878,25 +391,12 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
     }
 
     private void transition(ReaderLifecycle next) {
-        if (lifecycle == next) {
-            return;
+        if (lifecycle != next) {
+            ReaderLifecycle from = lifecycle;
+            lifecycle = lifecycle.checkedTransitionTo(next, mailbox.attemptId());
+            LOG.debug(
+                    "Reader attempt {} ({}): {} -> {}", mailbox.attemptId(), identity, from, next);
         }
-        if (!lifecycle.canTransitionTo(next)) {
-            throw new IllegalStateException(
-                    "reader attempt "
-                            + mailbox.attemptId()
-                            + ": illegal lifecycle transition "
-                            + lifecycle
-                            + " -> "
-                            + next);
-        }
-        LOG.debug(
-                "Reader attempt {} (subtask {}): {} -> {}",
-                mailbox.attemptId(),
-                mailbox.subtask(),
-                lifecycle,
-                next);
-        lifecycle = next;
     }
 
     public ReaderLifecycle lifecycle() {
@@ -923,17 +423,12 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
         if (check != null) {
             check.bind(reader, reports, identity);
         }
-        this.offLoop = check;
-        this.offLoopPending = false;
+        offLoop.set(check);
     }
 
     /** Sets {@code reader.schema-change-timeout}; call before {@link #start}. */
     public void setSchemaChangeTimeoutNanos(long nanos) {
         schema.setTimeoutNanos(nanos);
-    }
-
-    public long lastBarrier() {
-        return cutGate.barrierCut();
     }
 
     public int heldCommands() {

@@ -21,7 +21,9 @@ import java.util.EnumSet;
 import java.util.Set;
 
 /**
- * The main lifecycle of a Lane A reader attempt (STIP-31 "Lifecycle and schema change"). All legal
+ * The main lifecycle of a Lane A reader attempt (STIP-31 "Lifecycle and schema change"): where the
+ * attempt stands over its whole life, unlike {@link LoopStatus}, which is what one iteration left
+ * for its host to act on, and {@link SchemaChangePhase}, a sub-state of {@code RUNNING}. All legal
  * transitions sit in {@link #canTransitionTo}; {@link ReaderEventLoop} is the only code that moves
  * a reader between states, through one gate.
  *
@@ -76,6 +78,23 @@ public enum ReaderLifecycle {
             default:
                 return false;
         }
+    }
+
+    /**
+     * The gate every transition goes through: {@code next}, or an {@link IllegalStateException}
+     * naming attempt {@code attemptId} if this state cannot move to it.
+     */
+    ReaderLifecycle checkedTransitionTo(ReaderLifecycle next, long attemptId) {
+        if (!canTransitionTo(next)) {
+            throw new IllegalStateException(
+                    "reader attempt "
+                            + attemptId
+                            + ": illegal lifecycle transition "
+                            + this
+                            + " -> "
+                            + next);
+        }
+        return next;
     }
 
     /** Whether barriers can still be taken in this state. */

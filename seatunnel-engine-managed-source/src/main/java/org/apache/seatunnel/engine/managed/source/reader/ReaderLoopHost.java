@@ -40,8 +40,11 @@ public interface ReaderLoopHost<SplitT extends SourceSplit> {
     /**
      * A barrier's snapshot succeeded: register state, acknowledge and forward, in that order. Only
      * called after every command admitted before the barrier was applied (invariant 4).
+     *
+     * @return the snapshot in the form the host hands its engine, which the loop returns from
+     *     {@link ReaderEventLoop#runControlsUntilBarrier} (null for a host that keeps none)
      */
-    void onCheckpoint(long checkpointId, List<SplitT> splitState, ReaderCheckpointCut cut)
+    ReaderSnapshot onCheckpoint(long checkpointId, List<SplitT> splitState, ReaderCheckpointCut cut)
             throws Exception;
 
     /** A barrier could not be snapshotted (terminal preemption or connector failure). */

@@ -17,10 +17,8 @@
 
 package org.apache.seatunnel.engine.managed.source.reader;
 
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicLongArray;
+import static org.apache.seatunnel.engine.managed.source.reader.AdmissionCodes.code;
+
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.seatunnel.engine.managed.source.fault.FaultAction;
 import org.apache.seatunnel.engine.managed.source.fault.FaultSeam;
@@ -55,21 +53,11 @@ import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope
  * #terminate} slot.
  */
 public final class ReaderMailbox {
-    /** Packed results of {@link #admit}: non-negative = sequence of an ACCEPTED command. */
-    private static final long NOT_ADMITTED = Long.MIN_VALUE;
-
-    private static final long EMPTY_DEDUP = Long.MIN_VALUE;
-
-    // values() clones its array on every call; admission must not allocate.
-    private static final AdmissionStatus[] STATUSES = AdmissionStatus.values();
-    private static final ReasonCode[] REASONS = ReasonCode.values();
-
     private final long jobId;
     private final long sourceRuntimeId;
     private final int subtask;
     private final long attemptId;
     private final MailboxLimits limits;
-    private final WorkerMailboxBudget workerBudget;
     private final NanoClock clock;
     private final LoopSignal signal;
     private final ReaderMailboxMetrics metrics;
@@ -79,32 +67,14 @@ public final class ReaderMailbox {
     private final long[] admittedNanos;
     private final boolean[] reservedPool;
 
-    private final AtomicInteger normalCount = new AtomicInteger();
-    private final AtomicLong normalBytes = new AtomicLong();
-    private final AtomicInteger reservedCount = new AtomicInteger();
-    private final AtomicLong reservedBytes = new AtomicLong();
-    private final AtomicLongArray dedup;
-    private final int dedupMask;
+    private final MailboxCapacity capacity;
+    private final DedupWindow dedup;
 
     private final AtomicReference<TerminalSignal> terminal = new AtomicReference<>();
-    private final AtomicBoolean availabilityPending = new AtomicBoolean();
+    private final AvailabilitySignal availability;
+    private final BarrierSignals barriers;
     private volatile Runnable wakeupHook = () -> {};
     private volatile boolean closed;
-
-    // Barrier announcements (see announceBarrier): the highest checkpoint announced and the highest
-    // taken; the flag tells a running turn to yield and is raised again by a newer announcement
-    // racing with its withdrawal.
-    private final AtomicLong announcedBarrier = new AtomicLong();
-    private volatile long takenBarrier;
-    private volatile boolean barrierAnnounced;
-    // The cohort of the newest announcement that came with one (see BarrierCohort).
-    private final AtomicReference<BarrierCohort> cohort = new AtomicReference<>();
-    // The driver waits in the barrier handoff (see handoffWaiting).
-    private volatile boolean handoffWaiting;
-    // reader.poll-linger: until when an availability signal only sets the flag (see lingerUntil).
-    // Written by the consumer, read by signalling threads; lingering is written last.
-    private volatile long lingerUntilNanos;
-    private volatile boolean lingering;
 
     // Consumer-only facts about the command returned by the last poll().
     private long lastSequence = -1;
@@ -126,26 +96,17 @@ public final class ReaderMailbox {
         this.subtask = subtask;
         this.attemptId = attemptId;
         this.limits = limits;
-        this.workerBudget = workerBudget;
         this.clock = clock;
         this.signal = signal;
         this.metrics = metrics;
-        int capacity = limits.maxCommands() + limits.reservedCommands();
-        this.ring = new SequencedMpscRing<>(capacity);
+        this.availability = new AvailabilitySignal(clock, signal);
+        this.barriers = new BarrierSignals(this, signal);
+        this.capacity = new MailboxCapacity(limits, workerBudget);
+        this.ring = new SequencedMpscRing<>(limits.maxCommands() + limits.reservedCommands());
         this.admittedNanos = new long[ring.capacity()];
         this.reservedPool = new boolean[ring.capacity()];
-        this.dedup = new AtomicLongArray(limits.dedupWindow());
-        for (int i = 0; i < limits.dedupWindow(); i++) {
-            dedup.set(i, EMPTY_DEDUP);
-        }
-        this.dedupMask = limits.dedupWindow() - 1;
-        if (!workerBudget.tryReserve(limits.reservedBytes())) {
-            throw new IllegalStateException(
-                    "worker.mailbox-max-bytes cannot hold the reserved control bytes of another"
-                            + " reader mailbox ("
-                            + limits.reservedBytes()
-                            + " bytes); raise it or lower reader-mailbox.reserved-control-bytes");
-        }
+        this.dedup = new DedupWindow(limits.dedupWindow());
+        capacity.reserveControlBytes();
     }
 
     /** Sets the reader's {@code wakeup()}, called when a terminal signal arrives. */
@@ -158,7 +119,7 @@ public final class ReaderMailbox {
      * #admit} is the allocation-free form.
      */
     public AdmissionAck offer(SourceCommandEnvelope env) {
-        return ack(admit(env));
+        return AdmissionCodes.ack(admit(env), attemptId, limits.retryAfterMillis());
     }
 
     /**
@@ -167,22 +128,7 @@ public final class ReaderMailbox {
      * for it. The caller wakes the driver afterwards if anything is left for it to do.
      */
     public AdmissionAck offerApplyingItself(SourceCommandEnvelope env) {
-        return ack(admitCounted(env, false));
-    }
-
-    private AdmissionAck ack(long r) {
-        if (r >= 0) {
-            return AdmissionAck.accepted(attemptId, r);
-        }
-        AdmissionStatus status = statusOf(r);
-        ReasonCode reason = reasonOf(r);
-        if (status == AdmissionStatus.RETRY_LATER) {
-            return AdmissionAck.retryLater(attemptId, limits.retryAfterMillis(), reason);
-        }
-        if (status == AdmissionStatus.ACCEPTED) {
-            return AdmissionAck.accepted(attemptId, AdmissionAck.NO_SEQUENCE);
-        }
-        return AdmissionAck.rejected(status, attemptId, reason);
+        return AdmissionCodes.ack(admitCounted(env, false), attemptId, limits.retryAfterMillis());
     }
 
     /**
@@ -218,7 +164,7 @@ public final class ReaderMailbox {
         if (env.durability() != kind.durability()) {
             return code(AdmissionStatus.INVALID_PAYLOAD, ReasonCode.KIND_DURABILITY_MISMATCH);
         }
-        if (env.commandId() == EMPTY_DEDUP) {
+        if (env.commandId() == DedupWindow.EMPTY) {
             return code(AdmissionStatus.INVALID_PAYLOAD, ReasonCode.BAD_HEADER_FIELD);
         }
         int bytes = env.payloadLength();
@@ -247,15 +193,10 @@ public final class ReaderMailbox {
             // Checkpoint, close, callback and ack controls draw on their reserved capacity first:
             // the normal capacity is what a coordinator's credit window counts on, and a local
             // control taking a slot of it would turn the coordinator's next command away.
-            if (reserve(
-                    reservedCount,
-                    limits.reservedCommands(),
-                    reservedBytes,
-                    limits.reservedBytes(),
-                    bytes)) {
+            if (capacity.reserveControl(bytes)) {
                 reserved = true;
                 metrics.recordReservedUse();
-            } else if (reserveNormal(bytes) == ReasonCode.NONE) {
+            } else if (capacity.reserveNormal(bytes) == ReasonCode.NONE) {
                 reserved = false;
             } else {
                 terminate(TerminalSignal.fatal(ReasonCode.RESERVED_CAPACITY_EXHAUSTED, null));
@@ -270,16 +211,15 @@ public final class ReaderMailbox {
                 // Fault point 3, tests only: answered as if the mailbox were full.
                 return code(AdmissionStatus.RETRY_LATER, ReasonCode.MAILBOX_COUNT_FULL);
             }
-            ReasonCode full = reserveNormal(bytes);
+            ReasonCode full = capacity.reserveNormal(bytes);
             if (full != ReasonCode.NONE) {
                 return code(AdmissionStatus.RETRY_LATER, full);
             }
             reserved = false;
         }
 
-        int slot = (int) (mix(env.commandId()) & dedupMask);
-        if (dedup.getAndSet(slot, env.commandId()) == env.commandId()) {
-            release(reserved, bytes);
+        if (dedup.seen(env.commandId())) {
+            capacity.release(reserved, bytes);
             return code(AdmissionStatus.DUPLICATE, ReasonCode.ALREADY_ADMITTED);
         }
 
@@ -295,94 +235,14 @@ public final class ReaderMailbox {
         return seq;
     }
 
-    private ReasonCode reserveNormal(int bytes) {
-        if (!reserveOne(normalCount, limits.maxCommands())) {
-            return ReasonCode.MAILBOX_COUNT_FULL;
-        }
-        if (!reserveBytes(normalBytes, limits.maxBytes(), bytes)) {
-            normalCount.decrementAndGet();
-            return ReasonCode.MAILBOX_BYTES_FULL;
-        }
-        if (!workerBudget.tryReserve(bytes)) {
-            normalBytes.addAndGet(-bytes);
-            normalCount.decrementAndGet();
-            return ReasonCode.WORKER_BUDGET_FULL;
-        }
-        return ReasonCode.NONE;
-    }
-
-    private static boolean reserve(
-            AtomicInteger count, int maxCount, AtomicLong used, long maxBytes, int bytes) {
-        if (!reserveOne(count, maxCount)) {
-            return false;
-        }
-        if (!reserveBytes(used, maxBytes, bytes)) {
-            count.decrementAndGet();
-            return false;
-        }
-        return true;
-    }
-
-    private static boolean reserveOne(AtomicInteger count, int max) {
-        for (; ; ) {
-            int c = count.get();
-            if (c >= max) {
-                return false;
-            }
-            if (count.compareAndSet(c, c + 1)) {
-                return true;
-            }
-        }
-    }
-
-    private static boolean reserveBytes(AtomicLong used, long max, int bytes) {
-        for (; ; ) {
-            long u = used.get();
-            if (u + bytes > max) {
-                return false;
-            }
-            if (used.compareAndSet(u, u + bytes)) {
-                return true;
-            }
-        }
-    }
-
-    private void release(boolean reserved, int bytes) {
-        if (reserved) {
-            reservedBytes.addAndGet(-bytes);
-            reservedCount.decrementAndGet();
-        } else {
-            workerBudget.release(bytes);
-            normalBytes.addAndGet(-bytes);
-            normalCount.decrementAndGet();
-        }
-    }
-
-    private static long mix(long x) {
-        x ^= x >>> 33;
-        x *= 0xff51afd7ed558ccdL;
-        x ^= x >>> 33;
-        return x;
-    }
-
-    private static long code(AdmissionStatus status, ReasonCode reason) {
-        return -(1L + ((long) status.ordinal() << 16) + reason.ordinal());
-    }
-
     /** The status of a negative {@link #admit} result. */
     public static AdmissionStatus statusOf(long admitResult) {
-        if (admitResult >= 0) {
-            return AdmissionStatus.ACCEPTED;
-        }
-        return STATUSES[(int) ((-admitResult - 1) >>> 16)];
+        return AdmissionCodes.statusOf(admitResult);
     }
 
     /** The reason of a negative {@link #admit} result. */
     public static ReasonCode reasonOf(long admitResult) {
-        if (admitResult >= 0) {
-            return ReasonCode.NONE;
-        }
-        return REASONS[(int) ((-admitResult - 1) & 0xffff)];
+        return AdmissionCodes.reasonOf(admitResult);
     }
 
     /**
@@ -407,45 +267,19 @@ public final class ReaderMailbox {
         return terminal.get();
     }
 
-    /**
-     * Coalesced availability: at most one pending flag, no queue slot. Any thread. During a linger
-     * ({@link #lingerUntil}) the flag is set without waking the driver, which times its wait to the
-     * linger's end instead.
-     */
+    /** Coalesced availability; see {@link AvailabilitySignal#signal()}. Any thread. */
     public void signalAvailable() {
-        if (!availabilityPending.getAndSet(true)) {
-            if (lingering && clock.nanoTime() - lingerUntilNanos < 0) {
-                return;
-            }
-            signal.signal();
-        }
+        availability.signal();
     }
 
-    /**
-     * Consumer: availability signalled before {@code untilNanos} (this mailbox's clock) does not
-     * wake the driver ({@code reader.poll-linger}). The loop wakes itself at that time and then
-     * takes the flag, so a signal skipped here is never lost: the flag is set before the deadline
-     * is read, and the loop reads the flag after the deadline passed.
-     */
-    void lingerUntil(long untilNanos) {
-        lingerUntilNanos = untilNanos;
-        lingering = true;
+    /** The availability flag and linger deadline the loop's {@link PollScheduler} reads. */
+    AvailabilitySignal availability() {
+        return availability;
     }
 
-    /** Consumer: the deadline of the last {@link #lingerUntil}. */
-    long lingerDeadline() {
-        return lingerUntilNanos;
-    }
-
-    /** Consumer: whether availability is pending, without taking it. */
-    boolean hasAvailability() {
-        return availabilityPending.get();
-    }
-
-    /** Consumer: takes the pending availability flag. */
-    boolean takeAvailability() {
-        // A plain read first: the common answer is "nothing", and an RMW per iteration is not free.
-        return availabilityPending.get() && availabilityPending.getAndSet(false);
+    /** Barrier announcements, the taken barrier and the cohort; see {@link BarrierSignals}. */
+    public BarrierSignals barriers() {
+        return barriers;
     }
 
     /**
@@ -488,7 +322,7 @@ public final class ReaderMailbox {
 
     /** Consumer: releases the capacity of an applied or discarded command. */
     public void complete(SourceCommandEnvelope env, boolean reserved) {
-        release(reserved, env.payloadLength());
+        capacity.release(reserved, env.payloadLength());
     }
 
     /**
@@ -509,7 +343,7 @@ public final class ReaderMailbox {
             complete(env, lastReserved);
             dropped++;
         }
-        workerBudget.release(limits.reservedBytes());
+        capacity.releaseControlBytes();
         return dropped;
     }
 
@@ -518,129 +352,40 @@ public final class ReaderMailbox {
      * yield. Any thread; approximate.
      */
     public boolean hasPendingControlOrTerminal() {
-        return ring.hasClaimed() || terminal.get() != null || barrierAnnounced;
+        return ring.hasClaimed() || terminal.get() != null || barriers.isAnnounced();
     }
 
     /**
-     * Tells the reader that barrier {@code checkpointId} is on its way (the coordinator snapshotted
-     * it) before the engine's barrier thread blocks on the lock the reader holds during a turn: a
-     * running turn yields, and the host steps aside instead of re-entering the lock. Advisory only;
-     * an announcement of a barrier already taken or older than another one is ignored. Any thread,
-     * never blocks.
-     */
-    public void announceBarrier(long checkpointId) {
-        announceBarrier(checkpointId, null);
-    }
-
-    /**
-     * {@link #announceBarrier(long)} as a member of {@code c}, the readers of this source on this
-     * member announced the same checkpoint. A barrier taken before the announcement counts as taken
-     * for the cohort at once. The cohort is published before the taken barrier is read, and {@link
-     * #barrierTaken} writes the taken barrier before it reads the cohort, so a barrier taken while
-     * this runs is counted by one of the two (or both: counting is idempotent).
+     * {@link BarrierSignals#announce(long, BarrierCohort)}, for the member's barrier announcer. Any
+     * thread, never blocks.
      */
     public void announceBarrier(long checkpointId, BarrierCohort c) {
-        if (c != null) {
-            cohort.accumulateAndGet(
-                    c,
-                    (old, now) ->
-                            old == null || now.checkpointId() > old.checkpointId() ? now : old);
-        }
-        if (checkpointId <= takenBarrier) {
-            if (c != null) {
-                c.took(this);
-            }
-            return;
-        }
-        for (; ; ) {
-            long a = announcedBarrier.get();
-            if (checkpointId <= a) {
-                return;
-            }
-            if (announcedBarrier.compareAndSet(a, checkpointId)) {
-                break;
-            }
-        }
-        // The flag alone: a turn reads it through shouldYield and the driver before it takes the
-        // lock again. A driver waiting (idle, or for output room) does not hold the lock, so waking
-        // it would only make it wait again, and on a member whose readers all wait that is one
-        // wake-up per reader competing with the thread that delivers their barriers.
-        barrierAnnounced = true;
+        barriers.announce(checkpointId, c);
     }
 
-    /**
-     * The cohort of checkpoint {@code checkpointId} this reader belongs to, or null. Any thread.
-     */
+    /** {@link BarrierSignals#cohort}. Any thread. */
     public BarrierCohort barrierCohort(long checkpointId) {
-        BarrierCohort c = cohort.get();
-        return c != null && c.checkpointId() == checkpointId ? c : null;
+        return barriers.cohort(checkpointId);
     }
 
-    /**
-     * The driver begins ({@code true}) or ends a wait in the barrier handoff, the only wait a
-     * completed cohort wakes. Driving thread only; set before it looks at the cohort.
-     */
-    public void handoffWaiting(boolean waiting) {
-        handoffWaiting = waiting;
-    }
-
-    /** Wakes the driver if it waits in the barrier handoff (a cohort completed). Any thread. */
-    void wakeDriverInHandoff() {
-        if (handoffWaiting) {
-            signal.signal();
-        }
-    }
-
-    /** The highest announced checkpoint, 0 if none. Any thread. */
-    public long announcedBarrier() {
-        return announcedBarrier.get();
-    }
-
-    /** The highest checkpoint whose barrier the host reported taken. Any thread. */
-    public long takenBarrier() {
-        return takenBarrier;
-    }
-
-    /** True while an announcement asks running turns to yield. Any thread; approximate. */
+    /** {@link BarrierSignals#isAnnounced}. Any thread; approximate. */
     public boolean isBarrierAnnounced() {
-        return barrierAnnounced;
+        return barriers.isAnnounced();
     }
 
-    /**
-     * The host took barrier {@code checkpointId} (or gave up on it): announcements up to it are
-     * answered. Called by the one thread that takes barriers, holding the reader's lock.
-     *
-     * @return true if the barrier belongs to a cohort, which wakes this reader's driver, if it
-     *     waits in the barrier handoff, when its last member took its barrier (now, or later)
-     */
-    public boolean barrierTaken(long checkpointId) {
-        if (checkpointId > takenBarrier) {
-            takenBarrier = checkpointId;
-        }
-        BarrierCohort c = barrierCohort(checkpointId);
-        if (c != null) {
-            c.took(this);
-        }
-        withdrawBarrierAnnouncement(checkpointId);
-        return c != null;
+    /** {@link BarrierSignals#announced}. Any thread. */
+    public long announcedBarrier() {
+        return barriers.announced();
     }
 
-    /**
-     * Lowers the yield flag if no announcement newer than {@code upTo} is pending. An announcement
-     * racing with this call either is seen by the re-check or raises the flag after it.
-     */
-    public void withdrawBarrierAnnouncement(long upTo) {
-        if (announcedBarrier.get() <= upTo) {
-            barrierAnnounced = false;
-            if (announcedBarrier.get() > upTo) {
-                barrierAnnounced = true;
-            }
-        }
+    /** A cohort of this reader completed: {@link BarrierSignals#wakeDriverInHandoff}. */
+    void wakeDriverInHandoff() {
+        barriers.wakeDriverInHandoff();
     }
 
     /** True when a command or availability is waiting. Any thread; approximate. */
     public boolean hasPendingWork() {
-        return ring.hasClaimed() || availabilityPending.get() || terminal.get() != null;
+        return ring.hasClaimed() || availability.isPending() || terminal.get() != null;
     }
 
     /** Like {@link #hasPendingWork()} without availability: what a lingering loop acts on. */
@@ -650,16 +395,16 @@ public final class ReaderMailbox {
 
     /** Commands admitted and not completed (normal + reserved). Any thread; approximate. */
     public int commandCount() {
-        return normalCount.get() + reservedCount.get();
+        return capacity.commandCount();
     }
 
     public int reservedCommandCount() {
-        return reservedCount.get();
+        return capacity.reservedCommandCount();
     }
 
     /** Payload bytes admitted and not completed. Any thread; approximate. */
     public long payloadBytes() {
-        return normalBytes.get() + reservedBytes.get();
+        return capacity.payloadBytes();
     }
 
     /** Admission time of the oldest queued command, or -1. Any thread; approximate. */

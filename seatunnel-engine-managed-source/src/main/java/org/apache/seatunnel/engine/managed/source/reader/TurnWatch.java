@@ -18,6 +18,7 @@
 package org.apache.seatunnel.engine.managed.source.reader;
 
 import java.util.concurrent.atomic.AtomicLong;
+import javax.annotation.concurrent.GuardedBy;
 
 /**
  * The watchdog's view of one reader attempt's poll turns: whether a turn is running, since when a
@@ -25,7 +26,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * The turn bookkeeping is cheap enough for every turn; a member-wide {@link TurnWatchdog} is told
  * only when a reader becomes active (its first turn after being quiet) or quiet (a turn reported
  * {@code NOTHING_AVAILABLE} or end of input, or the attempt ended), so it has no periodic work
- * while every reader idles.
+ * while every reader idles. (Names: a {@code TurnWatch} is one attempt's, the {@code TurnWatchdog}
+ * the member's timer over them, and Zeta's {@code InterruptWatch} the member's interrupt checks a
+ * long turn switches on; they are kept apart because each has a different owner and thread.)
  *
  * <p>Threading: {@link #turnStarted}, {@link #turnEnded}, {@link #quiet} — the loop's driving
  * thread only (one at a time, as for {@link ReaderEventLoop}); {@link #check} — any thread,
@@ -59,8 +62,13 @@ public final class TurnWatch {
     private volatile Runnable longTurnListener;
 
     // Guarded by this (check is synchronized): the turn being timed and since when.
+    @GuardedBy("this")
     private long watchedEpoch;
+
+    @GuardedBy("this")
     private long watchedSince;
+
+    @GuardedBy("this")
     private boolean watchedWoken;
 
     TurnWatch(PollBudget budget, NanoClock clock, Overrun overrun) {

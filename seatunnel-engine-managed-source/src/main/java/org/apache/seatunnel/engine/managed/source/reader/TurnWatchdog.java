@@ -31,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * per period ({@value #DEFAULT_PERIOD_MILLIS} ms by default), and does nothing at all — no timer,
  * no wake-up — while no reader is active. A reader becomes active with its first turn after being
  * quiet and quiet when a turn reports nothing available or end of input ({@link TurnWatch}), so the
- * work is proportional to the readers that are actually polling, not to the readers that exist.
+ * work is proportional to the readers that are actually polling, not to the readers that exist. One
+ * per member, over the per-attempt {@link TurnWatch}es (see there for the three watch names).
  *
  * <p>Threading: {@link #activate}/{@link #deactivate} — any thread (reader loops' driving threads);
  * checks run on the injected scheduler's thread, one at a time (a check re-arms itself only after

@@ -19,6 +19,7 @@ package org.apache.seatunnel.engine.managed.source.zeta;
 
 import org.apache.seatunnel.engine.managed.source.reader.BackpressureMetrics;
 import org.apache.seatunnel.engine.managed.source.reader.BarrierCohort;
+import org.apache.seatunnel.engine.managed.source.reader.BarrierSignals;
 import org.apache.seatunnel.engine.managed.source.reader.LoopSignal;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
 
@@ -26,10 +27,9 @@ import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
  * Hands the engine's checkpoint lock to an announced barrier instead of racing it for the lock.
  *
  * <p>Threading: {@link #awaitAnnouncedBarrier()} only on the task thread T, never holding the
- * checkpoint lock; the announcement arrives on any thread through {@link
- * ReaderMailbox#announceBarrier}, and the barrier thread reports it taken through {@link
- * ReaderMailbox#barrierTaken}, after which T is woken through the loop's signal (a member of a
- * cohort: once the cohort completed).
+ * checkpoint lock; the announcement arrives on any thread through {@link BarrierSignals#announce},
+ * and the barrier thread reports it taken through {@link BarrierSignals#markTaken}, after which T
+ * is woken through the loop's signal (a member of a cohort: once the cohort completed).
  *
  * <p>Why: Zeta's barrier thread must take the checkpoint lock before it calls {@code
  * snapshotState}, so the barrier reaches the mailbox only once the lock is free, and a Java monitor
@@ -57,6 +57,7 @@ import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
  */
 final class BarrierHandoff {
     private final ReaderMailbox mailbox;
+    private final BarrierSignals barriers;
     private final LoopSignal signal;
     private final long timeoutNanos;
     private final BackpressureMetrics metrics;
@@ -72,6 +73,7 @@ final class BarrierHandoff {
     BarrierHandoff(
             ReaderMailbox mailbox, LoopSignal signal, long timeoutNanos, BackpressureMetrics m) {
         this.mailbox = mailbox;
+        this.barriers = mailbox.barriers();
         this.signal = signal;
         this.timeoutNanos = timeoutNanos;
         this.metrics = m;
@@ -96,17 +98,17 @@ final class BarrierHandoff {
      * @return true if it waited
      */
     boolean awaitAnnouncedBarrier() {
-        if (!mailbox.isBarrierAnnounced()) {
+        if (!barriers.isAnnounced()) {
             return false;
         }
-        long announced = mailbox.announcedBarrier();
+        long announced = barriers.announced();
         if (timeoutNanos <= 0
-                || announced <= mailbox.takenBarrier()
+                || announced <= barriers.taken()
                 || announced <= expiredUpTo
                 || !backToBack) {
             // Late, stale or disabled: nothing to hand over; or a reader that last waited for
             // data, whose one turn the barrier may wait for.
-            mailbox.withdrawBarrierAnnouncement(announced);
+            barriers.withdraw(announced);
             return false;
         }
         long start = System.nanoTime();
@@ -115,11 +117,11 @@ final class BarrierHandoff {
             waitingSince = start;
         }
         // Announced before the cohort is looked at: a cohort completing meanwhile wakes it.
-        mailbox.handoffWaiting(true);
+        barriers.handoffWaiting(true);
         try {
             awaitTakenAndCohort(announced, start);
         } finally {
-            mailbox.handoffWaiting(false);
+            barriers.handoffWaiting(false);
         }
         metrics.barrierHandoffWaitNanos.addAndGet(System.nanoTime() - start);
         return true;
@@ -135,12 +137,12 @@ final class BarrierHandoff {
         boolean held = false;
         boolean slept = false;
         for (; ; ) {
-            if (!taken && mailbox.takenBarrier() >= announced) {
+            if (!taken && barriers.taken() >= announced) {
                 taken = true;
                 metrics.barrierHandoffs.incrementAndGet();
             }
             if (taken) {
-                BarrierCohort cohort = mailbox.barrierCohort(announced);
+                BarrierCohort cohort = barriers.cohort(announced);
                 if (cohort == null) {
                     break;
                 }
@@ -164,7 +166,7 @@ final class BarrierHandoff {
                 if (taken) {
                     metrics.barrierCohortTimeouts.incrementAndGet();
                 } else {
-                    mailbox.withdrawBarrierAnnouncement(announced);
+                    barriers.withdraw(announced);
                     metrics.barrierHandoffTimeouts.incrementAndGet();
                 }
                 break;

@@ -25,6 +25,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import javax.annotation.concurrent.GuardedBy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,7 +34,8 @@ import org.slf4j.LoggerFactory;
  * reader.interrupt-check-interval}, scheduled only while a reader with that interval is active. A
  * host activates its check when the member's turn watchdog finds one of its poll turns running and
  * deactivates it once that turn ended, so readers that idle, or run only short turns, cause no
- * periodic work at all.
+ * periodic work at all. Zeta-only and member-wide, unlike the engine-neutral turn watches ({@code
+ * TurnWatch}, {@code TurnWatchdog}) whose long-turn finding switches its checks on.
  *
  * <p>Threading: {@link #watch}, {@link Registration#activate()}, {@link Registration#deactivate()}
  * and {@link Registration#cancel()} from any thread (guarded by this object's monitor, held only to
@@ -52,7 +54,9 @@ public final class InterruptWatch {
     private static final Logger LOG = LoggerFactory.getLogger(InterruptWatch.class);
 
     private final Supplier<ScheduledExecutorService> scheduler;
+
     // Guarded by this.
+    @GuardedBy("this")
     private final Map<Long, Ticker> tickers = new HashMap<>();
 
     /**
@@ -127,7 +131,9 @@ public final class InterruptWatch {
     public final class Registration {
         private final long intervalNanos;
         private final Runnable check;
+
         // Guarded by the watch's monitor.
+        @GuardedBy("InterruptWatch.this")
         private boolean cancelled;
 
         private Registration(long intervalNanos, Runnable check) {
@@ -163,8 +169,12 @@ public final class InterruptWatch {
     /** The checks of one interval. Threading: runs on the watchdog thread only. */
     private static final class Ticker implements Runnable {
         final CopyOnWriteArrayList<Runnable> checks = new CopyOnWriteArrayList<>();
-        // Guarded by the watch's monitor.
+
+        // Guarded by the monitor of the InterruptWatch that owns the ticker.
+        @GuardedBy("InterruptWatch.this")
         ScheduledFuture<?> future;
+
+        @GuardedBy("InterruptWatch.this")
         int registered;
 
         @Override

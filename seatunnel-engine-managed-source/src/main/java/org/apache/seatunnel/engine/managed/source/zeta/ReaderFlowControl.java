@@ -21,6 +21,7 @@ import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
 import org.apache.seatunnel.engine.managed.source.reader.BackpressureMetrics;
 import org.apache.seatunnel.engine.managed.source.reader.LoopSignal;
 import org.apache.seatunnel.engine.managed.source.reader.NanoClock;
+import org.apache.seatunnel.engine.managed.source.reader.ReaderDriver;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderEventLoop;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
 import org.apache.seatunnel.engine.managed.source.zeta.engine.EngineBinding;
@@ -28,15 +29,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What the reader host does between poll turns, checkpoint lock released, so that neither a barrier
- * nor a full output waits behind the lock: it hands the lock to an announced barrier ({@link
- * BarrierHandoff}) and waits for room when the queue to the next task holds its bound ({@link
- * OutputQueueGate}).
+ * Zeta's {@link ReaderDriver.FlowControl}: what the reader host does between poll turns, checkpoint
+ * lock released, so that neither a barrier nor a full output waits behind the lock: it hands the
+ * lock to an announced barrier ({@link BarrierHandoff}) and waits for room when the queue to the
+ * next task holds its bound ({@link OutputQueueGate}).
  *
  * <p>Threading: task thread T only; built on the first {@code pollNext}, when the engine's
  * collector (and so its queue) is first seen.
  */
-final class ReaderFlowControl {
+final class ReaderFlowControl implements ReaderDriver.FlowControl {
     private static final Logger LOG = LoggerFactory.getLogger(ReaderFlowControl.class);
 
     private final BarrierHandoff handoff;
@@ -98,27 +99,34 @@ final class ReaderFlowControl {
     }
 
     /** Hands the lock to an announced barrier; see {@link BarrierHandoff}. */
-    void awaitAnnouncedBarrier() {
+    @Override
+    public void awaitAnnouncedBarrier() {
         handoff.awaitAnnouncedBarrier();
     }
 
     /** See {@link BarrierHandoff#turnEnded}. */
-    void turnEnded(boolean leftWork) {
+    @Override
+    public void turnEnded(boolean leftWork) {
         handoff.turnEnded(leftWork);
     }
 
     /** See {@link BarrierHandoff#readerIdled}. */
-    void readerIdled() {
+    @Override
+    public void readerIdled() {
         handoff.readerIdled();
     }
 
     /** True when the last turn ended because the output had no room. */
-    boolean outputBlocked() {
+    @Override
+    public boolean outputBlocked() {
         return gate != null && gate.isBlocked();
     }
 
     /** Waits for output room, at most {@code maxNanos}; see {@link OutputQueueGate#awaitRoom}. */
-    boolean awaitRoom(long maxNanos) {
-        return gate == null || gate.awaitRoom(signal, mailbox, maxNanos);
+    @Override
+    public void awaitRoom(long maxNanos) {
+        if (gate != null) {
+            gate.awaitRoom(signal, mailbox, maxNanos);
+        }
     }
 }

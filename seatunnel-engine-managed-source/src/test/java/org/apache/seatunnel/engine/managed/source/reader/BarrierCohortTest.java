@@ -72,17 +72,17 @@ class BarrierCohortTest {
         ReaderMailbox b = mailbox(1);
         ReaderMailbox c = mailbox(2);
         BarrierCohort cohort = announce(5, a, b, c);
-        a.handoffWaiting(true);
-        c.handoffWaiting(true);
+        a.barriers().handoffWaiting(true);
+        c.barriers().handoffWaiting(true);
         assertSame(cohort, a.barrierCohort(5));
-        a.barrierTaken(5);
-        b.barrierTaken(5);
-        b.barrierTaken(5);
+        a.barriers().markTaken(5);
+        b.barriers().markTaken(5);
+        b.barriers().markTaken(5);
         assertFalse(cohort.complete(), "b counted once; c has not taken its barrier");
         assertFalse(signals.get(2).isPending(), "nobody is woken before the cohort is through");
-        b.barrierTaken(4);
+        b.barriers().markTaken(4);
         assertFalse(cohort.complete(), "another checkpoint's barrier does not count");
-        c.barrierTaken(5);
+        c.barriers().markTaken(5);
         assertTrue(cohort.complete());
         assertTrue(signals.get(0).isPending(), "a driver waiting in the handoff is woken");
         assertTrue(signals.get(2).isPending(), "a driver waiting in the handoff is woken");
@@ -95,11 +95,11 @@ class BarrierCohortTest {
     void aBarrierTakenBeforeItsAnnouncementCountsAtOnce() {
         ReaderMailbox a = mailbox(0);
         ReaderMailbox b = mailbox(1);
-        a.barrierTaken(7);
+        a.barriers().markTaken(7);
         BarrierCohort cohort = announce(7, a, b);
         assertFalse(a.isBarrierAnnounced(), "a late announcement is not raised");
         assertFalse(cohort.complete());
-        b.barrierTaken(7);
+        b.barriers().markTaken(7);
         assertTrue(cohort.complete());
     }
 

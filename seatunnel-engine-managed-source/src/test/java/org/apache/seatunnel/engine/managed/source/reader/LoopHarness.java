@@ -49,6 +49,13 @@ final class LoopHarness implements ReaderLoopHost<TestSplit> {
     final List<String> emitted = new ArrayList<>();
     final List<String> checkpoints = new ArrayList<>();
     final List<Long> failedCheckpoints = new ArrayList<>();
+
+    /** Thrown by the next barrier callbacks when set (the host could not register the state). */
+    RuntimeException checkpointFailure;
+
+    /** What the barrier callback hands back to the loop. */
+    ReaderSnapshot snapshotToReturn;
+
     final List<ReaderCheckpointCut> cuts = new ArrayList<>();
     final List<Long> appliedAcks = new ArrayList<>();
     final LocalCommands local;
@@ -174,10 +181,14 @@ final class LoopHarness implements ReaderLoopHost<TestSplit> {
     }
 
     @Override
-    public void onCheckpoint(
+    public ReaderSnapshot onCheckpoint(
             long checkpointId, List<TestSplit> splitState, ReaderCheckpointCut cut) {
+        if (checkpointFailure != null) {
+            throw checkpointFailure;
+        }
         checkpoints.add(checkpointId + ":" + splitState);
         cuts.add(cut);
+        return snapshotToReturn;
     }
 
     @Override

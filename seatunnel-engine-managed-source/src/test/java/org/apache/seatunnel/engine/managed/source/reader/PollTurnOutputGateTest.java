@@ -119,27 +119,27 @@ class PollTurnOutputGateTest {
     @Test
     void anAnnouncedBarrierEndsTheTurnUntilItIsTaken() {
         PollTurn<Object> turn = turn(1000);
-        h.mailbox.announceBarrier(3);
+        h.mailbox.barriers().announce(3);
         assertTrue(h.mailbox.hasPendingControlOrTerminal());
         assertEquals(0, greedy(turn, 1000), "yields at its first look at the mailbox");
-        h.mailbox.barrierTaken(3);
+        h.mailbox.barriers().markTaken(3);
         assertFalse(h.mailbox.hasPendingControlOrTerminal());
         assertEquals(1000, greedy(turn, 1000));
     }
 
     @Test
     void announcementsOfTakenOrOlderBarriersAreIgnored() {
-        h.mailbox.barrierTaken(5);
-        h.mailbox.announceBarrier(5);
-        h.mailbox.announceBarrier(4);
+        h.mailbox.barriers().markTaken(5);
+        h.mailbox.barriers().announce(5);
+        h.mailbox.barriers().announce(4);
         assertFalse(h.mailbox.isBarrierAnnounced());
-        h.mailbox.announceBarrier(7);
-        h.mailbox.announceBarrier(6);
+        h.mailbox.barriers().announce(7);
+        h.mailbox.barriers().announce(6);
         assertEquals(7, h.mailbox.announcedBarrier());
         // Taking 6 leaves 7 pending.
-        h.mailbox.barrierTaken(6);
+        h.mailbox.barriers().markTaken(6);
         assertTrue(h.mailbox.isBarrierAnnounced());
-        h.mailbox.barrierTaken(7);
+        h.mailbox.barriers().markTaken(7);
         assertFalse(h.mailbox.isBarrierAnnounced());
     }
 }

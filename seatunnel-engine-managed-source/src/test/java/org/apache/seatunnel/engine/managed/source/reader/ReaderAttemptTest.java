@@ -332,10 +332,10 @@ class ReaderAttemptTest {
         assertFalse(
                 a.signal().isPending(),
                 "neither the barrier command nor its taking wakes a cohort member's driver");
-        a.mailbox().handoffWaiting(true);
-        other.barrierTaken(2);
+        a.mailbox().barriers().handoffWaiting(true);
+        other.barriers().markTaken(2);
         assertTrue(a.signal().isPending(), "the cohort's last barrier wakes it in the handoff");
-        a.mailbox().handoffWaiting(false);
+        a.mailbox().barriers().handoffWaiting(false);
 
         BarrierCohort next = new BarrierCohort(3, Arrays.asList(a.mailbox(), other));
         a.mailbox().announceBarrier(3, next);
@@ -486,7 +486,7 @@ class ReaderAttemptTest {
                                     }
 
                                     @Override
-                                    public void onCheckpoint(
+                                    public ReaderSnapshot onCheckpoint(
                                             long id, List<TestSplit> state, ReaderCheckpointCut cut)
                                             throws Exception {
                                         host.onCheckpoint(id, state, cut);

@@ -20,6 +20,8 @@ package org.apache.seatunnel.engine.managed.source.reader;
 import static org.apache.seatunnel.engine.managed.source.reader.LoopHarness.budget;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
@@ -519,6 +521,37 @@ class ReaderEventLoopTest {
     }
 
     @Test
+    void theBarrierResultCarriesWhatTheCallbackReturnedOrWhyItFailed() throws Exception {
+        LoopHarness h = new LoopHarness();
+        h.loop.start(0);
+        ReaderSnapshot snap =
+                new ReaderSnapshot(
+                        3,
+                        h.mailbox.subtask(),
+                        Collections.emptyList(),
+                        Collections.emptyList(),
+                        new byte[0]);
+        h.snapshotToReturn = snap;
+        h.offer(h.local.barrier(3));
+        BarrierResult taken = h.loop.runControlsUntilBarrier(3, 0);
+        assertTrue(taken.isTaken());
+        assertSame(snap, taken.snapshot(), "the callback's snapshot comes back as the value");
+
+        IllegalStateException refused = new IllegalStateException("registration refused");
+        h.checkpointFailure = refused;
+        h.offer(h.local.barrier(4));
+        BarrierResult failed = h.loop.runControlsUntilBarrier(4, 0);
+        assertFalse(failed.isTaken());
+        assertNull(failed.snapshot());
+        assertSame(refused, failed.failure());
+        assertEquals(Collections.singletonList(4L), h.failedCheckpoints);
+
+        BarrierResult notReached = h.loop.runControlsUntilBarrier(5, 0);
+        assertFalse(notReached.isTaken());
+        assertNull(notReached.failure(), "barrier 5 never reached the mailbox");
+    }
+
+    @Test
     void endOfInputFinishesAndBarriersStillWork() throws Exception {
         LoopHarness h = new LoopHarness();
         h.reader.onPoll = (out, ctx) -> PollStatus.END_OF_INPUT;
@@ -527,7 +560,7 @@ class ReaderEventLoopTest {
         assertEquals(1, h.endOfInput);
         assertEquals(ReaderLifecycle.DRAINING, h.loop.lifecycle());
         h.offer(h.local.barrier(7));
-        assertTrue(h.loop.runControlsUntilBarrier(7, TimeUnit.SECONDS.toNanos(1)));
+        assertTrue(h.loop.runControlsUntilBarrier(7, TimeUnit.SECONDS.toNanos(1)).isTaken());
         assertEquals(Arrays.asList("7:[]"), h.checkpoints);
         assertEquals(LoopStatus.FINISHED, h.loop.runOnce());
         assertEquals(1, h.loop.metrics().pollTurns(), "no poll turn after end of input");

@@ -151,7 +151,7 @@ class ReaderMailboxTest {
         LoopSignal signal = new LoopSignal();
         ReaderMailbox m = mailbox(new WorkerMailboxBudget(1 << 20), 0, signal);
         assertFalse(m.hasPendingControlOrTerminal());
-        m.announceBarrier(5);
+        m.barriers().announce(5);
         assertTrue(m.hasPendingControlOrTerminal(), "a running turn sees the announcement");
         assertTrue(m.isBarrierAnnounced(), "the driver sees it before it takes the lock again");
         assertFalse(signal.isPending(), "a waiting driver is left asleep: it holds no lock");

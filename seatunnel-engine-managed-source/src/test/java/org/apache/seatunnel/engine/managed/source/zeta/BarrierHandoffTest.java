@@ -68,7 +68,7 @@ class BarrierHandoffTest {
 
     /** What the barrier thread does once it took a barrier, as {@code ReaderAttempt} does. */
     private void takeBarrier(long checkpointId) {
-        if (!mailbox.barrierTaken(checkpointId)) {
+        if (!mailbox.barriers().markTaken(checkpointId)) {
             signal.signal();
         }
     }
@@ -82,7 +82,7 @@ class BarrierHandoffTest {
     @Test
     void theTaskThreadWaitsUntilTheAnnouncedBarrierIsTaken() throws Exception {
         BarrierHandoff h = handoff(1, TimeUnit.HOURS);
-        mailbox.announceBarrier(4);
+        mailbox.barriers().announce(4);
         CompletableFuture<Boolean> waited = new CompletableFuture<>();
         Thread t = new Thread(() -> waited.complete(h.awaitAnnouncedBarrier()), "task-thread");
         t.start();
@@ -104,16 +104,16 @@ class BarrierHandoffTest {
     @Test
     void aBarrierThatNeverComesReleasesTheReaderAfterTheTimeout() {
         BarrierHandoff h = handoff(20, TimeUnit.MILLISECONDS);
-        mailbox.announceBarrier(9);
+        mailbox.barriers().announce(9);
         assertTrue(h.awaitAnnouncedBarrier());
         assertEquals(1, metrics.barrierHandoffTimeouts());
         assertEquals(0, metrics.barrierHandoffs());
         assertFalse(mailbox.isBarrierAnnounced(), "turns are no longer held back");
         // Announcing the same checkpoint again does not make the reader wait a second time.
-        mailbox.announceBarrier(9);
+        mailbox.barriers().announce(9);
         assertFalse(h.awaitAnnouncedBarrier());
         // A newer checkpoint is waited for again.
-        mailbox.announceBarrier(10);
+        mailbox.barriers().announce(10);
         assertTrue(h.awaitAnnouncedBarrier());
         assertEquals(2, metrics.barrierHandoffTimeouts());
     }
@@ -157,7 +157,7 @@ class BarrierHandoffTest {
         Thread t = waitingInACohort(handoff(1, TimeUnit.HOURS), 4, other, waited);
         takeBarrier(4);
         assertFalse(waited.isDone(), "its own barrier is taken, the other reader's is not");
-        other.barrierTaken(4);
+        other.barriers().markTaken(4);
         assertTrue(waited.get(BOUND.toMillis(), TimeUnit.MILLISECONDS));
         t.join(BOUND.toMillis());
         assertEquals(1, metrics.barrierCohortWaits(), "held past its own barrier");
@@ -183,7 +183,7 @@ class BarrierHandoffTest {
     @Test
     void aTerminatedAttemptStopsWaiting() {
         BarrierHandoff h = handoff(1, TimeUnit.HOURS);
-        mailbox.announceBarrier(2);
+        mailbox.barriers().announce(2);
         mailbox.terminate(TerminalSignal.cancel());
         assertTrue(h.awaitAnnouncedBarrier());
         assertEquals(0, metrics.barrierHandoffs());
@@ -193,8 +193,8 @@ class BarrierHandoffTest {
     @Test
     void aLateAnnouncementOfATakenBarrierIsDroppedWithoutWaiting() {
         BarrierHandoff h = handoff(1, TimeUnit.HOURS);
-        mailbox.barrierTaken(6);
-        mailbox.announceBarrier(6);
+        mailbox.barriers().markTaken(6);
+        mailbox.barriers().announce(6);
         assertFalse(mailbox.isBarrierAnnounced());
         assertFalse(h.awaitAnnouncedBarrier());
     }
@@ -204,14 +204,14 @@ class BarrierHandoffTest {
         // A short bound: a reader that stepped aside would return true once it passed.
         BarrierHandoff h = handoff(50, TimeUnit.MILLISECONDS);
         h.readerIdled();
-        mailbox.announceBarrier(3);
+        mailbox.barriers().announce(3);
         assertFalse(h.awaitAnnouncedBarrier(), "no wait: its one turn ends with its data");
         assertFalse(mailbox.isBarrierAnnounced(), "withdrawn, so that turn does not yield");
         assertEquals(0, metrics.barrierHandoffs());
         assertEquals(0, metrics.barrierHandoffTimeouts());
         // A turn that ended with nothing left is the same.
         h.turnEnded(false);
-        mailbox.announceBarrier(4);
+        mailbox.barriers().announce(4);
         assertFalse(h.awaitAnnouncedBarrier());
         assertFalse(mailbox.isBarrierAnnounced());
     }
@@ -221,7 +221,7 @@ class BarrierHandoffTest {
         BarrierHandoff h = handoff(20, TimeUnit.MILLISECONDS);
         h.readerIdled();
         h.turnEnded(true);
-        mailbox.announceBarrier(5);
+        mailbox.barriers().announce(5);
         // Waits (here until the bound: the barrier never comes).
         assertTrue(h.awaitAnnouncedBarrier());
         assertEquals(1, metrics.barrierHandoffTimeouts());
@@ -230,7 +230,7 @@ class BarrierHandoffTest {
     @Test
     void aZeroTimeoutTurnsTheHandoffOff() {
         BarrierHandoff h = handoff(0, TimeUnit.MILLISECONDS);
-        mailbox.announceBarrier(1);
+        mailbox.barriers().announce(1);
         assertFalse(h.awaitAnnouncedBarrier());
         assertFalse(mailbox.isBarrierAnnounced());
     }

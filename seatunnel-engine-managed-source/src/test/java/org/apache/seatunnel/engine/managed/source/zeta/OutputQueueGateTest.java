@@ -167,9 +167,9 @@ class OutputQueueGateTest {
         emit(1792);
         gate.credit(emitted);
         // Nothing drains and the clock stands still: an announced barrier ends the wait.
-        mailbox.announceBarrier(1);
+        mailbox.barriers().announce(1);
         assertFalse(gate.awaitRoom(signal, mailbox, TimeUnit.HOURS.toNanos(1)));
-        mailbox.barrierTaken(1);
+        mailbox.barriers().markTaken(1);
         // 1,792 - 1,792 / 4 = 1,344 rows is the mark; one row above it is not enough.
         drain(1792 - 1345);
         assertFalse(gate.awaitRoom(signal, mailbox, 0));

@@ -46,6 +46,7 @@ import org.apache.seatunnel.engine.managed.source.reader.ReaderLoopHost;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderLoopMetrics;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderMailboxMetrics;
+import org.apache.seatunnel.engine.managed.source.reader.ReaderSnapshot;
 import org.apache.seatunnel.engine.managed.source.reader.RecordSizes;
 import org.apache.seatunnel.engine.managed.source.reader.WorkerMailboxBudget;
 import org.apache.seatunnel.engine.server.metrics.SeaTunnelMetricsContext;
@@ -410,7 +411,10 @@ public class LoopOverheadBenchmark {
         }
 
         @Override
-        public void onCheckpoint(long id, List<SourceSplit> state, ReaderCheckpointCut cut) {}
+        public ReaderSnapshot onCheckpoint(
+                long id, List<SourceSplit> state, ReaderCheckpointCut cut) {
+            return null;
+        }
 
         @Override
         public void onCheckpointFailed(long checkpointId, Throwable cause) {}

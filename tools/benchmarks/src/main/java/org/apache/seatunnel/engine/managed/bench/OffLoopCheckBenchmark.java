@@ -44,6 +44,7 @@ import org.apache.seatunnel.engine.managed.source.reader.ReaderLoopHost;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderLoopMetrics;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderMailboxMetrics;
+import org.apache.seatunnel.engine.managed.source.reader.ReaderSnapshot;
 import org.apache.seatunnel.engine.managed.source.reader.WorkerMailboxBudget;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -291,12 +292,13 @@ public class OffLoopCheckBenchmark {
         }
 
         @Override
-        public void onCheckpoint(long id, List<BenchSplit> state, ReaderCheckpointCut cut)
+        public ReaderSnapshot onCheckpoint(long id, List<BenchSplit> state, ReaderCheckpointCut cut)
                 throws java.io.IOException {
             for (BenchSplit s : state) {
                 bh.consume(s.splitId());
                 bh.consume(BenchSplit.SERIALIZER.serialize(s));
             }
+            return null;
         }
 
         @Override

@@ -23,6 +23,7 @@ import org.apache.seatunnel.api.source.SourceSplit;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderCheckpointCut;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderLoopHost;
+import org.apache.seatunnel.engine.managed.source.reader.ReaderSnapshot;
 
 /**
  * Wraps the host of one reader attempt with fault point 7 (the apply acknowledgement is lost,
@@ -61,14 +62,15 @@ public final class FaultInjectingReaderHost<SplitT extends SourceSplit>
     }
 
     @Override
-    public void onCheckpoint(long checkpointId, List<SplitT> splitState, ReaderCheckpointCut cut)
-            throws Exception {
-        host.onCheckpoint(checkpointId, splitState, cut);
+    public ReaderSnapshot onCheckpoint(
+            long checkpointId, List<SplitT> splitState, ReaderCheckpointCut cut) throws Exception {
+        ReaderSnapshot snapshot = host.onCheckpoint(checkpointId, splitState, cut);
         String where = name + " checkpoint " + checkpointId;
         FaultAction a = faults.at(FaultPoint.READER_SNAPSHOT_BEFORE_STATE_REGISTRATION, where);
         if (a != null) {
             throw new InjectedFault(FaultPoint.READER_SNAPSHOT_BEFORE_STATE_REGISTRATION, a, where);
         }
+        return snapshot;
     }
 
     @Override
