@@ -63,6 +63,44 @@ class ArchitectureDocReferencesTest {
         assertEquals(11, count(en, "fault point"));
     }
 
+    /**
+     * The architecture pages name every runtime and SPI class over 200 lines, so a reader of the
+     * page finds each large type's job and thread owner there.
+     */
+    @Test
+    void everyLargeRuntimeClassIsNamedOnBothArchitecturePages() throws IOException {
+        Path root = repositoryRoot();
+        String en = read(root.resolve("docs/en/architecture.md"));
+        String zh = read(root.resolve("docs/zh/architecture.md"));
+        List<String> missing = new ArrayList<>();
+        int large = 0;
+        for (String module :
+                new String[] {"seatunnel-engine-managed-source", "seatunnel-api-managed"}) {
+            List<Path> sources;
+            try (Stream<Path> walk = Files.walk(root.resolve(module).resolve("src/main/java"))) {
+                sources =
+                        walk.filter(p -> p.toString().endsWith(".java"))
+                                .collect(Collectors.toList());
+            }
+            for (Path p : sources) {
+                if (Files.readAllLines(p, StandardCharsets.UTF_8).size() <= 200) {
+                    continue;
+                }
+                large++;
+                String name = p.getFileName().toString().replace(".java", "");
+                Pattern named = Pattern.compile("\\b" + name + "\\b");
+                if (!named.matcher(en).find()) {
+                    missing.add("en: " + name);
+                }
+                if (!named.matcher(zh).find()) {
+                    missing.add("zh: " + name);
+                }
+            }
+        }
+        assertTrue(large > 20, "too few large classes found: the scan is broken");
+        assertEquals(new ArrayList<String>(), missing);
+    }
+
     private static Set<String> citations(Path root) throws IOException {
         Set<String> out = new TreeSet<>();
         List<Path> sources;
