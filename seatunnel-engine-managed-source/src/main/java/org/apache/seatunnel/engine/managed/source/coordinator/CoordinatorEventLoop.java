@@ -25,12 +25,9 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.seatunnel.api.common.metrics.MetricsContext;
 import org.apache.seatunnel.api.event.EventListener;
@@ -38,6 +35,7 @@ import org.apache.seatunnel.api.serialization.Serializer;
 import org.apache.seatunnel.api.source.SourceEvent;
 import org.apache.seatunnel.api.source.SourceSplit;
 import org.apache.seatunnel.api.source.managed.CoordinatorScheduler;
+import org.apache.seatunnel.engine.managed.source.concurrent.SerialExecutor;
 import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorMetrics.Counter;
 import org.apache.seatunnel.engine.managed.source.protocol.AppliedAckPayload;
 import org.apache.seatunnel.engine.managed.source.protocol.RegistrationPayload;
@@ -80,9 +78,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> implements LoopPort {
     private static final Logger LOG = LoggerFactory.getLogger(CoordinatorEventLoop.class);
-    private static final int IDLE = 0;
-    private static final int SCHEDULED = 1;
-    private static final int RUNNING = 2;
 
     /** The credit window of a registration that offers none: the default mailbox's. */
     public static final int DEFAULT_WINDOW_COMMANDS = 1024;
@@ -94,14 +89,9 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
     private final MpscArrayQueue<Command> commands;
     private final MpscArrayQueue<Command> completions;
     private final EnumeratorCallQueue enumeratorCalls;
-    private final Executor executor;
-    // IDLE, SCHEDULED (a drain task is queued on the executor) or RUNNING (someone owns the loop).
-    private final AtomicInteger drainState = new AtomicInteger(IDLE);
-    private final Runnable drainTask = this::runDrainTask;
-    // A snapshotAndWait caller waiting for the loop: woken when a drain releases it.
-    private final AtomicReference<Thread> handoffWaiter = new AtomicReference<>();
+    // The drain claim, the executor task and the caller's takeover: one drain at a time.
+    private final SerialExecutor serial;
     private final SnapshotWaitReport snapshotWaits;
-    private final ClassLoader enumeratorClassLoader;
     private final CoordinatorFailureHandler failureHandler;
 
     // Set once by attach() before the loop is published (CoordinatorLoopFactory); never changed.
@@ -111,9 +101,6 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
 
     /** Loop-owned: commands that arrived before open, replayed in order once open succeeded. */
     private final ArrayDeque<Command> beforeOpen = new ArrayDeque<>();
-
-    /** The thread currently draining; null between drains. */
-    private volatile Thread owner;
 
     /** Written only by the loop; read by offerers to refuse early once closed. */
     private volatile LoopState state = LoopState.CREATED;
@@ -136,9 +123,28 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
         this.commands = new MpscArrayQueue<>(config.commandQueueCapacity());
         this.completions = new MpscArrayQueue<>(config.completionQueueCapacity());
         this.enumeratorCalls = new EnumeratorCallQueue(config.commandQueueCapacity());
-        this.executor = executor;
-        this.enumeratorClassLoader = enumeratorClassLoader;
         this.failureHandler = failureHandler;
+        this.serial =
+                new SerialExecutor(
+                        "coordinator loop",
+                        executor,
+                        config.drainBatch(),
+                        enumeratorClassLoader,
+                        new SerialExecutor.Body() {
+                            @Override
+                            public void drain(
+                                    int budget, CompletableFuture<?> until, long deadlineNanos) {
+                                drainBody(budget, until, deadlineNanos);
+                            }
+
+                            @Override
+                            public boolean hasWork() {
+                                return !commands.isEmpty()
+                                        || !completions.isEmpty()
+                                        || (state != LoopState.CREATED
+                                                && !enumeratorCalls.isEmpty());
+                            }
+                        });
         this.snapshotWaits = new SnapshotWaitReport(config, metrics, System.nanoTime());
     }
 
@@ -359,7 +365,7 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
         if (!r.isEnqueued()) {
             f.completeExceptionally(new RejectedExecutionException("coordinator loop " + r));
         }
-        boolean waiter = handoffWaiter.compareAndSet(null, me);
+        boolean waiter = serial.registerHandoffWaiter(me);
         try {
             awaitSnapshot(f, deadline, waiter);
         } catch (TimeoutException e) {
@@ -368,7 +374,7 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
             throw e;
         } finally {
             if (waiter) {
-                handoffWaiter.compareAndSet(me, null);
+                serial.clearHandoffWaiter(me);
             }
         }
         long now = System.nanoTime();
@@ -392,9 +398,8 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
             }
             // An unopened (or failed) loop keeps the snapshot until open: the executor runs it.
             boolean mayDrainHere = state == LoopState.RUNNING;
-            if (mayDrainHere && tryClaim()) {
+            if (mayDrainHere && serial.runOnCaller(f, deadline)) {
                 metrics.increment(Counter.SNAPSHOTS_ON_CALLER);
-                drainClaimed(Integer.MAX_VALUE, f, deadline);
                 continue;
             }
             if (!mayDrainHere || !waiter) {
@@ -446,7 +451,7 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
 
     @Override
     public boolean isOwnerThread() {
-        return owner == Thread.currentThread();
+        return serial.owner().isOwner();
     }
 
     // ------------------------------------------------------------------ LoopPort
@@ -504,12 +509,7 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
 
     @Override
     public void checkOwnerThread(String what) {
-        if (owner != Thread.currentThread()) {
-            throw new IllegalStateException(
-                    what
-                            + " may only be called on the coordinator loop, not on "
-                            + Thread.currentThread().getName());
-        }
+        serial.owner().check(what);
     }
 
     @Override
@@ -552,60 +552,16 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
         return OfferResult.ENQUEUED;
     }
 
-    /**
-     * Queues a drain task unless one is queued or running. Invariant: while the state is SCHEDULED
-     * at least one drain task is queued on the executor (a caller that claims a SCHEDULED loop
-     * leaves an extra task behind, which later finds the loop taken or idle and is harmless).
-     */
     private void scheduleDrain() {
-        if (drainState.compareAndSet(IDLE, SCHEDULED)) {
-            try {
-                executor.execute(drainTask);
-            } catch (RejectedExecutionException e) {
-                drainState.compareAndSet(SCHEDULED, IDLE);
-                if (executor instanceof ExecutorService
-                        && ((ExecutorService) executor).isShutdown()) {
-                    // The member is shutting down; its service closed this loop first (or gave up
-                    // after its close timeout), so there is nothing left to run.
-                    LOG.debug("Coordinator epoch {}: executor shut down", config.epoch());
-                } else {
-                    LOG.error("Coordinator executor refused the drain task", e);
-                }
-            }
-        }
-    }
-
-    /** Claims the loop from IDLE or SCHEDULED; false while another thread runs it. */
-    private boolean tryClaim() {
-        for (; ; ) {
-            int s = drainState.get();
-            if (s == RUNNING) {
-                return false;
-            }
-            if (drainState.compareAndSet(s, RUNNING)) {
-                return true;
-            }
-        }
-    }
-
-    /** The executor's task: a stale one (its drain was claimed by a caller) may find no work. */
-    private void runDrainTask() {
-        if (tryClaim()) {
-            drainClaimed(config.drainBatch(), null, 0);
-        }
+        serial.schedule();
     }
 
     /**
-     * One bounded pass by the thread that claimed the loop: completions and commands alternately,
-     * each isolated; then, if work is left, reschedule instead of looping so other coordinators on
-     * a shared executor get their turn. A snapshot caller ({@code until} non-null) drains until its
-     * snapshot is answered or, between commands, its deadline passes.
+     * One bounded pass by the thread that holds the {@link SerialExecutor}'s claim: completions and
+     * commands alternately, each isolated. A snapshot caller ({@code until} non-null) drains until
+     * its snapshot is answered or, between commands, its deadline passes.
      */
-    private void drainClaimed(int batch, CompletableFuture<?> until, long deadline) {
-        Thread t = Thread.currentThread();
-        owner = t;
-        ClassLoader previous = t.getContextClassLoader();
-        t.setContextClassLoader(enumeratorClassLoader);
+    private void drainBody(int batch, CompletableFuture<?> until, long deadline) {
         try {
             int budget = batch;
             while (budget > 0
@@ -635,20 +591,8 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
                 }
             }
         } finally {
-            t.setContextClassLoader(previous);
-            owner = null;
             // What is left for the next drain (approximate, as the queue's size is): a gauge.
             metrics.set(CoordinatorMetrics.Gauge.QUEUED_COMMANDS, commands.size());
-            drainState.set(IDLE);
-        }
-        Thread waiting = handoffWaiter.get();
-        if (waiting != null && waiting != t) {
-            LockSupport.unpark(waiting);
-        }
-        if (!commands.isEmpty()
-                || !completions.isEmpty()
-                || (state != LoopState.CREATED && !enumeratorCalls.isEmpty())) {
-            scheduleDrain();
         }
     }
 
