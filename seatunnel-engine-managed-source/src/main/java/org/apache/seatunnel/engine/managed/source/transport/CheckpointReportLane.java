@@ -15,9 +15,8 @@
  * limitations under the License.
  */
 
-package org.apache.seatunnel.engine.managed.source.zeta.transport;
+package org.apache.seatunnel.engine.managed.source.transport;
 
-import com.hazelcast.cluster.Address;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -27,42 +26,32 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
-import java.util.function.LongToIntFunction;
+import org.apache.seatunnel.api.source.managed.Cancellable;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
 import org.apache.seatunnel.engine.managed.source.protocol.CommandBatchCodec;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandCodec;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 import org.apache.seatunnel.engine.managed.source.retry.RetryPolicy;
-import org.apache.seatunnel.engine.managed.source.transport.CommandSender;
-import org.apache.seatunnel.engine.managed.source.transport.CommandTimeoutException;
-import org.apache.seatunnel.engine.managed.source.transport.FrameInvoker;
-import org.apache.seatunnel.engine.managed.source.transport.SourceCommandTransportAdapter;
-import org.apache.seatunnel.engine.managed.source.transport.TransportMetrics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Sends the {@code READER_CHECKPOINTED} reports of this member's readers to their coordinator in
- * batches: one {@link DeliverCommandBatchOperation} (one sender-thread invocation, one Hazelcast
- * operation, one pass of the receiving adapter) instead of one per reader and checkpoint.
+ * The checkpoint-report lane of {@link CommandSender}: sends the {@code READER_CHECKPOINTED}
+ * reports of this member's readers to their coordinator in batches, one batch invocation (one
+ * sender-thread invocation, one engine operation, one pass of the receiving adapter) instead of one
+ * per reader and checkpoint.
  *
  * <p>Threading: {@link #submit} may be called from any thread and never blocks: it encodes the
- * report and puts it into a lock-free inbox that the sender thread of {@code scheduler} (the
- * member's {@link CommandSender} thread) drains; that thread alone touches groups, batches, window
- * and retry timers. Futures complete on that thread; dependants must not block there. Life cycle:
- * created and closed by {@link ManagedSourceMemberService}; {@link #close()} fails every report not
- * yet answered.
+ * report and puts it into a lock-free inbox that the sender's thread drains; that thread alone
+ * touches groups, batches, window and retry timers. Futures complete on that thread; dependants
+ * must not block there. Life cycle: opened by {@link CommandSender#openReportLane} and closed with
+ * the sender; {@link #close()} fails every report not yet answered.
  *
  * <p>The sender thread is not woken for every report. Reports are submitted by the engine's barrier
  * threads, one per reader, all within the few milliseconds the engine takes to deliver a
@@ -72,64 +61,41 @@ import org.slf4j.LoggerFactory;
  * transport.report-batch-max-reports}) wakes the sender at once; a report into an empty inbox arms
  * one timer for {@code transport.report-batch-window}, so no report waits longer than before.
  *
- * <p>Reports are grouped by {@code (coordinator address, sourceRuntimeId)}. A group is flushed as
- * one batch, in arrival order, when (checked in this order)
- *
- * <ol>
- *   <li>it holds {@code transport.report-batch-max-reports} reports ({@code COUNT_BOUND});
- *   <li>it holds a report from every reader of the source registered on this member ({@code
- *       ALL_REPORTED}), the usual case: all local readers take a barrier within a short span;
- *   <li>its oldest report has waited {@code transport.report-batch-window} ({@code WINDOW}), when a
- *       reader is slow to take its barrier (backpressure) or is still registering.
- * </ol>
+ * <p>Reports are grouped by {@code (coordinator address, sourceRuntimeId)}; {@link ReportGrouping}
+ * decides when a group is flushed as one batch, in arrival order.
  *
  * <p>At most one batch per group is in flight; reports that arrive meanwhile wait (bounded by the
  * per-target queue bound of {@link CommandSender}) and are flushed when it ends, so a coordinator
  * sees one reader's reports in the order they were taken. Each report's future completes with its
  * own entry of the batch answer, so callers see exactly what a single send would give them. A
  * {@code RETRY_LATER} entry or a transport failure re-sends the reports not yet answered finally,
- * in order, with the member's {@code retry.*} backoff (a redelivered report is harmless: the
- * coordinator's tracker ignores entries it already holds as included). A report that ends without a
- * final ack (deadline, retries exhausted, queue full, closing, undecodable answer) is counted in
- * {@code ManagedSourceReportsDropped}; the loss is recoverable because later checkpoints re-derive
- * the report.
+ * in order, after the backoff of the batch's {@link RetryState} (the sender's one retry state
+ * machine, {@code retry.*}); a redelivered report is harmless: the coordinator's tracker ignores
+ * entries it already holds as included. Unlike a stream, a batch does not break: the reports are
+ * independent, so one past its deadline is dropped alone and the others are sent again. A report
+ * that ends without a final ack (deadline, retries exhausted, queue full, closing, undecodable
+ * answer) is counted in {@code ManagedSourceReportsDropped}; the loss is recoverable because later
+ * checkpoints re-derive the report.
  *
  * <p>Ordering against the reader's other coordinator-bound commands (assignment acks, split
  * requests), which keep the {@link CommandSender}'s per-target FIFO, is not kept: a report may
  * overtake an earlier assignment ack. That is safe because the tracker treats the ack as flow
  * control only and counts a late ack of an included assignment as a duplicate.
+ *
+ * @param <M> the engine's member address
  */
-public final class CheckpointReportBatcher implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(CheckpointReportBatcher.class);
+public final class CheckpointReportLane<M> implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(CheckpointReportLane.class);
 
-    /** Floor of Hazelcast's call timeout, as in {@link CommandSender}. */
-    private static final long MIN_CALL_TIMEOUT_MILLIS = 1000;
-
-    /** Why a group was flushed. */
-    public enum FlushCause {
-        ALL_REPORTED,
-        WINDOW,
-        COUNT_BOUND
-    }
-
-    /** The sender thread's executor and timers; a manual one in tests. */
-    interface Timers {
-        void execute(Runnable task);
-
-        Future<?> schedule(Runnable task, long delayMillis);
-    }
-
-    private final FrameInvoker<Address> invoker;
-    private final Timers timers;
+    private final FrameInvoker<M> invoker;
+    private final SenderScheduler timers;
     private final TransportMetrics metrics;
     private final LongSupplier clockMillis;
-    private final LongToIntFunction localReaders;
     private final RetryPolicy retryPolicy;
-    private final long windowMillis;
-    private final int maxReports;
+    private final ReportGrouping grouping;
     private final int maxQueued;
 
-    /** Sender thread only. */
+    /** Sender thread only; no lock. */
     private final Map<GroupKey, Group> groups = new HashMap<>();
 
     /** Every report not yet finished, so close() can fail even those the scheduler dropped. */
@@ -153,53 +119,27 @@ public final class CheckpointReportBatcher implements AutoCloseable {
     private volatile boolean closed;
 
     /**
-     * @param invoker moves one encoded batch and returns the encoded batch answer ({@link
-     *     DeliverCommandBatchOperation} in Zeta)
-     * @param scheduler the single-thread scheduler of the member's {@link CommandSender}
-     * @param localReaders the number of readers of a source runtime registered on this member
-     * @param clockMillis the clock deadlines and the window are measured on
+     * Opened by {@link CommandSender#openReportLane}, with the sender's own invoker, thread, retry
+     * policy, metrics and clock.
+     *
+     * @param maxQueued reports that may wait per group and in the inbox ({@code
+     *     transport.max-queued-per-target})
      */
-    public CheckpointReportBatcher(
-            FrameInvoker<Address> invoker,
-            ScheduledExecutorService scheduler,
-            ManagedSourceRuntimeSettings settings,
+    CheckpointReportLane(
+            FrameInvoker<M> invoker,
+            SenderScheduler timers,
+            RetryPolicy retryPolicy,
+            ReportGrouping grouping,
+            int maxQueued,
             TransportMetrics metrics,
-            LongToIntFunction localReaders,
-            LongSupplier clockMillis) {
-        this(invoker, on(scheduler), settings, metrics, localReaders, clockMillis);
-    }
-
-    CheckpointReportBatcher(
-            FrameInvoker<Address> invoker,
-            Timers timers,
-            ManagedSourceRuntimeSettings settings,
-            TransportMetrics metrics,
-            LongToIntFunction localReaders,
             LongSupplier clockMillis) {
         this.invoker = Objects.requireNonNull(invoker, "invoker");
         this.timers = Objects.requireNonNull(timers, "timers");
         this.metrics = Objects.requireNonNull(metrics, "metrics");
-        this.localReaders = Objects.requireNonNull(localReaders, "localReaders");
         this.clockMillis = Objects.requireNonNull(clockMillis, "clockMillis");
-        this.retryPolicy = settings.retryPolicy();
-        this.windowMillis = settings.reportBatchWindowMillis();
-        this.maxReports = settings.reportBatchMaxReports();
-        this.maxQueued = settings.maxQueuedPerTarget();
-    }
-
-    private static Timers on(ScheduledExecutorService scheduler) {
-        Objects.requireNonNull(scheduler, "scheduler");
-        return new Timers() {
-            @Override
-            public void execute(Runnable task) {
-                scheduler.execute(task);
-            }
-
-            @Override
-            public Future<?> schedule(Runnable task, long delayMillis) {
-                return scheduler.schedule(task, delayMillis, TimeUnit.MILLISECONDS);
-            }
-        };
+        this.retryPolicy = Objects.requireNonNull(retryPolicy, "retryPolicy");
+        this.grouping = Objects.requireNonNull(grouping, "grouping");
+        this.maxQueued = maxQueued;
     }
 
     /**
@@ -212,7 +152,7 @@ public final class CheckpointReportBatcher implements AutoCloseable {
      *     would (timeout, rejected, undecodable answer)
      */
     public CompletableFuture<AdmissionAck> submit(
-            Address coordinator, SourceCommandEnvelope env, long deadlineMillis) {
+            M coordinator, SourceCommandEnvelope env, long deadlineMillis) {
         Objects.requireNonNull(coordinator, "coordinator");
         Objects.requireNonNull(env, "env");
         CompletableFuture<AdmissionAck> future = new CompletableFuture<>();
@@ -246,14 +186,12 @@ public final class CheckpointReportBatcher implements AutoCloseable {
         r.arrivalMillis = clockMillis.getAsLong();
         inbox.add(r);
         int queued = inboxCount.incrementAndGet();
-        int flushCount =
-                Math.min(maxReports, Math.max(1, localReaders.applyAsInt(key.sourceRuntimeId)));
-        if (queued >= flushCount || windowMillis <= 0) {
+        if (queued >= grouping.flushCount(key.sourceRuntimeId) || grouping.windowMillis() <= 0) {
             execute(drainTask, r);
         } else if (queued == 1) {
             // The drain that takes r cancels this timer: any report that counted on it is
             // taken by the same drain.
-            r.inboxTimer = schedule(drainTask, windowMillis);
+            r.inboxTimer = schedule(drainTask, grouping.windowMillis());
         }
         return future;
     }
@@ -338,17 +276,17 @@ public final class CheckpointReportBatcher implements AutoCloseable {
             // Re-evaluated when the batch in flight ends.
             return;
         }
-        FlushCause cause = null;
-        if (g.waiting.size() >= maxReports) {
-            cause = FlushCause.COUNT_BOUND;
-        } else if (distinctSubtasks(g) >= localReaders.applyAsInt(g.key.sourceRuntimeId)) {
-            cause = FlushCause.ALL_REPORTED;
-        } else if (clockMillis.getAsLong() - g.oldestMillis >= windowMillis) {
-            cause = FlushCause.WINDOW;
-        }
+        long now = clockMillis.getAsLong();
+        ReportGrouping.FlushCause cause =
+                grouping.causeToFlush(
+                        g.key.sourceRuntimeId,
+                        g.waiting.size(),
+                        distinctSubtasks(g),
+                        g.oldestMillis,
+                        now);
         if (cause == null) {
             if (g.windowTimer == null) {
-                long delay = Math.max(0, g.oldestMillis + windowMillis - clockMillis.getAsLong());
+                long delay = grouping.untilWindow(g.oldestMillis, now);
                 g.windowTimer = schedule(() -> onWindow(g), delay);
             }
             return;
@@ -371,9 +309,10 @@ public final class CheckpointReportBatcher implements AutoCloseable {
         return seen.cardinality();
     }
 
-    private void flush(Group g, FlushCause cause) {
+    private void flush(Group g, ReportGrouping.FlushCause cause) {
         cancel(g.windowTimer);
         g.windowTimer = null;
+        int maxReports = grouping.maxReports();
         List<Report> reports = new ArrayList<>(Math.min(maxReports, g.waiting.size()));
         while (reports.size() < maxReports && !g.waiting.isEmpty()) {
             reports.add(g.waiting.pollFirst());
@@ -394,13 +333,13 @@ public final class CheckpointReportBatcher implements AutoCloseable {
         }
         metrics.reportBatchesSent.incrementAndGet();
         metrics.reportsBatched.addAndGet(reports.size());
-        Batch b = new Batch(reports, retryPolicy.newBackoff());
+        Batch b = new Batch(reports, new RetryState(retryPolicy));
         g.inFlight = b;
         attempt(g, b);
     }
 
     private void attempt(Group g, Batch b) {
-        b.retryTimer = null;
+        b.retry.retryTimer = null;
         if (b.finished) {
             return;
         }
@@ -428,13 +367,13 @@ public final class CheckpointReportBatcher implements AutoCloseable {
         for (Report r : sendable) {
             frames.add(r.frame);
         }
-        int attemptNo = ++b.attempts;
-        long callTimeout = Math.max(MIN_CALL_TIMEOUT_MILLIS, earliestDeadline - now);
+        int attemptNo = b.retry.begin();
+        long callTimeout = Math.max(CommandSender.MIN_CALL_TIMEOUT_MILLIS, earliestDeadline - now);
         CompletableFuture<byte[]> response;
         try {
             response =
                     invoker.invokeBatch(
-                            g.key.coordinator, CommandBatchCodec.encode(frames), callTimeout);
+                            coordinatorOf(g), CommandBatchCodec.encode(frames), callTimeout);
         } catch (RuntimeException e) {
             try {
                 timers.execute(() -> onResponse(g, b, attemptNo, null, e));
@@ -456,55 +395,38 @@ public final class CheckpointReportBatcher implements AutoCloseable {
     }
 
     private void onResponse(Group g, Batch b, int attemptNo, byte[] bytes, Throwable failure) {
-        if (b.finished || attemptNo != b.attempts) {
+        if (b.finished || !b.retry.isCurrent(attemptNo)) {
             return;
         }
         if (failure != null) {
             metrics.transportFailures.incrementAndGet();
-            b.lastFailure = unwrap(failure);
-            b.lastWasFailure = true;
+            b.retry.failed(failure);
             LOG.debug(
                     "Transport failure sending {} checkpoint reports to {} (attempt {}); retrying",
                     b.reports.size(),
                     g.key,
                     attemptNo,
-                    b.lastFailure);
+                    b.retry.lastFailure());
             retryOrEnd(g, b, 0);
             return;
         }
-        CommandBatchCodec.AckResult decoded =
-                CommandBatchCodec.decodeAcks(bytes, CommandBatchCodec.MAX_ENTRIES);
-        if (!decoded.isSuccess()
-                || (decoded.opened() && decoded.acks().size() != b.reports.size())) {
+        // One decoding for every lane: a batch refused as a whole answers each entry with the
+        // refusal, final for every entry as it would have been alone.
+        List<AdmissionAck> acks = RetryState.decode(bytes, b.reports.size(), true);
+        if (acks == null) {
             metrics.ackDecodeFailures.incrementAndGet();
             IllegalStateException e =
                     new IllegalStateException(
                             "undecodable or mismatched batch answer for "
                                     + b.reports.size()
                                     + " checkpoint reports to "
-                                    + g.key
-                                    + ": "
-                                    + decoded);
+                                    + g.key);
             for (Report r : b.reports) {
                 drop(r, e);
             }
             endBatch(g, b);
             return;
         }
-        if (!decoded.opened()) {
-            // Refused as a whole: final for every entry, as each would have been alone.
-            AdmissionAck refusal =
-                    AdmissionAck.rejected(
-                            decoded.batchStatus(),
-                            SourceCommandTransportAdapter.UNKNOWN_ATTEMPT,
-                            decoded.reasonCode());
-            for (Report r : b.reports) {
-                completeFinal(r, refusal);
-            }
-            endBatch(g, b);
-            return;
-        }
-        List<AdmissionAck> acks = decoded.acks();
         List<Report> again = new ArrayList<>();
         long hint = 0;
         for (int i = 0; i < acks.size(); i++) {
@@ -512,6 +434,7 @@ public final class CheckpointReportBatcher implements AutoCloseable {
             AdmissionAck ack = acks.get(i);
             if (ack.status() == AdmissionStatus.RETRY_LATER) {
                 r.lastAck = ack;
+                b.retry.refused(ack);
                 hint = Math.max(hint, ack.retryAfterMillis());
                 again.add(r);
             } else {
@@ -519,7 +442,6 @@ public final class CheckpointReportBatcher implements AutoCloseable {
             }
         }
         b.reports = again;
-        b.lastWasFailure = false;
         if (again.isEmpty()) {
             endBatch(g, b);
         } else {
@@ -528,14 +450,14 @@ public final class CheckpointReportBatcher implements AutoCloseable {
     }
 
     private void retryOrEnd(Group g, Batch b, long hintMillis) {
-        long next = b.backoff.next(hintMillis);
+        long next = b.retry.nextDelay(hintMillis);
         if (next == RetryPolicy.EXHAUSTED) {
-            if (b.backoff.attempts() > 1) {
+            if (b.retry.retried()) {
                 metrics.retriesExhausted.incrementAndGet();
             }
             for (Report r : b.reports) {
-                if (b.lastWasFailure || r.lastAck == null) {
-                    drop(r, b.lastFailure);
+                if (b.retry.lastWasFailure() || r.lastAck == null) {
+                    drop(r, b.retry.lastFailure());
                 } else {
                     // The last RETRY_LATER is the report's outcome, as for a single send.
                     metrics.reportsDropped.incrementAndGet();
@@ -553,13 +475,13 @@ public final class CheckpointReportBatcher implements AutoCloseable {
         long delay = Math.max(0, Math.min(next, earliestDeadline - clockMillis.getAsLong()));
         metrics.retries.incrementAndGet();
         metrics.reportBatchRetries.incrementAndGet();
-        b.retryTimer = schedule(() -> attempt(g, b), delay);
+        b.retry.retryTimer = schedule(() -> attempt(g, b), delay);
     }
 
     private void endBatch(Group g, Batch b) {
         b.finished = true;
-        cancel(b.retryTimer);
-        b.retryTimer = null;
+        cancel(b.retry.retryTimer);
+        b.retry.retryTimer = null;
         if (g.inFlight == b) {
             g.inFlight = null;
         }
@@ -580,6 +502,11 @@ public final class CheckpointReportBatcher implements AutoCloseable {
     }
 
     // ------------------------------------------------------------------ helpers
+
+    @SuppressWarnings("unchecked")
+    private M coordinatorOf(Group g) {
+        return (M) g.key.coordinator;
+    }
 
     /** Fails {@code r} and counts it as dropped if this completed it. */
     private boolean drop(Report r, Throwable cause) {
@@ -605,7 +532,7 @@ public final class CheckpointReportBatcher implements AutoCloseable {
         }
     }
 
-    private Future<?> schedule(Runnable task, long delayMillis) {
+    private Cancellable schedule(Runnable task, long delayMillis) {
         try {
             return timers.schedule(task, delayMillis);
         } catch (RejectedExecutionException e) {
@@ -614,38 +541,19 @@ public final class CheckpointReportBatcher implements AutoCloseable {
         }
     }
 
-    private static void cancel(Future<?> f) {
+    private static void cancel(Cancellable f) {
         if (f != null) {
-            f.cancel(false);
+            f.cancel();
         }
     }
 
     private static CommandTimeoutException timeoutOf(Report r, Batch b) {
-        return new CommandTimeoutException(
-                "no final admission for "
-                        + r.env.commandKind()
-                        + " to "
-                        + r.key
-                        + " before its deadline after "
-                        + b.attempts
-                        + " batch attempt(s); last answer: "
-                        + (r.lastAck == null ? "none" : r.lastAck),
-                b.attempts,
-                r.lastAck,
-                b.lastFailure);
+        return b.retry.timeout(r.env.commandKind(), r.key, " batch attempt(s)", r.lastAck);
     }
 
     private static RejectedExecutionException closedException() {
         return new RejectedExecutionException(
                 "checkpoint report batcher closed (member shutting down)");
-    }
-
-    private static Throwable unwrap(Throwable t) {
-        while ((t instanceof CompletionException || t instanceof ExecutionException)
-                && t.getCause() != null) {
-            t = t.getCause();
-        }
-        return t;
     }
 
     /** One report. Threading: mutable fields belong to the sender thread unless marked. */
@@ -659,7 +567,7 @@ public final class CheckpointReportBatcher implements AutoCloseable {
         long arrivalMillis;
         // The window timer this report armed, if it came into an empty inbox; set after publishing,
         // so a drain may miss it and leave a timer that then finds nothing to do.
-        volatile Future<?> inboxTimer;
+        volatile Cancellable inboxTimer;
         AdmissionAck lastAck;
 
         Report(
@@ -679,16 +587,12 @@ public final class CheckpointReportBatcher implements AutoCloseable {
     /** One batch in flight. Threading: sender thread only. */
     private static final class Batch {
         List<Report> reports;
-        final RetryPolicy.Backoff backoff;
-        int attempts;
+        final RetryState retry;
         boolean finished;
-        boolean lastWasFailure;
-        Throwable lastFailure;
-        Future<?> retryTimer;
 
-        Batch(List<Report> reports, RetryPolicy.Backoff backoff) {
+        Batch(List<Report> reports, RetryState retry) {
             this.reports = reports;
-            this.backoff = backoff;
+            this.retry = retry;
         }
     }
 
@@ -698,7 +602,7 @@ public final class CheckpointReportBatcher implements AutoCloseable {
         final ArrayDeque<Report> waiting = new ArrayDeque<>();
         long oldestMillis;
         Batch inFlight;
-        Future<?> windowTimer;
+        Cancellable windowTimer;
 
         Group(GroupKey key) {
             this.key = key;
@@ -706,10 +610,10 @@ public final class CheckpointReportBatcher implements AutoCloseable {
     }
 
     private static final class GroupKey {
-        final Address coordinator;
+        final Object coordinator;
         final long sourceRuntimeId;
 
-        GroupKey(Address coordinator, long sourceRuntimeId) {
+        GroupKey(Object coordinator, long sourceRuntimeId) {
             this.coordinator = coordinator;
             this.sourceRuntimeId = sourceRuntimeId;
         }
