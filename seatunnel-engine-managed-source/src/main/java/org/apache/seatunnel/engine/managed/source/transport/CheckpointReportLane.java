@@ -17,9 +17,7 @@
 
 package org.apache.seatunnel.engine.managed.source.transport;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,8 +31,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
 import org.apache.seatunnel.api.source.managed.Cancellable;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
-import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
-import org.apache.seatunnel.engine.managed.source.protocol.CommandBatchCodec;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandCodec;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 import org.apache.seatunnel.engine.managed.source.retry.RetryPolicy;
@@ -94,18 +90,19 @@ public final class CheckpointReportLane<M> implements AutoCloseable {
     private final RetryPolicy retryPolicy;
     private final ReportGrouping grouping;
     private final int maxQueued;
+    private final ReportBatchSender<M> batches;
 
     /** Sender thread only; no lock. */
-    private final Map<GroupKey, Group> groups = new HashMap<>();
+    private final Map<ReportGroup.Key, ReportGroup> groups = new HashMap<>();
 
     /** Every report not yet finished, so close() can fail even those the scheduler dropped. */
-    private final Set<Report> live = ConcurrentHashMap.newKeySet();
+    private final Set<ReportGroup.Report> live = ConcurrentHashMap.newKeySet();
 
     /**
      * Submitted, not yet taken by the sender thread: drained at the latest one window after a
      * report enters it, and holding at most about {@code maxQueued} reports (submit refuses more).
      */
-    private final ConcurrentLinkedQueue<Report> inbox = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<ReportGroup.Report> inbox = new ConcurrentLinkedQueue<>();
 
     /**
      * Reports in {@link #inbox}: incremented after a report went in, decremented right after the
@@ -140,6 +137,28 @@ public final class CheckpointReportLane<M> implements AutoCloseable {
         this.retryPolicy = Objects.requireNonNull(retryPolicy, "retryPolicy");
         this.grouping = Objects.requireNonNull(grouping, "grouping");
         this.maxQueued = maxQueued;
+        this.batches =
+                new ReportBatchSender<>(
+                        invoker,
+                        timers,
+                        metrics,
+                        clockMillis,
+                        new ReportBatchSender.Ends() {
+                            @Override
+                            public boolean drop(ReportGroup.Report r, Throwable cause) {
+                                return CheckpointReportLane.this.drop(r, cause);
+                            }
+
+                            @Override
+                            public void finishQuietly(ReportGroup.Report r) {
+                                CheckpointReportLane.this.finishQuietly(r);
+                            }
+
+                            @Override
+                            public void endBatch(ReportGroup g, ReportGroup.Batch b) {
+                                CheckpointReportLane.this.endBatch(g, b);
+                            }
+                        });
     }
 
     /**
@@ -165,8 +184,8 @@ public final class CheckpointReportLane<M> implements AutoCloseable {
             future.completeExceptionally(e);
             return future;
         }
-        GroupKey key = new GroupKey(coordinator, env.sourceRuntimeId());
-        Report r = new Report(key, env, frame, deadlineMillis, future);
+        ReportGroup.Key key = new ReportGroup.Key(coordinator, env.sourceRuntimeId());
+        ReportGroup.Report r = new ReportGroup.Report(key, env, frame, deadlineMillis, future);
         live.add(r);
         if (closed) {
             drop(r, closedException());
@@ -210,7 +229,7 @@ public final class CheckpointReportLane<M> implements AutoCloseable {
     public void close() {
         closed = true;
         int dropped = 0;
-        for (Report r : live) {
+        for (ReportGroup.Report r : live) {
             if (drop(r, closedException())) {
                 dropped++;
             }
@@ -225,30 +244,30 @@ public final class CheckpointReportLane<M> implements AutoCloseable {
     private void drainInbox() {
         // Every report first, then the flush decisions: a group whose window has passed is sent
         // with all the reports that waited for it, not with the first one drained.
-        List<Group> touched = new ArrayList<>(2);
-        Report r;
+        List<ReportGroup> touched = new ArrayList<>(2);
+        ReportGroup.Report r;
         while ((r = inbox.poll()) != null) {
             inboxCount.decrementAndGet();
             cancel(r.inboxTimer);
-            Group g = enqueue(r);
+            ReportGroup g = enqueue(r);
             if (g != null && !touched.contains(g)) {
                 touched.add(g);
             }
         }
-        for (Group g : touched) {
+        for (ReportGroup g : touched) {
             evaluate(g);
         }
     }
 
     /** Adds {@code r} to its group's waiting reports; returns the group, or null if dropped. */
-    private Group enqueue(Report r) {
+    private ReportGroup enqueue(ReportGroup.Report r) {
         if (closed || r.future.isDone()) {
             finishQuietly(r);
             return null;
         }
-        Group g = groups.get(r.key);
+        ReportGroup g = groups.get(r.key);
         if (g == null) {
-            g = new Group(r.key);
+            g = new ReportGroup(r.key);
             groups.put(r.key, g);
         }
         if (g.waiting.size() >= maxQueued) {
@@ -271,7 +290,7 @@ public final class CheckpointReportLane<M> implements AutoCloseable {
     }
 
     /** Flushes {@code g} if a flush condition holds, else arms its window timer. */
-    private void evaluate(Group g) {
+    private void evaluate(ReportGroup g) {
         if (g.inFlight != null || g.waiting.isEmpty()) {
             // Re-evaluated when the batch in flight ends.
             return;
@@ -281,7 +300,7 @@ public final class CheckpointReportLane<M> implements AutoCloseable {
                 grouping.causeToFlush(
                         g.key.sourceRuntimeId,
                         g.waiting.size(),
-                        distinctSubtasks(g),
+                        g.distinctSubtasks(),
                         g.oldestMillis,
                         now);
         if (cause == null) {
@@ -294,26 +313,18 @@ public final class CheckpointReportLane<M> implements AutoCloseable {
         flush(g, cause);
     }
 
-    private void onWindow(Group g) {
+    private void onWindow(ReportGroup g) {
         g.windowTimer = null;
         if (groups.get(g.key) == g) {
             evaluate(g);
         }
     }
 
-    private static int distinctSubtasks(Group g) {
-        BitSet seen = new BitSet();
-        for (Report r : g.waiting) {
-            seen.set(Math.max(0, r.env.targetSubtask()));
-        }
-        return seen.cardinality();
-    }
-
-    private void flush(Group g, ReportGrouping.FlushCause cause) {
+    private void flush(ReportGroup g, ReportGrouping.FlushCause cause) {
         cancel(g.windowTimer);
         g.windowTimer = null;
         int maxReports = grouping.maxReports();
-        List<Report> reports = new ArrayList<>(Math.min(maxReports, g.waiting.size()));
+        List<ReportGroup.Report> reports = new ArrayList<>(Math.min(maxReports, g.waiting.size()));
         while (reports.size() < maxReports && !g.waiting.isEmpty()) {
             reports.add(g.waiting.pollFirst());
         }
@@ -333,152 +344,12 @@ public final class CheckpointReportLane<M> implements AutoCloseable {
         }
         metrics.reportBatchesSent.incrementAndGet();
         metrics.reportsBatched.addAndGet(reports.size());
-        Batch b = new Batch(reports, new RetryState(retryPolicy));
+        ReportGroup.Batch b = new ReportGroup.Batch(reports, new RetryState(retryPolicy));
         g.inFlight = b;
-        attempt(g, b);
+        batches.attempt(g, b);
     }
 
-    private void attempt(Group g, Batch b) {
-        b.retry.retryTimer = null;
-        if (b.finished) {
-            return;
-        }
-        long now = clockMillis.getAsLong();
-        List<Report> sendable = new ArrayList<>(b.reports.size());
-        long earliestDeadline = Long.MAX_VALUE;
-        for (Report r : b.reports) {
-            if (r.future.isDone()) {
-                // Cancelled by its caller, or failed by close().
-                finishQuietly(r);
-            } else if (r.deadlineMillis <= now) {
-                metrics.timeouts.incrementAndGet();
-                drop(r, timeoutOf(r, b));
-            } else {
-                sendable.add(r);
-                earliestDeadline = Math.min(earliestDeadline, r.deadlineMillis);
-            }
-        }
-        b.reports = sendable;
-        if (sendable.isEmpty()) {
-            endBatch(g, b);
-            return;
-        }
-        List<byte[]> frames = new ArrayList<>(sendable.size());
-        for (Report r : sendable) {
-            frames.add(r.frame);
-        }
-        int attemptNo = b.retry.begin();
-        long callTimeout = Math.max(CommandSender.MIN_CALL_TIMEOUT_MILLIS, earliestDeadline - now);
-        CompletableFuture<byte[]> response;
-        try {
-            response =
-                    invoker.invokeBatch(
-                            coordinatorOf(g), CommandBatchCodec.encode(frames), callTimeout);
-        } catch (RuntimeException e) {
-            try {
-                timers.execute(() -> onResponse(g, b, attemptNo, null, e));
-            } catch (RejectedExecutionException closing) {
-                // close() fails what is left.
-            }
-            return;
-        }
-        // Hop through the sender thread: a local target completes inline, and handling it here
-        // would recurse into the next attempt or the next batch.
-        response.whenComplete(
-                (bytes, err) -> {
-                    try {
-                        timers.execute(() -> onResponse(g, b, attemptNo, bytes, err));
-                    } catch (RejectedExecutionException closing) {
-                        // close() fails what is left.
-                    }
-                });
-    }
-
-    private void onResponse(Group g, Batch b, int attemptNo, byte[] bytes, Throwable failure) {
-        if (b.finished || !b.retry.isCurrent(attemptNo)) {
-            return;
-        }
-        if (failure != null) {
-            metrics.transportFailures.incrementAndGet();
-            b.retry.failed(failure);
-            LOG.debug(
-                    "Transport failure sending {} checkpoint reports to {} (attempt {}); retrying",
-                    b.reports.size(),
-                    g.key,
-                    attemptNo,
-                    b.retry.lastFailure());
-            retryOrEnd(g, b, 0);
-            return;
-        }
-        // One decoding for every lane: a batch refused as a whole answers each entry with the
-        // refusal, final for every entry as it would have been alone.
-        List<AdmissionAck> acks = RetryState.decode(bytes, b.reports.size(), true);
-        if (acks == null) {
-            metrics.ackDecodeFailures.incrementAndGet();
-            IllegalStateException e =
-                    new IllegalStateException(
-                            "undecodable or mismatched batch answer for "
-                                    + b.reports.size()
-                                    + " checkpoint reports to "
-                                    + g.key);
-            for (Report r : b.reports) {
-                drop(r, e);
-            }
-            endBatch(g, b);
-            return;
-        }
-        List<Report> again = new ArrayList<>();
-        long hint = 0;
-        for (int i = 0; i < acks.size(); i++) {
-            Report r = b.reports.get(i);
-            AdmissionAck ack = acks.get(i);
-            if (ack.status() == AdmissionStatus.RETRY_LATER) {
-                r.lastAck = ack;
-                b.retry.refused(ack);
-                hint = Math.max(hint, ack.retryAfterMillis());
-                again.add(r);
-            } else {
-                completeFinal(r, ack);
-            }
-        }
-        b.reports = again;
-        if (again.isEmpty()) {
-            endBatch(g, b);
-        } else {
-            retryOrEnd(g, b, hint);
-        }
-    }
-
-    private void retryOrEnd(Group g, Batch b, long hintMillis) {
-        long next = b.retry.nextDelay(hintMillis);
-        if (next == RetryPolicy.EXHAUSTED) {
-            if (b.retry.retried()) {
-                metrics.retriesExhausted.incrementAndGet();
-            }
-            for (Report r : b.reports) {
-                if (b.retry.lastWasFailure() || r.lastAck == null) {
-                    drop(r, b.retry.lastFailure());
-                } else {
-                    // The last RETRY_LATER is the report's outcome, as for a single send.
-                    metrics.reportsDropped.incrementAndGet();
-                    r.future.complete(r.lastAck);
-                    finishQuietly(r);
-                }
-            }
-            endBatch(g, b);
-            return;
-        }
-        long earliestDeadline = Long.MAX_VALUE;
-        for (Report r : b.reports) {
-            earliestDeadline = Math.min(earliestDeadline, r.deadlineMillis);
-        }
-        long delay = Math.max(0, Math.min(next, earliestDeadline - clockMillis.getAsLong()));
-        metrics.retries.incrementAndGet();
-        metrics.reportBatchRetries.incrementAndGet();
-        b.retry.retryTimer = schedule(() -> attempt(g, b), delay);
-    }
-
-    private void endBatch(Group g, Batch b) {
+    private void endBatch(ReportGroup g, ReportGroup.Batch b) {
         b.finished = true;
         cancel(b.retry.retryTimer);
         b.retry.retryTimer = null;
@@ -494,22 +365,10 @@ public final class CheckpointReportLane<M> implements AutoCloseable {
         }
     }
 
-    private void completeFinal(Report r, AdmissionAck ack) {
-        if (r.future.complete(ack)) {
-            metrics.recordFinal(ack.status());
-        }
-        finishQuietly(r);
-    }
-
     // ------------------------------------------------------------------ helpers
 
-    @SuppressWarnings("unchecked")
-    private M coordinatorOf(Group g) {
-        return (M) g.key.coordinator;
-    }
-
     /** Fails {@code r} and counts it as dropped if this completed it. */
-    private boolean drop(Report r, Throwable cause) {
+    private boolean drop(ReportGroup.Report r, Throwable cause) {
         boolean mine =
                 r.future.completeExceptionally(
                         cause != null ? cause : new IllegalStateException("report not delivered"));
@@ -520,11 +379,11 @@ public final class CheckpointReportLane<M> implements AutoCloseable {
         return mine;
     }
 
-    private void finishQuietly(Report r) {
+    private void finishQuietly(ReportGroup.Report r) {
         live.remove(r);
     }
 
-    private void execute(Runnable task, Report r) {
+    private void execute(Runnable task, ReportGroup.Report r) {
         try {
             timers.execute(task);
         } catch (RejectedExecutionException e) {
@@ -547,94 +406,8 @@ public final class CheckpointReportLane<M> implements AutoCloseable {
         }
     }
 
-    private static CommandTimeoutException timeoutOf(Report r, Batch b) {
-        return b.retry.timeout(r.env.commandKind(), r.key, " batch attempt(s)", r.lastAck);
-    }
-
     private static RejectedExecutionException closedException() {
         return new RejectedExecutionException(
                 "checkpoint report batcher closed (member shutting down)");
-    }
-
-    /** One report. Threading: mutable fields belong to the sender thread unless marked. */
-    private static final class Report {
-        final GroupKey key;
-        final SourceCommandEnvelope env;
-        final byte[] frame;
-        final long deadlineMillis;
-        final CompletableFuture<AdmissionAck> future;
-        // Set by the submitting thread before the report is published to the inbox.
-        long arrivalMillis;
-        // The window timer this report armed, if it came into an empty inbox; set after publishing,
-        // so a drain may miss it and leave a timer that then finds nothing to do.
-        volatile Cancellable inboxTimer;
-        AdmissionAck lastAck;
-
-        Report(
-                GroupKey key,
-                SourceCommandEnvelope env,
-                byte[] frame,
-                long deadlineMillis,
-                CompletableFuture<AdmissionAck> future) {
-            this.key = key;
-            this.env = env;
-            this.frame = frame;
-            this.deadlineMillis = deadlineMillis;
-            this.future = future;
-        }
-    }
-
-    /** One batch in flight. Threading: sender thread only. */
-    private static final class Batch {
-        List<Report> reports;
-        final RetryState retry;
-        boolean finished;
-
-        Batch(List<Report> reports, RetryState retry) {
-            this.reports = reports;
-            this.retry = retry;
-        }
-    }
-
-    /** The reports waiting for one coordinator of one source. Threading: sender thread only. */
-    private static final class Group {
-        final GroupKey key;
-        final ArrayDeque<Report> waiting = new ArrayDeque<>();
-        long oldestMillis;
-        Batch inFlight;
-        Cancellable windowTimer;
-
-        Group(GroupKey key) {
-            this.key = key;
-        }
-    }
-
-    private static final class GroupKey {
-        final Object coordinator;
-        final long sourceRuntimeId;
-
-        GroupKey(Object coordinator, long sourceRuntimeId) {
-            this.coordinator = coordinator;
-            this.sourceRuntimeId = sourceRuntimeId;
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            if (!(o instanceof GroupKey)) {
-                return false;
-            }
-            GroupKey k = (GroupKey) o;
-            return sourceRuntimeId == k.sourceRuntimeId && coordinator.equals(k.coordinator);
-        }
-
-        @Override
-        public int hashCode() {
-            return coordinator.hashCode() * 31 + Long.hashCode(sourceRuntimeId);
-        }
-
-        @Override
-        public String toString() {
-            return coordinator + "/source " + sourceRuntimeId;
-        }
     }
 }

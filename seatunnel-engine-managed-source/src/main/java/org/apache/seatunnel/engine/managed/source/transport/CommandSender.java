@@ -22,9 +22,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
 import javax.annotation.concurrent.GuardedBy;
 import org.apache.seatunnel.api.source.managed.Cancellable;
@@ -71,23 +69,11 @@ import org.slf4j.LoggerFactory;
  * call timeout, connection loss) resends the whole batch; the target deduplicates what it already
  * admitted.
  *
- * <p><b>Outcomes of one send.</b>
- *
- * <ul>
- *   <li>a final status ({@code ACCEPTED}, {@code DUPLICATE}, {@code STALE_TARGET}, {@code
- *       TERMINAL_REJECTED}, {@code UNSUPPORTED_PROTOCOL}, {@code INVALID_PAYLOAD}) completes its
- *       future normally with that ack;
- *   <li>{@code RETRY_LATER} and transport failures are retried by the {@link RetryPolicy} ({@code
- *       retry.*}): first the ack's {@code retryAfterMillis} (or {@code retry.initial-backoff}),
- *       doubling up to {@code retry.max-backoff}; timers, never a sleeping thread. The backoff
- *       restarts whenever the stream makes progress;
- *   <li>when the head of a stream runs out of attempts ({@code retry.max-attempts} without
- *       progress), passes its deadline, or gets an answer that does not decode, it ends: with its
- *       last {@code RETRY_LATER} ack (completed normally), a {@link CommandTimeoutException}, its
- *       last transport failure or an {@link IllegalStateException}; and the stream is broken: every
- *       send queued behind it fails with {@link CommandStreamBrokenException}, since delivering
- *       them would overtake it. A later send opens a new stream.
- * </ul>
+ * <p><b>Outcomes of one send</b> are those of the sender's one retry state machine, {@link
+ * RetryState}: a final status completes the future with that ack; {@code RETRY_LATER} and transport
+ * failures are retried after the backoff; a head that runs out of attempts, passes its deadline or
+ * gets an undecodable answer ends, and breaks its stream ({@link CommandStreamBrokenException} for
+ * every send behind it). A later send opens a new stream.
  *
  * @param <M> the engine's member address
  */
@@ -122,11 +108,9 @@ public final class CommandSender<M> implements AutoCloseable {
     private final RetryPolicy retryPolicy;
     private final int maxQueuedPerStream;
     private final int maxBatchCommands;
-    private final ConcurrentMap<SenderStream.Key, SenderStream> streams = new ConcurrentHashMap<>();
-    private final AtomicInteger pending = new AtomicInteger();
+    private final SenderStreams streams;
     private volatile boolean closed;
-    // Fault points 2 and 4, tests only; the sender thread's.
-    private final SendFaults faults;
+    private final StreamTransmitter<M> transmitter;
 
     /** The batching lanes opened on this sender; closed with it. */
     @GuardedBy("reportLanes")
@@ -167,7 +151,8 @@ public final class CommandSender<M> implements AutoCloseable {
         this.retryPolicy = Objects.requireNonNull(retryPolicy, "retryPolicy");
         this.maxQueuedPerStream = maxQueuedPerStream;
         this.maxBatchCommands = maxBatchCommands;
-        this.faults = new SendFaults(scheduler);
+        this.transmitter = new StreamTransmitter<>(invoker, scheduler, metrics);
+        this.streams = new SenderStreams(retryPolicy, maxQueuedPerStream, metrics);
     }
 
     /**
@@ -205,25 +190,8 @@ public final class CommandSender<M> implements AutoCloseable {
                         env.targetSubtask(),
                         Lane.of(env.commandKind()));
         SenderStream.Pending p = new SenderStream.Pending(env, frame, deadlineMillis, future);
-        SenderStream[] scheduled = new SenderStream[1];
-        boolean[] full = new boolean[1];
-        streams.compute(
-                key,
-                (k, st) -> {
-                    SenderStream s = st == null ? new SenderStream(k, target, retryPolicy) : st;
-                    if (s.size >= maxQueuedPerStream) {
-                        full[0] = true;
-                        return s;
-                    }
-                    s.incoming.addLast(p);
-                    s.size++;
-                    if (!s.pumpScheduled) {
-                        s.pumpScheduled = true;
-                        scheduled[0] = s;
-                    }
-                    return s;
-                });
-        if (full[0]) {
+        SenderStream scheduled = streams.offer(key, target, p);
+        if (scheduled == SenderStreams.FULL) {
             metrics.queueFull.incrementAndGet();
             future.completeExceptionally(
                     new RejectedExecutionException(
@@ -236,10 +204,8 @@ public final class CommandSender<M> implements AutoCloseable {
                                     + " not sent"));
             return future;
         }
-        pending.incrementAndGet();
-        if (scheduled[0] != null) {
-            SenderStream s = scheduled[0];
-            execute(() -> pump(s));
+        if (scheduled != null) {
+            execute(() -> pump(scheduled));
         }
         if (closed) {
             // Raced with close(): it may have failed the streams before this one was added.
@@ -275,7 +241,7 @@ public final class CommandSender<M> implements AutoCloseable {
 
     /** Commands in flight or queued, over all streams. Any thread; approximate. */
     public int pendingCount() {
-        return pending.get();
+        return streams.pendingCount();
     }
 
     /** Open streams. Any thread; approximate. */
@@ -302,21 +268,9 @@ public final class CommandSender<M> implements AutoCloseable {
         for (CheckpointReportLane<M> lane : lanes) {
             lane.close();
         }
-        List<SenderStream.Pending> dropped = new ArrayList<>();
-        for (SenderStream.Key key : streams.keySet()) {
-            streams.computeIfPresent(
-                    key,
-                    (k, s) -> {
-                        s.closed = true;
-                        dropped.addAll(s.waiting);
-                        dropped.addAll(s.incoming);
-                        s.waiting.clear();
-                        s.incoming.clear();
-                        return null;
-                    });
-        }
+        List<SenderStream.Pending> dropped = streams.closeAll();
         for (SenderStream.Pending p : dropped) {
-            pending.decrementAndGet();
+            streams.dropped(1);
             p.future.completeExceptionally(closedException());
         }
         if (!dropped.isEmpty()) {
@@ -327,24 +281,10 @@ public final class CommandSender<M> implements AutoCloseable {
     // ------------------------------------------------------------------ sender thread only
 
     private void pump(SenderStream s) {
-        takeIncoming(s);
+        streams.takeIncoming(s);
         if (s.inFlight == 0 && s.retry.retryTimer == null) {
             startNext(s);
         }
-    }
-
-    /** Moves what callers queued into the stream's own queue; under the stream's bin. */
-    private void takeIncoming(SenderStream s) {
-        streams.computeIfPresent(
-                s.key,
-                (k, cur) -> {
-                    if (cur == s) {
-                        s.waiting.addAll(s.incoming);
-                        s.incoming.clear();
-                        s.pumpScheduled = false;
-                    }
-                    return cur;
-                });
     }
 
     /** Sends the next batch of the stream, or retires an idle stream. */
@@ -354,17 +294,18 @@ public final class CommandSender<M> implements AutoCloseable {
         }
         // A caller may have cancelled a send that waited: it is dropped, never sent.
         while (!s.waiting.isEmpty() && s.waiting.peekFirst().future.isDone()) {
-            finished(s, s.waiting.pollFirst());
+            s.waiting.pollFirst();
+            streams.finished(s);
         }
         if (s.waiting.isEmpty()) {
-            retireIfIdle(s);
+            streams.retireIfIdle(s);
             return;
         }
         SenderStream.Pending head = s.waiting.peekFirst();
         long now = clockMillis.getAsLong();
         if (now >= head.deadlineMillis) {
             metrics.timeouts.incrementAndGet();
-            breakStream(s, timeoutOf(s, head), null);
+            streams.breakStream(s, timeoutOf(s, head), null);
             return;
         }
         int n = 0;
@@ -381,63 +322,10 @@ public final class CommandSender<M> implements AutoCloseable {
         metrics.attempts.addAndGet(n);
         long callTimeout = Math.max(MIN_CALL_TIMEOUT_MILLIS, head.deadlineMillis - now);
         int count = n;
-        CompletableFuture<byte[]> response =
-                FaultSeam.INSTALLED == null
-                        ? transmit(s, count, callTimeout)
-                        : faults.transmit(
-                                s,
-                                count,
-                                callTimeout,
-                                this::transmit,
-                                () -> copyOf(s, count, callTimeout));
+        CompletableFuture<byte[]> response = transmitter.send(s, count, callTimeout);
         // Async on the sender's own thread: a local target completes inline, and handling it
         // here would recurse into the next batch.
         response.whenCompleteAsync((r, e) -> onResponse(s, attemptNo, count, r, e), scheduler);
-    }
-
-    /** Hands the first {@code n} waiting commands to the transport, as one frame or a batch. */
-    private CompletableFuture<byte[]> transmit(SenderStream s, int n, long callTimeout) {
-        try {
-            if (n == 1) {
-                return invoker.invoke(targetOf(s), s.waiting.peekFirst().frame, callTimeout);
-            }
-            metrics.batchesSent.incrementAndGet();
-            return invoker.invokeBatch(targetOf(s), batchOf(s, n), callTimeout);
-        } catch (RuntimeException e) {
-            CompletableFuture<byte[]> failed = new CompletableFuture<>();
-            failed.completeExceptionally(e);
-            return failed;
-        }
-    }
-
-    /** The first {@code n} waiting commands of {@code s} as one batch frame. */
-    private static byte[] batchOf(SenderStream s, int n) {
-        List<byte[]> frames = new ArrayList<>(n);
-        for (SenderStream.Pending p : s.waiting) {
-            if (frames.size() == n) {
-                break;
-            }
-            frames.add(p.frame);
-        }
-        return CommandBatchCodec.encode(frames);
-    }
-
-    /** A copy of the first {@code n} waiting commands, sent later by a REORDER fault. */
-    private Runnable copyOf(SenderStream s, int n, long callTimeout) {
-        boolean batch = n > 1;
-        byte[] copy = batch ? batchOf(s, n) : s.waiting.peekFirst().frame;
-        M target = targetOf(s);
-        return () -> {
-            try {
-                if (batch) {
-                    invoker.invokeBatch(target, copy, callTimeout);
-                } else {
-                    invoker.invoke(target, copy, callTimeout);
-                }
-            } catch (RuntimeException lost) {
-                // A copy that cannot be sent is a lost one: nothing to answer.
-            }
-        };
     }
 
     private void onResponse(
@@ -446,7 +334,7 @@ public final class CommandSender<M> implements AutoCloseable {
             return;
         }
         if (FaultSeam.INSTALLED != null) {
-            faults.answer(s, attemptNo, count, response, err, this::handleResponse);
+            transmitter.answer(s, attemptNo, count, response, err, this::handleResponse);
             return;
         }
         handleResponse(s, attemptNo, count, response, err);
@@ -458,7 +346,7 @@ public final class CommandSender<M> implements AutoCloseable {
             return;
         }
         s.inFlight = 0;
-        takeIncoming(s);
+        streams.takeIncoming(s);
         if (err != null) {
             metrics.transportFailures.incrementAndGet();
             s.retry.failed(err);
@@ -475,7 +363,7 @@ public final class CommandSender<M> implements AutoCloseable {
         List<AdmissionAck> acks = RetryState.decode(response, count, count > 1);
         if (acks == null) {
             metrics.ackDecodeFailures.incrementAndGet();
-            breakStream(
+            streams.breakStream(
                     s,
                     new IllegalStateException(
                             "undecodable admission answer for "
@@ -497,7 +385,7 @@ public final class CommandSender<M> implements AutoCloseable {
             metrics.recordFinal(ack.status());
             s.retry.progress();
             p.future.complete(ack);
-            finished(s, p);
+            streams.finished(s);
         }
         startNext(s);
     }
@@ -508,13 +396,13 @@ public final class CommandSender<M> implements AutoCloseable {
         long next = s.retry.nextDelay(hintMillis);
         if (next == RetryPolicy.EXHAUSTED) {
             metrics.retriesExhausted.incrementAndGet();
-            breakStream(
+            streams.breakStream(
                     s, s.retry.lastAck() == null ? s.retry.lastFailure() : null, s.retry.lastAck());
             return;
         }
         if (!RetryState.fitsDeadline(clockMillis.getAsLong(), next, head.deadlineMillis)) {
             metrics.timeouts.incrementAndGet();
-            breakStream(s, timeoutOf(s, head), null);
+            streams.breakStream(s, timeoutOf(s, head), null);
             return;
         }
         metrics.retries.incrementAndGet();
@@ -522,7 +410,7 @@ public final class CommandSender<M> implements AutoCloseable {
                 schedule(
                         () -> {
                             s.retry.retryTimer = null;
-                            takeIncoming(s);
+                            streams.takeIncoming(s);
                             if (s.inFlight == 0) {
                                 startNext(s);
                             }
@@ -531,89 +419,7 @@ public final class CommandSender<M> implements AutoCloseable {
                         s);
     }
 
-    /**
-     * Ends the head with {@code headAck} (completed normally) or {@code headFailure}, and fails
-     * everything behind it: delivering those would overtake the head.
-     */
-    private void breakStream(SenderStream s, Throwable headFailure, AdmissionAck headAck) {
-        SenderStream.Pending head = s.waiting.pollFirst();
-        if (headAck != null) {
-            metrics.recordFinal(headAck.status());
-            head.future.complete(headAck);
-        } else {
-            head.future.completeExceptionally(
-                    headFailure != null
-                            ? headFailure
-                            : new IllegalStateException("no answer for " + head.env.commandKind()));
-        }
-        finished(s, head);
-        List<SenderStream.Pending> behind = new ArrayList<>(s.waiting);
-        s.waiting.clear();
-        streams.computeIfPresent(
-                s.key,
-                (k, cur) -> {
-                    if (cur != s) {
-                        return cur;
-                    }
-                    behind.addAll(s.incoming);
-                    s.incoming.clear();
-                    s.closed = true;
-                    return null;
-                });
-        if (!behind.isEmpty()) {
-            metrics.streamsBroken.incrementAndGet();
-            CommandStreamBrokenException broken =
-                    new CommandStreamBrokenException(
-                            "not sent: "
-                                    + head.env.commandKind()
-                                    + " ahead of it in the stream to "
-                                    + s.key
-                                    + " was not admitted",
-                            headFailure);
-            for (SenderStream.Pending p : behind) {
-                p.future.completeExceptionally(broken);
-                pending.decrementAndGet();
-            }
-        }
-        s.retry.reset();
-    }
-
-    private void finished(SenderStream s, SenderStream.Pending p) {
-        pending.decrementAndGet();
-        streams.computeIfPresent(
-                s.key,
-                (k, cur) -> {
-                    if (cur == s) {
-                        s.size--;
-                    }
-                    return cur;
-                });
-    }
-
-    /** Removes a stream with nothing queued, in flight or waiting for a timer. */
-    private void retireIfIdle(SenderStream s) {
-        streams.computeIfPresent(
-                s.key,
-                (k, cur) -> {
-                    if (cur != s) {
-                        return cur;
-                    }
-                    if (!s.incoming.isEmpty() || s.pumpScheduled) {
-                        // Taken by the pump already scheduled for it.
-                        return cur;
-                    }
-                    return s.waiting.isEmpty() && s.inFlight == 0 && s.retry.retryTimer == null
-                            ? null
-                            : cur;
-                });
-    }
-
     // ------------------------------------------------------------------ helpers
-
-    @SuppressWarnings("unchecked")
-    private M targetOf(SenderStream s) {
-        return (M) s.target;
-    }
 
     private void execute(Runnable task) {
         try {
@@ -628,7 +434,7 @@ public final class CommandSender<M> implements AutoCloseable {
         try {
             return scheduler.schedule(task, delayMillis);
         } catch (RejectedExecutionException e) {
-            breakStream(s, closedException(), null);
+            streams.breakStream(s, closedException(), null);
             return null;
         }
     }

@@ -35,6 +35,24 @@ import org.apache.seatunnel.engine.managed.source.retry.RetryPolicy;
  * <p>Threading: confined to the sender thread of the {@link SenderScheduler} that runs its owner;
  * never shared.
  *
+ * <p><b>Outcomes of one send</b> of a {@link CommandSender} stream:
+ *
+ * <ul>
+ *   <li>a final status ({@code ACCEPTED}, {@code DUPLICATE}, {@code STALE_TARGET}, {@code
+ *       TERMINAL_REJECTED}, {@code UNSUPPORTED_PROTOCOL}, {@code INVALID_PAYLOAD}) completes its
+ *       future normally with that ack;
+ *   <li>{@code RETRY_LATER} and transport failures are retried by the {@link RetryPolicy} ({@code
+ *       retry.*}): first the ack's {@code retryAfterMillis} (or {@code retry.initial-backoff}),
+ *       doubling up to {@code retry.max-backoff}; timers, never a sleeping thread. The backoff
+ *       restarts whenever the stream makes progress;
+ *   <li>when the head of a stream runs out of attempts ({@code retry.max-attempts} without
+ *       progress), passes its deadline, or gets an answer that does not decode, it ends: with its
+ *       last {@code RETRY_LATER} ack (completed normally), a {@link CommandTimeoutException}, its
+ *       last transport failure or an {@link IllegalStateException}; and the stream is broken: every
+ *       send queued behind it fails with {@link CommandStreamBrokenException}, since delivering
+ *       them would overtake it. A later send opens a new stream.
+ * </ul>
+ *
  * <p>An attempt is begun with {@link #begin}, which numbers it; an answer for an older number is
  * stale (a late or duplicated answer) and ignored by {@link #isCurrent}. After an attempt failed,
  * {@link #nextDelay} gives the backoff before the next one ({@code retry.*}: the receiver's hint or

@@ -17,58 +17,113 @@
 
 package org.apache.seatunnel.engine.managed.source.transport;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Supplier;
 import org.apache.seatunnel.engine.managed.source.fault.FaultAction;
 import org.apache.seatunnel.engine.managed.source.fault.FaultSeam;
 import org.apache.seatunnel.engine.managed.source.fault.FaultSite;
 import org.apache.seatunnel.engine.managed.source.fault.InjectedFaultException;
+import org.apache.seatunnel.engine.managed.source.protocol.CommandBatchCodec;
 
 /**
- * Fault points 2 (a transmission lost, duplicated, delayed or reordered) and 4 (an admission answer
- * lost or late) of {@link CommandSender}; consulted only while a {@link FaultSeam} is installed,
- * which tests alone do.
+ * Hands the head batch of a {@link CommandSender} stream to the {@link FrameInvoker}: one frame, or
+ * one {@link CommandBatchCodec} batch when it holds more than one command. While a {@link
+ * FaultSeam} is installed, which tests alone do, it also plays fault points 2 (a transmission lost,
+ * duplicated, delayed or reordered) and 4 (an admission answer lost or late).
  *
  * <p>Threading: sender thread only, like the streams it acts on.
+ *
+ * @param <M> the engine's member address
  */
-final class SendFaults {
-    /**
-     * Sends the first {@code n} waiting commands of a stream, as the sender does without faults.
-     */
-    interface Transmit {
-        CompletableFuture<byte[]> send(SenderStream s, int n, long callTimeoutMillis);
-    }
-
+final class StreamTransmitter<M> {
     /** Handles one answer, as the sender does without faults. */
     interface Answer {
         void handle(SenderStream s, int attemptNo, int count, byte[] response, Throwable err);
     }
 
+    private final FrameInvoker<M> invoker;
     private final SenderScheduler scheduler;
+    private final TransportMetrics metrics;
 
     // REORDER: a stream retires when idle, so the copy waits here, by stream key, for the
     // stream's next transmission.
     private SenderStream.Key staleKey;
     private Runnable staleCopy;
 
-    SendFaults(SenderScheduler scheduler) {
+    StreamTransmitter(
+            FrameInvoker<M> invoker, SenderScheduler scheduler, TransportMetrics metrics) {
+        this.invoker = invoker;
         this.scheduler = scheduler;
+        this.metrics = metrics;
+    }
+
+    /** Sends the first {@code n} waiting commands of {@code s}; never throws. */
+    CompletableFuture<byte[]> send(SenderStream s, int n, long callTimeout) {
+        return FaultSeam.INSTALLED == null
+                ? transmit(s, n, callTimeout)
+                : transmitWithFault(s, n, callTimeout);
+    }
+
+    /** Hands the first {@code n} waiting commands to the transport, as one frame or a batch. */
+    private CompletableFuture<byte[]> transmit(SenderStream s, int n, long callTimeout) {
+        try {
+            if (n == 1) {
+                return invoker.invoke(targetOf(s), s.waiting.peekFirst().frame, callTimeout);
+            }
+            metrics.batchesSent.incrementAndGet();
+            return invoker.invokeBatch(targetOf(s), batchOf(s, n), callTimeout);
+        } catch (RuntimeException e) {
+            CompletableFuture<byte[]> failed = new CompletableFuture<>();
+            failed.completeExceptionally(e);
+            return failed;
+        }
+    }
+
+    /** The first {@code n} waiting commands of {@code s} as one batch frame. */
+    private static byte[] batchOf(SenderStream s, int n) {
+        List<byte[]> frames = new ArrayList<>(n);
+        for (SenderStream.Pending p : s.waiting) {
+            if (frames.size() == n) {
+                break;
+            }
+            frames.add(p.frame);
+        }
+        return CommandBatchCodec.encode(frames);
+    }
+
+    @SuppressWarnings("unchecked")
+    private M targetOf(SenderStream s) {
+        return (M) s.target;
+    }
+
+    /** A copy of the first {@code n} waiting commands, sent later by a REORDER fault. */
+    private Runnable copyOf(SenderStream s, int n, long callTimeout) {
+        boolean batch = n > 1;
+        byte[] copy = batch ? batchOf(s, n) : s.waiting.peekFirst().frame;
+        M target = targetOf(s);
+        return () -> {
+            try {
+                if (batch) {
+                    invoker.invokeBatch(target, copy, callTimeout);
+                } else {
+                    invoker.invoke(target, copy, callTimeout);
+                }
+            } catch (RuntimeException lost) {
+                // A copy that cannot be sent is a lost one: nothing to answer.
+            }
+        };
     }
 
     /** Fault point 2 around {@code transmit}. */
-    CompletableFuture<byte[]> transmit(
-            SenderStream s,
-            int n,
-            long callTimeout,
-            Transmit transmit,
-            Supplier<Runnable> copyOfBatch) {
+    private CompletableFuture<byte[]> transmitWithFault(SenderStream s, int n, long callTimeout) {
         Runnable due = null;
         if (staleCopy != null && staleKey.equals(s.key)) {
             due = staleCopy;
             staleCopy = null;
             staleKey = null;
         }
-        CompletableFuture<byte[]> sent = faulted(s, n, callTimeout, transmit, copyOfBatch);
+        CompletableFuture<byte[]> sent = faulted(s, n, callTimeout);
         if (due != null) {
             // Behind a later transmission's answer: the reader admitted newer commands first.
             Runnable copy = due;
@@ -77,12 +132,7 @@ final class SendFaults {
         return sent;
     }
 
-    private CompletableFuture<byte[]> faulted(
-            SenderStream s,
-            int n,
-            long callTimeout,
-            Transmit transmit,
-            Supplier<Runnable> copyOfBatch) {
+    private CompletableFuture<byte[]> faulted(SenderStream s, int n, long callTimeout) {
         SenderStream.Pending head = s.waiting.peekFirst();
         FaultAction f =
                 FaultSeam.at(
@@ -96,22 +146,22 @@ final class SendFaults {
             return lost;
         }
         if (f == FaultAction.DUPLICATE) {
-            transmit.send(s, n, callTimeout);
-            return transmit.send(s, n, callTimeout);
+            transmit(s, n, callTimeout);
+            return transmit(s, n, callTimeout);
         }
         if (f == FaultAction.REORDER) {
             // A copy taken now goes out once a later transmission is answered, so it reaches the
             // reader behind commands sent after it: a stale frame the reader must not apply again.
             staleKey = s.key;
-            staleCopy = copyOfBatch.get();
-            return transmit.send(s, n, callTimeout);
+            staleCopy = copyOf(s, n, callTimeout);
+            return transmit(s, n, callTimeout);
         }
         if (f == FaultAction.DELAY) {
             // The batch is snapshotted now: the stream holds it in flight meanwhile.
             CompletableFuture<byte[]> later = new CompletableFuture<>();
             scheduler.schedule(
                     () ->
-                            transmit.send(s, n, callTimeout)
+                            transmit(s, n, callTimeout)
                                     .whenComplete(
                                             (r, e) -> {
                                                 if (e != null) {
@@ -123,7 +173,7 @@ final class SendFaults {
                     FaultSeam.DELAY_MILLIS);
             return later;
         }
-        return transmit.send(s, n, callTimeout);
+        return transmit(s, n, callTimeout);
     }
 
     /** Fault point 4 around {@code answer}: the answer of an admitted frame is lost or late. */
