@@ -242,6 +242,7 @@ public final class CheckpointReportLane<M> implements AutoCloseable {
     // ------------------------------------------------------------------ sender thread only
 
     private void drainInbox() {
+        timers.checkSenderThread("CheckpointReportLane.drainInbox");
         // Every report first, then the flush decisions: a group whose window has passed is sent
         // with all the reports that waited for it, not with the first one drained.
         List<ReportGroup> touched = new ArrayList<>(2);

@@ -70,10 +70,8 @@ import org.slf4j.LoggerFactory;
  * admitted.
  *
  * <p><b>Outcomes of one send</b> are those of the sender's one retry state machine, {@link
- * RetryState}: a final status completes the future with that ack; {@code RETRY_LATER} and transport
- * failures are retried after the backoff; a head that runs out of attempts, passes its deadline or
- * gets an undecodable answer ends, and breaks its stream ({@link CommandStreamBrokenException} for
- * every send behind it). A later send opens a new stream.
+ * RetryState}; a head that ends unadmitted breaks its stream ({@link CommandStreamBrokenException}
+ * for every send behind it), and a later send opens a new stream.
  *
  * @param <M> the engine's member address
  */
@@ -281,6 +279,7 @@ public final class CommandSender<M> implements AutoCloseable {
     // ------------------------------------------------------------------ sender thread only
 
     private void pump(SenderStream s) {
+        scheduler.checkSenderThread("CommandSender.pump");
         streams.takeIncoming(s);
         if (s.inFlight == 0 && s.retry.retryTimer == null) {
             startNext(s);
@@ -342,6 +341,7 @@ public final class CommandSender<M> implements AutoCloseable {
 
     private void handleResponse(
             SenderStream s, int attemptNo, int count, byte[] response, Throwable err) {
+        scheduler.checkSenderThread("CommandSender.handleResponse");
         if (s.closed || !s.retry.isCurrent(attemptNo)) {
             return;
         }

@@ -133,6 +133,7 @@ final class ReportBatchSender<M> {
 
     private void onResponse(
             ReportGroup g, ReportGroup.Batch b, int attemptNo, byte[] bytes, Throwable failure) {
+        timers.checkSenderThread("ReportBatchSender.onResponse");
         if (b.finished || !b.retry.isCurrent(attemptNo)) {
             return;
         }
