@@ -29,20 +29,20 @@ import org.apache.seatunnel.engine.managed.source.retry.RetryPolicy;
  * subtask, lane)}, the batch in flight and its {@link RetryState}.
  *
  * <p>Threading: {@code incoming}, {@code size} and {@code pumpScheduled} are guarded by the
- * stream's bin of the sender's stream map (read and written only inside its {@code compute});
+ * stream's bin of {@link SenderStreams}' map (read and written only inside its {@code compute});
  * {@code closed} is also read outside it; every other field belongs to the sender thread.
  */
 final class SenderStream {
     final Key key;
     final Object target;
 
-    @GuardedBy("CommandSender.streams bin")
+    @GuardedBy("SenderStreams.streams bin")
     final ArrayDeque<Pending> incoming = new ArrayDeque<>();
 
-    @GuardedBy("CommandSender.streams bin")
+    @GuardedBy("SenderStreams.streams bin")
     int size;
 
-    @GuardedBy("CommandSender.streams bin")
+    @GuardedBy("SenderStreams.streams bin")
     boolean pumpScheduled;
 
     // Written inside the bin; also read by the sender thread outside it (a stream close() or a
