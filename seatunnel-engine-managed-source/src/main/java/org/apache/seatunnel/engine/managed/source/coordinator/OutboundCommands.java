@@ -23,7 +23,6 @@ import org.apache.seatunnel.engine.managed.source.fault.FaultAction;
 import org.apache.seatunnel.engine.managed.source.fault.FaultSeam;
 import org.apache.seatunnel.engine.managed.source.fault.FaultSite;
 import org.apache.seatunnel.engine.managed.source.fault.InjectedFaultException;
-import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
 import org.apache.seatunnel.engine.managed.source.protocol.AssignmentPayload;
 import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
@@ -44,8 +43,8 @@ import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope
  * coordinator ({@code AssignmentSendFailures}): its split can no longer be placed in this epoch,
  * and the pipeline restores from the last checkpoint, where the tracker still owns it.
  *
- * <p>Threading: loop-owned, except the dispatcher callbacks ({@link AckHandler}), which run on any
- * thread and only post the answer to the loop through {@link AdmissionOutcomes}.
+ * <p>Threading: loop-owned, except the dispatcher callbacks ({@link CommandAckHandler}), which run
+ * on any thread and only post the answer to the loop through {@link AdmissionOutcomes}.
  */
 final class OutboundCommands {
     private static final byte[] EMPTY = new byte[0];
@@ -266,7 +265,7 @@ final class OutboundCommands {
                             clock.millis());
             SourceCommandEnvelope env = envelopes.assignment(c);
             credits.sent(s, seq, env.payloadLength(), n);
-            send(env, new AckHandler(outcomes, false, c.commandId(), s, attempt));
+            send(env, new CommandAckHandler(outcomes, false, c.commandId(), s, attempt));
         }
     }
 
@@ -294,7 +293,7 @@ final class OutboundCommands {
                         envelopes.cutId(),
                         EMPTY);
         credits.sent(s, seq, 0, 0);
-        send(env, new AckHandler(outcomes, false, env.commandId(), s, attempt));
+        send(env, new CommandAckHandler(outcomes, false, env.commandId(), s, attempt));
         metrics.increment(Counter.NO_MORE_SPLITS_SENT);
     }
 
@@ -317,7 +316,7 @@ final class OutboundCommands {
                             envelopes.nextCommandId(),
                             0,
                             payload);
-            send(env, new AckHandler(outcomes, false, env.commandId(), s, attempt));
+            send(env, new CommandAckHandler(outcomes, false, env.commandId(), s, attempt));
             metrics.increment(Counter.CUT_RELEASES_SENT);
         }
     }
@@ -341,11 +340,11 @@ final class OutboundCommands {
                         envelopes.nextCommandId(),
                         envelopes.cutId(),
                         payload);
-        send(env, new AckHandler(outcomes, true, env.commandId(), subtask, attempt));
+        send(env, new CommandAckHandler(outcomes, true, env.commandId(), subtask, attempt));
         metrics.increment(Counter.SOURCE_EVENTS_SENT);
     }
 
-    private void send(SourceCommandEnvelope env, AckHandler handler) {
+    private void send(SourceCommandEnvelope env, CommandAckHandler handler) {
         if (FaultSeam.INSTALLED != null && injectedAtCreation(env, handler)) {
             return;
         }
@@ -357,7 +356,8 @@ final class OutboundCommands {
     }
 
     /** Fault point 1; true if the command is not to be sent. Tests only. */
-    private static boolean injectedAtCreation(SourceCommandEnvelope env, AckHandler handler) {
+    private static boolean injectedAtCreation(
+            SourceCommandEnvelope env, CommandAckHandler handler) {
         FaultAction f =
                 FaultSeam.at(
                         FaultSite.COMMAND_CREATION,
@@ -443,45 +443,5 @@ final class OutboundCommands {
                         + " was not admitted: "
                         + what,
                 o.failure);
-    }
-
-    /**
-     * The admission answer of one sent command, handed back to the coordinator loop.
-     *
-     * <p>Threading: the callbacks run on any transport thread and only post to the loop. Immutable.
-     */
-    static final class AckHandler implements CommandDispatcher.AckCallback {
-        private final AdmissionOutcomes outcomes;
-        private final boolean ephemeral;
-        final long commandId;
-        final int subtask;
-        final long attempt;
-
-        AckHandler(
-                AdmissionOutcomes outcomes,
-                boolean ephemeral,
-                long commandId,
-                int subtask,
-                long attempt) {
-            this.outcomes = outcomes;
-            this.ephemeral = ephemeral;
-            this.commandId = commandId;
-            this.subtask = subtask;
-            this.attempt = attempt;
-        }
-
-        @Override
-        public void onAdmission(AdmissionAck ack) {
-            outcomes.offer(
-                    new AdmissionOutcomes.Outcome(
-                            commandId, subtask, attempt, ephemeral, ack, null));
-        }
-
-        @Override
-        public void onTransportFailure(Throwable cause) {
-            outcomes.offer(
-                    new AdmissionOutcomes.Outcome(
-                            commandId, subtask, attempt, ephemeral, null, cause));
-        }
     }
 }

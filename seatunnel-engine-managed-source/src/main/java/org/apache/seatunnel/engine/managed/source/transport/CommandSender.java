@@ -17,25 +17,17 @@
 
 package org.apache.seatunnel.engine.managed.source.transport;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
+import javax.annotation.concurrent.GuardedBy;
 import org.apache.seatunnel.api.source.managed.Cancellable;
-import org.apache.seatunnel.engine.managed.source.fault.FaultAction;
 import org.apache.seatunnel.engine.managed.source.fault.FaultSeam;
-import org.apache.seatunnel.engine.managed.source.fault.FaultSite;
-import org.apache.seatunnel.engine.managed.source.fault.InjectedFaultException;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
-import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAckCodec;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
 import org.apache.seatunnel.engine.managed.source.protocol.CommandBatchCodec;
 import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
@@ -77,23 +69,9 @@ import org.slf4j.LoggerFactory;
  * call timeout, connection loss) resends the whole batch; the target deduplicates what it already
  * admitted.
  *
- * <p><b>Outcomes of one send.</b>
- *
- * <ul>
- *   <li>a final status ({@code ACCEPTED}, {@code DUPLICATE}, {@code STALE_TARGET}, {@code
- *       TERMINAL_REJECTED}, {@code UNSUPPORTED_PROTOCOL}, {@code INVALID_PAYLOAD}) completes its
- *       future normally with that ack;
- *   <li>{@code RETRY_LATER} and transport failures are retried by the {@link RetryPolicy} ({@code
- *       retry.*}): first the ack's {@code retryAfterMillis} (or {@code retry.initial-backoff}),
- *       doubling up to {@code retry.max-backoff}; timers, never a sleeping thread. The backoff
- *       restarts whenever the stream makes progress;
- *   <li>when the head of a stream runs out of attempts ({@code retry.max-attempts} without
- *       progress), passes its deadline, or gets an answer that does not decode, it ends: with its
- *       last {@code RETRY_LATER} ack (completed normally), a {@link CommandTimeoutException}, its
- *       last transport failure or an {@link IllegalStateException}; and the stream is broken: every
- *       send queued behind it fails with {@link CommandStreamBrokenException}, since delivering
- *       them would overtake it. A later send opens a new stream.
- * </ul>
+ * <p><b>Outcomes of one send</b> are those of the sender's one retry state machine, {@link
+ * RetryState}; a head that ends unadmitted breaks its stream ({@link CommandStreamBrokenException}
+ * for every send behind it), and a later send opens a new stream.
  *
  * @param <M> the engine's member address
  */
@@ -101,7 +79,7 @@ public final class CommandSender<M> implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(CommandSender.class);
 
     /** Floor of Hazelcast's call timeout: below it Hazelcast's own detection is not precise. */
-    private static final long MIN_CALL_TIMEOUT_MILLIS = 1000;
+    static final long MIN_CALL_TIMEOUT_MILLIS = 1000;
 
     /** Frame bytes one batch invocation carries at most (a batch always holds one command). */
     public static final int MAX_BATCH_BYTES = 1 << 20;
@@ -128,13 +106,13 @@ public final class CommandSender<M> implements AutoCloseable {
     private final RetryPolicy retryPolicy;
     private final int maxQueuedPerStream;
     private final int maxBatchCommands;
-    private final ConcurrentMap<StreamKey, Stream> streams = new ConcurrentHashMap<>();
-    private final AtomicInteger pending = new AtomicInteger();
+    private final SenderStreams streams;
     private volatile boolean closed;
-    // Fault point 2's REORDER, tests only; the sender thread's. A stream retires when idle, so the
-    // copy waits here, by stream key, for the stream's next transmission.
-    private StreamKey staleKey;
-    private Runnable staleCopy;
+    private final StreamTransmitter<M> transmitter;
+
+    /** The batching lanes opened on this sender; closed with it. */
+    @GuardedBy("reportLanes")
+    private final List<CheckpointReportLane<M>> reportLanes = new ArrayList<>();
 
     /**
      * @param scheduler the sender's single thread and its timers; all progress runs on it
@@ -171,6 +149,8 @@ public final class CommandSender<M> implements AutoCloseable {
         this.retryPolicy = Objects.requireNonNull(retryPolicy, "retryPolicy");
         this.maxQueuedPerStream = maxQueuedPerStream;
         this.maxBatchCommands = maxBatchCommands;
+        this.transmitter = new StreamTransmitter<>(invoker, scheduler, metrics);
+        this.streams = new SenderStreams(retryPolicy, maxQueuedPerStream, metrics);
     }
 
     /**
@@ -201,32 +181,15 @@ public final class CommandSender<M> implements AutoCloseable {
             future.completeExceptionally(closedException());
             return future;
         }
-        StreamKey key =
-                new StreamKey(
+        SenderStream.Key key =
+                new SenderStream.Key(
                         target,
                         env.sourceRuntimeId(),
                         env.targetSubtask(),
                         Lane.of(env.commandKind()));
-        Pending p = new Pending(env, frame, deadlineMillis, future);
-        Stream[] scheduled = new Stream[1];
-        boolean[] full = new boolean[1];
-        streams.compute(
-                key,
-                (k, st) -> {
-                    Stream s = st == null ? new Stream(k, target) : st;
-                    if (s.size >= maxQueuedPerStream) {
-                        full[0] = true;
-                        return s;
-                    }
-                    s.incoming.addLast(p);
-                    s.size++;
-                    if (!s.pumpScheduled) {
-                        s.pumpScheduled = true;
-                        scheduled[0] = s;
-                    }
-                    return s;
-                });
-        if (full[0]) {
+        SenderStream.Pending p = new SenderStream.Pending(env, frame, deadlineMillis, future);
+        SenderStream scheduled = streams.offer(key, target, p);
+        if (scheduled == SenderStreams.FULL) {
             metrics.queueFull.incrementAndGet();
             future.completeExceptionally(
                     new RejectedExecutionException(
@@ -239,10 +202,8 @@ public final class CommandSender<M> implements AutoCloseable {
                                     + " not sent"));
             return future;
         }
-        pending.incrementAndGet();
-        if (scheduled[0] != null) {
-            Stream s = scheduled[0];
-            execute(() -> pump(s));
+        if (scheduled != null) {
+            execute(() -> pump(scheduled));
         }
         if (closed) {
             // Raced with close(): it may have failed the streams before this one was added.
@@ -251,9 +212,34 @@ public final class CommandSender<M> implements AutoCloseable {
         return future;
     }
 
+    /**
+     * Opens the checkpoint-report lane of this sender: readers' {@code READER_CHECKPOINTED} reports
+     * grouped per coordinator and source by {@code grouping} and sent as batches on this sender's
+     * thread, with its invoker, {@code retry.*} policy, queue bound, metrics and clock. Closed with
+     * this sender. Any thread.
+     */
+    public CheckpointReportLane<M> openReportLane(ReportGrouping grouping) {
+        CheckpointReportLane<M> lane =
+                new CheckpointReportLane<>(
+                        invoker,
+                        scheduler,
+                        retryPolicy,
+                        grouping,
+                        maxQueuedPerStream,
+                        metrics,
+                        clockMillis);
+        synchronized (reportLanes) {
+            reportLanes.add(lane);
+        }
+        if (closed) {
+            lane.close();
+        }
+        return lane;
+    }
+
     /** Commands in flight or queued, over all streams. Any thread; approximate. */
     public int pendingCount() {
-        return pending.get();
+        return streams.pendingCount();
     }
 
     /** Open streams. Any thread; approximate. */
@@ -273,21 +259,16 @@ public final class CommandSender<M> implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        List<Pending> dropped = new ArrayList<>();
-        for (StreamKey key : streams.keySet()) {
-            streams.computeIfPresent(
-                    key,
-                    (k, s) -> {
-                        s.closed = true;
-                        dropped.addAll(s.waiting);
-                        dropped.addAll(s.incoming);
-                        s.waiting.clear();
-                        s.incoming.clear();
-                        return null;
-                    });
+        List<CheckpointReportLane<M>> lanes;
+        synchronized (reportLanes) {
+            lanes = new ArrayList<>(reportLanes);
         }
-        for (Pending p : dropped) {
-            pending.decrementAndGet();
+        for (CheckpointReportLane<M> lane : lanes) {
+            lane.close();
+        }
+        List<SenderStream.Pending> dropped = streams.closeAll();
+        for (SenderStream.Pending p : dropped) {
+            streams.dropped(1);
             p.future.completeExceptionally(closedException());
         }
         if (!dropped.isEmpty()) {
@@ -297,50 +278,38 @@ public final class CommandSender<M> implements AutoCloseable {
 
     // ------------------------------------------------------------------ sender thread only
 
-    private void pump(Stream s) {
-        takeIncoming(s);
-        if (s.inFlight == 0 && s.retryTimer == null) {
+    private void pump(SenderStream s) {
+        scheduler.checkSenderThread("CommandSender.pump");
+        streams.takeIncoming(s);
+        if (s.inFlight == 0 && s.retry.retryTimer == null) {
             startNext(s);
         }
     }
 
-    /** Moves what callers queued into the stream's own queue; under the stream's bin. */
-    private void takeIncoming(Stream s) {
-        streams.computeIfPresent(
-                s.key,
-                (k, cur) -> {
-                    if (cur == s) {
-                        s.waiting.addAll(s.incoming);
-                        s.incoming.clear();
-                        s.pumpScheduled = false;
-                    }
-                    return cur;
-                });
-    }
-
     /** Sends the next batch of the stream, or retires an idle stream. */
-    private void startNext(Stream s) {
+    private void startNext(SenderStream s) {
         if (s.closed) {
             return;
         }
         // A caller may have cancelled a send that waited: it is dropped, never sent.
         while (!s.waiting.isEmpty() && s.waiting.peekFirst().future.isDone()) {
-            finished(s, s.waiting.pollFirst());
+            s.waiting.pollFirst();
+            streams.finished(s);
         }
         if (s.waiting.isEmpty()) {
-            retireIfIdle(s);
+            streams.retireIfIdle(s);
             return;
         }
-        Pending head = s.waiting.peekFirst();
+        SenderStream.Pending head = s.waiting.peekFirst();
         long now = clockMillis.getAsLong();
         if (now >= head.deadlineMillis) {
             metrics.timeouts.incrementAndGet();
-            breakStream(s, timeoutOf(s, head), null);
+            streams.breakStream(s, timeoutOf(s, head), null);
             return;
         }
         int n = 0;
         long bytes = 0;
-        for (Pending p : s.waiting) {
+        for (SenderStream.Pending p : s.waiting) {
             if (n == maxBatchCommands || (n > 0 && bytes + p.frame.length > MAX_BATCH_BYTES)) {
                 break;
             }
@@ -348,157 +317,40 @@ public final class CommandSender<M> implements AutoCloseable {
             n++;
         }
         s.inFlight = n;
-        int attemptNo = ++s.attempts;
+        int attemptNo = s.retry.begin();
         metrics.attempts.addAndGet(n);
         long callTimeout = Math.max(MIN_CALL_TIMEOUT_MILLIS, head.deadlineMillis - now);
-        CompletableFuture<byte[]> response =
-                FaultSeam.INSTALLED == null
-                        ? transmit(s, n, callTimeout)
-                        : transmitWithFault(s, n, callTimeout);
         int count = n;
+        CompletableFuture<byte[]> response = transmitter.send(s, count, callTimeout);
         // Async on the sender's own thread: a local target completes inline, and handling it
         // here would recurse into the next batch.
         response.whenCompleteAsync((r, e) -> onResponse(s, attemptNo, count, r, e), scheduler);
     }
 
-    /** Hands the first {@code n} waiting commands to the transport, as one frame or a batch. */
-    private CompletableFuture<byte[]> transmit(Stream s, int n, long callTimeout) {
-        try {
-            if (n == 1) {
-                return invoker.invoke(targetOf(s), s.waiting.peekFirst().frame, callTimeout);
-            }
-            metrics.batchesSent.incrementAndGet();
-            return invoker.invokeBatch(targetOf(s), batchOf(s, n), callTimeout);
-        } catch (RuntimeException e) {
-            CompletableFuture<byte[]> failed = new CompletableFuture<>();
-            failed.completeExceptionally(e);
-            return failed;
-        }
-    }
-
-    /** The first {@code n} waiting commands of {@code s} as one batch frame. */
-    private static byte[] batchOf(Stream s, int n) {
-        List<byte[]> frames = new ArrayList<>(n);
-        for (Pending p : s.waiting) {
-            if (frames.size() == n) {
-                break;
-            }
-            frames.add(p.frame);
-        }
-        return CommandBatchCodec.encode(frames);
-    }
-
-    /** Fault point 2 around {@link #transmit}. Tests only. */
-    private CompletableFuture<byte[]> transmitWithFault(Stream s, int n, long callTimeout) {
-        Runnable due = null;
-        if (staleCopy != null && staleKey.equals(s.key)) {
-            due = staleCopy;
-            staleCopy = null;
-            staleKey = null;
-        }
-        CompletableFuture<byte[]> sent = faultedTransmit(s, n, callTimeout);
-        if (due != null) {
-            // Behind a later transmission's answer: the reader admitted newer commands first.
-            Runnable copy = due;
-            sent.whenCompleteAsync((r, e) -> copy.run(), scheduler);
-        }
-        return sent;
-    }
-
-    private CompletableFuture<byte[]> faultedTransmit(Stream s, int n, long callTimeout) {
-        Pending head = s.waiting.peekFirst();
-        FaultAction f =
-                FaultSeam.at(
-                        FaultSite.OPERATION_SEND,
-                        head.env.jobId(),
-                        s.key.subtask,
-                        head.env.commandKind() + (n > 1 ? " and " + (n - 1) + " more" : ""));
-        if (f == FaultAction.LOSE) {
-            CompletableFuture<byte[]> lost = new CompletableFuture<>();
-            lost.completeExceptionally(new InjectedFaultException(FaultSite.OPERATION_SEND, f));
-            return lost;
-        }
-        if (f == FaultAction.DUPLICATE) {
-            transmit(s, n, callTimeout);
-            return transmit(s, n, callTimeout);
-        }
-        if (f == FaultAction.REORDER) {
-            // A copy taken now goes out once a later transmission is answered, so it reaches the
-            // reader behind commands sent after it: a stale frame the reader must not apply again.
-            boolean batch = n > 1;
-            byte[] copy = batch ? batchOf(s, n) : head.frame;
-            M target = targetOf(s);
-            staleKey = s.key;
-            staleCopy =
-                    () -> {
-                        try {
-                            if (batch) {
-                                invoker.invokeBatch(target, copy, callTimeout);
-                            } else {
-                                invoker.invoke(target, copy, callTimeout);
-                            }
-                        } catch (RuntimeException lost) {
-                            // A copy that cannot be sent is a lost one: nothing to answer.
-                        }
-                    };
-            return transmit(s, n, callTimeout);
-        }
-        if (f == FaultAction.DELAY) {
-            // The batch is snapshotted now: the stream holds it in flight meanwhile.
-            CompletableFuture<byte[]> later = new CompletableFuture<>();
-            scheduler.schedule(
-                    () ->
-                            transmit(s, n, callTimeout)
-                                    .whenComplete(
-                                            (r, e) -> {
-                                                if (e != null) {
-                                                    later.completeExceptionally(e);
-                                                } else {
-                                                    later.complete(r);
-                                                }
-                                            }),
-                    FaultSeam.DELAY_MILLIS);
-            return later;
-        }
-        return transmit(s, n, callTimeout);
-    }
-
-    private void onResponse(Stream s, int attemptNo, int count, byte[] response, Throwable err) {
-        if (s.closed || attemptNo != s.attempts) {
+    private void onResponse(
+            SenderStream s, int attemptNo, int count, byte[] response, Throwable err) {
+        if (s.closed || !s.retry.isCurrent(attemptNo)) {
             return;
         }
-        if (err == null && FaultSeam.INSTALLED != null) {
-            // Fault point 4, tests only: the answer of an admitted frame is lost or late.
-            Pending head = s.waiting.peekFirst();
-            FaultAction f =
-                    FaultSeam.at(
-                            FaultSite.ADMISSION_ACK,
-                            head == null ? 0 : head.env.jobId(),
-                            s.key.subtask,
-                            head == null ? "" : head.env.commandKind().name());
-            if (f == FaultAction.LOSE) {
-                err = new InjectedFaultException(FaultSite.ADMISSION_ACK, f);
-            } else if (f == FaultAction.DELAY) {
-                scheduler.schedule(
-                        () -> handleResponse(s, attemptNo, count, response, null),
-                        FaultSeam.DELAY_MILLIS);
-                return;
-            }
+        if (FaultSeam.INSTALLED != null) {
+            transmitter.answer(s, attemptNo, count, response, err, this::handleResponse);
+            return;
         }
         handleResponse(s, attemptNo, count, response, err);
     }
 
     private void handleResponse(
-            Stream s, int attemptNo, int count, byte[] response, Throwable err) {
-        if (s.closed || attemptNo != s.attempts) {
+            SenderStream s, int attemptNo, int count, byte[] response, Throwable err) {
+        scheduler.checkSenderThread("CommandSender.handleResponse");
+        if (s.closed || !s.retry.isCurrent(attemptNo)) {
             return;
         }
         s.inFlight = 0;
-        takeIncoming(s);
+        streams.takeIncoming(s);
         if (err != null) {
             metrics.transportFailures.incrementAndGet();
-            Throwable failure = unwrap(err);
-            s.lastFailure = failure;
+            s.retry.failed(err);
+            Throwable failure = s.retry.lastFailure();
             LOG.debug(
                     "Transport failure sending {} command(s) to {} (attempt {}); retrying",
                     count,
@@ -508,10 +360,10 @@ public final class CommandSender<M> implements AutoCloseable {
             retryLater(s, 0);
             return;
         }
-        List<AdmissionAck> acks = decode(response, count);
+        List<AdmissionAck> acks = RetryState.decode(response, count, count > 1);
         if (acks == null) {
             metrics.ackDecodeFailures.incrementAndGet();
-            breakStream(
+            streams.breakStream(
                     s,
                     new IllegalStateException(
                             "undecodable admission answer for "
@@ -525,74 +377,40 @@ public final class CommandSender<M> implements AutoCloseable {
         for (AdmissionAck ack : acks) {
             if (ack.status() == AdmissionStatus.RETRY_LATER) {
                 // This one and everything behind it stay at the head, in order.
-                s.lastAck = ack;
+                s.retry.refused(ack);
                 retryLater(s, ack.retryAfterMillis());
                 return;
             }
-            Pending p = s.waiting.pollFirst();
+            SenderStream.Pending p = s.waiting.pollFirst();
             metrics.recordFinal(ack.status());
-            s.backoff = null;
-            s.lastAck = null;
-            s.lastFailure = null;
+            s.retry.progress();
             p.future.complete(ack);
-            finished(s, p);
+            streams.finished(s);
         }
         startNext(s);
     }
 
-    /** The acks of one answer, one per command sent, or null if the answer does not decode. */
-    private static List<AdmissionAck> decode(byte[] response, int count) {
-        if (count == 1) {
-            AdmissionAckCodec.DecodeResult d = AdmissionAckCodec.decode(response);
-            if (!d.isSuccess()) {
-                return null;
-            }
-            List<AdmissionAck> one = new ArrayList<>(1);
-            one.add(d.ack());
-            return one;
-        }
-        CommandBatchCodec.AckResult d = CommandBatchCodec.decodeAcks(response, count);
-        if (!d.isSuccess()) {
-            return null;
-        }
-        if (!d.opened()) {
-            // The receiver refused the batch as a whole: the same final answer for every command.
-            List<AdmissionAck> all = new ArrayList<>(count);
-            for (int i = 0; i < count; i++) {
-                all.add(
-                        AdmissionAck.rejected(
-                                d.batchStatus(),
-                                SourceCommandTransportAdapter.UNKNOWN_ATTEMPT,
-                                d.reasonCode()));
-            }
-            return all;
-        }
-        return d.acks().size() == count ? d.acks() : null;
-    }
-
     /** Schedules the head's next attempt, or ends it and breaks the stream when none is left. */
-    private void retryLater(Stream s, long hintMillis) {
-        if (s.backoff == null) {
-            s.backoff = retryPolicy.newBackoff();
-        }
-        Pending head = s.waiting.peekFirst();
-        long next = s.backoff.next(hintMillis);
+    private void retryLater(SenderStream s, long hintMillis) {
+        SenderStream.Pending head = s.waiting.peekFirst();
+        long next = s.retry.nextDelay(hintMillis);
         if (next == RetryPolicy.EXHAUSTED) {
             metrics.retriesExhausted.incrementAndGet();
-            breakStream(s, s.lastAck == null ? s.lastFailure : null, s.lastAck);
+            streams.breakStream(
+                    s, s.retry.lastAck() == null ? s.retry.lastFailure() : null, s.retry.lastAck());
             return;
         }
-        if (clockMillis.getAsLong() + next >= head.deadlineMillis) {
+        if (!RetryState.fitsDeadline(clockMillis.getAsLong(), next, head.deadlineMillis)) {
             metrics.timeouts.incrementAndGet();
-            breakStream(s, timeoutOf(s, head), null);
+            streams.breakStream(s, timeoutOf(s, head), null);
             return;
         }
         metrics.retries.incrementAndGet();
-        s.retryTimer =
+        s.retry.retryTimer =
                 schedule(
                         () -> {
-                            s.retryTimer = null;
-                            takeIncoming(s);
+                            s.retry.retryTimer = null;
+                            streams.takeIncoming(s);
                             if (s.inFlight == 0) {
                                 startNext(s);
                             }
@@ -601,89 +419,7 @@ public final class CommandSender<M> implements AutoCloseable {
                         s);
     }
 
-    /**
-     * Ends the head with {@code headAck} (completed normally) or {@code headFailure}, and fails
-     * everything behind it: delivering those would overtake the head.
-     */
-    private void breakStream(Stream s, Throwable headFailure, AdmissionAck headAck) {
-        Pending head = s.waiting.pollFirst();
-        if (headAck != null) {
-            metrics.recordFinal(headAck.status());
-            head.future.complete(headAck);
-        } else {
-            head.future.completeExceptionally(
-                    headFailure != null
-                            ? headFailure
-                            : new IllegalStateException("no answer for " + head.env.commandKind()));
-        }
-        finished(s, head);
-        List<Pending> behind = new ArrayList<>(s.waiting);
-        s.waiting.clear();
-        streams.computeIfPresent(
-                s.key,
-                (k, cur) -> {
-                    if (cur != s) {
-                        return cur;
-                    }
-                    behind.addAll(s.incoming);
-                    s.incoming.clear();
-                    s.closed = true;
-                    return null;
-                });
-        if (!behind.isEmpty()) {
-            metrics.streamsBroken.incrementAndGet();
-            CommandStreamBrokenException broken =
-                    new CommandStreamBrokenException(
-                            "not sent: "
-                                    + head.env.commandKind()
-                                    + " ahead of it in the stream to "
-                                    + s.key
-                                    + " was not admitted",
-                            headFailure);
-            for (Pending p : behind) {
-                p.future.completeExceptionally(broken);
-                pending.decrementAndGet();
-            }
-        }
-        s.backoff = null;
-    }
-
-    private void finished(Stream s, Pending p) {
-        pending.decrementAndGet();
-        streams.computeIfPresent(
-                s.key,
-                (k, cur) -> {
-                    if (cur == s) {
-                        s.size--;
-                    }
-                    return cur;
-                });
-    }
-
-    /** Removes a stream with nothing queued, in flight or waiting for a timer. */
-    private void retireIfIdle(Stream s) {
-        streams.computeIfPresent(
-                s.key,
-                (k, cur) -> {
-                    if (cur != s) {
-                        return cur;
-                    }
-                    if (!s.incoming.isEmpty() || s.pumpScheduled) {
-                        // Taken by the pump already scheduled for it.
-                        return cur;
-                    }
-                    return s.waiting.isEmpty() && s.inFlight == 0 && s.retryTimer == null
-                            ? null
-                            : cur;
-                });
-    }
-
     // ------------------------------------------------------------------ helpers
-
-    @SuppressWarnings("unchecked")
-    private M targetOf(Stream s) {
-        return (M) s.target;
-    }
 
     private void execute(Runnable task) {
         try {
@@ -694,123 +430,21 @@ public final class CommandSender<M> implements AutoCloseable {
         }
     }
 
-    private Cancellable schedule(Runnable task, long delayMillis, Stream s) {
+    private Cancellable schedule(Runnable task, long delayMillis, SenderStream s) {
         try {
             return scheduler.schedule(task, delayMillis);
         } catch (RejectedExecutionException e) {
-            breakStream(s, closedException(), null);
+            streams.breakStream(s, closedException(), null);
             return null;
         }
     }
 
-    private CommandTimeoutException timeoutOf(Stream s, Pending p) {
-        return new CommandTimeoutException(
-                "no final admission for "
-                        + p.env.commandKind()
-                        + " to "
-                        + s.key
-                        + " before its deadline after "
-                        + s.attempts
-                        + " invocation(s) of its stream; last answer: "
-                        + (s.lastAck == null ? "none" : s.lastAck),
-                s.attempts,
-                s.lastAck,
-                s.lastFailure);
+    private CommandTimeoutException timeoutOf(SenderStream s, SenderStream.Pending p) {
+        return s.retry.timeout(
+                p.env.commandKind(), s.key, " invocation(s) of its stream", s.retry.lastAck());
     }
 
     private static RejectedExecutionException closedException() {
         return new RejectedExecutionException("command sender closed (member shutting down)");
-    }
-
-    private static Throwable unwrap(Throwable t) {
-        while ((t instanceof CompletionException || t instanceof ExecutionException)
-                && t.getCause() != null) {
-            t = t.getCause();
-        }
-        return t;
-    }
-
-    /** One send. Immutable; its future is completed once, on the sender thread (or by close). */
-    private static final class Pending {
-        final SourceCommandEnvelope env;
-        final byte[] frame;
-        final long deadlineMillis;
-        final CompletableFuture<AdmissionAck> future;
-
-        Pending(
-                SourceCommandEnvelope env,
-                byte[] frame,
-                long deadlineMillis,
-                CompletableFuture<AdmissionAck> future) {
-            this.env = env;
-            this.frame = frame;
-            this.deadlineMillis = deadlineMillis;
-            this.future = future;
-        }
-    }
-
-    /**
-     * One ordered stream. Threading: {@code incoming}, {@code size}, {@code pumpScheduled} and
-     * {@code closed} are guarded by the stream's bin of {@link #streams} (read and written only
-     * inside {@code compute}); every other field belongs to the sender thread.
-     */
-    private static final class Stream {
-        final StreamKey key;
-        final Object target;
-        final ArrayDeque<Pending> incoming = new ArrayDeque<>();
-        int size;
-        boolean pumpScheduled;
-        // Also read by the sender thread outside the bin (a stream close() or a break retired).
-        volatile boolean closed;
-
-        final ArrayDeque<Pending> waiting = new ArrayDeque<>();
-        int inFlight;
-        int attempts;
-        RetryPolicy.Backoff backoff;
-        Cancellable retryTimer;
-        AdmissionAck lastAck;
-        Throwable lastFailure;
-
-        Stream(StreamKey key, Object target) {
-            this.key = key;
-            this.target = target;
-        }
-    }
-
-    private static final class StreamKey {
-        final Object target;
-        final long sourceRuntimeId;
-        final int subtask;
-        final Lane lane;
-
-        StreamKey(Object target, long sourceRuntimeId, int subtask, Lane lane) {
-            this.target = target;
-            this.sourceRuntimeId = sourceRuntimeId;
-            this.subtask = subtask;
-            this.lane = lane;
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            if (!(o instanceof StreamKey)) {
-                return false;
-            }
-            StreamKey k = (StreamKey) o;
-            return sourceRuntimeId == k.sourceRuntimeId
-                    && subtask == k.subtask
-                    && lane == k.lane
-                    && target.equals(k.target);
-        }
-
-        @Override
-        public int hashCode() {
-            return ((target.hashCode() * 31 + Long.hashCode(sourceRuntimeId)) * 31 + subtask) * 31
-                    + lane.ordinal();
-        }
-
-        @Override
-        public String toString() {
-            return target + "/source " + sourceRuntimeId + "/subtask " + subtask + "/" + lane;
-        }
     }
 }

@@ -24,6 +24,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.seatunnel.api.source.managed.Cancellable;
+import org.apache.seatunnel.engine.managed.source.concurrent.OwnerThread;
 
 /**
  * The one thread a {@link CommandSender} runs on, with its timers: a single-thread scheduled
@@ -38,18 +39,44 @@ public interface SenderScheduler extends Executor {
     /** Runs {@code task} on the sender thread after {@code delayMillis}. */
     Cancellable schedule(Runnable task, long delayMillis);
 
+    /**
+     * Fails unless called from a task of this scheduler: the owner-thread assertion of the types
+     * confined to the sender thread. A manual scheduler, whose tasks run on whichever thread steps
+     * it, checks nothing.
+     *
+     * @param what the operation, for the error text
+     * @throws IllegalStateException off the sender thread
+     */
+    default void checkSenderThread(String what) {}
+
     /** The scheduler of a single-thread {@link ScheduledExecutorService} owned by the caller. */
     static SenderScheduler of(ScheduledExecutorService executor) {
         Objects.requireNonNull(executor, "executor");
+        // Bound at the start of every task, so a pool that replaces its thread stays checked.
+        OwnerThread owner = new OwnerThread("command sender thread");
         return new SenderScheduler() {
             @Override
             public void execute(Runnable task) {
-                executor.execute(task);
+                executor.execute(owned(task));
+            }
+
+            private Runnable owned(Runnable task) {
+                Objects.requireNonNull(task, "task");
+                return () -> {
+                    owner.bind();
+                    task.run();
+                };
+            }
+
+            @Override
+            public void checkSenderThread(String what) {
+                owner.check(what);
             }
 
             @Override
             public Cancellable schedule(Runnable task, long delayMillis) {
-                ScheduledFuture<?> f = executor.schedule(task, delayMillis, TimeUnit.MILLISECONDS);
+                ScheduledFuture<?> f =
+                        executor.schedule(owned(task), delayMillis, TimeUnit.MILLISECONDS);
                 return new Cancellable() {
                     @Override
                     public boolean cancel() {

@@ -67,7 +67,7 @@ public final class TransportMetrics {
     public static final String BATCHES_SENT = "ManagedSourceCommandBatchesSent";
     public static final String STREAMS_BROKEN = "ManagedSourceCommandStreamsBroken";
 
-    // Checkpoint-report batching (CheckpointReportBatcher, and the receiving adapter).
+    // Checkpoint-report batching (CheckpointReportLane, and the receiving adapter).
     public static final String REPORT_BATCHES_SENT = "ManagedSourceReportBatchesSent";
     public static final String REPORTS_BATCHED = "ManagedSourceReportsBatched";
     public static final String REPORT_FLUSH_ALL_REPORTED = "ManagedSourceReportFlushAllReported";

@@ -41,9 +41,11 @@ import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorEpochs;
 import org.apache.seatunnel.engine.managed.source.coordinator.SourceAsyncWorkerPool;
 import org.apache.seatunnel.engine.managed.source.reader.TurnWatchdog;
 import org.apache.seatunnel.engine.managed.source.reader.WorkerMailboxBudget;
+import org.apache.seatunnel.engine.managed.source.transport.CheckpointReportLane;
 import org.apache.seatunnel.engine.managed.source.transport.CommandSender;
 import org.apache.seatunnel.engine.managed.source.transport.CoordinatorEndpoint;
 import org.apache.seatunnel.engine.managed.source.transport.FrameInvoker;
+import org.apache.seatunnel.engine.managed.source.transport.ReportGrouping;
 import org.apache.seatunnel.engine.managed.source.transport.SenderScheduler;
 import org.apache.seatunnel.engine.managed.source.transport.SourceCommandTransportAdapter;
 import org.apache.seatunnel.engine.managed.source.transport.TransportMetrics;
@@ -103,7 +105,7 @@ public final class ManagedSourceMemberService implements ManagedService {
     private volatile TurnWatchdog turnWatchdog;
     private volatile ScheduledThreadPoolExecutor senderScheduler;
     private volatile CommandSender<Address> sender;
-    private volatile CheckpointReportBatcher reportBatcher;
+    private volatile CheckpointReportLane<Address> reportBatcher;
     private volatile Map<WorkerClass, ThreadPoolExecutor> asyncExecutors;
     private volatile SourceAsyncWorkerPool asyncWorkers;
 
@@ -264,13 +266,11 @@ public final class ManagedSourceMemberService implements ManagedService {
                         metrics,
                         System::currentTimeMillis);
         this.reportBatcher =
-                new CheckpointReportBatcher(
-                        invoker,
-                        senderScheduler,
-                        settings,
-                        metrics,
-                        targets::readerCount,
-                        System::currentTimeMillis);
+                sender.openReportLane(
+                        new ReportGrouping(
+                                settings.reportBatchWindowMillis(),
+                                settings.reportBatchMaxReports(),
+                                targets::readerCount));
         LOG.info("Managed source member service started on {} with {}", member, settings);
         String refusal = EngineVersion.refusal();
         if (!refusal.isEmpty()) {
@@ -323,10 +323,6 @@ public final class ManagedSourceMemberService implements ManagedService {
         CommandSender<Address> s = sender;
         if (s != null) {
             s.close();
-        }
-        CheckpointReportBatcher batcher = reportBatcher;
-        if (batcher != null) {
-            batcher.close();
         }
         shutdownNow(watchdog);
         shutdownNow(coordinatorExecutor);
@@ -423,8 +419,10 @@ public final class ManagedSourceMemberService implements ManagedService {
         return requireStarted(sender);
     }
 
-    /** The sending end of readers' checkpoint reports, batched per coordinator. */
-    public CheckpointReportBatcher reportBatcher() {
+    /**
+     * The checkpoint-report lane of {@link #sender()}: readers' reports, batched per coordinator.
+     */
+    public CheckpointReportLane<Address> reportBatcher() {
         return requireStarted(reportBatcher);
     }
 

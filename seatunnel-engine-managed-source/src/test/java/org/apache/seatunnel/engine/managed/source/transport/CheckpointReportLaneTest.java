@@ -15,7 +15,7 @@
  * limitations under the License.
  */
 
-package org.apache.seatunnel.engine.managed.source.zeta.transport;
+package org.apache.seatunnel.engine.managed.source.transport;
 
 import static org.apache.seatunnel.engine.managed.source.transport.TransportFixtures.address;
 import static org.apache.seatunnel.engine.managed.source.transport.TransportFixtures.envelope;
@@ -34,9 +34,9 @@ import java.util.List;
 import java.util.PriorityQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import org.apache.seatunnel.api.source.managed.Cancellable;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
 import org.apache.seatunnel.engine.managed.source.protocol.CommandBatchCodec;
@@ -44,17 +44,16 @@ import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
 import org.apache.seatunnel.engine.managed.source.protocol.ReasonCode;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandCodec;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
-import org.apache.seatunnel.engine.managed.source.transport.CommandTimeoutException;
-import org.apache.seatunnel.engine.managed.source.transport.FrameInvoker;
-import org.apache.seatunnel.engine.managed.source.transport.TransportMetrics;
+import org.apache.seatunnel.engine.managed.source.retry.RetryPolicy;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link CheckpointReportBatcher} stepped by hand: a manual clock and sender thread (every task and
- * timer runs only when the test says so) and a fake invoker that holds each batch until the test
- * answers it. No real time is involved, so every timing assertion is on the injected clock.
+ * {@link CheckpointReportLane} and its {@link ReportGrouping} stepped by hand: a manual clock and
+ * sender thread (every task and timer runs only when the test says so) and a fake invoker that
+ * holds each batch until the test answers it. No real time is involved, so every timing assertion
+ * is on the injected clock.
  */
-class CheckpointReportBatcherTest {
+class CheckpointReportLaneTest {
     private static final long SOURCE = 9L;
     private static final Address COORDINATOR = address(5701);
     private static final Address OTHER_COORDINATOR = address(5702);
@@ -66,15 +65,15 @@ class CheckpointReportBatcherTest {
     private final TransportMetrics metrics = new TransportMetrics();
     private int localReaders = 16;
 
-    private CheckpointReportBatcher batcher(long window, int maxReports) {
-        return new CheckpointReportBatcher(
+    private CheckpointReportLane<Address> batcher(long window, int maxReports) {
+        return new CheckpointReportLane<>(
                 invoker,
                 timers,
-                ManagedSourceRuntimeSettings.defaults()
-                        .withRetry(10, 100, 4096)
-                        .withReportBatching(window, maxReports),
+                new RetryPolicy(10, 100, RetryPolicy.DEFAULT_MAX_ATTEMPTS),
+                new ReportGrouping(
+                        window, maxReports, source -> source == SOURCE ? localReaders : 1),
+                4096,
                 metrics,
-                source -> source == SOURCE ? localReaders : 1,
                 timers::now);
     }
 
@@ -82,15 +81,14 @@ class CheckpointReportBatcherTest {
      * At most {@code maxQueued} reports wait per group and in the inbox; every source has {@link
      * #localReaders}.
      */
-    private CheckpointReportBatcher batcherQueueing(int maxQueued) {
-        return new CheckpointReportBatcher(
+    private CheckpointReportLane<Address> batcherQueueing(int maxQueued) {
+        return new CheckpointReportLane<>(
                 invoker,
                 timers,
-                ManagedSourceRuntimeSettings.defaults()
-                        .withRetry(10, 100, maxQueued)
-                        .withReportBatching(WINDOW, 64),
+                new RetryPolicy(10, 100, RetryPolicy.DEFAULT_MAX_ATTEMPTS),
+                new ReportGrouping(WINDOW, 64, source -> localReaders),
+                maxQueued,
                 metrics,
-                source -> localReaders,
                 timers::now);
     }
 
@@ -99,7 +97,7 @@ class CheckpointReportBatcherTest {
     }
 
     private List<CompletableFuture<AdmissionAck>> submitAll(
-            CheckpointReportBatcher b, int reports) {
+            CheckpointReportLane<Address> b, int reports) {
         List<CompletableFuture<AdmissionAck>> out = new ArrayList<>();
         for (int i = 0; i < reports; i++) {
             out.add(b.submit(COORDINATOR, report(i, 100 + i), timers.now() + DEADLINE));
@@ -123,7 +121,7 @@ class CheckpointReportBatcherTest {
 
     @Test
     void sixteenLocalReadersReportingMakeOneInvocationAnsweredPerReport() throws Exception {
-        CheckpointReportBatcher b = batcher(WINDOW, 64);
+        CheckpointReportLane<Address> b = batcher(WINDOW, 64);
         List<CompletableFuture<AdmissionAck>> futures = submitAll(b, 15);
         assertEquals(0, invoker.calls.size(), "15 of 16 local readers reported: wait");
 
@@ -154,7 +152,7 @@ class CheckpointReportBatcherTest {
 
     @Test
     void reportsShortOfTheFlushCountWakeTheSenderThreadOnlyAtTheLastOne() {
-        CheckpointReportBatcher b = batcher(WINDOW, 64);
+        CheckpointReportLane<Address> b = batcher(WINDOW, 64);
         submitAll(b, 15);
         assertEquals(0, timers.executes, "15 of 16 reports: the sender thread is not woken");
         assertEquals(1, timers.pendingTimers(), "one window timer for the inbox");
@@ -170,7 +168,7 @@ class CheckpointReportBatcherTest {
     @Test
     void anInboxTheSenderThreadDoesNotDrainRefusesReportsAtItsBound() {
         localReaders = 100;
-        CheckpointReportBatcher b = batcherQueueing(2);
+        CheckpointReportLane<Address> b = batcherQueueing(2);
         // No runReady: the sender thread never gets to the inbox.
         CompletableFuture<AdmissionAck> first =
                 b.submit(COORDINATOR, report(0, 100), timers.now() + DEADLINE);
@@ -193,7 +191,7 @@ class CheckpointReportBatcherTest {
 
     @Test
     void aMissingReaderDelaysTheBatchExactlyUntilTheWindowOnTheInjectedClock() {
-        CheckpointReportBatcher b = batcher(WINDOW, 64);
+        CheckpointReportLane<Address> b = batcher(WINDOW, 64);
         long start = timers.now();
         submitAll(b, 15);
 
@@ -211,7 +209,7 @@ class CheckpointReportBatcherTest {
     @Test
     void theCountBoundFlushesAtOnceAndKeepsOrderAcrossBatches() throws Exception {
         localReaders = 100;
-        CheckpointReportBatcher b = batcher(WINDOW, 4);
+        CheckpointReportLane<Address> b = batcher(WINDOW, 4);
         List<CompletableFuture<AdmissionAck>> futures = submitAll(b, 10);
 
         // One batch in flight per group: the next waits for its answer.
@@ -240,7 +238,7 @@ class CheckpointReportBatcherTest {
     @Test
     void retryLaterEntriesAreResentAloneInOrderAfterTheBackoff() throws Exception {
         localReaders = 4;
-        CheckpointReportBatcher b = batcher(WINDOW, 64);
+        CheckpointReportLane<Address> b = batcher(WINDOW, 64);
         List<CompletableFuture<AdmissionAck>> futures = submitAll(b, 4);
         AdmissionAck busy = AdmissionAck.retryLater(1, 30, ReasonCode.MAILBOX_COUNT_FULL);
         invoker.answer(Arrays.asList(acceptedAs(0), busy, acceptedAs(2), busy));
@@ -268,7 +266,7 @@ class CheckpointReportBatcherTest {
     @Test
     void aTransportFailureResendsTheWholeBatchInOrder() throws Exception {
         localReaders = 3;
-        CheckpointReportBatcher b = batcher(WINDOW, 64);
+        CheckpointReportLane<Address> b = batcher(WINDOW, 64);
         List<CompletableFuture<AdmissionAck>> futures = submitAll(b, 3);
         invoker.calls
                 .poll()
@@ -289,7 +287,7 @@ class CheckpointReportBatcherTest {
     @Test
     void aBatchRefusedAsAWholeAnswersEveryReportWithTheRefusal() throws Exception {
         localReaders = 2;
-        CheckpointReportBatcher b = batcher(WINDOW, 64);
+        CheckpointReportLane<Address> b = batcher(WINDOW, 64);
         List<CompletableFuture<AdmissionAck>> futures = submitAll(b, 2);
         invoker.calls
                 .poll()
@@ -310,7 +308,7 @@ class CheckpointReportBatcherTest {
     @Test
     void anAnswerWithTheWrongNumberOfAcksFailsTheReportsAndCountsThem() {
         localReaders = 2;
-        CheckpointReportBatcher b = batcher(WINDOW, 64);
+        CheckpointReportLane<Address> b = batcher(WINDOW, 64);
         List<CompletableFuture<AdmissionAck>> futures = submitAll(b, 2);
         invoker.answer(accepted(1));
         timers.runReady();
@@ -327,7 +325,7 @@ class CheckpointReportBatcherTest {
     @Test
     void aReportPastItsDeadlineIsDroppedAndCounted() {
         localReaders = 2;
-        CheckpointReportBatcher b = batcher(WINDOW, 64);
+        CheckpointReportLane<Address> b = batcher(WINDOW, 64);
         CompletableFuture<AdmissionAck> shortLived =
                 b.submit(COORDINATOR, report(0, 100), timers.now() + 5);
         timers.runReady();
@@ -355,7 +353,7 @@ class CheckpointReportBatcherTest {
     @Test
     void groupsAreKeptApartByCoordinatorAndSource() {
         localReaders = 2;
-        CheckpointReportBatcher b = batcher(WINDOW, 64);
+        CheckpointReportLane<Address> b = batcher(WINDOW, 64);
         b.submit(COORDINATOR, report(0, 100), timers.now() + DEADLINE);
         b.submit(OTHER_COORDINATOR, report(1, 101), timers.now() + DEADLINE);
         // Another source with one local reader: complete on its own.
@@ -372,7 +370,7 @@ class CheckpointReportBatcherTest {
 
     @Test
     void closeFailsEveryPendingReportAndRefusesNewOnes() {
-        CheckpointReportBatcher b = batcher(WINDOW, 4);
+        CheckpointReportLane<Address> b = batcher(WINDOW, 4);
         localReaders = 100;
         // Four in flight, one waiting for the window.
         List<CompletableFuture<AdmissionAck>> futures = submitAll(b, 5);
@@ -401,7 +399,7 @@ class CheckpointReportBatcherTest {
     @Test
     void reportsBeyondTheQueueBoundBehindABatchInFlightAreRefusedAndCounted() {
         localReaders = 1;
-        CheckpointReportBatcher b = batcherQueueing(2);
+        CheckpointReportLane<Address> b = batcherQueueing(2);
         // The first is in flight; two may wait behind it; the fourth is refused.
         List<CompletableFuture<AdmissionAck>> futures = submitAll(b, 4);
         assertEquals(1, invoker.calls.size());
@@ -421,10 +419,41 @@ class CheckpointReportBatcherTest {
 
     @Test
     void aZeroWindowSendsEachReportAtOnce() {
-        CheckpointReportBatcher b = batcher(0, 64);
+        CheckpointReportLane<Address> b = batcher(0, 64);
         submitAll(b, 1);
         assertEquals(1, invoker.calls.size());
         assertEquals(1, metrics.reportFlushWindow());
+    }
+
+    @Test
+    void theLaneIsOpenedOnTheSenderAndClosedWithIt() {
+        localReaders = 2;
+        CommandSender<Address> sender =
+                new CommandSender<>(
+                        invoker,
+                        timers,
+                        new RetryPolicy(10, 100, RetryPolicy.DEFAULT_MAX_ATTEMPTS),
+                        4096,
+                        8,
+                        metrics,
+                        timers::now);
+        CheckpointReportLane<Address> lane =
+                sender.openReportLane(new ReportGrouping(WINDOW, 64, source -> localReaders));
+        List<CompletableFuture<AdmissionAck>> futures = submitAll(lane, 2);
+        assertEquals(1, invoker.calls.size(), "the sender's invoker carries the lane's batch");
+        assertEquals(2, lane.pendingCount());
+
+        sender.close();
+
+        for (CompletableFuture<AdmissionAck> f : futures) {
+            assertTrue(f.isCompletedExceptionally(), "closing the sender closes its lane");
+        }
+        assertEquals(0, lane.pendingCount());
+        assertTrue(
+                sender.openReportLane(new ReportGrouping(WINDOW, 64, source -> 1))
+                        .submit(COORDINATOR, report(0, 300), timers.now() + DEADLINE)
+                        .isCompletedExceptionally(),
+                "a lane opened on a closed sender refuses reports");
     }
 
     // ------------------------------------------------------------------ fixtures
@@ -478,7 +507,7 @@ class CheckpointReportBatcherTest {
      * The sender thread by hand: {@link #runReady} runs queued tasks and due timers; {@link
      * #advance} moves the clock, running timers in due order.
      */
-    static final class ManualTimers implements CheckpointReportBatcher.Timers {
+    static final class ManualTimers implements SenderScheduler {
         private long now = 1_000;
         private long seq;
         private final ArrayDeque<Runnable> ready = new ArrayDeque<>();
@@ -500,10 +529,20 @@ class CheckpointReportBatcherTest {
         }
 
         @Override
-        public Future<?> schedule(Runnable task, long delayMillis) {
+        public Cancellable schedule(Runnable task, long delayMillis) {
             Timer t = new Timer(task, now + delayMillis, seq++);
             timers.add(t);
-            return t.handle;
+            return new Cancellable() {
+                @Override
+                public boolean cancel() {
+                    return t.handle.cancel(false);
+                }
+
+                @Override
+                public boolean isCancelled() {
+                    return t.handle.isCancelled();
+                }
+            };
         }
 
         void runReady() {
