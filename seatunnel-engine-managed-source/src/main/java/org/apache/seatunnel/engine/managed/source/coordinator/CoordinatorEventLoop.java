@@ -17,7 +17,6 @@
 
 package org.apache.seatunnel.engine.managed.source.coordinator;
 
-import java.time.Clock;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,9 +28,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
-import org.apache.seatunnel.api.common.metrics.MetricsContext;
-import org.apache.seatunnel.api.event.EventListener;
-import org.apache.seatunnel.api.serialization.Serializer;
 import org.apache.seatunnel.api.source.SourceEvent;
 import org.apache.seatunnel.api.source.SourceSplit;
 import org.apache.seatunnel.api.source.managed.CoordinatorScheduler;
@@ -94,7 +90,7 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
     private final SnapshotWaitReport snapshotWaits;
     private final CoordinatorFailureHandler failureHandler;
 
-    // Set once by attach() before the loop is published (CoordinatorLoopFactory); never changed.
+    // Set once by attach() before the loop is published (CoordinatorLoopBuilder); never changed.
     private CoordinatorCore<SplitT, StateT> core;
     private CoordinatorSchedulerImpl scheduler;
     private CoordinatorEnumeratorContext<SplitT> context;
@@ -110,7 +106,7 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
 
     /**
      * The loop's own machinery; its collaborators come through {@link #attach}. Only {@link
-     * CoordinatorLoopFactory} builds a loop.
+     * CoordinatorLoopBuilder} builds a loop.
      */
     CoordinatorEventLoop(
             CoordinatorConfig config,
@@ -164,8 +160,8 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
         this.context = Objects.requireNonNull(context, "context");
     }
 
-    public static <S extends SourceSplit, T> Builder<S, T> builder() {
-        return new Builder<>();
+    public static <S extends SourceSplit, T> CoordinatorLoopBuilder<S, T> builder() {
+        return new CoordinatorLoopBuilder<>();
     }
 
     // ------------------------------------------------------------------ commands (any thread)
@@ -771,118 +767,6 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> impl
     private static void wake(Thread waiter) {
         if (waiter != null && waiter != Thread.currentThread()) {
             LockSupport.unpark(waiter);
-        }
-    }
-
-    /** Builder; not thread-safe. Its fields are read by {@link CoordinatorLoopFactory}. */
-    public static final class Builder<SplitT extends SourceSplit, StateT> {
-        CoordinatorConfig config;
-        CoordinatorMetrics metrics;
-        EnumeratorFactory<SplitT, StateT> enumeratorFactory;
-        Serializer<SplitT> splitSerializer;
-        Serializer<StateT> stateSerializer;
-        Serializer<SourceEvent> eventSerializer;
-        CommandDispatcher dispatcher;
-        Executor executor;
-        DelayScheduler timer;
-        Clock clock;
-        SourceAsyncWorkerPool workerPool;
-        ClassLoader classLoader;
-        CoordinatorFailureHandler failureHandler;
-        MetricsContext metricsContext;
-        EventListener eventListener;
-        byte[] restoreBlob;
-
-        private Builder() {}
-
-        public Builder<SplitT, StateT> config(CoordinatorConfig v) {
-            this.config = v;
-            return this;
-        }
-
-        public Builder<SplitT, StateT> metrics(CoordinatorMetrics v) {
-            this.metrics = v;
-            return this;
-        }
-
-        public Builder<SplitT, StateT> enumeratorFactory(EnumeratorFactory<SplitT, StateT> v) {
-            this.enumeratorFactory = v;
-            return this;
-        }
-
-        public Builder<SplitT, StateT> splitSerializer(Serializer<SplitT> v) {
-            this.splitSerializer = v;
-            return this;
-        }
-
-        public Builder<SplitT, StateT> stateSerializer(Serializer<StateT> v) {
-            this.stateSerializer = v;
-            return this;
-        }
-
-        /** Optional: without it, {@code sendEventToSourceReader} is unsupported. */
-        public Builder<SplitT, StateT> eventSerializer(Serializer<SourceEvent> v) {
-            this.eventSerializer = v;
-            return this;
-        }
-
-        public Builder<SplitT, StateT> dispatcher(CommandDispatcher v) {
-            this.dispatcher = v;
-            return this;
-        }
-
-        /** Runs drain tasks; the Zeta binding passes a member pool executor. */
-        public Builder<SplitT, StateT> executor(Executor v) {
-            this.executor = v;
-            return this;
-        }
-
-        public Builder<SplitT, StateT> timer(DelayScheduler v) {
-            this.timer = v;
-            return this;
-        }
-
-        public Builder<SplitT, StateT> clock(Clock v) {
-            this.clock = v;
-            return this;
-        }
-
-        public Builder<SplitT, StateT> workerPool(SourceAsyncWorkerPool v) {
-            this.workerPool = v;
-            return this;
-        }
-
-        /** The connector's classloader: context classloader for enumerator code and async calls. */
-        public Builder<SplitT, StateT> classLoader(ClassLoader v) {
-            this.classLoader = v;
-            return this;
-        }
-
-        public Builder<SplitT, StateT> failureHandler(CoordinatorFailureHandler v) {
-            this.failureHandler = v;
-            return this;
-        }
-
-        public Builder<SplitT, StateT> metricsContext(MetricsContext v) {
-            this.metricsContext = v;
-            return this;
-        }
-
-        public Builder<SplitT, StateT> eventListener(EventListener v) {
-            this.eventListener = v;
-            return this;
-        }
-
-        /**
-         * The blob of the checkpoint to restore (coordinator failover), or null for a fresh start.
-         */
-        public Builder<SplitT, StateT> restoreFrom(byte[] blob) {
-            this.restoreBlob = blob == null ? null : blob.clone();
-            return this;
-        }
-
-        public CoordinatorEventLoop<SplitT, StateT> build() {
-            return CoordinatorLoopFactory.create(this);
         }
     }
 }
