@@ -29,13 +29,13 @@ import org.apache.seatunnel.api.source.SourceSplit;
 /**
  * Builds one coordinator: takes its settings and the host's services, then wires its object graph —
  * tracker, reader registry, envelope factory, scheduler (with its lane of the member's async worker
- * pool), core, outbound commands and enumerator context — around a new {@link
- * CoordinatorEventLoop}.
+ * pool), core, outbound commands and enumerator context — around a new {@link CoordinatorLoop}, and
+ * returns their {@link CoordinatorEventLoop}.
  *
  * <p>The graph has one cycle: the collaborators reach the loop through {@link LoopPort}, and the
  * loop drives them. {@link #build} therefore creates the loop first (queues, executor, failure
- * handler), builds the collaborators against it, and {@link CoordinatorEventLoop#attach attaches}
- * them before anyone else can see the loop.
+ * handler), builds the collaborators against it, and {@link CoordinatorLoop#attach attaches} the
+ * core before anyone else can see the loop.
  *
  * <p>Threading: not thread-safe; one building thread, which gets the loop fully wired (its
  * publication to other threads is the caller's, as for any new object).
@@ -157,8 +157,8 @@ public final class CoordinatorLoopBuilder<SplitT extends SourceSplit, StateT> {
         SourceAsyncWorkerPool pool = Objects.requireNonNull(workerPool, "workerPool");
         CommandDispatcher dispatcher = Objects.requireNonNull(this.dispatcher, "dispatcher");
 
-        CoordinatorEventLoop<SplitT, StateT> loop =
-                new CoordinatorEventLoop<>(
+        CoordinatorLoop<SplitT, StateT> loop =
+                new CoordinatorLoop<>(
                         config,
                         metrics,
                         Objects.requireNonNull(executor, "executor"),
@@ -206,7 +206,7 @@ public final class CoordinatorLoopBuilder<SplitT extends SourceSplit, StateT> {
                 new CoordinatorEnumeratorContext<>(
                         core, loop, config.parallelism(), metricsContext, eventListener);
         core.bind(outbound, context, loop);
-        loop.attach(core, scheduler, context);
-        return loop;
+        loop.attach(core);
+        return new CoordinatorEventLoop<>(loop, core, scheduler, context);
     }
 }
