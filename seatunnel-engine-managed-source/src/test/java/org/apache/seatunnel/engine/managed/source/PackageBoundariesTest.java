@@ -87,6 +87,44 @@ class PackageBoundariesTest {
         assertEquals(new ArrayList<String>(), offenders);
     }
 
+    /**
+     * The Zeta binding's packages depend one way, so none of them needs another's internals back:
+     * the hosts and lane sources ({@code zeta}) use the member runtime, the transport and the
+     * engine binding; the member runtime sends the transport's operations; the transport reaches
+     * the member only through {@code InboundRouter}; the binding uses nothing of the others.
+     */
+    @Test
+    void theZetaPackagesDependOneWay() throws IOException {
+        java.util.Map<String, java.util.Set<String>> allowed = new java.util.HashMap<>();
+        allowed.put("zeta/member/", new java.util.HashSet<>(List.of("transport", "engine")));
+        allowed.put("zeta/transport/", new java.util.HashSet<>(List.of("engine")));
+        allowed.put("zeta/engine/", new java.util.HashSet<>());
+        Pattern zetaRef =
+                Pattern.compile(
+                        "org\\.apache\\.seatunnel\\.engine\\.managed\\.source\\.zeta\\.(\\w+)");
+        List<String> offenders = new ArrayList<>();
+        for (Path p : sources()) {
+            String rel = relative(p);
+            for (java.util.Map.Entry<String, java.util.Set<String>> e : allowed.entrySet()) {
+                if (!rel.startsWith(e.getKey())) {
+                    continue;
+                }
+                String own = e.getKey().substring(5, e.getKey().length() - 1);
+                List<String> lines = Files.readAllLines(p, StandardCharsets.UTF_8);
+                for (int i = 0; i < lines.size(); i++) {
+                    Matcher m = zetaRef.matcher(lines.get(i));
+                    while (m.find()) {
+                        String target = m.group(1);
+                        if (!target.equals(own) && !e.getValue().contains(target)) {
+                            offenders.add(rel + ":" + (i + 1) + " uses zeta." + target);
+                        }
+                    }
+                }
+            }
+        }
+        assertEquals(new ArrayList<String>(), offenders);
+    }
+
     private static List<String> find(Path p, String rel, Pattern pattern) throws IOException {
         List<String> out = new ArrayList<>();
         List<String> lines = Files.readAllLines(p, StandardCharsets.UTF_8);

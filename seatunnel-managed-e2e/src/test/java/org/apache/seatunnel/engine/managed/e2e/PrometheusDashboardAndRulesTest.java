@@ -39,8 +39,8 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.apache.seatunnel.engine.managed.source.zeta.transport.ManagedSourceTelemetry;
-import org.apache.seatunnel.engine.managed.source.zeta.transport.MemberTaskTotals;
+import org.apache.seatunnel.engine.managed.source.zeta.member.ManagedSourceTelemetry;
+import org.apache.seatunnel.engine.managed.source.zeta.member.MemberTaskTotals;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 

@@ -29,7 +29,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
-import org.apache.seatunnel.engine.managed.source.zeta.ManagedSourceSettings;
+import org.apache.seatunnel.engine.managed.source.zeta.member.ManagedSourceSettings;
 
 /**
  * Gives the embedded engines of this JVM the managed-source settings they plan jobs with, the way

@@ -54,8 +54,8 @@ import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 import org.apache.seatunnel.engine.managed.source.transport.CoordinatorEndpoint;
 import org.apache.seatunnel.engine.managed.source.zeta.engine.EngineBinding;
-import org.apache.seatunnel.engine.managed.source.zeta.transport.BarrierAnnouncer;
-import org.apache.seatunnel.engine.managed.source.zeta.transport.ManagedSourceMemberService;
+import org.apache.seatunnel.engine.managed.source.zeta.member.BarrierAnnouncer;
+import org.apache.seatunnel.engine.managed.source.zeta.member.ManagedSourceMemberService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -39,7 +39,7 @@ import org.apache.seatunnel.engine.managed.source.reader.SchemaChangeMark;
 import org.apache.seatunnel.engine.managed.source.transport.ReaderFence;
 import org.apache.seatunnel.engine.managed.source.transport.SenderUplink;
 import org.apache.seatunnel.engine.managed.source.zeta.engine.EngineBinding;
-import org.apache.seatunnel.engine.managed.source.zeta.transport.ManagedSourceMemberService;
+import org.apache.seatunnel.engine.managed.source.zeta.member.ManagedSourceMemberService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -37,6 +37,8 @@ import org.apache.seatunnel.engine.managed.source.lane.Lane;
 import org.apache.seatunnel.engine.managed.source.lane.LaneDecision;
 import org.apache.seatunnel.engine.managed.source.lane.LaneSelector;
 import org.apache.seatunnel.engine.managed.source.zeta.engine.EngineVersion;
+import org.apache.seatunnel.engine.managed.source.zeta.member.InvalidManagedSourceSettings;
+import org.apache.seatunnel.engine.managed.source.zeta.member.ManagedSourceSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

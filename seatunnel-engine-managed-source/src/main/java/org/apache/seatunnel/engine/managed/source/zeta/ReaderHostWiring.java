@@ -26,7 +26,7 @@ import org.apache.seatunnel.engine.managed.source.reader.ReaderAttempt;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderIdentity;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderLoopMetrics;
 import org.apache.seatunnel.engine.managed.source.transport.SenderUplink;
-import org.apache.seatunnel.engine.managed.source.zeta.transport.ManagedSourceMemberService;
+import org.apache.seatunnel.engine.managed.source.zeta.member.ManagedSourceMemberService;
 
 /**
  * Builds what a Lane A reader attempt on Zeta is made of from the planned source, its options and

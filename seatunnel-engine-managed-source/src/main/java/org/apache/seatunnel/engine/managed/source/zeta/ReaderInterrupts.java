@@ -23,6 +23,7 @@ import org.apache.seatunnel.engine.managed.source.reader.ReaderIdentity;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
 import org.apache.seatunnel.engine.managed.source.reader.TerminalSignal;
 import org.apache.seatunnel.engine.managed.source.reader.TurnWatch;
+import org.apache.seatunnel.engine.managed.source.zeta.member.InterruptWatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -19,8 +19,8 @@ package org.apache.seatunnel.engine.managed.source.zeta;
 
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
-import org.apache.seatunnel.engine.managed.source.zeta.transport.ManagedSourceMemberService;
-import org.apache.seatunnel.engine.managed.source.zeta.transport.ManagedSourceTelemetry;
+import org.apache.seatunnel.engine.managed.source.zeta.member.ManagedSourceMemberService;
+import org.apache.seatunnel.engine.managed.source.zeta.member.ManagedSourceTelemetry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -36,7 +36,7 @@ import org.apache.seatunnel.api.source.managed.AsyncTaskOptions.WorkerClass;
 import org.apache.seatunnel.api.source.managed.ManagedSourceCapability;
 import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorConfig;
 import org.apache.seatunnel.engine.managed.source.lane.LaneSelector;
-import org.apache.seatunnel.engine.managed.source.zeta.transport.ManagedSourceRuntimeSettings;
+import org.apache.seatunnel.engine.managed.source.zeta.member.ManagedSourceRuntimeSettings;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;

@@ -30,6 +30,8 @@ import org.apache.seatunnel.engine.managed.source.lane.Lane;
 import org.apache.seatunnel.engine.managed.source.lane.LaneDecision;
 import org.apache.seatunnel.engine.managed.source.lane.LaneReason;
 import org.apache.seatunnel.engine.managed.source.lane.LaneSelector;
+import org.apache.seatunnel.engine.managed.source.zeta.member.InvalidManagedSourceSettings;
+import org.apache.seatunnel.engine.managed.source.zeta.member.ManagedSourceSettings;
 import org.junit.jupiter.api.Test;
 
 /** Allowlisted connector names that match no installed connector are reported, never fatal. */

@@ -53,7 +53,7 @@ import org.apache.seatunnel.engine.managed.source.reader.ReaderMailboxMetrics;
 import org.apache.seatunnel.engine.managed.source.reader.WorkerMailboxBudget;
 import org.apache.seatunnel.engine.managed.source.transport.MemberMetric;
 import org.apache.seatunnel.engine.managed.source.transport.TransportMetrics;
-import org.apache.seatunnel.engine.managed.source.zeta.transport.ManagedSourceTelemetry;
+import org.apache.seatunnel.engine.managed.source.zeta.member.ManagedSourceTelemetry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;

@@ -53,9 +53,8 @@ public final class BarrierNoticeOperation extends ManagedSourceOperation {
 
     @Override
     public void run() {
-        ManagedSourceMemberService service = getService();
-        BarrierAnnouncer.announceLocally(
-                service.targets(), jobId, sourceRuntimeId, checkpointId, subtasks);
+        InboundRouter router = getService();
+        router.announceBarrier(jobId, sourceRuntimeId, checkpointId, subtasks);
     }
 
     @Override

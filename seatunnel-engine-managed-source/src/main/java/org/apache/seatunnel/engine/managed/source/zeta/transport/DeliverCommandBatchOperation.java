@@ -47,8 +47,8 @@ public final class DeliverCommandBatchOperation extends ManagedSourceOperation {
 
     @Override
     public void run() {
-        ManagedSourceMemberService service = getService();
-        response = service.adapter().deliverBatchFrame(batch, getCallerAddress());
+        InboundRouter router = getService();
+        response = router.deliverBatchFrame(batch, getCallerAddress());
     }
 
     @Override

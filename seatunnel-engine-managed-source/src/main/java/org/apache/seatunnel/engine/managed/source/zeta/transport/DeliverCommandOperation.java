@@ -46,8 +46,8 @@ public final class DeliverCommandOperation extends ManagedSourceOperation {
 
     @Override
     public void run() {
-        ManagedSourceMemberService service = getService();
-        response = service.adapter().deliverFrame(frame, getCallerAddress());
+        InboundRouter router = getService();
+        response = router.deliverFrame(frame, getCallerAddress());
     }
 
     @Override

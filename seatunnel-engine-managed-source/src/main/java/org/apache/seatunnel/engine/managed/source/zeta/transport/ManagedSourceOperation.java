@@ -21,14 +21,14 @@ import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import com.hazelcast.spi.impl.operationservice.Operation;
 
 /**
- * The common part of this runtime's Hazelcast operations: they belong to {@link
- * ManagedSourceMemberService}, are serialized through {@link ManagedSourceDataSerializerHook} and
- * always answer.
+ * The common part of this runtime's Hazelcast operations: they belong to the {@link InboundRouter}
+ * service, are serialized through {@link ManagedSourceDataSerializerHook} and always answer.
  *
  * <p>Threading: as any Hazelcast operation, run once on the target member's operation thread;
  * immutable after deserialization.
  */
-abstract class ManagedSourceOperation extends Operation implements IdentifiedDataSerializable {
+public abstract class ManagedSourceOperation extends Operation
+        implements IdentifiedDataSerializable {
 
     @Override
     public final boolean returnsResponse() {
@@ -37,7 +37,7 @@ abstract class ManagedSourceOperation extends Operation implements IdentifiedDat
 
     @Override
     public final String getServiceName() {
-        return ManagedSourceMemberService.SERVICE_NAME;
+        return InboundRouter.SERVICE_NAME;
     }
 
     @Override

@@ -16,18 +16,20 @@
  */
 
 /**
- * The Zeta binding of STIP-31's command transport: our own Hazelcast operation ({@link
- * org.apache.seatunnel.engine.managed.source.zeta.transport.DeliverCommandOperation}), its
- * receiving end ({@link
- * org.apache.seatunnel.engine.managed.source.transport.SourceCommandTransportAdapter}), the sending
- * end ({@link org.apache.seatunnel.engine.managed.source.transport.CommandSender}) and the
- * per-member service that owns both plus the member-wide resources of Lane A ({@link
- * org.apache.seatunnel.engine.managed.source.zeta.transport.ManagedSourceMemberService}).
+ * The Hazelcast operations of STIP-31's command transport and their serialization: commands and
+ * command batches ({@link
+ * org.apache.seatunnel.engine.managed.source.zeta.transport.DeliverCommandOperation}, {@link
+ * org.apache.seatunnel.engine.managed.source.zeta.transport.DeliverCommandBatchOperation}), barrier
+ * notices and the failJob call, with their {@code DataSerializerHook}. An operation reaches the
+ * member that receives it only through {@link
+ * org.apache.seatunnel.engine.managed.source.zeta.transport.InboundRouter}, the inbound side the
+ * member runtime implements, so this package depends on no other package of the binding but the
+ * engine binding.
  *
  * <p>Registration: Hazelcast loads {@code META-INF/services/com.hazelcast.DataSerializerHook} and
  * {@code META-INF/services/com.hazelcast.spi.impl.servicemanager.ServiceDescriptorProvider} once,
- * at node start, from the server classpath; this module therefore belongs in SeaTunnel's {@code
- * lib/}, not in a per-job connector jar.
+ * at node start, from the server classpath (the service descriptor is the member runtime's); this
+ * module therefore belongs in SeaTunnel's {@code lib/}, not in a per-job connector jar.
  *
  * <p>Nothing here runs connector code: the operation decodes a frame and admits it into a bounded
  * mailbox or hands it to a coordinator endpoint that only enqueues.

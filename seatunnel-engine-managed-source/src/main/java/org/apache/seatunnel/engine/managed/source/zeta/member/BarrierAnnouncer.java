@@ -15,7 +15,7 @@
  * limitations under the License.
  */
 
-package org.apache.seatunnel.engine.managed.source.zeta.transport;
+package org.apache.seatunnel.engine.managed.source.zeta.member;
 
 import com.hazelcast.cluster.Address;
 import java.util.ArrayList;
@@ -26,6 +26,7 @@ import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorFence;
 import org.apache.seatunnel.engine.managed.source.reader.BarrierCohort;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
 import org.apache.seatunnel.engine.managed.source.transport.TransportTargets;
+import org.apache.seatunnel.engine.managed.source.zeta.transport.BarrierNoticeOperation;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

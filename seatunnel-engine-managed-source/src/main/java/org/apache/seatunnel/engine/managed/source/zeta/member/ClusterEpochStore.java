@@ -15,7 +15,7 @@
  * limitations under the License.
  */
 
-package org.apache.seatunnel.engine.managed.source.zeta.transport;
+package org.apache.seatunnel.engine.managed.source.zeta.member;
 
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;

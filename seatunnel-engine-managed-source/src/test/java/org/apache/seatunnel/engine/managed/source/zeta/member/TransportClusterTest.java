@@ -15,7 +15,7 @@
  * limitations under the License.
  */
 
-package org.apache.seatunnel.engine.managed.source.zeta.transport;
+package org.apache.seatunnel.engine.managed.source.zeta.member;
 
 import static org.apache.seatunnel.engine.managed.source.transport.TransportFixtures.envelope;
 import static org.apache.seatunnel.engine.managed.source.transport.TransportFixtures.fenced;

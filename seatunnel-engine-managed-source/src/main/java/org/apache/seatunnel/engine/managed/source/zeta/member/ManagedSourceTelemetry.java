@@ -15,7 +15,7 @@
  * limitations under the License.
  */
 
-package org.apache.seatunnel.engine.managed.source.zeta.transport;
+package org.apache.seatunnel.engine.managed.source.zeta.member;
 
 import io.prometheus.client.Collector;
 import io.prometheus.client.CollectorRegistry;

@@ -15,7 +15,7 @@
  * limitations under the License.
  */
 
-package org.apache.seatunnel.engine.managed.source.zeta;
+package org.apache.seatunnel.engine.managed.source.zeta.member;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -181,7 +181,7 @@ public final class ManagedSourceSettings {
      * The names of the operator file's {@code allowed-connectors} that match no installed source
      * connector, as last reported; empty before the file was read.
      */
-    static synchronized java.util.Set<String> unmatchedConnectorsOfTheFile() {
+    public static synchronized java.util.Set<String> unmatchedConnectorsOfTheFile() {
         FileSettings f = fileSettings;
         return f == null ? java.util.Collections.<String>emptySet() : f.unmatchedConnectors;
     }

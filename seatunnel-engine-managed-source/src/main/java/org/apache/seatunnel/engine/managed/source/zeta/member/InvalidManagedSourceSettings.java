@@ -15,7 +15,7 @@
  * limitations under the License.
  */
 
-package org.apache.seatunnel.engine.managed.source.zeta;
+package org.apache.seatunnel.engine.managed.source.zeta.member;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -34,7 +34,7 @@ import org.apache.seatunnel.engine.managed.source.lane.LaneSelector;
  *
  * <p>Threading: immutable, any thread.
  */
-final class InvalidManagedSourceSettings extends IllegalArgumentException {
+public final class InvalidManagedSourceSettings extends IllegalArgumentException {
     private static final long serialVersionUID = 1L;
 
     private final boolean enabledTrue;
@@ -57,7 +57,7 @@ final class InvalidManagedSourceSettings extends IllegalArgumentException {
     }
 
     /** Whether the section, however broken, could never put {@code job} on Lane A. */
-    boolean neverLaneA(String job) {
+    public boolean neverLaneA(String job) {
         if (!enabledTrue) {
             return true;
         }
@@ -70,7 +70,7 @@ final class InvalidManagedSourceSettings extends IllegalArgumentException {
      * Settings that decide such a job as the section would (Lane B, for the reason it gives): only
      * the readable {@code enabled} and {@code allowed-jobs}.
      */
-    ManagedSourceConfig laneBSettings() {
+    public ManagedSourceConfig laneBSettings() {
         Map<String, Object> m = new HashMap<>();
         m.put("enabled", enabledTrue);
         if (allowedJobs != null) {

@@ -15,7 +15,7 @@
  * limitations under the License.
  */
 
-package org.apache.seatunnel.engine.managed.source.zeta;
+package org.apache.seatunnel.engine.managed.source.zeta.member;
 
 import java.util.HashMap;
 import java.util.Map;

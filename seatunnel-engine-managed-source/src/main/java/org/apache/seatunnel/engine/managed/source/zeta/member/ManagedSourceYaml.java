@@ -15,7 +15,7 @@
  * limitations under the License.
  */
 
-package org.apache.seatunnel.engine.managed.source.zeta;
+package org.apache.seatunnel.engine.managed.source.zeta.member;
 
 import com.hazelcast.org.snakeyaml.engine.v2.api.Load;
 import com.hazelcast.org.snakeyaml.engine.v2.api.LoadSettings;

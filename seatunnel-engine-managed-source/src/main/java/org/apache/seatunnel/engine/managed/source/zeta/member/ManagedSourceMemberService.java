@@ -15,7 +15,7 @@
  * limitations under the License.
  */
 
-package org.apache.seatunnel.engine.managed.source.zeta.transport;
+package org.apache.seatunnel.engine.managed.source.zeta.member;
 
 import com.hazelcast.cluster.Address;
 import com.hazelcast.core.HazelcastInstance;
@@ -50,10 +50,13 @@ import org.apache.seatunnel.engine.managed.source.transport.SenderScheduler;
 import org.apache.seatunnel.engine.managed.source.transport.SourceCommandTransportAdapter;
 import org.apache.seatunnel.engine.managed.source.transport.TransportMetrics;
 import org.apache.seatunnel.engine.managed.source.transport.TransportTargets;
-import org.apache.seatunnel.engine.managed.source.zeta.InterruptWatch;
-import org.apache.seatunnel.engine.managed.source.zeta.ManagedSourceSettings;
 import org.apache.seatunnel.engine.managed.source.zeta.engine.EngineBinding;
 import org.apache.seatunnel.engine.managed.source.zeta.engine.EngineVersion;
+import org.apache.seatunnel.engine.managed.source.zeta.transport.DeliverCommandBatchOperation;
+import org.apache.seatunnel.engine.managed.source.zeta.transport.DeliverCommandOperation;
+import org.apache.seatunnel.engine.managed.source.zeta.transport.FailJobOperation;
+import org.apache.seatunnel.engine.managed.source.zeta.transport.InboundRouter;
+import org.apache.seatunnel.engine.managed.source.zeta.transport.ManagedSourceOperation;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -81,11 +84,11 @@ import org.slf4j.LoggerFactory;
  * <p>Settings are read once, at creation, from the static {@link #configure} holder: Hazelcast
  * builds the service with no access to job or host configuration.
  */
-public final class ManagedSourceMemberService implements ManagedService {
+public final class ManagedSourceMemberService implements ManagedService, InboundRouter {
     private static final Logger LOG = LoggerFactory.getLogger(ManagedSourceMemberService.class);
 
     /** The Hazelcast service name our operations are addressed to. */
-    public static final String SERVICE_NAME = "st:impl:managedSourceMemberService";
+    public static final String SERVICE_NAME = InboundRouter.SERVICE_NAME;
 
     private static volatile ManagedSourceRuntimeSettings configured =
             ManagedSourceRuntimeSettings.defaults();
@@ -402,6 +405,22 @@ public final class ManagedSourceMemberService implements ManagedService {
     /** The payload-byte budget shared by every reader mailbox of this member. */
     public WorkerMailboxBudget workerBudget() {
         return workerBudget;
+    }
+
+    @Override
+    public byte[] deliverFrame(byte[] frame, Address from) {
+        return adapter().deliverFrame(frame, from);
+    }
+
+    @Override
+    public byte[] deliverBatchFrame(byte[] batch, Address from) {
+        return adapter().deliverBatchFrame(batch, from);
+    }
+
+    @Override
+    public void announceBarrier(
+            long jobId, long sourceRuntimeId, long checkpointId, int[] subtasks) {
+        BarrierAnnouncer.announceLocally(targets(), jobId, sourceRuntimeId, checkpointId, subtasks);
     }
 
     /** Where commands arriving here go; hosts register their mailboxes and endpoints here. */
