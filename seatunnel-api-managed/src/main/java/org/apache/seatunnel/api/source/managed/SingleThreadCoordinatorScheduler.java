@@ -31,6 +31,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
+import javax.annotation.concurrent.GuardedBy;
+import org.apache.seatunnel.api.source.managed.internal.KeyedCallSlots;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,10 +64,11 @@ final class SingleThreadCoordinatorScheduler implements CoordinatorScheduler {
     private final String threadName;
 
     private final Object lock = new Object();
-    // guarded by lock: the call of each key that is queued or running
-    private final Map<AsyncTaskKey, Call<?>> active = new HashMap<>();
-    // guarded by lock: at most one call per key waiting behind the active one
-    private final Map<AsyncTaskKey, Call<?>> waiting = new HashMap<>();
+
+    // guarded by lock: the active call per key and the one coalesced behind it
+    @GuardedBy("lock")
+    private final KeyedCallSlots<AsyncTaskKey, Call<?>> calls = new KeyedCallSlots<>();
+
     // guarded by lock: the pending schedule of each key
     private final Map<AsyncTaskKey, Tick> ticks = new HashMap<>();
     // guarded by lock
@@ -115,21 +118,19 @@ final class SingleThreadCoordinatorScheduler implements CoordinatorScheduler {
                 call.cancel();
                 return call;
             }
-            if (active.containsKey(key)) {
-                if (options.overlapPolicy() == AsyncTaskOptions.OverlapPolicy.REJECT) {
+            switch (calls.admit(key, call, options.overlapPolicy())) {
+                case START:
+                    start(call);
+                    break;
+                case REJECTED:
                     RejectedExecutionException e =
                             new RejectedExecutionException(
                                     "a task with this key is queued or running");
                     executor.execute(() -> deliver(call, null, e));
-                    return call;
-                }
-                Call<?> replaced = waiting.put(key, call);
-                if (replaced != null) {
-                    replaced.cancel();
-                }
-                return call;
+                    break;
+                default:
+                    // Waiting behind the active call of its key (replacing an older waiter).
             }
-            start(call);
         }
         return call;
     }
@@ -154,11 +155,8 @@ final class SingleThreadCoordinatorScheduler implements CoordinatorScheduler {
                 return;
             }
             closed = true;
-            cancel.addAll(active.values());
-            cancel.addAll(waiting.values());
+            cancel.addAll(calls.clearAndTakeAll());
             cancel.addAll(ticks.values());
-            active.clear();
-            waiting.clear();
             ticks.clear();
         }
         for (Cancellable c : cancel) {
@@ -171,7 +169,6 @@ final class SingleThreadCoordinatorScheduler implements CoordinatorScheduler {
 
     /** Under lock. */
     private void start(Call<?> call) {
-        active.put(call.key, call);
         executor.execute(() -> run(call));
     }
 
@@ -211,12 +208,8 @@ final class SingleThreadCoordinatorScheduler implements CoordinatorScheduler {
     /** Scheduler thread: frees the key and starts the call coalesced behind it, if any. */
     private void release(Call<?> call) {
         synchronized (lock) {
-            if (active.get(call.key) != call) {
-                return;
-            }
-            active.remove(call.key);
-            Call<?> next = waiting.remove(call.key);
-            if (next != null && !closed && !next.isCancelled()) {
+            Call<?> next = calls.release(call.key, call);
+            if (next != null && !closed) {
                 start(next);
             }
         }

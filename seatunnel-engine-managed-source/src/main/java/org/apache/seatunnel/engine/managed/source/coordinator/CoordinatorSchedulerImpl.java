@@ -33,6 +33,7 @@ import org.apache.seatunnel.api.source.managed.AsyncTaskKey;
 import org.apache.seatunnel.api.source.managed.AsyncTaskOptions;
 import org.apache.seatunnel.api.source.managed.Cancellable;
 import org.apache.seatunnel.api.source.managed.CoordinatorScheduler;
+import org.apache.seatunnel.api.source.managed.internal.KeyedCallSlots;
 import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorMetrics.Counter;
 
 /**
@@ -61,8 +62,8 @@ public final class CoordinatorSchedulerImpl implements CoordinatorScheduler {
     private final long epoch;
     private final CoordinatorMetrics metrics;
 
-    private final Map<AsyncTaskKey, AsyncTask<?>> active = new HashMap<>();
-    private final Map<AsyncTaskKey, AsyncTask<?>> waiting = new HashMap<>();
+    // Loop only: the active task per key and the one coalesced behind it.
+    private final KeyedCallSlots<AsyncTaskKey, AsyncTask<?>> calls = new KeyedCallSlots<>();
     private final Set<AsyncTask<?>> live = new LinkedHashSet<>();
     private final Map<AsyncTaskKey, ScheduledTick> ticks = new HashMap<>();
     private boolean closed;
@@ -99,20 +100,21 @@ public final class CoordinatorSchedulerImpl implements CoordinatorScheduler {
             task.cancel();
             return task;
         }
-        if (active.containsKey(key)) {
-            if (options.overlapPolicy() == AsyncTaskOptions.OverlapPolicy.REJECT) {
+        switch (calls.admit(key, task, options.overlapPolicy())) {
+            case START:
+                start(task);
+                break;
+            case REJECTED:
                 metrics.increment(Counter.ASYNC_REJECTED);
                 task.rejectNow(new RejectedExecutionException("a task with this key is active"));
                 deliverRejection(task);
-                return task;
-            }
-            AsyncTask<?> replaced = waiting.put(key, task);
-            if (replaced != null && replaced.cancel()) {
+                break;
+            case REPLACED:
                 metrics.increment(Counter.ASYNC_COALESCED);
-            }
-            return task;
+                break;
+            default:
+                // Waiting behind the active task of its key.
         }
-        start(task);
         return task;
     }
 
@@ -168,10 +170,9 @@ public final class CoordinatorSchedulerImpl implements CoordinatorScheduler {
             return;
         }
         closed = true;
-        for (AsyncTask<?> t : new ArrayList<>(waiting.values())) {
+        for (AsyncTask<?> t : calls.clearAndTakeWaiting()) {
             t.cancel();
         }
-        waiting.clear();
         for (AsyncTask<?> t : new ArrayList<>(live)) {
             if (t.options.cancelOnClose()) {
                 t.cancel();
@@ -196,7 +197,6 @@ public final class CoordinatorSchedulerImpl implements CoordinatorScheduler {
     // ------------------------------------------------------------------ async internals (loop)
 
     private void start(AsyncTask<?> task) {
-        active.put(task.key, task);
         live.add(task);
         metrics.increment(Counter.ASYNC_SUBMITTED);
         task.timeoutHandle =
@@ -287,12 +287,8 @@ public final class CoordinatorSchedulerImpl implements CoordinatorScheduler {
 
     /** Frees the key held by {@code task} and starts the coalesced successor, if any. */
     private void releaseKey(AsyncTask<?> task) {
-        if (active.get(task.key) != task) {
-            return;
-        }
-        active.remove(task.key);
-        AsyncTask<?> next = waiting.remove(task.key);
-        if (next != null && !closed && !next.isCancelled()) {
+        AsyncTask<?> next = calls.release(task.key, task);
+        if (next != null && !closed) {
             start(next);
         }
     }
