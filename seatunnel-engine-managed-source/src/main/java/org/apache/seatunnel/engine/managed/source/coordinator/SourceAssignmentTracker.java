@@ -80,7 +80,7 @@ public final class SourceAssignmentTracker {
     private int parallelism = 1;
 
     private final SplitIdIndex index = new SplitIdIndex();
-    private final TreeMap<Integer, ArrayDeque<PendingSplit>> pendingBySubtask = new TreeMap<>();
+    private final UnassignedSplits pending;
     private final LinkedHashMap<Long, TrackedAssignment> byCommand = new LinkedHashMap<>();
     private final HashMap<Integer, LinkedHashSet<TrackedAssignment>> inFlightBySubtask =
             new HashMap<>();
@@ -89,8 +89,6 @@ public final class SourceAssignmentTracker {
     private final TreeMap<Long, List<TrackedAssignment>> includedByCheckpoint = new TreeMap<>();
     private final TreeSet<Integer> noMoreSplits = new TreeSet<>();
 
-    private int pending;
-    private long pendingBytes;
     private int inFlight;
     private int inFlightSplits;
     private long inFlightBytes;
@@ -122,6 +120,7 @@ public final class SourceAssignmentTracker {
         this.maxUnassignedBytes = maxUnassignedBytes;
         this.checkpointsEnabled = checkpointsEnabled;
         this.metrics = metrics;
+        this.pending = new UnassignedSplits(maxUnassignedEntries, maxUnassignedBytes);
     }
 
     /** The estimate of an assignment of one split: what an empty tracker always takes. */
@@ -149,14 +148,14 @@ public final class SourceAssignmentTracker {
         long fp = SplitIdIndex.fingerprint(id);
         PendingSplit p = new PendingSplit(id, fp, splitBytes, subtask);
         long estimate = p.estimatedBytes();
-        if (pending >= maxUnassignedEntries || pendingBytes + estimate > maxUnassignedBytes) {
+        if (!pending.fits(estimate)) {
             metrics.increment(Counter.UNASSIGNED_BOUND_REFUSALS);
             throw new TrackerBoundException(
                     "the enumerator handed out more splits than the coordinator may hold before"
                             + " readers take them ("
-                            + pending
+                            + pending.count()
                             + " waiting, "
-                            + pendingBytes
+                            + pending.bytes()
                             + " estimated bytes; assignment-tracker.max-unassigned-entries "
                             + maxUnassignedEntries
                             + ", max-unassigned-bytes "
@@ -170,25 +169,22 @@ public final class SourceAssignmentTracker {
                             + subtask
                             + "): a split must not be owned twice");
         }
-        pendingBySubtask.computeIfAbsent(subtask, k -> new ArrayDeque<>()).addLast(p);
-        pending++;
-        pendingBytes += estimate;
+        pending.add(p);
         metrics.increment(Counter.ASSIGNMENTS_CREATED);
     }
 
     public boolean hasPending(int subtask) {
-        return pendingBySubtask.containsKey(subtask);
+        return pending.has(subtask);
     }
 
     /** Unassigned splits of {@code subtask}. */
     public int pendingCount(int subtask) {
-        ArrayDeque<PendingSplit> q = pendingBySubtask.get(subtask);
-        return q == null ? 0 : q.size();
+        return pending.count(subtask);
     }
 
     /** Serialized bytes of {@code subtask}'s first unassigned split; -1 if it has none. */
     int firstPendingLength(int subtask) {
-        ArrayDeque<PendingSplit> q = pendingBySubtask.get(subtask);
+        ArrayDeque<PendingSplit> q = pending.queue(subtask);
         return q == null ? -1 : q.peekFirst().splitBytes().length;
     }
 
@@ -196,12 +192,7 @@ public final class SourceAssignmentTracker {
      * Subtasks with pending entries, ascending; a copy so the caller may dispatch while iterating.
      */
     public int[] subtasksWithPending() {
-        int[] out = new int[pendingBySubtask.size()];
-        int i = 0;
-        for (Integer s : pendingBySubtask.keySet()) {
-            out[i++] = s;
-        }
-        return out;
+        return pending.subtasks();
     }
 
     /**
@@ -227,7 +218,7 @@ public final class SourceAssignmentTracker {
      * even one assignment of the first split fits the tracker now.
      */
     public int dispatchable(int subtask, int maxSplits, long payloadRoom) {
-        ArrayDeque<PendingSplit> q = pendingBySubtask.get(subtask);
+        ArrayDeque<PendingSplit> q = pending.queue(subtask);
         if (q == null || assignmentRoom(subtask) == 0) {
             return 0;
         }
@@ -258,7 +249,7 @@ public final class SourceAssignmentTracker {
 
     /** Unassigned splits the tracker may still take. */
     public int unassignedRoom() {
-        return Math.max(0, maxUnassignedEntries - pending);
+        return pending.room();
     }
 
     private int shareOfEntries() {
@@ -269,7 +260,7 @@ public final class SourceAssignmentTracker {
      * Counts {@code subtask}'s first pending split as back-pressured, once however long it waits.
      */
     void countBackpressure(int subtask) {
-        ArrayDeque<PendingSplit> q = pendingBySubtask.get(subtask);
+        ArrayDeque<PendingSplit> q = pending.queue(subtask);
         if (q != null && q.peekFirst().markBackpressureCounted()) {
             metrics.increment(Counter.ASSIGNMENT_BACKPRESSURED);
         }
@@ -288,24 +279,12 @@ public final class SourceAssignmentTracker {
             long cmd,
             long cut,
             long now) {
-        ArrayDeque<PendingSplit> q = pendingBySubtask.get(subtask);
-        if (q == null || q.size() < count || count < 1) {
-            throw new IllegalStateException(
-                    "only pending entries of a subtask are dispatched, at least one");
-        }
-        PendingSplit[] taken = new PendingSplit[count];
+        PendingSplit[] taken = pending.takeFirst(subtask, count);
         byte[][] splits = new byte[count][];
         byte[][] ids = new byte[count][];
         for (int i = 0; i < count; i++) {
-            PendingSplit p = q.pollFirst();
-            taken[i] = p;
-            splits[i] = p.splitBytes();
-            ids[i] = p.idUtf8();
-            pending--;
-            pendingBytes -= p.estimatedBytes();
-        }
-        if (q.isEmpty()) {
-            pendingBySubtask.remove(subtask);
+            splits[i] = taken[i].splitBytes();
+            ids[i] = taken[i].idUtf8();
         }
         TrackedAssignment a =
                 new TrackedAssignment(
@@ -527,13 +506,7 @@ public final class SourceAssignmentTracker {
         SplitIdIndex.Holder h = index.find(fp, id);
         if (h instanceof PendingSplit) {
             PendingSplit p = (PendingSplit) h;
-            ArrayDeque<PendingSplit> q = pendingBySubtask.get(p.subtask());
-            q.remove(p);
-            if (q.isEmpty()) {
-                pendingBySubtask.remove(p.subtask());
-            }
-            pending--;
-            pendingBytes -= p.estimatedBytes();
+            pending.remove(p);
             index.remove(fp, p);
             return AssignmentEntry.unassigned(splitId, p.splitBytes(), p.subtask());
         }
@@ -558,16 +531,12 @@ public final class SourceAssignmentTracker {
 
     /** Removes and returns every pending split (restore gives them back to the enumerator). */
     public List<AssignmentEntry> takeAllPending() {
-        List<AssignmentEntry> out = new ArrayList<>(pending);
-        for (ArrayDeque<PendingSplit> q : pendingBySubtask.values()) {
-            for (PendingSplit p : q) {
-                index.remove(p.fingerprint(), p);
-                out.add(p.view());
-            }
+        List<PendingSplit> taken = pending.takeAll();
+        List<AssignmentEntry> out = new ArrayList<>(taken.size());
+        for (PendingSplit p : taken) {
+            index.remove(p.fingerprint(), p);
+            out.add(p.view());
         }
-        pendingBySubtask.clear();
-        pending = 0;
-        pendingBytes = 0;
         return out;
     }
 
@@ -593,7 +562,7 @@ public final class SourceAssignmentTracker {
             List<TrackedAssignment> assignments,
             long lastCompleted,
             Collection<Integer> nms) {
-        if (pending != 0 || inFlight != 0) {
+        if (pending.count() != 0 || inFlight != 0) {
             throw new IllegalStateException("restore into a non-empty tracker");
         }
         lastCompletedCheckpoint = lastCompleted;
@@ -603,9 +572,7 @@ public final class SourceAssignmentTracker {
                 throw new IllegalStateException("snapshot holds a split id twice");
             }
             index.add(p.fingerprint(), p);
-            pendingBySubtask.computeIfAbsent(p.subtask(), k -> new ArrayDeque<>()).add(p);
-            pending++;
-            pendingBytes += p.estimatedBytes();
+            pending.add(p);
         }
         for (TrackedAssignment a : assignments) {
             TrackedAssignment.Cursor c = a.cursor();
@@ -657,7 +624,7 @@ public final class SourceAssignmentTracker {
      */
     public List<AssignmentEntry> entries() {
         List<AssignmentEntry> out = new ArrayList<>(size());
-        for (ArrayDeque<PendingSplit> q : pendingBySubtask.values()) {
+        for (ArrayDeque<PendingSplit> q : pending.queues()) {
             for (PendingSplit p : q) {
                 out.add(p.view());
             }
@@ -675,7 +642,7 @@ public final class SourceAssignmentTracker {
 
     /** Unassigned splits, by subtask and in order (the codec writes them in this order). */
     Collection<ArrayDeque<PendingSplit>> pendingSplits() {
-        return Collections.unmodifiableCollection(pendingBySubtask.values());
+        return pending.queues();
     }
 
     /** Assignments in flight, in dispatch order (the codec writes them in this order). */
@@ -685,7 +652,7 @@ public final class SourceAssignmentTracker {
 
     /** Splits tracked: unassigned and in flight. */
     public int size() {
-        return pending + inFlightSplits;
+        return pending.count() + inFlightSplits;
     }
 
     /** Assignments in flight: what {@code assignment-tracker.max-entries} bounds. */
@@ -706,7 +673,7 @@ public final class SourceAssignmentTracker {
 
     /** Unassigned splits. */
     public int pendingCount() {
-        return pending;
+        return pending.count();
     }
 
     public long inFlightBytes() {
@@ -715,12 +682,12 @@ public final class SourceAssignmentTracker {
 
     /** Estimated bytes of everything tracked, pending included. */
     public long estimatedBytes() {
-        return inFlightBytes + pendingBytes;
+        return inFlightBytes + pending.bytes();
     }
 
     /** Estimated bytes of the unassigned splits. */
     public long pendingBytes() {
-        return pendingBytes;
+        return pending.bytes();
     }
 
     /**
