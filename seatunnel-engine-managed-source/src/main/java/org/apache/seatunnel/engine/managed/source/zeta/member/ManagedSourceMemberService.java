@@ -21,21 +21,13 @@ import com.hazelcast.cluster.Address;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.internal.services.ManagedService;
 import com.hazelcast.spi.impl.NodeEngine;
-import com.hazelcast.spi.impl.operationservice.InvocationBuilder;
-import java.util.EnumMap;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.seatunnel.api.source.managed.AsyncTaskOptions.WorkerClass;
 import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
 import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorEpochs;
 import org.apache.seatunnel.engine.managed.source.coordinator.SourceAsyncWorkerPool;
@@ -52,11 +44,9 @@ import org.apache.seatunnel.engine.managed.source.transport.TransportMetrics;
 import org.apache.seatunnel.engine.managed.source.transport.TransportTargets;
 import org.apache.seatunnel.engine.managed.source.zeta.engine.EngineBinding;
 import org.apache.seatunnel.engine.managed.source.zeta.engine.EngineVersion;
-import org.apache.seatunnel.engine.managed.source.zeta.transport.DeliverCommandBatchOperation;
 import org.apache.seatunnel.engine.managed.source.zeta.transport.DeliverCommandOperation;
 import org.apache.seatunnel.engine.managed.source.zeta.transport.FailJobOperation;
 import org.apache.seatunnel.engine.managed.source.zeta.transport.InboundRouter;
-import org.apache.seatunnel.engine.managed.source.zeta.transport.ManagedSourceOperation;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -103,13 +93,13 @@ public final class ManagedSourceMemberService implements ManagedService, Inbound
 
     // Set once in init(); volatile because accessors run on other threads.
     private volatile NodeEngine nodeEngine;
+    private volatile MemberExecutors executors;
     private volatile ThreadPoolExecutor coordinatorExecutor;
     private volatile ScheduledThreadPoolExecutor watchdog;
     private volatile TurnWatchdog turnWatchdog;
     private volatile ScheduledThreadPoolExecutor senderScheduler;
     private volatile CommandSender<Address> sender;
     private volatile CheckpointReportLane<Address> reportBatcher;
-    private volatile Map<WorkerClass, ThreadPoolExecutor> asyncExecutors;
     private volatile SourceAsyncWorkerPool asyncWorkers;
 
     /**
@@ -204,61 +194,16 @@ public final class ManagedSourceMemberService implements ManagedService, Inbound
     public void init(NodeEngine nodeEngine, Properties properties) {
         this.nodeEngine = nodeEngine;
         String member = nodeEngine.getHazelcastInstance().getName();
-        this.coordinatorExecutor =
-                new ThreadPoolExecutor(
-                        settings.coordinatorThreads(),
-                        settings.coordinatorThreads(),
-                        0L,
-                        TimeUnit.MILLISECONDS,
-                        new ArrayBlockingQueue<>(settings.coordinatorQueueCapacity()),
-                        daemonThreads("hz." + member + ".managed-source-coordinator-", true),
-                        new ThreadPoolExecutor.AbortPolicy());
-        Map<WorkerClass, ThreadPoolExecutor> async = new EnumMap<>(WorkerClass.class);
-        for (WorkerClass wc : WorkerClass.values()) {
-            // Own threads per worker class: slow discovery never holds a coordinator-loop thread
-            // (so never a snapshot) nor a COMPUTE worker.
-            async.put(
-                    wc,
-                    new ThreadPoolExecutor(
-                            settings.asyncThreads(wc),
-                            settings.asyncThreads(wc),
-                            0L,
-                            TimeUnit.MILLISECONDS,
-                            new ArrayBlockingQueue<>(settings.asyncQueueCapacity(wc)),
-                            daemonThreads(
-                                    "hz."
-                                            + member
-                                            + ".managed-source-async-"
-                                            + wc.name().toLowerCase(java.util.Locale.ROOT)
-                                            + "-",
-                                    true),
-                            new ThreadPoolExecutor.AbortPolicy()));
-        }
-        this.asyncExecutors = async;
-        this.asyncWorkers = new SourceAsyncWorkerPool(async);
+        MemberExecutors ex = new MemberExecutors(member, settings);
+        this.executors = ex;
+        this.coordinatorExecutor = ex.coordinator;
+        this.asyncWorkers = new SourceAsyncWorkerPool(ex.async);
         ManagedSourceTelemetry.add(
                 String.valueOf(nodeEngine.getThisAddress()), metrics, asyncWorkers, taskTotals);
-        this.watchdog =
-                singleThreadScheduler(
-                        daemonThreads("hz." + member + ".managed-source-watchdog", false));
+        this.watchdog = ex.watchdog;
+        this.senderScheduler = ex.sender;
         this.turnWatchdog = TurnWatchdog.on(watchdog);
-        this.senderScheduler =
-                singleThreadScheduler(
-                        daemonThreads("hz." + member + ".managed-source-sender", false));
-        FrameInvoker<Address> invoker =
-                new FrameInvoker<Address>() {
-                    @Override
-                    public CompletableFuture<byte[]> invoke(
-                            Address target, byte[] frame, long callTimeoutMillis) {
-                        return invokeDeliver(target, frame, callTimeoutMillis);
-                    }
-
-                    @Override
-                    public CompletableFuture<byte[]> invokeBatch(
-                            Address target, byte[] batch, long callTimeoutMillis) {
-                        return invokeDeliverBatch(target, batch, callTimeoutMillis);
-                    }
-                };
+        FrameInvoker<Address> invoker = new HazelcastFrameInvoker(nodeEngine);
         this.sender =
                 new CommandSender<>(
                         invoker,
@@ -282,33 +227,6 @@ public final class ManagedSourceMemberService implements ManagedService, Inbound
         }
     }
 
-    /**
-     * Invokes {@link DeliverCommandOperation} on {@code target}. Built by hand rather than through
-     * {@code OperationService.invokeOnTarget} to set a try count of 1: Hazelcast would otherwise
-     * retry a missing target 250 times with 500 ms pauses, hidden from our deadline and backoff.
-     */
-    private CompletableFuture<byte[]> invokeDeliver(
-            Address target, byte[] frame, long callTimeoutMillis) {
-        return invokeOnce(new DeliverCommandOperation(frame), target, callTimeoutMillis);
-    }
-
-    /** As {@link #invokeDeliver}, for {@link DeliverCommandBatchOperation}. */
-    private CompletableFuture<byte[]> invokeDeliverBatch(
-            Address target, byte[] batch, long callTimeoutMillis) {
-        return invokeOnce(new DeliverCommandBatchOperation(batch), target, callTimeoutMillis);
-    }
-
-    private CompletableFuture<byte[]> invokeOnce(
-            ManagedSourceOperation op, Address target, long callTimeoutMillis) {
-        InvocationBuilder b =
-                nodeEngine
-                        .getOperationService()
-                        .createInvocationBuilder(SERVICE_NAME, op, target)
-                        .setTryCount(1)
-                        .setCallTimeout(callTimeoutMillis);
-        return b.invoke();
-    }
-
     @Override
     public void reset() {
         // Called when the member rejoins after a split-brain merge. Registrations belong to the
@@ -321,19 +239,16 @@ public final class ManagedSourceMemberService implements ManagedService, Inbound
         // run: Hazelcast may stop this service before the engine closes its enumerator tasks, and
         // a connector's enumerator close() must still run, once.
         closeCoordinators();
-        // Stop the sender thread first so no callback runs while pending sends are failed.
-        shutdownNow(senderScheduler);
+        MemberExecutors ex = executors;
+        if (ex != null) {
+            ex.shutdownSender();
+        }
         CommandSender<Address> s = sender;
         if (s != null) {
             s.close();
         }
-        shutdownNow(watchdog);
-        shutdownNow(coordinatorExecutor);
-        Map<WorkerClass, ThreadPoolExecutor> async = asyncExecutors;
-        if (async != null) {
-            for (ThreadPoolExecutor e : async.values()) {
-                shutdownNow(e);
-            }
+        if (ex != null) {
+            ex.shutdownRest();
         }
         ManagedSourceTelemetry.remove(metrics);
         LOG.info(
@@ -362,33 +277,6 @@ public final class ManagedSourceMemberService implements ManagedService, Inbound
                 LOG.warn("Closing a Lane A coordinator at member shutdown failed", e);
             }
         }
-    }
-
-    private static void shutdownNow(ExecutorService e) {
-        if (e != null) {
-            // Threads are daemons; dropped tasks belong to hosts that are being torn down with
-            // the member, so they are not handed back.
-            e.shutdownNow();
-        }
-    }
-
-    private static ScheduledThreadPoolExecutor singleThreadScheduler(ThreadFactory factory) {
-        ScheduledThreadPoolExecutor s = new ScheduledThreadPoolExecutor(1, factory);
-        // Deadline and retry timers are cancelled far more often than they fire.
-        s.setRemoveOnCancelPolicy(true);
-        s.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
-        return s;
-    }
-
-    private static ThreadFactory daemonThreads(String name, boolean numbered) {
-        AtomicInteger n = new AtomicInteger();
-        return r -> {
-            Thread t = new Thread(r, numbered ? name + n.getAndIncrement() : name);
-            t.setDaemon(true);
-            t.setUncaughtExceptionHandler(
-                    (th, e) -> LOG.error("Uncaught failure on {}", th.getName(), e));
-            return t;
-        };
     }
 
     // ------------------------------------------------------------------ accessors
