@@ -18,10 +18,7 @@
 package org.apache.seatunnel.connectors.managed.enumerator;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -107,9 +104,7 @@ public abstract class DiscoveringSplitEnumerator<SplitT extends SourceSplit, Cur
     // guarded by turn: per owner subtask, in discovery order (size() read by the gauge)
     private final OwnerQueues<SplitT> pending;
     // guarded by turn
-    private final TreeSet<Integer> registered = new TreeSet<>();
-    // guarded by turn: readers told no more splits since they last registered
-    private final Set<Integer> told = new HashSet<>();
+    private final ReaderHandOut<SplitT> readers;
     // guarded by turn
     private CursorT cursor;
     private boolean finished;
@@ -139,6 +134,7 @@ public abstract class DiscoveringSplitEnumerator<SplitT extends SourceSplit, Cur
         this.finished = state.finished();
         this.pending =
                 new OwnerQueues<>(state.pending(), this::owner, this.context::currentParallelism);
+        this.readers = new ReaderHandOut<>(this.context, pending, demand);
         this.metrics = new DiscoveryMetrics(context.getMetricsContext(), pending::size);
     }
 
@@ -176,9 +172,9 @@ public abstract class DiscoveringSplitEnumerator<SplitT extends SourceSplit, Cur
     public void run() throws Exception {
         CompletableFuture<Void> first = null;
         synchronized (turn) {
-            for (int subtask : new ArrayList<>(registered)) {
-                handOutAll(subtask);
-                signalIfDone(subtask);
+            for (int subtask : readers.registeredReaders()) {
+                readers.handOutAll(subtask);
+                readers.signalIfDone(subtask, finished);
             }
             started = true;
             startDiscovery();
@@ -208,10 +204,9 @@ public abstract class DiscoveringSplitEnumerator<SplitT extends SourceSplit, Cur
     @Override
     public void registerReader(int subtaskId) {
         synchronized (turn) {
-            registered.add(subtaskId);
-            told.remove(subtaskId);
-            handOutAll(subtaskId);
-            signalIfDone(subtaskId);
+            readers.register(subtaskId);
+            readers.handOutAll(subtaskId);
+            readers.signalIfDone(subtaskId, finished);
             discoverIfWanted(subtaskId);
         }
     }
@@ -220,11 +215,8 @@ public abstract class DiscoveringSplitEnumerator<SplitT extends SourceSplit, Cur
     @Override
     public void handleSplitDemand(int subtaskId, int maxSplits) {
         synchronized (turn) {
-            if (!told.contains(subtaskId)) {
-                pending.handOut(
-                        subtaskId, maxSplits, batch -> context.assignSplit(subtaskId, batch));
-            }
-            signalIfDone(subtaskId);
+            readers.handOutOnDemand(subtaskId, maxSplits);
+            readers.signalIfDone(subtaskId, finished);
             discoverIfWanted(subtaskId);
         }
     }
@@ -233,9 +225,9 @@ public abstract class DiscoveringSplitEnumerator<SplitT extends SourceSplit, Cur
     @Override
     public void handleSplitRequest(int subtaskId) {
         synchronized (turn) {
-            if (!demand && registered.contains(subtaskId)) {
-                handOutAll(subtaskId);
-                signalIfDone(subtaskId);
+            if (!demand && readers.isRegistered(subtaskId)) {
+                readers.handOutAll(subtaskId);
+                readers.signalIfDone(subtaskId, finished);
                 discoverIfWanted(subtaskId);
             }
         }
@@ -250,7 +242,7 @@ public abstract class DiscoveringSplitEnumerator<SplitT extends SourceSplit, Cur
                 owners.add(pending.addFirst(splits.get(i)));
             }
             for (int owner : owners) {
-                offer(owner);
+                readers.offer(owner);
             }
         }
     }
@@ -366,11 +358,11 @@ public abstract class DiscoveringSplitEnumerator<SplitT extends SourceSplit, Cur
                         pending.size());
             }
             for (int owner : owners) {
-                offer(owner);
+                readers.offer(owner);
             }
             if (finished) {
-                for (int subtask : new ArrayList<>(registered)) {
-                    signalIfDone(subtask);
+                for (int subtask : readers.registeredReaders()) {
+                    readers.signalIfDone(subtask, finished);
                 }
             }
             if (firstResult != null) {
@@ -445,39 +437,6 @@ public abstract class DiscoveringSplitEnumerator<SplitT extends SourceSplit, Cur
         } else if (config.intervalMillis() == DiscoveryConfig.ON_DEMAND
                 && pending.isEmpty(subtask)) {
             startDiscovery();
-        }
-    }
-
-    // ------------------------------------------------------------------ hand-out
-
-    /** Under turn: tells {@code owner}'s reader (or the runtime) that it has splits again. */
-    private void offer(int owner) {
-        if (!registered.contains(owner) || told.contains(owner)) {
-            return;
-        }
-        if (demand) {
-            context.splitsAvailable(owner);
-        } else {
-            handOutAll(owner);
-        }
-    }
-
-    /** Under turn, Lane B: every pending split of a registered, not yet told reader. */
-    private void handOutAll(int subtask) {
-        if (demand || !registered.contains(subtask) || told.contains(subtask)) {
-            return;
-        }
-        pending.handOut(subtask, Integer.MAX_VALUE, batch -> context.assignSplit(subtask, batch));
-    }
-
-    /** Under turn: finished and nothing waits for a registered reader: no more will come. */
-    private void signalIfDone(int subtask) {
-        if (finished
-                && registered.contains(subtask)
-                && !told.contains(subtask)
-                && pending.isEmpty(subtask)) {
-            told.add(subtask);
-            context.signalNoMoreSplits(subtask);
         }
     }
 }
