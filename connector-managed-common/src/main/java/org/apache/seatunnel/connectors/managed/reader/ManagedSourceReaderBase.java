@@ -19,9 +19,7 @@ package org.apache.seatunnel.connectors.managed.reader;
 
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -91,10 +89,8 @@ public abstract class ManagedSourceReaderBase<E, T, SplitT extends SourceSplit, 
 
     // structural changes and snapshots hold the monitor of splitStates
     private final Map<String, SplitStateT> splitStates = new LinkedHashMap<>();
-    // guarded by splitStates: the most recently finished split ids, oldest first, at most
-    // reader.finished-splits-remembered of them (a reader that reads a million splits must not
-    // keep a million ids)
-    private final LinkedHashSet<String> finishedSplits = new LinkedHashSet<>();
+    // guarded by splitStates
+    private final RecentlyFinishedSplits finishedSplits;
     private volatile boolean noMoreSplits;
 
     // the polling thread only (the loop on Lane A, the task thread on Lane B)
@@ -135,6 +131,9 @@ public abstract class ManagedSourceReaderBase<E, T, SplitT extends SourceSplit, 
                         : new SplitPerThreadFetcherManager<>(
                                 splitReaders, queue, config, prefix, maxThreads);
         this.metrics = new ReaderBaseMetrics(context.getMetricsContext(), queue);
+        this.finishedSplits =
+                new RecentlyFinishedSplits(
+                        config.finishedSplitsRemembered(), metrics.finishedSplitsForgotten::inc);
     }
 
     // ---------------------------------------------------------------- what the author supplies
@@ -391,29 +390,13 @@ public abstract class ManagedSourceReaderBase<E, T, SplitT extends SourceSplit, 
                 SplitStateT s = splitStates.remove(id);
                 if (s != null) {
                     finished.put(id, s);
-                    rememberFinished(id);
+                    finishedSplits.add(id);
                 }
             }
         }
         if (!finished.isEmpty()) {
             metrics.finishedSplits.inc(finished.size());
             onSplitsFinished(Collections.unmodifiableMap(finished));
-        }
-    }
-
-    /** Under the splitStates monitor. */
-    private void rememberFinished(String id) {
-        int bound = config.finishedSplitsRemembered();
-        if (bound == 0) {
-            metrics.finishedSplitsForgotten.inc();
-            return;
-        }
-        finishedSplits.add(id);
-        if (finishedSplits.size() > bound) {
-            Iterator<String> oldest = finishedSplits.iterator();
-            oldest.next();
-            oldest.remove();
-            metrics.finishedSplitsForgotten.inc();
         }
     }
 
