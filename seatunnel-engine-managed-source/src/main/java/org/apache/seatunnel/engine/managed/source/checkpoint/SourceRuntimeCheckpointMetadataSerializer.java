@@ -235,9 +235,7 @@ public final class SourceRuntimeCheckpointMetadataSerializer
                 for (int g = 0; g < gapCount; g++) {
                     senderGaps.add(in.i64());
                 }
-                String problem =
-                        SourceRuntimeCheckpointMetadata.gapsProblem(
-                                senderId, watermark, senderGaps);
+                String problem = MetadataChecks.gapsProblem(senderId, watermark, senderGaps);
                 if (problem != null) {
                     throw badField(problem);
                 }
