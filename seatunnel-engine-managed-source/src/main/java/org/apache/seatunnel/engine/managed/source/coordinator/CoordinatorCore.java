@@ -19,12 +19,10 @@ package org.apache.seatunnel.engine.managed.source.coordinator;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.TreeMap;
 import org.apache.seatunnel.api.serialization.Serializer;
 import org.apache.seatunnel.api.source.SourceEvent;
 import org.apache.seatunnel.api.source.SourceSplit;
@@ -32,7 +30,6 @@ import org.apache.seatunnel.api.source.SourceSplitEnumerator;
 import org.apache.seatunnel.api.source.managed.SupportSplitDemand;
 import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorMetrics.Counter;
 import org.apache.seatunnel.engine.managed.source.protocol.AppliedAckPayload;
-import org.apache.seatunnel.engine.managed.source.protocol.AssignmentPayload;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,7 +59,7 @@ final class CoordinatorCore<SplitT extends SourceSplit, StateT> {
 
     private final CoordinatorConfig config;
     private final EnumeratorFactory<SplitT, StateT> factory;
-    private final Serializer<SplitT> splitSerializer;
+    private final SplitBytes<SplitT> splitBytes;
     private final Serializer<StateT> stateSerializer;
     private final Serializer<SourceEvent> eventSerializer;
     private final CoordinatorMetrics metrics;
@@ -95,7 +92,10 @@ final class CoordinatorCore<SplitT extends SourceSplit, StateT> {
             byte[] restoreBlob) {
         this.config = config;
         this.factory = Objects.requireNonNull(factory, "enumeratorFactory");
-        this.splitSerializer = Objects.requireNonNull(splitSerializer, "splitSerializer");
+        this.splitBytes =
+                new SplitBytes<>(
+                        Objects.requireNonNull(splitSerializer, "splitSerializer"),
+                        config.maxPayloadBytes());
         this.stateSerializer = Objects.requireNonNull(stateSerializer, "stateSerializer");
         this.eventSerializer = eventSerializer;
         this.metrics = metrics;
@@ -136,42 +136,9 @@ final class CoordinatorCore<SplitT extends SourceSplit, StateT> {
             enumerator = factory.create(context);
             enumerator.open();
         } else {
-            CoordinatorSnapshotCodec.Decoded snap = CoordinatorSnapshotCodec.decode(restoreBlob);
-            if (config.epoch() <= snap.epoch()) {
-                // Fencing and restored-owner reconciliation both rely on the new epoch being
-                // later than every epoch in the checkpoint (invariant 7).
-                throw new IllegalStateException(
-                        "a coordinator restored from epoch "
-                                + snap.epoch()
-                                + " must run in a later epoch, got "
-                                + config.epoch());
-            }
-            AssignmentTrackerCodec.Decoded t = AssignmentTrackerCodec.decode(snap.trackerState());
+            CoordinatorSnapshotCodec.Decoded snap =
+                    CheckpointRestore.apply(restoreBlob, config, tracker, readers);
             restoredCheckpointId = snap.checkpointId();
-            List<Integer> nms = new ArrayList<>();
-            // After a rescale the enumerator may hold splits meant for subtasks that no longer
-            // exist; a no-more-splits recorded for a surviving subtask would then strand them.
-            // Only an unchanged parallelism carries the flags over; otherwise the enumerator
-            // signals again.
-            boolean sameParallelism = snap.parallelism() == config.parallelism();
-            for (int s : t.noMoreSplits()) {
-                if (sameParallelism && s < config.parallelism()) {
-                    nms.add(s);
-                }
-            }
-            // Restore happens only from a completed checkpoint: its id is complete by definition.
-            tracker.restore(
-                    t.pending(),
-                    t.assignments(),
-                    Math.max(t.lastCompletedCheckpoint(), snap.checkpointId()),
-                    nms);
-            readers.awaitOwners(tracker.inFlightOwners());
-            // Every reader subtask of the checkpoint hands its state back (the Zeta host sends a
-            // RESTORED report for each): until all have, a returned split could reach the
-            // enumerator after no-more-splits went out, so assignment and no-more-splits wait.
-            for (int s = 0; s < snap.parallelism(); s++) {
-                readers.awaitOwners(java.util.Collections.singleton(s));
-            }
             enumerator =
                     factory.restore(context, stateSerializer.deserialize(snap.enumeratorState()));
             enumerator.open();
@@ -415,22 +382,7 @@ final class CoordinatorCore<SplitT extends SourceSplit, StateT> {
                             + " after no-more-splits was sent to its current attempt");
         }
         for (SplitT split : splits) {
-            byte[] bytes;
-            try {
-                bytes = splitSerializer.serialize(split);
-            } catch (IOException e) {
-                throw new UncheckedIOException("split serializer failed", e);
-            }
-            if (AssignmentPayload.encodedSize(1, bytes.length) > config.maxPayloadBytes()) {
-                throw new IllegalStateException(
-                        "a split of "
-                                + bytes.length
-                                + " serialized bytes does not fit one command"
-                                + " (command.max-payload-bytes "
-                                + config.maxPayloadBytes()
-                                + ")");
-            }
-            tracker.addPending(split.splitId(), bytes, subtask);
+            tracker.addPending(split.splitId(), splitBytes.encode(split), subtask);
         }
         if (!splits.isEmpty()) {
             outbound.pendingAdded(subtask);
@@ -480,20 +432,8 @@ final class CoordinatorCore<SplitT extends SourceSplit, StateT> {
         if (entries.isEmpty()) {
             return;
         }
-        Map<Integer, List<SplitT>> bySubtask = new TreeMap<>();
-        for (AssignmentEntry e : entries) {
-            // After a rescale down the old index may not exist: ownership is by split id, the
-            // subtask is only the enumerator's hint.
-            int s = e.targetSubtask() % config.parallelism();
-            try {
-                bySubtask
-                        .computeIfAbsent(s, k -> new ArrayList<>())
-                        .add(splitSerializer.deserialize(e.splitBytes()));
-            } catch (IOException ex) {
-                throw new UncheckedIOException("split deserializer failed", ex);
-            }
-        }
-        for (Map.Entry<Integer, List<SplitT>> m : bySubtask.entrySet()) {
+        for (Map.Entry<Integer, List<SplitT>> m :
+                splitBytes.bySubtask(entries, config.parallelism()).entrySet()) {
             clearNoMoreSplits(m.getKey());
             enumerator.addSplitsBack(m.getValue(), m.getKey());
         }
