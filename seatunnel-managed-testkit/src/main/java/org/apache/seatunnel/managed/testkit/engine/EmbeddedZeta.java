@@ -19,59 +19,30 @@ package org.apache.seatunnel.managed.testkit.engine;
 
 import static org.awaitility.Awaitility.await;
 
-import com.hazelcast.config.Config;
-import com.hazelcast.config.JoinConfig;
-import com.hazelcast.config.NetworkConfig;
-import com.hazelcast.config.RestEndpointGroup;
 import com.hazelcast.instance.impl.HazelcastInstanceImpl;
 import com.hazelcast.spi.impl.NodeEngineImpl;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.lang.reflect.Field;
-import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.apache.commons.lang3.tuple.ImmutablePair;
-import org.apache.seatunnel.api.common.JobContext;
-import org.apache.seatunnel.api.env.EnvCommonOptions;
-import org.apache.seatunnel.common.config.Common;
 import org.apache.seatunnel.engine.common.Constant;
-import org.apache.seatunnel.engine.common.config.EngineConfig;
-import org.apache.seatunnel.engine.common.config.JobConfig;
-import org.apache.seatunnel.engine.common.config.SeaTunnelConfig;
-import org.apache.seatunnel.engine.common.config.server.CheckpointConfig;
-import org.apache.seatunnel.engine.common.config.server.CheckpointStorageConfig;
-import org.apache.seatunnel.engine.common.config.server.SlotServiceConfig;
-import org.apache.seatunnel.engine.common.config.server.TelemetryConfig;
-import org.apache.seatunnel.engine.common.config.server.TelemetryMetricConfig;
-import org.apache.seatunnel.engine.common.runtime.ExecutionMode;
-import org.apache.seatunnel.engine.common.utils.IdGenerator;
-import org.apache.seatunnel.engine.core.dag.actions.Action;
-import org.apache.seatunnel.engine.core.dag.logical.LogicalDag;
-import org.apache.seatunnel.engine.core.dag.logical.LogicalDagGenerator;
-import org.apache.seatunnel.engine.core.job.AbstractJobEnvironment;
 import org.apache.seatunnel.engine.core.job.JobImmutableInformation;
 import org.apache.seatunnel.engine.core.job.JobResult;
 import org.apache.seatunnel.engine.core.job.JobStatus;
-import org.apache.seatunnel.engine.core.parse.MultipleTableJobConfigParser;
 import org.apache.seatunnel.engine.server.CoordinatorService;
 import org.apache.seatunnel.engine.server.SeaTunnelServer;
 import org.apache.seatunnel.engine.server.SeaTunnelServerStarter;
-import org.apache.seatunnel.engine.server.checkpoint.CheckpointCoordinator;
 import org.apache.seatunnel.engine.server.master.JobMaster;
 
 /**
@@ -92,30 +63,22 @@ import org.apache.seatunnel.engine.server.master.JobMaster;
  */
 public final class EmbeddedZeta implements AutoCloseable {
 
-    private static final Object HOME_LOCK = new Object();
-    private static Path seatunnelHome;
-
     private final String clusterName;
     private final int basePort;
     private final int memberCount;
     private final long checkpointIntervalMillis;
-    private final long checkpointTimeoutMillis;
-    private final int genericOperationThreads;
-    private final int slotsPerMember;
     private final boolean telemetry;
     private final Path workDir;
     private final Path checkpointDir;
     private final List<HazelcastInstanceImpl> members = new ArrayList<>();
     private final Map<Long, Long> submitNanos = new ConcurrentHashMap<>();
+    private final EmbeddedMemberConfig memberConfigs;
 
     private EmbeddedZeta(Builder b) {
         this.clusterName = b.clusterName;
         this.basePort = b.basePort;
         this.memberCount = b.members;
         this.checkpointIntervalMillis = b.checkpointIntervalMillis;
-        this.checkpointTimeoutMillis = b.checkpointTimeoutMillis;
-        this.genericOperationThreads = b.genericOperationThreads;
-        this.slotsPerMember = b.slotsPerMember;
         this.telemetry = b.telemetry;
         try {
             this.workDir = Files.createTempDirectory("embedded-zeta-" + clusterName + "-");
@@ -123,6 +86,17 @@ public final class EmbeddedZeta implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        this.memberConfigs =
+                new EmbeddedMemberConfig(
+                        clusterName,
+                        basePort,
+                        memberCount,
+                        b.genericOperationThreads,
+                        b.slotsPerMember,
+                        telemetry,
+                        checkpointDir,
+                        checkpointIntervalMillis,
+                        b.checkpointTimeoutMillis);
     }
 
     /**
@@ -216,11 +190,11 @@ public final class EmbeddedZeta implements AutoCloseable {
     // ------------------------------------------------------------------ lifecycle
 
     private void startMembers() {
-        ensureSeaTunnelHome();
+        EmbeddedMemberConfig.ensureSeaTunnelHome();
         for (int i = 0; i < memberCount; i++) {
             members.add(
                     SeaTunnelServerStarter.createHazelcastInstance(
-                            memberConfig(i), clusterName + "-m" + i));
+                            memberConfigs.forMember(i), clusterName + "-m" + i));
         }
         // Every member sees the whole cluster, and the master's coordinator is active.
         await().atMost(Duration.ofSeconds(60))
@@ -236,98 +210,6 @@ public final class EmbeddedZeta implements AutoCloseable {
                                         && masterServer()
                                                 .getCoordinatorService()
                                                 .isCoordinatorActive());
-    }
-
-    private SeaTunnelConfig memberConfig(int index) {
-        SeaTunnelConfig config = new SeaTunnelConfig();
-        Config hz = config.getHazelcastConfig();
-        hz.setClusterName(clusterName);
-        hz.setProperty("hazelcast.phone.home.enabled", "false");
-        hz.setProperty("hazelcast.socket.bind.any", "false");
-        hz.setProperty("hazelcast.wait.seconds.before.join", "1");
-        hz.setProperty("hazelcast.max.no.heartbeat.seconds", "30");
-        hz.setProperty("hazelcast.operation.generic.thread.count", "" + genericOperationThreads);
-        hz.setProperty("hazelcast.logging.type", "slf4j");
-        NetworkConfig net = hz.getNetworkConfig();
-        net.setPort(basePort + index);
-        net.setPortAutoIncrement(false);
-        net.getInterfaces().setEnabled(true).setInterfaces(Collections.singletonList("127.0.0.1"));
-        if (telemetry) {
-            // The groups a SeaTunnel server enables; the telemetry paths are read-only.
-            net.getRestApiConfig()
-                    .setEnabled(true)
-                    .enableGroups(
-                            RestEndpointGroup.CLUSTER_READ,
-                            RestEndpointGroup.CLUSTER_WRITE,
-                            RestEndpointGroup.DATA);
-        } else {
-            net.getRestApiConfig().setEnabled(false);
-        }
-        JoinConfig join = net.getJoin();
-        join.getMulticastConfig().setEnabled(false);
-        join.getAutoDetectionConfig().setEnabled(false);
-        join.getTcpIpConfig().setEnabled(true);
-        List<String> peers = new ArrayList<>();
-        for (int i = 0; i < memberCount; i++) {
-            // One entry per member: the engine's config rejects port ranges.
-            peers.add("127.0.0.1:" + (basePort + i));
-        }
-        join.getTcpIpConfig().setMembers(peers);
-
-        EngineConfig engine = config.getEngineConfig();
-        engine.setMode(memberCount == 1 ? ExecutionMode.LOCAL : ExecutionMode.CLUSTER);
-        engine.setBackupCount(memberCount == 1 ? 0 : 1);
-        engine.setPrintExecutionInfoInterval(3600);
-        engine.setPrintJobMetricsInfoInterval(3600);
-        // Fresh objects: the option defaults are shared static instances across EngineConfigs.
-        SlotServiceConfig slots = new SlotServiceConfig();
-        slots.setDynamicSlot(slotsPerMember == 0);
-        if (slotsPerMember > 0) {
-            slots.setSlotNum(slotsPerMember);
-        }
-        engine.setSlotServiceConfig(slots);
-        CheckpointStorageConfig storage = new CheckpointStorageConfig();
-        storage.setStorage("localfile");
-        // Keep every checkpoint file while the job runs, so tests can count completed ones.
-        storage.setMaxRetainedCheckpoints(1000);
-        Map<String, String> plugin = new HashMap<>();
-        plugin.put("namespace", checkpointDir.toAbsolutePath() + "/");
-        storage.setStoragePluginConfig(plugin);
-        CheckpointConfig checkpoint = new CheckpointConfig();
-        checkpoint.setCheckpointInterval(checkpointIntervalMillis);
-        checkpoint.setCheckpointTimeout(checkpointTimeoutMillis);
-        checkpoint.setStorage(storage);
-        engine.setCheckpointConfig(checkpoint);
-        if (telemetry) {
-            TelemetryMetricConfig metric = new TelemetryMetricConfig();
-            metric.setEnabled(true);
-            TelemetryConfig telemetryConfig = new TelemetryConfig();
-            telemetryConfig.setMetric(metric);
-            engine.setTelemetryConfig(telemetryConfig);
-        }
-        return config;
-    }
-
-    /**
-     * SeaTunnel reads {@code SEATUNNEL_HOME} into statics on first use, so it is one temp folder
-     * per JVM. Without {@code connectors/plugin-mapping.properties} there, connectors load from the
-     * application classpath.
-     */
-    private static void ensureSeaTunnelHome() {
-        synchronized (HOME_LOCK) {
-            if (seatunnelHome != null) {
-                return;
-            }
-            try {
-                seatunnelHome = Files.createTempDirectory("seatunnel-home-");
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-            String home = seatunnelHome.toAbsolutePath().toString();
-            System.setProperty("SEATUNNEL_HOME", home);
-            System.setProperty("seatunnel.home", home);
-            Common.setSeaTunnelHome(home);
-        }
     }
 
     /**
@@ -457,38 +339,8 @@ public final class EmbeddedZeta implements AutoCloseable {
     public void submit(long jobId, String hocon, boolean restore) {
         SeaTunnelServer master = masterServer();
         NodeEngineImpl nodeEngine = master.getNodeEngine();
-        Path file = writeJobFile(jobId, hocon);
-
-        JobConfig jobConfig = new JobConfig();
-        jobConfig.setJobContext(new JobContext(jobId));
-        // No name of our own: the parser takes the job's env.job.name (or SeaTunnel's default),
-        // which the managed-source allowlist matches, as on a real cluster.
-        // Test-friendly defaults; the job's own env block overrides them during parsing.
-        jobConfig.getEnvOptions().put(EnvCommonOptions.JOB_RETRY_INTERVAL_SECONDS.key(), 1);
-
-        List<URL> commonJars = new ArrayList<>();
-        MultipleTableJobConfigParser parser =
-                new MultipleTableJobConfigParser(
-                        file.toString(), new IdGenerator(), jobConfig, commonJars, restore);
-        ImmutablePair<List<Action>, Set<URL>> parsed = parser.parse(master.getClassLoaderService());
-        List<Action> actions = parsed.getLeft();
-        Set<URL> jars = new java.util.HashSet<>(commonJars);
-        jars.addAll(parsed.getRight());
-        for (Action action : actions) {
-            AbstractJobEnvironment.addCommonPluginJarsToAction(
-                    action, new java.util.HashSet<>(commonJars), Collections.emptySet());
-        }
-        LogicalDag dag =
-                new LogicalDagGenerator(actions, jobConfig, new IdGenerator(), restore).generate();
         JobImmutableInformation info =
-                new JobImmutableInformation(
-                        jobId,
-                        jobConfig.getName(),
-                        restore,
-                        nodeEngine.getSerializationService().toData(dag),
-                        jobConfig,
-                        new ArrayList<>(jars),
-                        new ArrayList<>());
+                JobPlans.plan(master, writeJobFile(jobId, hocon), jobId, restore);
         // A job reports SAVEPOINT_DONE/FINISHED before its JobMaster leaves the coordinator's map,
         // and submitJob silently returns "already running" while it is there: a restore submitted
         // in that window never runs. Wait for the old master to be gone.
@@ -581,51 +433,8 @@ public final class EmbeddedZeta implements AutoCloseable {
      * be winding down: see {@link #cancelAndAwaitEnd}.
      */
     public void cancel(long jobId, Duration bound) throws Exception {
-        awaitCheckpointCompletions(jobId, bound);
+        CheckpointInspection.awaitCompletions(jobMaster(jobId), jobId, bound);
         coordinator().cancelJob(jobId).get(bound.toMillis(), TimeUnit.MILLISECONDS);
-    }
-
-    /**
-     * Waits, at most {@code bound}, for a checkpoint completion the job's coordinators are running.
-     * Zeta 2.3.8 completes a checkpoint under its coordinator's monitor and notifies the tasks (so
-     * the sink commits) before it removes the pending checkpoint; a cancel that clears the pending
-     * checkpoints in between makes that removal throw, and the job ends FAILED instead of CANCELED.
-     * A caller that cancels as soon as it saw rows committed is inside that window.
-     */
-    private void awaitCheckpointCompletions(long jobId, Duration bound)
-            throws InterruptedException {
-        JobMaster master = jobMaster(jobId);
-        if (master == null) {
-            return;
-        }
-        List<CheckpointCoordinator> coordinators = new ArrayList<>();
-        try {
-            for (org.apache.seatunnel.engine.server.dag.physical.SubPlan p :
-                    master.getPhysicalPlan().getPipelineList()) {
-                coordinators.add(
-                        master.getCheckpointManager()
-                                .getCheckpointCoordinator(p.getPipelineLocation().getPipelineId()));
-            }
-        } catch (RuntimeException e) {
-            // The job is ending or has no coordinator yet: nothing is completing.
-            return;
-        }
-        // On a thread of its own, so that a completion stuck in the engine bounds the wait
-        // instead of holding the caller.
-        Thread waiter =
-                new Thread(
-                        () -> {
-                            for (CheckpointCoordinator c : coordinators) {
-                                synchronized (c) {
-                                    // Entering the monitor is the wait: it is free once the
-                                    // completion returned.
-                                }
-                            }
-                        },
-                        "embedded-zeta-cancel-" + jobId);
-        waiter.setDaemon(true);
-        waiter.start();
-        waiter.join(Math.max(1, bound.toMillis()));
     }
 
     /**
@@ -652,29 +461,7 @@ public final class EmbeddedZeta implements AutoCloseable {
      * the job ends.
      */
     public Set<Long> storedCheckpointIds(long jobId) {
-        Path dir = checkpointDir.resolve(String.valueOf(jobId));
-        Set<Long> ids = new TreeSet<>();
-        if (!Files.isDirectory(dir)) {
-            return ids;
-        }
-        try (Stream<Path> files = Files.list(dir)) {
-            files.forEach(
-                    f -> {
-                        String name = f.getFileName().toString();
-                        int dot = name.lastIndexOf('.');
-                        String[] parts = (dot < 0 ? name : name.substring(0, dot)).split("-");
-                        if (parts.length == 4) {
-                            try {
-                                ids.add(Long.parseLong(parts[3]));
-                            } catch (NumberFormatException ignored) {
-                                // not a checkpoint file
-                            }
-                        }
-                    });
-        } catch (IOException e) {
-            // The engine deletes the folder when the job ends; that race is not an error.
-        }
-        return ids;
+        return CheckpointInspection.storedIds(checkpointDir, jobId);
     }
 
     /**
@@ -683,23 +470,7 @@ public final class EmbeddedZeta implements AutoCloseable {
      * hence reflection).
      */
     public long latestCompletedCheckpointId(long jobId, int pipelineId) {
-        JobMaster master = jobMaster(jobId);
-        if (master == null) {
-            return -1;
-        }
-        CheckpointCoordinator coordinator =
-                master.getCheckpointManager().getCheckpointCoordinator(pipelineId);
-        try {
-            Field f = CheckpointCoordinator.class.getDeclaredField("latestCompletedCheckpoint");
-            f.setAccessible(true);
-            Object completed = f.get(coordinator);
-            if (completed == null) {
-                return -1;
-            }
-            return (long) completed.getClass().getMethod("getCheckpointId").invoke(completed);
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException("engine internals changed", e);
-        }
+        return CheckpointInspection.latestCompletedId(jobMaster(jobId), pipelineId);
     }
 
     private Path writeJobFile(long jobId, String hocon) {
