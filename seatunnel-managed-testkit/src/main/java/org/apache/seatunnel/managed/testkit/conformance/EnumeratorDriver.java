@@ -22,12 +22,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.Deque;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import org.apache.seatunnel.api.common.metrics.MetricsContext;
 import org.apache.seatunnel.api.event.EventListener;
@@ -41,7 +39,7 @@ import org.apache.seatunnel.api.source.managed.SupportSplitDemand;
 /**
  * Plays the engine around one enumerator instance, deterministically, on the calling thread:
  * readers register, ask, fail and hand splits back, checkpoints are taken, and scheduled work runs
- * when the schedule says so. A {@link Ledger} (which reader holds which split) outlives the
+ * when the schedule says so. A {@link SplitLedger} (which reader holds which split) outlives the
  * instance, so a restored enumerator is checked against what the readers restored.
  *
  * <p>Threading: owned by the test thread that created it; an enumerator calling its context from
@@ -53,7 +51,7 @@ final class EnumeratorDriver<SplitT extends SourceSplit, StateT> implements Auto
     private final ConformanceRule rule;
     private final Set<ConformanceRule> online;
     private final Deque<String> history;
-    private final Ledger ledger;
+    private final SplitLedger ledger;
     private final Context context = new Context();
     private final DeterministicScheduler scheduler = new DeterministicScheduler();
     private final TreeSet<Integer> registered = new TreeSet<>();
@@ -71,7 +69,7 @@ final class EnumeratorDriver<SplitT extends SourceSplit, StateT> implements Auto
             ConformanceRule rule,
             Set<ConformanceRule> online,
             Deque<String> history,
-            Ledger ledger,
+            SplitLedger ledger,
             byte[] state,
             long checkpointId)
             throws Exception {
@@ -103,7 +101,7 @@ final class EnumeratorDriver<SplitT extends SourceSplit, StateT> implements Auto
             Deque<String> history)
             throws Exception {
         return new EnumeratorDriver<>(
-                target, onDemand, rule, online, history, new Ledger(), null, 0);
+                target, onDemand, rule, online, history, new SplitLedger(), null, 0);
     }
 
     /** An enumerator restored from {@code snapshot}, its readers holding what they held then. */
@@ -113,7 +111,7 @@ final class EnumeratorDriver<SplitT extends SourceSplit, StateT> implements Auto
             ConformanceRule rule,
             Set<ConformanceRule> online,
             Deque<String> history,
-            Snapshot snapshot)
+            EnumeratorSnapshot snapshot)
             throws Exception {
         return new EnumeratorDriver<>(
                 target,
@@ -130,7 +128,7 @@ final class EnumeratorDriver<SplitT extends SourceSplit, StateT> implements Auto
         return onDemand ? "Lane A (split demand)" : "Lane B (assignment at registration)";
     }
 
-    Ledger ledger() {
+    SplitLedger ledger() {
         return ledger;
     }
 
@@ -228,12 +226,12 @@ final class EnumeratorDriver<SplitT extends SourceSplit, StateT> implements Auto
     }
 
     /** A checkpoint: the enumerator's state as bytes, and what the readers held at that point. */
-    Snapshot checkpoint(boolean complete) throws Exception {
+    EnumeratorSnapshot checkpoint(boolean complete) throws Exception {
         long id = ++checkpointId;
         step("snapshotState(" + id + ")");
         StateT state = enumerator.snapshotState(id);
         byte[] bytes = target.stateSerializer().serialize(state);
-        Snapshot s = new Snapshot(id, bytes, ledger.copy(), history.peekLast());
+        EnumeratorSnapshot s = new EnumeratorSnapshot(id, bytes, ledger.copy(), history.peekLast());
         ledger.sinceCheckpoint.clear();
         if (complete) {
             enumerator.notifyCheckpointComplete(id);
@@ -361,49 +359,6 @@ final class EnumeratorDriver<SplitT extends SourceSplit, StateT> implements Auto
         }
     }
 
-    /** A checkpoint: the enumerator's serialized state and the readers' holdings. Immutable. */
-    static final class Snapshot {
-        final long checkpointId;
-        final byte[] state;
-        final Ledger ledger;
-        final String after;
-
-        Snapshot(long checkpointId, byte[] state, Ledger ledger, String after) {
-            this.checkpointId = checkpointId;
-            this.state = state;
-            this.ledger = ledger;
-            this.after = after;
-        }
-    }
-
-    /**
-     * Which reader holds which split (handed out and not handed back), with the bytes it was handed
-     * out as, the splits handed back and not out again, and the splits each reader got since the
-     * last checkpoint. Threading: guarded by the driver's context monitor.
-     */
-    static final class Ledger {
-        final TreeMap<String, Integer> holder = new TreeMap<>();
-        final Map<String, byte[]> bytes = new HashMap<>();
-        final TreeSet<String> returned = new TreeSet<>();
-        final List<String> twice = new ArrayList<>();
-        final Map<Integer, List<SourceSplit>> sinceCheckpoint = new HashMap<>();
-
-        Ledger copy() {
-            Ledger c = new Ledger();
-            c.holder.putAll(holder);
-            c.bytes.putAll(bytes);
-            c.returned.addAll(returned);
-            c.twice.addAll(twice);
-            return c;
-        }
-
-        @SuppressWarnings("unchecked")
-        <S> List<S> since(int subtask) {
-            List<SourceSplit> l = sinceCheckpoint.get(subtask);
-            return l == null ? Collections.<S>emptyList() : (List<S>) (List<?>) l;
-        }
-    }
-
     /**
      * The fake engine context: records assignments in the ledger and no-more-splits signals, serves
      * the {@link DeterministicScheduler}. Threading: synchronized.
@@ -490,7 +445,7 @@ final class EnumeratorDriver<SplitT extends SourceSplit, StateT> implements Auto
 
         @Override
         public MetricsContext getMetricsContext() {
-            return new ReaderDriver.DriverContext().getMetricsContext();
+            return new DriverContext().getMetricsContext();
         }
 
         @Override

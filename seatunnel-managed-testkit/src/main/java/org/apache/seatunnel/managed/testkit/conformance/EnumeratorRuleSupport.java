@@ -91,7 +91,7 @@ abstract class EnumeratorRuleSupport<SplitT extends SourceSplit, StateT> {
             EnumeratorDriver<SplitT, StateT> d,
             Map<String, byte[]> want,
             String what) {
-        EnumeratorDriver.Ledger l = d.ledger();
+        SplitLedger l = d.ledger();
         Set<String> missing = new TreeSet<>(want.keySet());
         missing.removeAll(l.holder.keySet());
         Set<String> extra = new TreeSet<>(l.holder.keySet());
@@ -186,7 +186,7 @@ abstract class EnumeratorRuleSupport<SplitT extends SourceSplit, StateT> {
             ConformanceRule rule,
             EnumeratorDriver<SplitT, StateT> d,
             Comparable last,
-            EnumeratorDriver.Snapshot snap)
+            EnumeratorSnapshot snap)
             throws Exception {
         Comparable now = cursor(snap);
         if (last != null && now != null && now.compareTo(last) < 0) {
@@ -204,7 +204,7 @@ abstract class EnumeratorRuleSupport<SplitT extends SourceSplit, StateT> {
     }
 
     @SuppressWarnings("rawtypes")
-    Comparable cursor(EnumeratorDriver.Snapshot snap) throws Exception {
+    Comparable cursor(EnumeratorSnapshot snap) throws Exception {
         StateT state = target.stateSerializer().deserialize(snap.state);
         return (Comparable) target.cursor().apply(state);
     }

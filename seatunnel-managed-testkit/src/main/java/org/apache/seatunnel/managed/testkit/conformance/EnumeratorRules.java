@@ -105,7 +105,7 @@ public final class EnumeratorRules<SplitT extends SourceSplit, StateT>
         for (boolean laneA : new boolean[] {false, true}) {
             for (int s = 0; s < target.schedules(); s++) {
                 Random rnd = random(rule, laneA, s);
-                List<EnumeratorDriver.Snapshot> snapshots = new ArrayList<>();
+                List<EnumeratorSnapshot> snapshots = new ArrayList<>();
                 Deque<String> history = new ArrayDeque<>();
                 try (EnumeratorDriver<SplitT, StateT> d =
                         EnumeratorDriver.fresh(target, laneA, rule, none(), history)) {
@@ -117,7 +117,7 @@ public final class EnumeratorRules<SplitT extends SourceSplit, StateT>
                     d.drain(rnd, want);
                     checkComplete(rule, d, want, "the schedule without a restore");
                 }
-                for (EnumeratorDriver.Snapshot snap : snapshots) {
+                for (EnumeratorSnapshot snap : snapshots) {
                     Deque<String> h = new ArrayDeque<>();
                     try (EnumeratorDriver<SplitT, StateT> d =
                             EnumeratorDriver.restored(target, laneA, rule, none(), h, snap)) {
@@ -237,19 +237,19 @@ public final class EnumeratorRules<SplitT extends SourceSplit, StateT>
         for (boolean laneA : new boolean[] {false, true}) {
             for (int s = 0; s < target.schedules(); s++) {
                 Random rnd = random(rule, laneA, s);
-                List<EnumeratorDriver.Snapshot> snapshots = new ArrayList<>();
+                List<EnumeratorSnapshot> snapshots = new ArrayList<>();
                 Comparable last = null;
                 Deque<String> history = new ArrayDeque<>();
                 try (EnumeratorDriver<SplitT, StateT> d =
                         EnumeratorDriver.fresh(target, laneA, rule, none(), history)) {
                     for (int i = 0; i < target.steps(); i++) {
                         randomStep(d, rnd, false);
-                        EnumeratorDriver.Snapshot snap = d.checkpoint(rnd.nextBoolean());
+                        EnumeratorSnapshot snap = d.checkpoint(rnd.nextBoolean());
                         snapshots.add(snap);
                         last = checkCursor(rule, d, last, snap);
                     }
                 }
-                EnumeratorDriver.Snapshot from = snapshots.get(rnd.nextInt(snapshots.size()));
+                EnumeratorSnapshot from = snapshots.get(rnd.nextInt(snapshots.size()));
                 Comparable restoredFrom = cursor(from);
                 Deque<String> h = new ArrayDeque<>();
                 try (EnumeratorDriver<SplitT, StateT> d =
@@ -300,10 +300,10 @@ public final class EnumeratorRules<SplitT extends SourceSplit, StateT>
             for (int s = 0; s < target.schedules(); s++) {
                 Random rnd = random(rule, laneA, s);
                 Deque<String> history = new ArrayDeque<>();
-                EnumeratorDriver.Snapshot restoreFrom = null;
+                EnumeratorSnapshot restoreFrom = null;
                 try (EnumeratorDriver<SplitT, StateT> d =
                         EnumeratorDriver.fresh(target, laneA, rule, online, history)) {
-                    List<EnumeratorDriver.Snapshot> snaps = new ArrayList<>();
+                    List<EnumeratorSnapshot> snaps = new ArrayList<>();
                     for (int i = 0; i < target.steps(); i++) {
                         randomStep(d, rnd, true);
                         if (rnd.nextInt(4) == 0) {

@@ -134,7 +134,7 @@ final class IsolationRules<T, SplitT extends SourceSplit> extends ReaderRuleSupp
                             e);
                 }
             }
-            ReaderDriver.DriverContext ctx = new ReaderDriver.DriverContext();
+            DriverContext ctx = new DriverContext();
             SourceReader<T, SplitT> reader = fresh.createReader(ctx);
             try (ReaderDriver<T, SplitT> d = ReaderDriver.wrap(target, reader, ctx)) {
                 d.addSplits(splits);
@@ -175,8 +175,7 @@ final class IsolationRules<T, SplitT extends SourceSplit> extends ReaderRuleSupp
             Thread waker =
                     new Thread(
                             () -> {
-                                ReaderDriver.ContextLoader cl =
-                                        ReaderDriver.ContextLoader.enter(true);
+                                ContextLoader cl = ContextLoader.enter(true);
                                 try {
                                     d.reader().wakeup();
                                 } finally {

@@ -23,15 +23,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.seatunnel.api.common.metrics.Counter;
-import org.apache.seatunnel.api.common.metrics.Meter;
-import org.apache.seatunnel.api.common.metrics.MetricsContext;
-import org.apache.seatunnel.api.common.metrics.ThreadSafeCounter;
-import org.apache.seatunnel.api.common.metrics.ThreadSafeQPSMeter;
-import org.apache.seatunnel.api.event.Event;
-import org.apache.seatunnel.api.event.EventListener;
-import org.apache.seatunnel.api.source.Boundedness;
 import org.apache.seatunnel.api.source.Collector;
 import org.apache.seatunnel.api.source.SourceEvent;
 import org.apache.seatunnel.api.source.SourceReader;
@@ -325,67 +316,6 @@ final class ReaderDriver<T, SplitT extends SourceSplit> implements AutoCloseable
         }
     }
 
-    /**
-     * The calling thread's context class loader around one reader call: always put back as it was
-     * (a reader that leaks one must not change what the next rule sees); when checking, the call
-     * runs with a loader of its own and must leave exactly that one behind.
-     *
-     * <p>Threading: used on one thread, within one call.
-     */
-    static final class ContextLoader {
-        private final ClassLoader before;
-        private final ClassLoader set;
-
-        private ContextLoader(ClassLoader before, ClassLoader set) {
-            this.before = before;
-            this.set = set;
-        }
-
-        static ContextLoader enter(boolean check) {
-            Thread t = Thread.currentThread();
-            ClassLoader before = t.getContextClassLoader();
-            if (!check) {
-                return new ContextLoader(before, before);
-            }
-            ClassLoader marker = new MarkerLoader(before);
-            t.setContextClassLoader(marker);
-            return new ContextLoader(before, marker);
-        }
-
-        /**
-         * Puts the loader back; throws a CONTEXT_CLASS_LOADER_RESTORED violation if the call left
-         * another behind while checking (then in place of anything the call threw: the rule runs
-         * calls that succeed on a conforming reader).
-         */
-        void exit(String call) {
-            Thread t = Thread.currentThread();
-            ClassLoader after = t.getContextClassLoader();
-            t.setContextClassLoader(before);
-            if (set != before && after != set) {
-                throw new ConformanceViolation(
-                        ConformanceRule.CONTEXT_CLASS_LOADER_RESTORED,
-                        call
-                                + "() changed the calling thread's context class loader to "
-                                + after
-                                + " and left it so (it was "
-                                + set
-                                + "); set it in a try block and restore it in finally");
-            }
-        }
-    }
-
-    /** A loader that only stands for "the loader the runtime set": loads nothing itself. */
-    private static final class MarkerLoader extends ClassLoader {
-        MarkerLoader(ClassLoader parent) {
-            super(parent);
-        }
-
-        @Override
-        public String toString() {
-            return "the runtime's context class loader (a conformance marker)";
-        }
-    }
-
     /** What one turn did. Immutable. */
     static final class TurnResult {
         final PollStatus status;
@@ -454,68 +384,6 @@ final class ReaderDriver<T, SplitT extends SourceSplit> implements AutoCloseable
         @Override
         public Object getCheckpointLock() {
             return checkpointLock;
-        }
-    }
-
-    /**
-     * The reader context of the driver: subtask 0 of 1, bounded, metrics in memory. Threading: any
-     * thread.
-     */
-    static final class DriverContext implements SourceReader.Context {
-        final AtomicInteger noMoreElementSignals = new AtomicInteger();
-        final AtomicInteger splitRequests = new AtomicInteger();
-
-        @Override
-        public int getIndexOfSubtask() {
-            return 0;
-        }
-
-        @Override
-        public Boundedness getBoundedness() {
-            return Boundedness.BOUNDED;
-        }
-
-        @Override
-        public void signalNoMoreElement() {
-            noMoreElementSignals.incrementAndGet();
-        }
-
-        @Override
-        public void sendSplitRequest() {
-            splitRequests.incrementAndGet();
-        }
-
-        @Override
-        public void sendSourceEventToEnumerator(SourceEvent sourceEvent) {}
-
-        @Override
-        public MetricsContext getMetricsContext() {
-            return new MetricsContext() {
-                @Override
-                public Counter counter(String name) {
-                    return new ThreadSafeCounter(name);
-                }
-
-                @Override
-                public <C extends Counter> C counter(String name, C counter) {
-                    return counter;
-                }
-
-                @Override
-                public Meter meter(String name) {
-                    return new ThreadSafeQPSMeter(name);
-                }
-
-                @Override
-                public <M extends Meter> M meter(String name, M meter) {
-                    return meter;
-                }
-            };
-        }
-
-        @Override
-        public EventListener getEventListener() {
-            return (Event event) -> {};
         }
     }
 }

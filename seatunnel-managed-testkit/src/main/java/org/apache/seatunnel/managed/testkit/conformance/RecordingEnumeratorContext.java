@@ -65,7 +65,7 @@ final class RecordingEnumeratorContext<SplitT extends SourceSplit>
 
     @Override
     public MetricsContext getMetricsContext() {
-        return new ReaderDriver.DriverContext().getMetricsContext();
+        return new DriverContext().getMetricsContext();
     }
 
     @Override
