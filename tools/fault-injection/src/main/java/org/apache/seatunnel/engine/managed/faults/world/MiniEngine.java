@@ -21,7 +21,6 @@ import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -42,7 +41,6 @@ import org.apache.seatunnel.engine.managed.source.coordinator.EnumeratorFactory;
 import org.apache.seatunnel.engine.managed.source.coordinator.OfferResult;
 import org.apache.seatunnel.engine.managed.source.coordinator.ReaderInclusionReport;
 import org.apache.seatunnel.engine.managed.source.coordinator.SenderDispatcher;
-import org.apache.seatunnel.engine.managed.source.coordinator.SourceAssignmentTracker;
 import org.apache.seatunnel.engine.managed.source.coordinator.SourceAsyncWorkerPool;
 import org.apache.seatunnel.engine.managed.source.coordinator.StateFormatException;
 import org.apache.seatunnel.engine.managed.source.protocol.ReasonCode;
@@ -82,24 +80,25 @@ public final class MiniEngine {
     /** How long a command may take from its send to its final answer, as on the engine. */
     private static final long SEND_DEADLINE_MILLIS = 60_000;
 
-    private final WorldConfig config;
+    final WorldConfig config;
+    private final WorldChecks checks = new WorldChecks(this);
     private final Random rnd;
     private final FaultInjector faults;
     private final ManualTime time = new ManualTime();
     private final ModelNetwork network;
     private final CoordinatorEpochs.Store epochs = CoordinatorEpochs.inMemory();
     private final ModelMember[] members = new ModelMember[MEMBERS];
-    private final CommittingSink sink;
+    final CommittingSink sink;
     private final WorkerMailboxBudget workerBudget = new WorkerMailboxBudget(256L << 20);
     private final SourceAsyncWorkerPool workerPool =
             new SourceAsyncWorkerPool(new ManualExecutor());
-    private final List<RowSplit> allSplits;
-    private final CheckpointDriver checkpoints;
+    final List<RowSplit> allSplits;
+    final CheckpointDriver checkpoints;
     private final ArrayDeque<String> trace = new ArrayDeque<>();
     private final List<String> restoreReasons = new ArrayList<>();
     private final List<String> unexpectedCoordinatorFailures = new ArrayList<>();
 
-    private long epoch;
+    long epoch;
     private int parallelism;
     private int pendingParallelism;
     private int rescalesUp;
@@ -109,9 +108,9 @@ public final class MiniEngine {
     private long nextAttempt = 1;
     private ManualExecutor executor;
     private FaultInjectingDispatcher dispatcher;
-    private CoordinatorEventLoop<RowSplit, List<RowSplit>> coordinator;
-    private RowEnumerator enumerator;
-    private ReaderTask[] readers;
+    CoordinatorEventLoop<RowSplit, List<RowSplit>> coordinator;
+    RowEnumerator enumerator;
+    ReaderTask[] readers;
     private String pendingFailure;
 
     public MiniEngine(WorldConfig config) {
@@ -605,7 +604,7 @@ public final class MiniEngine {
     }
 
     /** A reader mailbox admitted an assignment: its attempt records it for ownership checks. */
-    private void admitted(SourceCommandEnvelope assignment) {
+    void admitted(SourceCommandEnvelope assignment) {
         int s = assignment.targetSubtask();
         if (readers != null && s < readers.length) {
             ReaderTask t = readers[s];
@@ -636,181 +635,24 @@ public final class MiniEngine {
 
     // ------------------------------------------------------------------ checks
 
+    // ------------------------------------------------------------------ checks (WorldChecks)
+
     private void checkBounds() {
-        SourceAssignmentTracker tracker = coordinator.tracker();
-        if (tracker.inFlightCount() > config.maxTrackerEntries()) {
-            throw fail("tracker above its bound: " + tracker.inFlightCount());
-        }
-        int maxQueued =
-                config.mailboxLimits().maxCommands() + config.mailboxLimits().reservedCommands();
-        for (ReaderTask t : readers) {
-            if (t.mailbox().commandCount() > maxQueued) {
-                throw fail(t.name() + " mailbox above its bound: " + t.mailbox().commandCount());
-            }
-            if (t.loop().heldCommands() > maxQueued) {
-                throw fail(t.name() + " holds " + t.loop().heldCommands() + " commands");
-            }
-            if (config.splitWindow() > 0 && t.reader().owned().size() > config.splitWindow()) {
-                throw fail(
-                        t.name()
-                                + " holds "
-                                + t.reader().owned().size()
-                                + " unread splits, more than its split window "
-                                + config.splitWindow());
-            }
-        }
+        checks.checkBounds();
     }
 
-    /**
-     * Every split is finished (all its rows in the lineage) or has exactly one owner positioned
-     * where its rows in the lineage stop; no row is in the lineage twice and none is skipped.
-     */
+    /** See {@link WorldChecks#checkOwnership}. */
     public void checkOwnership(String when) {
-        Map<String, int[]> rows = new HashMap<>();
-        for (RowSplit s : allSplits) {
-            rows.put(s.splitId(), new int[s.length()]);
-        }
-        for (String row : sink.lineage()) {
-            int hash = row.lastIndexOf('#');
-            int[] r = rows.get(row.substring(0, hash));
-            if (r == null) {
-                throw fail("unknown row " + row + " (" + when + ")");
-            }
-            r[Integer.parseInt(row.substring(hash + 1))]++;
-        }
-        Map<String, List<String>> owners = new HashMap<>();
-        for (RowSplit s : allSplits) {
-            owners.put(s.splitId(), new ArrayList<>());
-        }
-        for (RowSplit p : enumerator.pending()) {
-            owners.get(p.splitId()).add("enumerator@" + p.position());
-        }
-        for (AssignmentEntry e : coordinator.tracker().entries()) {
-            ReaderTask t = e.targetSubtask() < readers.length ? readers[e.targetSubtask()] : null;
-            if (t != null && t.attemptId() == e.attemptId() && t.admittedOrApplied(e.splitId())) {
-                continue; // its reader attempt admitted it: counted there
-            }
-            RowSplit handed = enumerator.handedOut(e.splitId());
-            if (handed == null) {
-                throw fail(
-                        "tracker entry "
-                                + e
-                                + " belongs to no current reader attempt and was not handed out"
-                                + " in epoch "
-                                + epoch
-                                + " ("
-                                + when
-                                + ")");
-            }
-            owners.get(e.splitId()).add("in transit " + e.state() + "@" + handed.position());
-        }
-        for (ReaderTask t : readers) {
-            for (RowSplit s : t.reader().owned()) {
-                owners.get(s.splitId()).add(t.name() + "@" + s.position());
-            }
-            for (RowSplit s : t.admittedNotApplied()) {
-                owners.get(s.splitId()).add(t.name() + " mailbox@" + s.position());
-            }
-            if (!t.reader().violations().isEmpty()) {
-                throw fail(t.name() + ": " + t.reader().violations() + " (" + when + ")");
-            }
-        }
-        for (RowSplit s : allSplits) {
-            int[] r = rows.get(s.splitId());
-            int emitted = 0;
-            for (int k = 0; k < r.length; k++) {
-                if (r[k] > 1) {
-                    throw fail(
-                            "row "
-                                    + s.splitId()
-                                    + "#"
-                                    + k
-                                    + " read "
-                                    + r[k]
-                                    + " times ("
-                                    + when
-                                    + ")");
-                }
-                if (r[k] == 1) {
-                    if (k != emitted) {
-                        throw fail(
-                                "split "
-                                        + s.splitId()
-                                        + " skipped row "
-                                        + emitted
-                                        + " ("
-                                        + when
-                                        + ")");
-                    }
-                    emitted++;
-                }
-            }
-            List<String> o = owners.get(s.splitId());
-            if (emitted == s.length()) {
-                if (!o.isEmpty()) {
-                    throw fail(
-                            "finished split "
-                                    + s.splitId()
-                                    + " still owned by "
-                                    + o
-                                    + " ("
-                                    + when
-                                    + ")");
-                }
-            } else if (o.size() != 1) {
-                throw fail(
-                        "split "
-                                + s.splitId()
-                                + " has "
-                                + o.size()
-                                + " owners "
-                                + o
-                                + " ("
-                                + when
-                                + ")");
-            } else if (!o.get(0).endsWith("@" + emitted)) {
-                throw fail(
-                        "split "
-                                + s.splitId()
-                                + " resumes at "
-                                + o
-                                + " but its lineage has "
-                                + emitted
-                                + " rows ("
-                                + when
-                                + ")");
-            }
-        }
+        checks.checkOwnership(when);
     }
 
-    /** Every row of every split committed exactly once, nothing else committed. */
+    /** See {@link WorldChecks#checkExactlyOnce}. */
     public void checkExactlyOnce() {
-        Map<String, Integer> committed = sink.committed();
-        int expected = 0;
-        for (RowSplit s : allSplits) {
-            for (int k = 0; k < s.length(); k++) {
-                Integer n = committed.get(s.splitId() + "#" + k);
-                if (n == null || n != 1) {
-                    throw fail("row " + s.splitId() + "#" + k + " committed " + n + " times");
-                }
-                expected++;
-            }
-        }
-        if (committed.size() != expected) {
-            throw fail("the sink committed rows of no split: " + committed.keySet());
-        }
+        checks.checkExactlyOnce();
     }
 
     private boolean jobFinished() {
-        if (!enumerator.pending().isEmpty() || !sink.settled() || checkpoints.inFlight()) {
-            return false;
-        }
-        for (ReaderTask t : readers) {
-            if (!t.finished()) {
-                return false;
-            }
-        }
-        return coordinator.tracker().size() == 0;
+        return checks.jobFinished();
     }
 
     // ------------------------------------------------------------------ diagnostics
