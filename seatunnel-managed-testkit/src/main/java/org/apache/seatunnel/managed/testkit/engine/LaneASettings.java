@@ -29,12 +29,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
-import org.apache.seatunnel.engine.managed.source.zeta.member.ManagedSourceSettings;
+import org.apache.seatunnel.engine.managed.source.zeta.member.OperatorSettings;
 
 /**
  * Gives the embedded engines of this JVM the managed-source settings they plan jobs with, the way
  * an operator does: as the {@code managed-source} section of a {@code seatunnel.yaml}, here a
- * temporary file named by the system property {@value ManagedSourceSettings#CONFIG_PROPERTY}.
+ * temporary file named by the system property {@value OperatorSettings#CONFIG_PROPERTY}.
  *
  * <p>Threading: any thread. The property is one JVM-wide value: install the settings before
  * submitting a job (the lane is chosen when the job is planned, inside {@link EmbeddedZeta#submit})
@@ -86,10 +86,10 @@ public final class LaneASettings {
         }
         yaml.toFile().deleteOnExit();
         if (!installed) {
-            propertyBefore = System.getProperty(ManagedSourceSettings.CONFIG_PROPERTY);
+            propertyBefore = System.getProperty(OperatorSettings.CONFIG_PROPERTY);
             installed = true;
         }
-        System.setProperty(ManagedSourceSettings.CONFIG_PROPERTY, yaml.toString());
+        System.setProperty(OperatorSettings.CONFIG_PROPERTY, yaml.toString());
     }
 
     /** The section installed last (empty after {@link #clear()}). */
@@ -119,9 +119,9 @@ public final class LaneASettings {
         current = Collections.emptyMap();
         if (installed) {
             if (propertyBefore == null) {
-                System.clearProperty(ManagedSourceSettings.CONFIG_PROPERTY);
+                System.clearProperty(OperatorSettings.CONFIG_PROPERTY);
             } else {
-                System.setProperty(ManagedSourceSettings.CONFIG_PROPERTY, propertyBefore);
+                System.setProperty(OperatorSettings.CONFIG_PROPERTY, propertyBefore);
             }
             installed = false;
             propertyBefore = null;

@@ -28,7 +28,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeSet;
 import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
-import org.apache.seatunnel.engine.managed.source.zeta.member.ManagedSourceSettings;
+import org.apache.seatunnel.engine.managed.source.zeta.member.OperatorSettings;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -38,15 +38,15 @@ import org.junit.jupiter.api.Test;
  * gives the property back.
  */
 class LaneASettingsTest {
-    private final String before = System.getProperty(ManagedSourceSettings.CONFIG_PROPERTY);
+    private final String before = System.getProperty(OperatorSettings.CONFIG_PROPERTY);
 
     @AfterEach
     void restore() {
         LaneASettings.clear();
         if (before == null) {
-            System.clearProperty(ManagedSourceSettings.CONFIG_PROPERTY);
+            System.clearProperty(OperatorSettings.CONFIG_PROPERTY);
         } else {
-            System.setProperty(ManagedSourceSettings.CONFIG_PROPERTY, before);
+            System.setProperty(OperatorSettings.CONFIG_PROPERTY, before);
         }
     }
 
@@ -61,7 +61,7 @@ class LaneASettingsTest {
 
         LaneASettings.install(section);
 
-        ManagedSourceConfig planned = ManagedSourceSettings.current();
+        ManagedSourceConfig planned = OperatorSettings.current();
         ManagedSourceConfig expected = ManagedSourceConfig.fromMap(section);
         assertTrue(planned.enabled());
         assertEquals(new TreeSet<>(expected.allowedJobs()), new TreeSet<>(planned.allowedJobs()));
@@ -72,14 +72,14 @@ class LaneASettingsTest {
 
     @Test
     void theKillSwitchFlipsBetweenInstallsAndClearGivesThePropertyBack() {
-        System.clearProperty(ManagedSourceSettings.CONFIG_PROPERTY);
+        System.clearProperty(OperatorSettings.CONFIG_PROPERTY);
         LaneASettings.enable(Arrays.asList("j"), Arrays.asList("ManagedFake"));
-        assertTrue(ManagedSourceSettings.current().enabled());
+        assertTrue(OperatorSettings.current().enabled());
         LaneASettings.install(false, Arrays.asList("j"), Arrays.asList("ManagedFake"));
-        assertFalse(ManagedSourceSettings.current().enabled());
+        assertFalse(OperatorSettings.current().enabled());
 
         LaneASettings.clear();
-        assertNull(System.getProperty(ManagedSourceSettings.CONFIG_PROPERTY));
+        assertNull(System.getProperty(OperatorSettings.CONFIG_PROPERTY));
     }
 
     @Test

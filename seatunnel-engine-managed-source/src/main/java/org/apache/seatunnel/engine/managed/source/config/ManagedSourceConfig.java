@@ -35,7 +35,9 @@ import org.apache.seatunnel.engine.managed.source.retry.RetryPolicy;
 
 /**
  * The validated {@code seatunnel.engine.managed-source} section. Immutable and serializable as
- * plain values, so a deployment can carry the settings it was planned with.
+ * plain values, so a deployment can carry the settings it was planned with. (The Zeta binding's
+ * {@code OperatorSettings} loads the section; its {@code MemberSettings} are the member-wide values
+ * taken from it.)
  *
  * <p>Threading: immutable, any thread.
  */

@@ -38,7 +38,7 @@ import org.apache.seatunnel.engine.managed.source.lane.LaneDecision;
 import org.apache.seatunnel.engine.managed.source.lane.LaneSelector;
 import org.apache.seatunnel.engine.managed.source.zeta.engine.EngineVersion;
 import org.apache.seatunnel.engine.managed.source.zeta.member.InvalidManagedSourceSettings;
-import org.apache.seatunnel.engine.managed.source.zeta.member.ManagedSourceSettings;
+import org.apache.seatunnel.engine.managed.source.zeta.member.OperatorSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -105,7 +105,7 @@ class PendingLaneSource<T, SplitT extends SourceSplit, StateT extends Serializab
      */
     static ManagedSourceConfig settingsFor(String job) {
         try {
-            return ManagedSourceSettings.current();
+            return OperatorSettings.current();
         } catch (InvalidManagedSourceSettings e) {
             if (!e.neverLaneA(job)) {
                 throw e;

@@ -36,7 +36,7 @@ import org.apache.seatunnel.api.source.managed.AsyncTaskOptions.WorkerClass;
 import org.apache.seatunnel.api.source.managed.ManagedSourceCapability;
 import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorConfig;
 import org.apache.seatunnel.engine.managed.source.lane.LaneSelector;
-import org.apache.seatunnel.engine.managed.source.zeta.member.ManagedSourceRuntimeSettings;
+import org.apache.seatunnel.engine.managed.source.zeta.member.MemberSettings;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
@@ -78,8 +78,8 @@ class EveryOptionHasAnEffectTest {
         }
     }
 
-    private static ManagedSourceRuntimeSettings member(ManagedSourceConfig c) {
-        return ManagedSourceRuntimeSettings.of(c);
+    private static MemberSettings member(ManagedSourceConfig c) {
+        return MemberSettings.of(c);
     }
 
     private static CoordinatorConfig coordinator(ManagedSourceConfig c) {

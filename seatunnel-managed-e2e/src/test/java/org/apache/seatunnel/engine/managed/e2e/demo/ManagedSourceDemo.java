@@ -28,7 +28,7 @@ import org.apache.seatunnel.engine.core.job.JobResult;
 import org.apache.seatunnel.engine.core.job.JobStatus;
 import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
-import org.apache.seatunnel.engine.managed.source.zeta.member.ManagedSourceSettings;
+import org.apache.seatunnel.engine.managed.source.zeta.member.OperatorSettings;
 import org.apache.seatunnel.managed.testkit.engine.CollectedRows;
 import org.apache.seatunnel.managed.testkit.engine.EmbeddedZeta;
 import org.apache.seatunnel.managed.testkit.engine.RuntimeStats;
@@ -47,8 +47,8 @@ public final class ManagedSourceDemo {
         Path yaml = root.resolve("config/seatunnel.yaml");
         Path job = root.resolve(args.length > 0 ? args[0] : "config/managed-demo.conf");
         // The engine plans with this file exactly as a member reads $SEATUNNEL_HOME's.
-        System.setProperty(ManagedSourceSettings.CONFIG_PROPERTY, yaml.toString());
-        ManagedSourceConfig cfg = ManagedSourceSettings.current();
+        System.setProperty(OperatorSettings.CONFIG_PROPERTY, yaml.toString());
+        ManagedSourceConfig cfg = OperatorSettings.current();
         System.out.println("== Managed source demo ==");
         System.out.println("settings: " + yaml + " -> " + cfg);
         System.out.println("job:      " + job);

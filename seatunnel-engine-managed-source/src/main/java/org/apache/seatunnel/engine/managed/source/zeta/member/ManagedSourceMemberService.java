@@ -80,10 +80,9 @@ public final class ManagedSourceMemberService implements ManagedService, Inbound
     /** The Hazelcast service name our operations are addressed to. */
     public static final String SERVICE_NAME = InboundRouter.SERVICE_NAME;
 
-    private static volatile ManagedSourceRuntimeSettings configured =
-            ManagedSourceRuntimeSettings.defaults();
+    private static volatile MemberSettings configured = MemberSettings.defaults();
 
-    private final ManagedSourceRuntimeSettings settings;
+    private final MemberSettings settings;
     private final WorkerMailboxBudget workerBudget;
     private final TransportTargets<Address> targets = new TransportTargets<>();
     private final TransportMetrics metrics = new TransportMetrics();
@@ -114,10 +113,9 @@ public final class ManagedSourceMemberService implements ManagedService, Inbound
         this(fromOperatorConfig(configured));
     }
 
-    private static ManagedSourceRuntimeSettings fromOperatorConfig(
-            ManagedSourceRuntimeSettings base) {
+    private static MemberSettings fromOperatorConfig(MemberSettings base) {
         try {
-            ManagedSourceConfig c = ManagedSourceSettings.operatorConfig();
+            ManagedSourceConfig c = OperatorSettings.operatorConfig();
             if (c == null) {
                 return base;
             }
@@ -133,7 +131,7 @@ public final class ManagedSourceMemberService implements ManagedService, Inbound
         }
     }
 
-    ManagedSourceMemberService(ManagedSourceRuntimeSettings settings) {
+    ManagedSourceMemberService(MemberSettings settings) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.workerBudget = new WorkerMailboxBudget(settings.workerMailboxBytes());
         this.adapter =
@@ -150,19 +148,17 @@ public final class ManagedSourceMemberService implements ManagedService, Inbound
      * keep theirs. Call before the engine starts (e.g. from the server launcher) or in tests before
      * creating a member.
      */
-    public static void configure(ManagedSourceRuntimeSettings settings) {
+    public static void configure(MemberSettings settings) {
         configured = Objects.requireNonNull(settings, "settings");
     }
 
-    /**
-     * Shorthand for {@link #configure(ManagedSourceRuntimeSettings)} with another worker budget.
-     */
+    /** Shorthand for {@link #configure(MemberSettings)} with another worker budget. */
     public static void configure(long workerMailboxBytes) {
         configure(configured.withWorkerMailboxBytes(workerMailboxBytes));
     }
 
     /** The settings new members will read. */
-    public static ManagedSourceRuntimeSettings configuredSettings() {
+    public static MemberSettings configuredSettings() {
         return configured;
     }
 
@@ -281,7 +277,7 @@ public final class ManagedSourceMemberService implements ManagedService, Inbound
 
     // ------------------------------------------------------------------ accessors
 
-    public ManagedSourceRuntimeSettings settings() {
+    public MemberSettings settings() {
         return settings;
     }
 

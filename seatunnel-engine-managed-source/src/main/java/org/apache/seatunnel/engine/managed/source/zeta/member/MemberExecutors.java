@@ -47,7 +47,7 @@ final class MemberExecutors {
     final ScheduledThreadPoolExecutor watchdog;
     final ScheduledThreadPoolExecutor sender;
 
-    MemberExecutors(String member, ManagedSourceRuntimeSettings settings) {
+    MemberExecutors(String member, MemberSettings settings) {
         this.coordinator =
                 new ThreadPoolExecutor(
                         settings.coordinatorThreads(),

@@ -35,14 +35,14 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The operator's managed-source section reaches what a member builds at start. */
 class MemberSettingsTest {
-    private final String before = System.getProperty(ManagedSourceSettings.CONFIG_PROPERTY);
+    private final String before = System.getProperty(OperatorSettings.CONFIG_PROPERTY);
 
     @AfterEach
     void restoreProperty() {
         if (before == null) {
-            System.clearProperty(ManagedSourceSettings.CONFIG_PROPERTY);
+            System.clearProperty(OperatorSettings.CONFIG_PROPERTY);
         } else {
-            System.setProperty(ManagedSourceSettings.CONFIG_PROPERTY, before);
+            System.setProperty(OperatorSettings.CONFIG_PROPERTY, before);
         }
     }
 
@@ -56,7 +56,7 @@ class MemberSettingsTest {
                                 + "      reader-mailbox.max-bytes: 4 MiB\n"
                                 + "      worker.mailbox-max-bytes: 64 MiB\n")
                         .getBytes(StandardCharsets.UTF_8));
-        System.setProperty(ManagedSourceSettings.CONFIG_PROPERTY, yaml.toString());
+        System.setProperty(OperatorSettings.CONFIG_PROPERTY, yaml.toString());
 
         ManagedSourceMemberService service = new ManagedSourceMemberService();
 

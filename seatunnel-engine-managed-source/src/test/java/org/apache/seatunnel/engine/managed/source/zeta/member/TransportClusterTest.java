@@ -86,7 +86,7 @@ class TransportClusterTest {
 
     private static final List<HazelcastInstanceImpl> MEMBERS = new ArrayList<>();
     private static Path workDir;
-    private static ManagedSourceRuntimeSettings previousSettings;
+    private static MemberSettings previousSettings;
 
     private static ManagedSourceMemberService service1;
     private static ManagedSourceMemberService service2;
@@ -103,8 +103,7 @@ class TransportClusterTest {
         }
         previousSettings = ManagedSourceMemberService.configuredSettings();
         // Short backoff so retry paths finish quickly; the rest are the defaults.
-        ManagedSourceMemberService.configure(
-                ManagedSourceRuntimeSettings.defaults().withRetry(5, 50, 4096));
+        ManagedSourceMemberService.configure(MemberSettings.defaults().withRetry(5, 50, 4096));
         String cluster = "transport-cluster-test-" + UUID.randomUUID();
         try {
             for (int i = 0; i < 2; i++) {

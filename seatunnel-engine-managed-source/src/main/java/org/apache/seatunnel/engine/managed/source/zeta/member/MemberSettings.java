@@ -27,15 +27,18 @@ import org.apache.seatunnel.engine.managed.source.retry.RetryPolicy;
  * The member-wide settings that {@link ManagedSourceMemberService} reads once, when Hazelcast
  * creates it at node start.
  *
+ * <p>Three names, three scopes: {@link OperatorSettings} finds and loads the operator's {@code
+ * seatunnel.yaml} section; {@code ManagedSourceConfig} is that section validated, as one job is
+ * planned with it; these are the member-wide values (threads, queues, sender bounds) taken from it.
+ *
  * <p>Threading: immutable; any thread. Validated on construction so a bad value names its option.
  *
  * <p>Why a static holder: Hazelcast instantiates the service through {@code
  * ServiceDescriptorProvider} with a no-argument constructor, before any job or host exists, so the
  * values must be in place before the member starts ({@link ManagedSourceMemberService#configure}).
  */
-public final class ManagedSourceRuntimeSettings {
-    private static final ManagedSourceRuntimeSettings DEFAULTS =
-            new ManagedSourceRuntimeSettings(new Values());
+public final class MemberSettings {
+    private static final MemberSettings DEFAULTS = new MemberSettings(new Values());
 
     private final Values v;
 
@@ -70,7 +73,7 @@ public final class ManagedSourceRuntimeSettings {
         }
     }
 
-    private ManagedSourceRuntimeSettings(Values v) {
+    private MemberSettings(Values v) {
         positive(ManagedSourceOptions.WORKER_MAILBOX_MAX_BYTES.key(), v.workerMailboxBytes);
         positive(ManagedSourceOptions.COORDINATOR_CLOSE_TIMEOUT.key(), v.closeTimeoutMillis);
         positive(ManagedSourceOptions.MAX_COMMAND_PAYLOAD_BYTES.key(), v.maxPayloadBytes);
@@ -98,7 +101,7 @@ public final class ManagedSourceRuntimeSettings {
      * STIP-31's defaults: 256 MiB worker budget, 512 KiB payloads, backoff 10 ms to 1 s, admission
      * budget 5 ms; async workers as {@link ManagedSourceOptions} declares them.
      */
-    public static ManagedSourceRuntimeSettings defaults() {
+    public static MemberSettings defaults() {
         return DEFAULTS;
     }
 
@@ -106,12 +109,12 @@ public final class ManagedSourceRuntimeSettings {
      * The member-wide options of a validated managed-source section (ranges checked at load); the
      * rest are defaults.
      */
-    public static ManagedSourceRuntimeSettings of(ManagedSourceConfig config) {
+    public static MemberSettings of(ManagedSourceConfig config) {
         return DEFAULTS.withOperatorConfig(config);
     }
 
     /** A copy with every member-wide option of {@code config}; the internal bounds stay. */
-    public ManagedSourceRuntimeSettings withOperatorConfig(ManagedSourceConfig config) {
+    public MemberSettings withOperatorConfig(ManagedSourceConfig config) {
         Values n = v.copy();
         n.workerMailboxBytes = config.workerMailboxBytes();
         n.maxPayloadBytes = config.maxPayloadBytes();
@@ -125,18 +128,18 @@ public final class ManagedSourceRuntimeSettings {
         n.reportBatchWindowMillis = config.reportBatchWindowNanos() / 1_000_000L;
         n.reportBatchMaxReports = config.reportBatchMaxReports();
         n.commandBatchMaxCommands = config.commandBatchMaxCommands();
-        return new ManagedSourceRuntimeSettings(n);
+        return new MemberSettings(n);
     }
 
     /**
      * A copy with another {@code transport.report-batch-window} and {@code
      * transport.report-batch-max-reports}.
      */
-    public ManagedSourceRuntimeSettings withReportBatching(long windowMillis, int maxReports) {
+    public MemberSettings withReportBatching(long windowMillis, int maxReports) {
         Values n = v.copy();
         n.reportBatchWindowMillis = windowMillis;
         n.reportBatchMaxReports = maxReports;
-        return new ManagedSourceRuntimeSettings(n);
+        return new MemberSettings(n);
     }
 
     /** {@code transport.report-batch-window} in milliseconds. */
@@ -155,24 +158,24 @@ public final class ManagedSourceRuntimeSettings {
     }
 
     /** A copy with another worker budget; tests use it to make overload reachable. */
-    public ManagedSourceRuntimeSettings withWorkerMailboxBytes(long bytes) {
+    public MemberSettings withWorkerMailboxBytes(long bytes) {
         Values n = v.copy();
         n.workerMailboxBytes = bytes;
-        return new ManagedSourceRuntimeSettings(n);
+        return new MemberSettings(n);
     }
 
     /**
      * A copy with other sender bounds: {@code retry.initial-backoff}, {@code retry.max-backoff}
      * (the attempts bound stays) and the envelopes that may wait per target.
      */
-    public ManagedSourceRuntimeSettings withRetry(
+    public MemberSettings withRetry(
             long initialBackoffMillis, long maxBackoffMillis, int maxQueuedPerTarget) {
         Values n = v.copy();
         n.retryPolicy =
                 new RetryPolicy(
                         initialBackoffMillis, maxBackoffMillis, v.retryPolicy.maxAttempts());
         n.maxQueuedPerTarget = maxQueuedPerTarget;
-        return new ManagedSourceRuntimeSettings(n);
+        return new MemberSettings(n);
     }
 
     private static void positive(String key, long value) {
@@ -238,7 +241,7 @@ public final class ManagedSourceRuntimeSettings {
 
     @Override
     public String toString() {
-        return "ManagedSourceRuntimeSettings{workerMailboxBytes="
+        return "MemberSettings{workerMailboxBytes="
                 + v.workerMailboxBytes
                 + ", maxPayloadBytes="
                 + v.maxPayloadBytes

@@ -39,15 +39,15 @@ import org.slf4j.LoggerFactory;
  * restart; the member's runtime limits (read once when the member starts, {@code
  * ManagedSourceMemberService}) are the exception.
  */
-public final class ManagedSourceSettings {
+public final class OperatorSettings {
     public static final String CONFIG_PROPERTY = "seatunnel.config";
 
-    private static final Logger LOG = LoggerFactory.getLogger(ManagedSourceSettings.class);
+    private static final Logger LOG = LoggerFactory.getLogger(OperatorSettings.class);
 
     // Guarded by the class monitor (fromFile).
     private static FileSettings fileSettings;
 
-    private ManagedSourceSettings() {}
+    private OperatorSettings() {}
 
     /**
      * Names in {@code allowed-connectors} that match no source factory on the classpath: reported

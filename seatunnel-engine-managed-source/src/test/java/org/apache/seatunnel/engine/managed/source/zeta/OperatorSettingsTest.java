@@ -31,11 +31,11 @@ import org.apache.seatunnel.engine.managed.source.lane.LaneDecision;
 import org.apache.seatunnel.engine.managed.source.lane.LaneReason;
 import org.apache.seatunnel.engine.managed.source.lane.LaneSelector;
 import org.apache.seatunnel.engine.managed.source.zeta.member.InvalidManagedSourceSettings;
-import org.apache.seatunnel.engine.managed.source.zeta.member.ManagedSourceSettings;
+import org.apache.seatunnel.engine.managed.source.zeta.member.OperatorSettings;
 import org.junit.jupiter.api.Test;
 
 /** Allowlisted connector names that match no installed connector are reported, never fatal. */
-class ManagedSourceSettingsTest {
+class OperatorSettingsTest {
 
     @Test
     void allowlistedConnectorThatMatchesNothingIsReported() {
@@ -44,7 +44,7 @@ class ManagedSourceSettingsTest {
         m.put("allowed-connectors", Arrays.asList("Managed", "NoSuchConnector", "*"));
         assertEquals(
                 Collections.singleton("NoSuchConnector"),
-                ManagedSourceSettings.reportUnmatchedConnectors(
+                OperatorSettings.reportUnmatchedConnectors(
                         ManagedSourceConfig.fromMap(m), getClass().getClassLoader()));
     }
 
@@ -55,15 +55,15 @@ class ManagedSourceSettingsTest {
 
     private static void withSettingsFile(WithSettingsFile body) throws Exception {
         java.nio.file.Path yaml = java.nio.file.Files.createTempFile("seatunnel", ".yaml");
-        String before = System.getProperty(ManagedSourceSettings.CONFIG_PROPERTY);
+        String before = System.getProperty(OperatorSettings.CONFIG_PROPERTY);
         try {
-            System.setProperty(ManagedSourceSettings.CONFIG_PROPERTY, yaml.toString());
+            System.setProperty(OperatorSettings.CONFIG_PROPERTY, yaml.toString());
             body.run(yaml);
         } finally {
             if (before == null) {
-                System.clearProperty(ManagedSourceSettings.CONFIG_PROPERTY);
+                System.clearProperty(OperatorSettings.CONFIG_PROPERTY);
             } else {
-                System.setProperty(ManagedSourceSettings.CONFIG_PROPERTY, before);
+                System.setProperty(OperatorSettings.CONFIG_PROPERTY, before);
             }
             java.nio.file.Files.deleteIfExists(yaml);
         }
@@ -74,14 +74,11 @@ class ManagedSourceSettingsTest {
         withSettingsFile(
                 yaml -> {
                     write(yaml, "true", 1_000_000L);
-                    assertEquals(true, ManagedSourceSettings.current().enabled());
+                    assertEquals(true, OperatorSettings.current().enabled());
                     write(yaml, "false", 2_000_000L);
                     assertEquals(
-                            false,
-                            ManagedSourceSettings.current().enabled(),
-                            "kill switch flipped");
-                    assertEquals(
-                            false, ManagedSourceSettings.current().enabled(), "and stays read");
+                            false, OperatorSettings.current().enabled(), "kill switch flipped");
+                    assertEquals(false, OperatorSettings.current().enabled(), "and stays read");
                 });
     }
 
@@ -90,26 +87,26 @@ class ManagedSourceSettingsTest {
         withSettingsFile(
                 yaml -> {
                     write(yaml, "true\n      allowed-connectors: [ Managed ]", 1_000_000L);
-                    ManagedSourceSettings.current();
+                    OperatorSettings.current();
                     assertEquals(
                             Collections.emptySet(),
-                            ManagedSourceSettings.unmatchedConnectorsOfTheFile());
+                            OperatorSettings.unmatchedConnectorsOfTheFile());
                     write(
                             yaml,
                             "true\n      allowed-connectors: [ Managed, ManagedKafak ]",
                             2_000_000L);
-                    ManagedSourceSettings.current();
+                    OperatorSettings.current();
                     assertEquals(
                             Collections.singleton("ManagedKafak"),
-                            ManagedSourceSettings.unmatchedConnectorsOfTheFile());
+                            OperatorSettings.unmatchedConnectorsOfTheFile());
                     write(
                             yaml,
                             "false\n      allowed-connectors: [ Managed, ManagedKafak ]",
                             3_000_000L);
-                    assertEquals(false, ManagedSourceSettings.current().enabled());
+                    assertEquals(false, OperatorSettings.current().enabled());
                     assertEquals(
                             Collections.singleton("ManagedKafak"),
-                            ManagedSourceSettings.unmatchedConnectorsOfTheFile(),
+                            OperatorSettings.unmatchedConnectorsOfTheFile(),
                             "an unchanged list keeps its finding");
                 });
     }
