@@ -238,6 +238,52 @@ final class CoordinatorCore<SplitT extends SourceSplit, StateT> {
         outbound.rearmDemandForAll();
     }
 
+    /**
+     * A restored reader state the engine handed back: the metadata of each old owner it holds
+     * ({@code owners}, RESTORED reports) and its connector splits, which go back to the enumerator.
+     * The engine may deliver one state twice: a restore operation that waited for the enumerator
+     * task can land on the task of the next restore attempt, which gets its own readers' states
+     * too. The second delivery is dropped whole, or the enumerator would own two copies of each
+     * split. A delivery that repeats only some of its owners is refused: no restore produces it.
+     */
+    void restoredReaderState(int subtask, List<ReaderInclusionReport> owners, List<SplitT> splits) {
+        int repeated = 0;
+        for (ReaderInclusionReport r : owners) {
+            if (r.kind() != ReaderInclusionReport.Kind.RESTORED) {
+                throw new IllegalArgumentException("a restored reader state carries a " + r.kind());
+            }
+            if (!readers.firstRestoredState(r.subtask())) {
+                repeated++;
+            }
+        }
+        if (repeated > 0) {
+            if (repeated < owners.size()) {
+                throw new IllegalStateException(
+                        "the engine handed back reader states of subtask "
+                                + subtask
+                                + " that repeat "
+                                + repeated
+                                + " of their "
+                                + owners.size()
+                                + " restored owners: no restore produces that");
+            }
+            metrics.increment(Counter.RESTORED_STATES_DUPLICATED);
+            LOG.warn(
+                    "Coordinator epoch {}: the engine handed back the restored state of reader"
+                            + " subtask {} again ({} splits); dropped, the first delivery stands",
+                    config.epoch(),
+                    subtask,
+                    splits.size());
+            return;
+        }
+        for (ReaderInclusionReport r : owners) {
+            inclusion(r);
+        }
+        if (!splits.isEmpty()) {
+            splitsReturned(subtask, splits);
+        }
+    }
+
     void readerEvent(int subtask, long attempt, SourceEvent event) {
         if (!readers.isCurrent(subtask, attempt)) {
             metrics.increment(Counter.STALE_READER_COMMANDS);

@@ -154,6 +154,21 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> {
                         () -> core.splitsReturned(subtask, copy)));
     }
 
+    /**
+     * A restored reader state handed back by the engine, as one command: the RESTORED metadata of
+     * each old owner in it and its connector splits. A state delivered twice in one epoch is
+     * dropped the second time (see {@code CoordinatorCore#restoredReaderState}).
+     */
+    public OfferResult restoreReaderState(
+            int subtask, List<ReaderInclusionReport> owners, List<SplitT> splits) {
+        List<ReaderInclusionReport> ownersCopy = new ArrayList<>(owners);
+        List<SplitT> copy = new ArrayList<>(splits);
+        return loop.offer(
+                new CoordinatorLoop.Command(
+                        CoordinatorCommandType.SPLITS_RETURNED,
+                        () -> core.restoredReaderState(subtask, ownersCopy, copy)));
+    }
+
     public OfferResult handleSourceEvent(int subtask, long attemptId, SourceEvent event) {
         return loop.offer(
                 new CoordinatorLoop.Command(

@@ -90,6 +90,11 @@ public final class CoordinatorMetrics {
         ASSIGNMENT_FENCED_ACKS("AssignmentFencedAcks"),
         ASSIGNMENT_STALE_TARGET("AssignmentStaleTarget"),
         INCLUSION_REPORTS_FENCED("ReaderInclusionReportsFenced"),
+        /**
+         * Restored reader states the engine handed back a second time in one epoch, dropped whole:
+         * passing their splits on would give the enumerator two copies of each.
+         */
+        RESTORED_STATES_DUPLICATED("RestoredReaderStatesDuplicated"),
         NO_MORE_SPLITS_SENT("NoMoreSplitsSent"),
         SPLIT_REQUESTS_AFTER_NO_MORE_SPLITS("SplitRequestsAfterNoMoreSplits"),
         CUT_RELEASES_SENT("CoordinatorCutReleasesSent"),

@@ -17,6 +17,7 @@
 
 package org.apache.seatunnel.engine.managed.source.coordinator;
 
+import java.util.BitSet;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
@@ -27,8 +28,9 @@ import java.util.TreeSet;
 
 /**
  * The current attempt of every registered reader subtask, the restored owners still to be
- * reconciled after a coordinator restore (assignment is held until none is left), and which attempt
- * has been sent no-more-splits.
+ * reconciled after a coordinator restore (assignment is held until none is left), the restored
+ * owners whose state the engine already handed back in this epoch, and which attempt has been sent
+ * no-more-splits.
  *
  * <p>Threading: loop-owned, not thread-safe, except {@link #registeredSnapshot()}, which any thread
  * may call.
@@ -40,6 +42,8 @@ final class ReaderRegistry {
     private volatile Set<Integer> registeredSnapshot = Collections.emptySet();
     private final TreeSet<Integer> awaitingOwners = new TreeSet<>();
     private final Map<Integer, Long> noMoreSplitsSentTo = new HashMap<>();
+    // One bit per restored owner index, so bounded by the restored checkpoint's parallelism.
+    private final BitSet restoredStatesReceived = new BitSet();
 
     Long current(int subtask) {
         return attempts.get(subtask);
@@ -85,6 +89,18 @@ final class ReaderRegistry {
 
     Set<Integer> awaitingOwners() {
         return Collections.unmodifiableSet(awaitingOwners);
+    }
+
+    /**
+     * Records that the state of restored owner {@code subtask} came back; false if it already had
+     * in this epoch (the engine delivered the same reader state twice).
+     */
+    boolean firstRestoredState(int subtask) {
+        if (restoredStatesReceived.get(subtask)) {
+            return false;
+        }
+        restoredStatesReceived.set(subtask);
+        return true;
     }
 
     boolean noMoreSplitsSentTo(int subtask, long attempt) {

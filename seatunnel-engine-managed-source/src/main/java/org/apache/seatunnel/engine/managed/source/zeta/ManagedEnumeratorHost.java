@@ -303,26 +303,27 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
                         "Cannot read Lane A reader state of subtask " + subtaskId, e);
             }
         }
+        List<ReaderInclusionReport> owners = new ArrayList<>(metas.size());
         for (Map.Entry<Integer, SourceRuntimeCheckpointMetadata> m : metas.entrySet()) {
             SourceRuntimeCheckpointMetadata meta = m.getValue();
             ManagedLaneSource.verifyRestore(
                     engineTask.jobId(), source.decision(), meta.lane(), meta.capabilityDigest());
             // The engine hands reader state back before readers open: the restored owner keeps
             // nothing, its splits return here, and the tracker reconciles from the metadata.
-            expectAccepted(
-                    loop.registerReader(
+            owners.add(
+                    ReaderInclusionReport.fromMetadata(
+                            ReaderInclusionReport.Kind.RESTORED,
                             m.getKey(),
                             ReaderInclusionReport.NO_ATTEMPT,
-                            ReaderInclusionReport.fromMetadata(
-                                    ReaderInclusionReport.Kind.RESTORED,
-                                    m.getKey(),
-                                    ReaderInclusionReport.NO_ATTEMPT,
-                                    meta)),
-                    "restore reader state");
+                            meta));
         }
-        if (!connectorSplits.isEmpty()) {
-            expectAccepted(loop.addSplitsBack(connectorSplits, subtaskId), "addSplitsBack");
+        if (owners.isEmpty() && connectorSplits.isEmpty()) {
+            return;
         }
+        // One command, so the coordinator can tell a state the engine delivers twice by its owners.
+        expectAccepted(
+                loop.restoreReaderState(subtaskId, owners, connectorSplits),
+                "restore reader state");
     }
 
     @Override

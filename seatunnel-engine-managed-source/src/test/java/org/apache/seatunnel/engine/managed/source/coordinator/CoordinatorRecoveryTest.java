@@ -188,6 +188,64 @@ class CoordinatorRecoveryTest {
         assertEquals(0, g.loop.tracker().size());
     }
 
+    /** A restored coordinator (epoch 2) of {@link #threeAssignedTo} after a snapshot at 4. */
+    private static LoopFixture restoredAfterThreeAssigned() throws Exception {
+        LoopFixture f = threeAssignedTo(0, 1);
+        CompletableFuture<byte[]> snap = f.loop.snapshot(4);
+        f.drain();
+        LoopFixture g =
+                new LoopFixture(
+                        LoopFixture.config(1).epoch(2).build(),
+                        LoopFixture.splits(3),
+                        false,
+                        snap.get());
+        g.loop.open();
+        return g;
+    }
+
+    @Test
+    void aReaderStateTheEngineDeliversTwiceReturnsItsSplitsOnce() throws Exception {
+        LoopFixture g = restoredAfterThreeAssigned();
+        // A restore operation that waited for the enumerator task lands on the next restore
+        // attempt's task, which gets its own readers' (identical) state as well.
+        for (int delivery = 0; delivery < 2; delivery++) {
+            g.loop.restoreReaderState(
+                    0,
+                    List.of(restored(0, ReaderInclusionReport.NO_ATTEMPT, 4, 2)),
+                    List.of(new TestSplit("s0", 1, 0)));
+        }
+        g.loop.registerReader(0, 7);
+        g.drain();
+        assertEquals(
+                List.of("s0", "s2"),
+                g.enumerator.pending.stream().map(s -> s.id).sorted().toList(),
+                "s0 once (from the state), s2 once (never applied)");
+        assertEquals(1, g.count(Counter.RESTORED_STATES_DUPLICATED));
+        // Every split handed out again is tracked once: no "owned twice" failure.
+        for (int i = 0; i < 3; i++) {
+            g.loop.handleSplitRequest(0, 7);
+        }
+        g.drain();
+        assertEquals(List.of(), g.failures);
+        assertEquals(2, g.dispatcher.of(CommandKind.SPLIT_ASSIGNMENT).size());
+    }
+
+    @Test
+    void aDeliveryRepeatingOnlySomeOfItsRestoredOwnersFailsTheCoordinator() throws Exception {
+        LoopFixture g = restoredAfterThreeAssigned();
+        g.loop.restoreReaderState(
+                0, List.of(restored(0, ReaderInclusionReport.NO_ATTEMPT, 4, 2)), List.of());
+        g.loop.restoreReaderState(
+                0,
+                List.of(
+                        restored(0, ReaderInclusionReport.NO_ATTEMPT, 4, 2),
+                        ReaderInclusionReport.restoredEmpty(1, 4)),
+                List.of());
+        g.drain();
+        assertEquals(1, g.failures.size(), "no restore repeats part of a state");
+        assertEquals(0, g.count(Counter.RESTORED_STATES_DUPLICATED));
+    }
+
     @Test
     void noMoreSplitsIsResentToANewAttemptUnlessItsSplitsWentBack() {
         LoopFixture f = threeAssignedTo(0, 1);

@@ -63,6 +63,9 @@ class RealRuntimeModelTest {
         assertTrue(
                 t.schedules < 50 || (t.restores > 0 && t.faultsFired > 0),
                 "schedules exercised faults");
+        assertTrue(
+                t.schedules < 200 || t.statesDeliveredTwice > 0,
+                "schedules handed a restored reader state back twice");
     }
 
     /**
@@ -136,15 +139,16 @@ class RealRuntimeModelTest {
             }
             t.rescalesUp += w.rescalesUp();
             t.rescalesDown += w.rescalesDown();
+            t.statesDeliveredTwice += w.restoredStatesDeliveredTwice();
             t.splitsFromRemovedSubtasks += w.splitsFromRemovedSubtasks();
             t.statesFromRemovedSubtasks += w.statesFromRemovedSubtasks();
         }
         double secs = (System.nanoTime() - start) / 1e9;
         System.out.printf(
                 "%s: %d schedules in %.2f s (%.0f/s), %d restores (%d with more readers, %d with"
-                        + " fewer; %d states of removed subtasks handed back, holding %d splits),"
-                        + " %d injected faults, %d schedules with a poll linger, %d with a split"
-                        + " window%n",
+                        + " fewer; %d states of removed subtasks handed back, holding %d splits;"
+                        + " %d handed back twice), %d injected faults, %d schedules with a poll"
+                        + " linger, %d with a split window%n",
                 name,
                 schedules,
                 secs,
@@ -154,6 +158,7 @@ class RealRuntimeModelTest {
                 t.rescalesDown,
                 t.statesFromRemovedSubtasks,
                 t.splitsFromRemovedSubtasks,
+                t.statesDeliveredTwice,
                 t.faultsFired,
                 t.withLinger,
                 t.withSplitWindow);
@@ -256,6 +261,7 @@ class RealRuntimeModelTest {
         long rescalesDown;
         long splitsFromRemovedSubtasks;
         long statesFromRemovedSubtasks;
+        long statesDeliveredTwice;
         long withLinger;
         long withSplitWindow;
     }

@@ -83,6 +83,7 @@ public final class MiniEngine {
     final WorldConfig config;
     private final WorldChecks checks = new WorldChecks(this);
     private final Random rnd;
+    private final Random duplicateDeliveries;
     private final FaultInjector faults;
     private final ManualTime time = new ManualTime();
     private final ModelNetwork network;
@@ -103,6 +104,7 @@ public final class MiniEngine {
     private int pendingParallelism;
     private int rescalesUp;
     private int rescalesDown;
+    private int restoredStatesDeliveredTwice;
     private int splitsFromRemovedSubtasks;
     private int statesFromRemovedSubtasks;
     private long nextAttempt = 1;
@@ -116,6 +118,8 @@ public final class MiniEngine {
     public MiniEngine(WorldConfig config) {
         this.config = config;
         this.rnd = new Random(config.seed());
+        // Its own stream, so adding this event left every other draw of a seed as it was.
+        this.duplicateDeliveries = new Random(config.seed() ^ 0x5DEECE66DL);
         this.faults = new FaultInjector(config.schedule());
         this.network = new ModelNetwork(faults, this);
         for (int m = 0; m < MEMBERS; m++) {
@@ -437,7 +441,14 @@ public final class MiniEngine {
                     }
                 }
                 if (!states.isEmpty()) {
-                    restoreReaderStates(k, states);
+                    restoreReaderStates(k, states, false);
+                    if (duplicateDeliveries.nextInt(4) == 0) {
+                        // Zeta's restore operation retries until it finds the enumerator task, so
+                        // one started by the previous attempt's reader can land on this epoch's
+                        // task too: the same state, delivered twice.
+                        restoredStatesDeliveredTwice++;
+                        restoreReaderStates(k, states, true);
+                    }
                 }
             }
         }
@@ -479,7 +490,7 @@ public final class MiniEngine {
      * As {@code ManagedEnumeratorHost#addSplitsBack} with the list Zeta hands new subtask {@code
      * subtask}: one RESTORED report per old owner, under its own old index, then every split.
      */
-    private void restoreReaderStates(int subtask, List<ReaderSnapshot> states) {
+    private void restoreReaderStates(int subtask, List<ReaderSnapshot> states, boolean again) {
         List<RowSplit> splits = new ArrayList<>();
         Map<Integer, SourceRuntimeCheckpointMetadata> metas = new TreeMap<>();
         RowSplit.Ser ser = new RowSplit.Ser();
@@ -494,26 +505,21 @@ public final class MiniEngine {
             } catch (IOException ex) {
                 throw new IllegalStateException("cannot read reader state " + st.subtask(), ex);
             }
-            if (st.subtask() >= parallelism) {
+            if (st.subtask() >= parallelism && !again) {
                 statesFromRemovedSubtasks++;
                 splitsFromRemovedSubtasks += st.splitCount();
             }
         }
+        List<ReaderInclusionReport> owners = new ArrayList<>();
         for (Map.Entry<Integer, SourceRuntimeCheckpointMetadata> m : metas.entrySet()) {
-            expect(
-                    coordinator.registerReader(
+            owners.add(
+                    ReaderInclusionReport.fromMetadata(
+                            ReaderInclusionReport.Kind.RESTORED,
                             m.getKey(),
                             ReaderInclusionReport.NO_ATTEMPT,
-                            ReaderInclusionReport.fromMetadata(
-                                    ReaderInclusionReport.Kind.RESTORED,
-                                    m.getKey(),
-                                    ReaderInclusionReport.NO_ATTEMPT,
-                                    m.getValue())),
-                    "restore reader state");
+                            m.getValue()));
         }
-        if (!splits.isEmpty()) {
-            expect(coordinator.addSplitsBack(splits, subtask), "addSplitsBack");
-        }
+        expect(coordinator.restoreReaderState(subtask, owners, splits), "restore reader state");
     }
 
     private CoordinatorEventLoop<RowSplit, List<RowSplit>> buildCoordinator(byte[] blob) {
@@ -755,6 +761,11 @@ public final class MiniEngine {
     /** Restores that lowered the parallelism. */
     public int rescalesDown() {
         return rescalesDown;
+    }
+
+    /** Restored reader states this run handed to a coordinator twice, as Zeta may. */
+    public int restoredStatesDeliveredTwice() {
+        return restoredStatesDeliveredTwice;
     }
 
     /** Reader states of subtasks a rescale down removed, handed back through a survivor. */
