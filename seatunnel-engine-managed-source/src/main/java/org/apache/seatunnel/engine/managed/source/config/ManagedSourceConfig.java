@@ -26,11 +26,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.IntSupplier;
 import org.apache.seatunnel.api.configuration.Option;
 import org.apache.seatunnel.api.source.managed.AsyncTaskOptions.WorkerClass;
 import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorConfig;
 import org.apache.seatunnel.engine.managed.source.reader.MailboxLimits;
 import org.apache.seatunnel.engine.managed.source.reader.PollBudget;
+import org.apache.seatunnel.engine.managed.source.reader.PollLinger;
 import org.apache.seatunnel.engine.managed.source.retry.RetryPolicy;
 
 /**
@@ -81,6 +83,7 @@ public final class ManagedSourceConfig implements java.io.Serializable {
     private final long schemaChangeTimeoutNanos;
     private final long idleWaitNanos;
     private final long pollLingerNanos;
+    private final int wakeBudget;
     private final boolean offLoopCheckEnabled;
     private final int offLoopCheckInterval;
     private final int maxOutstandingRequests;
@@ -144,6 +147,7 @@ public final class ManagedSourceConfig implements java.io.Serializable {
         this.schemaChangeTimeoutNanos = ranged(raw, ManagedSourceOptions.SCHEMA_CHANGE_TIMEOUT);
         this.idleWaitNanos = ranged(raw, ManagedSourceOptions.IDLE_WAIT);
         this.pollLingerNanos = ranged(raw, ManagedSourceOptions.POLL_LINGER);
+        this.wakeBudget = count(raw, ManagedSourceOptions.WAKE_BUDGET);
         this.offLoopCheckEnabled = strictBoolean(raw, ManagedSourceOptions.OFF_LOOP_CHECK_ENABLED);
         this.offLoopCheckInterval = count(raw, ManagedSourceOptions.OFF_LOOP_CHECK_INTERVAL);
         this.maxOutstandingRequests =
@@ -400,6 +404,29 @@ public final class ManagedSourceConfig implements java.io.Serializable {
                         cutHoldNanos,
                         idleWaitNanos)
                 .withLinger(pollLingerNanos);
+    }
+
+    /**
+     * The linger after a poll turn that found nothing: {@code reader.poll-linger} when set, else
+     * adaptive from {@code reader.wake-budget} and the member's Lane A reader count, else none.
+     *
+     * @param readersOnMember the Lane A readers on this member now; any thread
+     */
+    public PollLinger pollLinger(IntSupplier readersOnMember) {
+        if (pollLingerNanos > 0) {
+            return PollLinger.fixed(pollLingerNanos);
+        }
+        if (wakeBudget == 0) {
+            return PollLinger.NONE;
+        }
+        return PollLinger.adaptive(
+                readersOnMember,
+                wakeBudget,
+                Math.min(PollLinger.ADAPTIVE_CAP_NANOS, idleWaitNanos));
+    }
+
+    public int wakeBudget() {
+        return wakeBudget;
     }
 
     /**

@@ -381,6 +381,21 @@ public final class ManagedSourceOptions {
                                     + " often, at up to that much added latency. At most"
                                     + " reader.idle-wait.");
 
+    public static final Option<Integer> WAKE_BUDGET =
+            Options.key("reader.wake-budget")
+                    .intType()
+                    .defaultValue(1000)
+                    .withDescription(
+                            "Wake-ups per second that the Lane A readers of one member whose data"
+                                    + " trickles in may cost together. While reader.poll-linger is"
+                                    + " 0, a reader whose poll turn emitted rows and then found"
+                                    + " nothing more lingers (number of Lane A readers on the"
+                                    + " member) / this seconds, at most 100 ms and"
+                                    + " reader.idle-wait: with 64 readers and the default, 64 ms."
+                                    + " An idle reader whose data comes after a longer quiet, and"
+                                    + " one whose data is always there, is not delayed. 0 turns"
+                                    + " the adaptive linger off.");
+
     public static final Option<Boolean> OFF_LOOP_CHECK_ENABLED =
             Options.key("reader.off-loop-check.enabled")
                     .booleanType()
@@ -554,6 +569,7 @@ public final class ManagedSourceOptions {
                 SCHEMA_CHANGE_TIMEOUT,
                 IDLE_WAIT,
                 POLL_LINGER,
+                WAKE_BUDGET,
                 OFF_LOOP_CHECK_ENABLED,
                 OFF_LOOP_CHECK_INTERVAL,
                 READER_MAX_OUTSTANDING_REQUESTS,

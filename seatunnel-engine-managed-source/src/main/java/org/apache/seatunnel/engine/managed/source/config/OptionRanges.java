@@ -158,6 +158,7 @@ public final class OptionRanges {
         duration(m, ManagedSourceOptions.SCHEMA_CHANGE_TIMEOUT, MS, 24 * HOUR);
         duration(m, ManagedSourceOptions.IDLE_WAIT, MS, MINUTE);
         duration(m, ManagedSourceOptions.POLL_LINGER, 0, SECOND);
+        count(m, ManagedSourceOptions.WAKE_BUDGET, 0, 1_000_000);
         count(m, ManagedSourceOptions.OFF_LOOP_CHECK_INTERVAL, 1, 1_000_000);
         count(m, ManagedSourceOptions.READER_MAX_OUTSTANDING_REQUESTS, 1, 1024);
         count(m, ManagedSourceOptions.READER_SPLIT_WINDOW, 2, 10_000_000);

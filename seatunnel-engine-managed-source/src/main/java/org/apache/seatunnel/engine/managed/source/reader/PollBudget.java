@@ -17,6 +17,7 @@
 
 package org.apache.seatunnel.engine.managed.source.reader;
 
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 /** The per-turn budgets and the loop's timeouts. Immutable, validated on construction. */
@@ -28,7 +29,7 @@ public final class PollBudget {
     private final long cancellationNanos;
     private final long cutHoldNanos;
     private final long idlePollNanos;
-    private final long lingerNanos;
+    private final PollLinger linger;
 
     /** With {@code reader.idle-wait}'s default (1 s) as the idle re-poll period. */
     public PollBudget(
@@ -86,14 +87,10 @@ public final class PollBudget {
         this.cancellationNanos = cancellationNanos;
         this.cutHoldNanos = cutHoldNanos;
         this.idlePollNanos = idlePollNanos;
-        this.lingerNanos = 0;
+        this.linger = PollLinger.NONE;
     }
 
-    private PollBudget(PollBudget b, long lingerNanos) {
-        if (lingerNanos < 0 || lingerNanos > b.idlePollNanos) {
-            throw new IllegalArgumentException(
-                    "need 0 <= reader.poll-linger <= reader.idle-wait, was " + lingerNanos + " ns");
-        }
+    private PollBudget(PollBudget b, PollLinger linger) {
         this.maxRecords = b.maxRecords;
         this.maxBytes = b.maxBytes;
         this.softNanos = b.softNanos;
@@ -101,7 +98,7 @@ public final class PollBudget {
         this.cancellationNanos = b.cancellationNanos;
         this.cutHoldNanos = b.cutHoldNanos;
         this.idlePollNanos = b.idlePollNanos;
-        this.lingerNanos = lingerNanos;
+        this.linger = linger;
     }
 
     /**
@@ -109,7 +106,19 @@ public final class PollBudget {
      * again no sooner than this, availability or not (commands still apply at once).
      */
     public PollBudget withLinger(long lingerNanos) {
-        return new PollBudget(this, lingerNanos);
+        if (lingerNanos < 0 || lingerNanos > idlePollNanos) {
+            throw new IllegalArgumentException(
+                    "need 0 <= reader.poll-linger <= reader.idle-wait, was " + lingerNanos + " ns");
+        }
+        return new PollBudget(this, PollLinger.fixed(lingerNanos));
+    }
+
+    /**
+     * This budget with {@code linger}, fixed or adaptive ({@code reader.wake-budget}); an adaptive
+     * one is capped by the caller at {@code reader.idle-wait}.
+     */
+    public PollBudget withLinger(PollLinger linger) {
+        return new PollBudget(this, Objects.requireNonNull(linger, "linger"));
     }
 
     /** STIP-31's initial production defaults. */
@@ -152,8 +161,13 @@ public final class PollBudget {
         return idlePollNanos;
     }
 
-    /** {@code reader.poll-linger}; 0: poll as soon as the reader's data is available. */
+    /** The linger after a turn that found nothing available (see {@link PollLinger}). */
+    public PollLinger linger() {
+        return linger;
+    }
+
+    /** The linger it gives now after a turn with rows; 0: poll as soon as data is available. */
     public long lingerNanos() {
-        return lingerNanos;
+        return linger.nanos();
     }
 }

@@ -24,9 +24,9 @@ import java.util.function.BiConsumer;
  * When a reader attempt's loop runs its next poll turn: after a turn that said more is available,
  * after every applied command and barrier, when the reader's availability future completes, and at
  * the latest {@code reader.idle-wait} after a {@code NOTHING_AVAILABLE} turn, so a reader whose
- * future never completes is slow, not stalled. With {@code reader.poll-linger} a completed future
- * is acted on no sooner than the linger after that turn (commands still at once), so data that
- * trickles in leaves in fewer turns. The signalling side other threads touch is the mailbox's
+ * future never completes is slow, not stalled. With a linger ({@link PollLinger}) a completed
+ * future is acted on no sooner than the linger after that turn (commands still at once), so data
+ * that trickles in leaves in fewer turns. The signalling side other threads touch is the mailbox's
  * {@link AvailabilitySignal}.
  *
  * <p>Threading: confined to the loop's driving thread (whichever thread drives it, one at a time,
@@ -159,12 +159,14 @@ final class PollScheduler {
     }
 
     /**
-     * After a {@code NOTHING_AVAILABLE} turn: watch the reader's availability future {@code f}
-     * (null or complete: poll again, after the linger if there is one).
+     * After a {@code NOTHING_AVAILABLE} turn, which emitted rows first or not ({@code
+     * turnEmitted}): watch the reader's availability future {@code f} (null or complete: poll
+     * again, after the linger if there is one).
      */
-    void arm(CompletableFuture<Void> f) {
-        if (budget.lingerNanos() > 0) {
-            startLinger(f == null || f.isDone());
+    void arm(CompletableFuture<Void> f, boolean turnEmitted) {
+        long linger = budget.linger().nanos(turnEmitted);
+        if (linger > 0) {
+            startLinger(f == null || f.isDone(), linger);
         }
         if (f == null || f.isDone()) {
             if (!lingering) {
@@ -187,9 +189,9 @@ final class PollScheduler {
      * fewer wake-ups of this thread and the engine's downstream when data trickles in small
      * batches. Data arriving after a longer quiet is polled at once, as without a linger.
      */
-    private void startLinger(boolean alreadyAvailable) {
+    private void startLinger(boolean alreadyAvailable, long lingerNanos) {
         lingering = true;
         availableAtLingerEnd = alreadyAvailable;
-        availability.lingerUntil(clock.nanoTime() + budget.lingerNanos());
+        availability.lingerUntil(clock.nanoTime() + lingerNanos);
     }
 }

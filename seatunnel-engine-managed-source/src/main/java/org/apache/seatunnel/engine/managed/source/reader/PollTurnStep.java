@@ -113,7 +113,7 @@ final class PollTurnStep<T> {
         if (status == PollStatus.MORE_AVAILABLE || status == null) {
             polls.want();
         } else {
-            afterQuietTurn(status);
+            afterQuietTurn(status, turn.emitted() > 0);
         }
     }
 
@@ -124,11 +124,11 @@ final class PollTurnStep<T> {
         }
     }
 
-    private void afterQuietTurn(PollStatus status) {
+    private void afterQuietTurn(PollStatus status, boolean emitted) {
         polls.quiet();
         watch.quiet();
         if (status == PollStatus.NOTHING_AVAILABLE) {
-            polls.arm(reader.isAvailable());
+            polls.arm(reader.isAvailable(), emitted);
         } else if (!schema.gate().phase().allowsPolling()) {
             schema.latchEndOfInput();
         } else {

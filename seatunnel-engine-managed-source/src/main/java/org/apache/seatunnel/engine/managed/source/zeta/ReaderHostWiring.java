@@ -88,7 +88,7 @@ final class ReaderHostWiring {
                 .loopMetrics(loopMetrics)
                 .identity(identity)
                 .reader(reader)
-                .pollBudget(cfg.pollBudget())
+                .pollBudget(cfg.pollBudget().withLinger(cfg.pollLinger(service::readerCount)))
                 .splitWindow(cfg.splitWindow())
                 .offLoopCheckInterval(cfg.offLoopCheckEnabled() ? cfg.offLoopCheckInterval() : 0)
                 .recordSizer(ReaderRowSizing.<T>recordSizer(source.inner()))

@@ -26,6 +26,7 @@ import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.seatunnel.api.source.managed.PollStatus;
 import org.junit.jupiter.api.Test;
 
@@ -50,7 +51,11 @@ class ReaderLoopLingerTest {
         final ArrayDeque<String> fetched = new ArrayDeque<>();
 
         Fed(long lingerMs) {
-            h = new LoopHarness(MailboxLimits.defaults(), budget(lingerMs), 256L << 20);
+            this(budget(lingerMs));
+        }
+
+        Fed(PollBudget budget) {
+            h = new LoopHarness(MailboxLimits.defaults(), budget, 256L << 20);
             h.reader.onPoll =
                     (out, ctx) -> {
                         while (!fetched.isEmpty() && ctx.remainingRecords() > 0) {
@@ -100,6 +105,43 @@ class ReaderLoopLingerTest {
         f.h.runUntilQuiet();
         assertEquals(2, f.polls(), "one turn for everything that came during the linger");
         assertEquals(Arrays.asList("a", "b", "c"), f.h.emitted);
+        assertEquals(1, f.h.loop.metrics().pollsLingered());
+    }
+
+    @Test
+    void anAdaptiveLingerFollowsTheMembersReaderCountAfterEachTurnWithRows() throws Exception {
+        AtomicInteger readers = new AtomicInteger(4);
+        // 100 wake-ups/s for the member: 10 ms per reader on it.
+        PollLinger adaptive =
+                PollLinger.adaptive(readers::get, 100, TimeUnit.MILLISECONDS.toNanos(100));
+        Fed f = new Fed(LoopHarness.budget(64, 4L << 20, 5).withLinger(adaptive));
+        f.h.loop.start(0);
+        assertEquals(LoopStatus.IDLE, f.h.runUntilQuiet());
+        assertEquals(
+                TimeUnit.MILLISECONDS.toNanos(IDLE_MS),
+                f.h.loop.nanosUntilIdlePoll(),
+                "a turn that emitted nothing starts no adaptive linger");
+        f.h.signal.clear();
+        f.h.clock.advanceMillis(5);
+        f.fetch("a");
+        assertTrue(f.h.signal.isPending(), "an idle reader's data wakes the driver at once");
+        f.h.runUntilQuiet();
+        assertEquals(Arrays.asList("a"), f.h.emitted);
+        assertEquals(
+                TimeUnit.MILLISECONDS.toNanos(40),
+                f.h.loop.nanosUntilIdlePoll(),
+                "after a turn with rows: 4 readers' share, 40 ms");
+        f.h.signal.clear();
+        f.h.clock.advanceMillis(20);
+        f.fetch("b");
+        assertFalse(f.h.signal.isPending(), "within the linger: no wake-up");
+
+        // Four readers joined the member: the next turn with rows lingers twice as long.
+        readers.set(8);
+        f.h.clock.advanceMillis(20);
+        f.h.runUntilQuiet();
+        assertEquals(Arrays.asList("a", "b"), f.h.emitted);
+        assertEquals(TimeUnit.MILLISECONDS.toNanos(80), f.h.loop.nanosUntilIdlePoll());
         assertEquals(1, f.h.loop.metrics().pollsLingered());
     }
 

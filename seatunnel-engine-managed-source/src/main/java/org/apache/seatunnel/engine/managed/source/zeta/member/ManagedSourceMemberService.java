@@ -286,6 +286,11 @@ public final class ManagedSourceMemberService implements ManagedService, Inbound
         return new ClusterEpochStore(nodeEngine.getHazelcastInstance());
     }
 
+    /** The Lane A reader attempts registered on this member now (the adaptive linger's count). */
+    public int readerCount() {
+        return targets.readerCount();
+    }
+
     /** The payload-byte budget shared by every reader mailbox of this member. */
     public WorkerMailboxBudget workerBudget() {
         return workerBudget;
