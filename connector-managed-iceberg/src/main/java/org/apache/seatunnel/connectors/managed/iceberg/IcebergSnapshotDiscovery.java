@@ -201,10 +201,11 @@ final class IcebergSnapshotDiscovery implements AutoCloseable {
         IcebergCursor c;
         switch (strategy) {
             case TABLE_SCAN_THEN_INCREMENTAL:
+                // Planned through nothing until the scan is out; then through its snapshot.
                 c =
                         current == null
                                 ? IcebergCursor.at(null)
-                                : IcebergCursor.at(current.snapshotId())
+                                : IcebergCursor.at(null)
                                         .withRange(
                                                 IcebergCursor.Range.tableScan(
                                                         current.snapshotId()));

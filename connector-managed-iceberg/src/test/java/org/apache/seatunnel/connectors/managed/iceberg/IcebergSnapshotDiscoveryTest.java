@@ -17,6 +17,7 @@
 
 package org.apache.seatunnel.connectors.managed.iceberg;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -24,6 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -164,6 +166,9 @@ class IcebergSnapshotDiscoveryTest {
         try (IcebergTestTable t = IcebergTestTable.create(warehouse, "modes")) {
             long s1 = t.append(1, 1);
             long s2 = t.append(2, 1);
+            // The timestamp start mode needs the third snapshot in a later millisecond.
+            long s2Time = t.table().snapshot(s2).timestampMillis();
+            await().atMost(Duration.ofSeconds(5)).until(() -> System.currentTimeMillis() > s2Time);
             long s3 = t.append(4, 1);
             assertEquals(7, count(discovery(t, false, strategy("FROM_EARLIEST_SNAPSHOT"))));
             assertEquals(4, count(discovery(t, false, strategy("FROM_LATEST_SNAPSHOT"))));
