@@ -52,12 +52,15 @@ import org.apache.seatunnel.api.table.type.SeaTunnelRow;
 import org.apache.seatunnel.connectors.managed.enumerator.DiscoveryState;
 
 /**
- * Test only: {@code ManagedIcebergFaulty} is {@code ManagedIceberg} whose readers throw once, when
- * the readers of fault {@code fault.id} together emitted {@code fail.once.at.row} rows, or whose
- * enumerator throws once from the snapshot of the first checkpoint after {@code
- * enumerator.fail.once.after.rows} rows were emitted.
+ * Test only: {@code ManagedIcebergFaulty} is {@code ManagedIceberg} with one injected failure. Once
+ * the readers of fault {@code fault.id} together emitted the configured rows, a reader stops
+ * emitting (a turn emits at most {@value #TURN_ROWS} rows, so it stops inside a file) until a
+ * checkpoint has snapshotted it and completed: that checkpoint holds a split part-read. Then either
+ * the reader throws ({@code fail.once.at.row}) or the enumerator throws from its next checkpoint's
+ * snapshot ({@code enumerator.fail.once.after.rows}), so the restore starts mid-file.
  *
  * <p>Threading: the counters are JVM-wide concurrent maps keyed by fault id; each fault fires once.
+ * A reader's hold flags are volatile: Lane B calls snapshot and completion on other threads.
  */
 public final class FaultyIcebergSourceFactory implements TableSourceFactory {
     static final String IDENTIFIER = "ManagedIcebergFaulty";
@@ -74,11 +77,21 @@ public final class FaultyIcebergSourceFactory implements TableSourceFactory {
                     .defaultValue(-1L)
                     .withDescription("rows before the enumerator's one failure");
 
+    /** Rows one poll turn of a faulty reader emits at most. */
+    static final int TURN_ROWS = 7;
+
     private static final Map<String, AtomicLong> EMITTED = new ConcurrentHashMap<>();
     private static final Map<String, Boolean> FIRED = new ConcurrentHashMap<>();
+    // fault id -> record offset of the part-read split in the completed held checkpoint
+    private static final Map<String, Long> HELD_MID_FILE = new ConcurrentHashMap<>();
 
     static boolean fired(String faultId) {
         return FIRED.containsKey(faultId);
+    }
+
+    /** The record offset of a part-read split in the checkpoint the restore starts from, or -1. */
+    static long heldMidFileOffset(String faultId) {
+        return HELD_MID_FILE.getOrDefault(faultId, -1L);
     }
 
     private static AtomicLong emitted(String faultId) {
@@ -172,8 +185,12 @@ public final class FaultyIcebergSourceFactory implements TableSourceFactory {
 
         @Override
         public SourceReader<SeaTunnelRow, IcebergSplit> createReader(SourceReader.Context context) {
+            boolean readerFault = readerFailAt >= 0;
             return new FaultyReader(
-                    (ManagedIcebergReader) inner.createReader(context), faultId, readerFailAt);
+                    (ManagedIcebergReader) inner.createReader(context),
+                    faultId,
+                    readerFault ? readerFailAt : enumeratorFailAfter,
+                    readerFault);
         }
 
         @Override
@@ -224,7 +241,7 @@ public final class FaultyIcebergSourceFactory implements TableSourceFactory {
         public DiscoveryState<IcebergSplit, IcebergCursor> snapshotState(long checkpointId)
                 throws Exception {
             if (failAfter >= 0
-                    && emitted(faultId).get() >= failAfter
+                    && HELD_MID_FILE.containsKey(faultId)
                     && FIRED.putIfAbsent(faultId, Boolean.TRUE) == null) {
                 throw new IllegalStateException("injected enumerator failure " + faultId);
             }
@@ -277,16 +294,27 @@ public final class FaultyIcebergSourceFactory implements TableSourceFactory {
         }
     }
 
-    /** The managed Iceberg reader, throwing once from a poll turn at the configured row. */
+    /**
+     * The managed Iceberg reader, holding at the configured row until a checkpoint with a part-read
+     * split completed, then throwing once (a reader fault) or resuming (an enumerator fault).
+     */
     static final class FaultyReader implements ManagedSourceReader<SeaTunnelRow, IcebergSplit> {
         private final ManagedIcebergReader inner;
         private final String faultId;
-        private final long failAt;
+        private final long holdAt;
+        private final boolean readerFault;
+        private volatile boolean holding;
+        private volatile long heldCheckpoint = -1;
+        private volatile long heldOffset = -1;
+        private volatile boolean heldComplete;
+        private volatile CompletableFuture<Void> holdFuture;
+        private int turnRows;
 
-        FaultyReader(ManagedIcebergReader inner, String faultId, long failAt) {
+        FaultyReader(ManagedIcebergReader inner, String faultId, long holdAt, boolean readerFault) {
             this.inner = inner;
             this.faultId = faultId;
-            this.failAt = failAt;
+            this.holdAt = holdAt;
+            this.readerFault = readerFault;
         }
 
         @Override
@@ -302,13 +330,61 @@ public final class FaultyIcebergSourceFactory implements TableSourceFactory {
         @Override
         public PollStatus pollNextManaged(Collector<SeaTunnelRow> output, PollContext ctx)
                 throws Exception {
-            PollStatus status = inner.pollNextManaged(new Counting(output), ctx);
-            if (failAt >= 0
-                    && emitted(faultId).get() >= failAt
-                    && FIRED.putIfAbsent(faultId, Boolean.TRUE) == null) {
-                throw new IllegalStateException("injected reader failure " + faultId);
+            if (holding) {
+                if (heldComplete || fired(faultId)) {
+                    holding = false;
+                    if (readerFault && heldComplete && FIRED.putIfAbsent(faultId, true) == null) {
+                        throw new IllegalStateException("injected reader failure " + faultId);
+                    }
+                } else {
+                    return PollStatus.NOTHING_AVAILABLE;
+                }
+            }
+            turnRows = 0;
+            PollStatus status = inner.pollNextManaged(new Counting(output), new Capped(ctx));
+            if (holdAt >= 0
+                    && !fired(faultId)
+                    && heldCheckpoint < 0
+                    && emitted(faultId).get() >= holdAt) {
+                holdFuture = new CompletableFuture<>();
+                holding = true;
+                return PollStatus.NOTHING_AVAILABLE;
             }
             return status;
+        }
+
+        /** The turn's budget, capped at {@value #TURN_ROWS} rows. */
+        private final class Capped implements PollContext {
+            private final PollContext ctx;
+
+            Capped(PollContext ctx) {
+                this.ctx = ctx;
+            }
+
+            @Override
+            public int remainingRecords() {
+                return Math.min(ctx.remainingRecords(), TURN_ROWS - turnRows);
+            }
+
+            @Override
+            public long remainingBytes() {
+                return ctx.remainingBytes();
+            }
+
+            @Override
+            public long deadlineNanos() {
+                return ctx.deadlineNanos();
+            }
+
+            @Override
+            public long nanoTime() {
+                return ctx.nanoTime();
+            }
+
+            @Override
+            public boolean shouldYield() {
+                return ctx.shouldYield() || turnRows >= TURN_ROWS;
+            }
         }
 
         private final class Counting implements Collector<SeaTunnelRow> {
@@ -321,6 +397,7 @@ public final class FaultyIcebergSourceFactory implements TableSourceFactory {
             @Override
             public void collect(SeaTunnelRow row) {
                 out.collect(row);
+                turnRows++;
                 emitted(faultId).incrementAndGet();
             }
 
@@ -332,7 +409,8 @@ public final class FaultyIcebergSourceFactory implements TableSourceFactory {
 
         @Override
         public CompletableFuture<Void> isAvailable() {
-            return inner.isAvailable();
+            CompletableFuture<Void> hold = holdFuture;
+            return holding && hold != null ? hold : inner.isAvailable();
         }
 
         @Override
@@ -357,7 +435,16 @@ public final class FaultyIcebergSourceFactory implements TableSourceFactory {
 
         @Override
         public List<IcebergSplit> snapshotState(long checkpointId) throws Exception {
-            return inner.snapshotState(checkpointId);
+            List<IcebergSplit> state = inner.snapshotState(checkpointId);
+            if (holding && heldCheckpoint < 0) {
+                for (IcebergSplit s : state) {
+                    if (s.recordOffset() > 0) {
+                        heldOffset = s.recordOffset();
+                        heldCheckpoint = checkpointId;
+                    }
+                }
+            }
+            return state;
         }
 
         @Override
@@ -373,6 +460,11 @@ public final class FaultyIcebergSourceFactory implements TableSourceFactory {
         @Override
         public void notifyCheckpointComplete(long checkpointId) throws Exception {
             inner.notifyCheckpointComplete(checkpointId);
+            if (holding && checkpointId == heldCheckpoint) {
+                HELD_MID_FILE.putIfAbsent(faultId, heldOffset);
+                heldComplete = true;
+                holdFuture.complete(null);
+            }
         }
     }
 }

@@ -106,6 +106,8 @@ class ManagedIcebergFaultsTest {
                                     "managed.fetch.batch-rows",
                                     50));
             await().atMost(BOUND).until(() -> FaultyIcebergSourceFactory.fired(faultId));
+            long midFile = FaultyIcebergSourceFactory.heldMidFileOffset(faultId);
+            assertTrue(midFile > 0, "the restored checkpoint holds a part-read file: " + midFile);
             await().atMost(BOUND).until(() -> rows.committed().size() >= t.keys().size());
             // More commits while the restored job runs: discovered from the restored cursor on.
             for (int i = 0; i < 5; i++) {
@@ -120,8 +122,10 @@ class ManagedIcebergFaultsTest {
             long readers = RuntimeStats.readersOpened() - readersBefore;
             assertTrue(readers >= 4, "two Lane A readers, then two restored: " + readers);
             System.out.printf(
-                    "[ManagedIcebergFaultsTest] %s: committed %d, written %d (replayed %d)%n",
+                    "[ManagedIcebergFaultsTest] %s: restored mid-file at record %d; committed %d,"
+                            + " written %d (replayed %d)%n",
                     name,
+                    midFile,
                     rows.committed().size(),
                     rows.writtenCount(),
                     rows.writtenCount() - rows.committed().size());
