@@ -82,11 +82,12 @@ assemble_home() {
   fi
   rm -rf "$HOME_DIR.tmp" && mkdir -p "$HOME_DIR.tmp/config"
   # 1. A stock home: the engine's jars from Maven Central, two stock sinks (Console, LocalFile) and
-  # the stock Kafka connector, with their lines of the stock plugin-mapping.properties.
+  # the stock Kafka and Iceberg connectors, with their lines of the stock plugin-mapping.properties.
   cp -r "$stock/lib" "$stock/connectors" "$HOME_DIR.tmp/"
   printf '%s\n' 'seatunnel.sink.Console = connector-console' \
     'seatunnel.sink.LocalFile = connector-file-local' \
     'seatunnel.source.Kafka = connector-kafka' 'seatunnel.sink.Kafka = connector-kafka' \
+    'seatunnel.source.Iceberg = connector-iceberg' \
     > "$HOME_DIR.tmp/connectors/plugin-mapping.properties"
   cat > "$HOME_DIR.tmp/config/log4j2.properties" <<'EOF'
 rootLogger.level = INFO

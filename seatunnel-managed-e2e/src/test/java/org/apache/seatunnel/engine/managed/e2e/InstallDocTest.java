@@ -113,6 +113,7 @@ class InstallDocTest {
         Files.createDirectories(home.resolve("config"));
         Files.write(home.resolve("lib/seatunnel-starter.jar"), new byte[0]);
         Files.write(home.resolve("connectors/connector-kafka-2.3.8.jar"), new byte[0]);
+        Files.write(home.resolve("connectors/connector-iceberg-2.3.8.jar"), new byte[0]);
         Files.write(home.resolve("connectors/connector-console-2.3.8.jar"), new byte[0]);
         Files.write(home.resolve("connectors/plugin-mapping.properties"), STOCK_MAPPING);
         Files.write(
