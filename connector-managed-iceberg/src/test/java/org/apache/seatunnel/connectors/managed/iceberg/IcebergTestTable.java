@@ -104,6 +104,24 @@ final class IcebergTestTable implements AutoCloseable {
         return o;
     }
 
+    /**
+     * As {@link #options()}, with the catalog loaded from {@code catalogImpl} (Iceberg's {@code
+     * catalog-impl}) instead of the built-in Hadoop type.
+     */
+    Map<String, Object> options(String catalogImpl) {
+        Map<String, Object> o = options();
+        Map<String, String> props = new HashMap<>();
+        props.put("catalog-impl", catalogImpl);
+        props.put("warehouse", warehouse.toUri().toString());
+        o.put("iceberg.catalog.config", props);
+        return o;
+    }
+
+    /** Appends so far (each one's rows carry its number, from 0, as {@code batch}). */
+    int batches() {
+        return batch;
+    }
+
     /** The key the sink sees for a row of this table. */
     static String key(long id, int batch) {
         return RowKeys.ofFields(id, "r" + id, batch);

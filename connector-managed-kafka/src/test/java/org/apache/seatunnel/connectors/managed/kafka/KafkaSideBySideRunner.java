@@ -21,32 +21,22 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.hazelcast.jet.datamodel.Tuple2;
 import com.sun.management.OperatingSystemMXBean;
 import java.lang.management.ManagementFactory;
-import java.lang.reflect.Field;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.seatunnel.engine.core.job.JobStatus;
-import org.apache.seatunnel.engine.server.checkpoint.ActionStateKey;
-import org.apache.seatunnel.engine.server.checkpoint.CheckpointCoordinator;
-import org.apache.seatunnel.engine.server.checkpoint.CheckpointPlan;
-import org.apache.seatunnel.engine.server.checkpoint.CompletedCheckpoint;
-import org.apache.seatunnel.engine.server.checkpoint.SubtaskStatistics;
-import org.apache.seatunnel.engine.server.checkpoint.TaskStatistics;
-import org.apache.seatunnel.engine.server.master.JobMaster;
 import org.apache.seatunnel.managed.bench.report.BenchReport;
 import org.apache.seatunnel.managed.bench.report.LatencyPlot;
 import org.apache.seatunnel.managed.testkit.engine.EmbeddedZeta;
+import org.apache.seatunnel.managed.testkit.engine.EngineCheckpointSampler;
 import org.apache.seatunnel.managed.testkit.engine.LaneASettings;
 import org.apache.seatunnel.managed.testkit.engine.RuntimeStats;
 
@@ -339,7 +329,8 @@ public final class KafkaSideBySideRunner {
                 .until(() -> BenchSinkFactory.rows(runId).get() >= PARTITIONS);
         BenchSinkFactory.latencies(runId).clear();
         RuntimeStats.reset();
-        Checkpoints checkpoints = new Checkpoints(System.currentTimeMillis());
+        EngineCheckpointSampler checkpoints =
+                new EngineCheckpointSampler(System.currentTimeMillis());
         long period = TimeUnit.MILLISECONDS.toNanos(100);
         long next = System.nanoTime();
         int n = seconds * 10;
@@ -371,93 +362,6 @@ public final class KafkaSideBySideRunner {
         zeta.cancel(jobId, Duration.ofSeconds(60));
         return new Trickle(
                 lat, checkpoints.durations(), checkpoints.readerAcks(), runtimeWaits, idle);
-    }
-
-    /**
-     * The engine's own checkpoint timing, lane-agnostic: the coordinator's latest {@link
-     * CompletedCheckpoint} (private field, hence reflection) carries the trigger and completion
-     * times and each task's acknowledgement time, all wall-clock milliseconds.
-     */
-    private static final class Checkpoints {
-        private final long sinceMillis;
-        private final Set<Long> seen = new HashSet<>();
-        private final List<Long> durations = new ArrayList<>();
-        private final List<Long> readerAcks = new ArrayList<>();
-
-        Checkpoints(long sinceMillis) {
-            this.sinceMillis = sinceMillis;
-        }
-
-        void sample(EmbeddedZeta zeta, long jobId) throws ReflectiveOperationException {
-            JobMaster master = zeta.jobMaster(jobId);
-            if (master == null) {
-                return;
-            }
-            CheckpointCoordinator coordinator =
-                    master.getCheckpointManager().getCheckpointCoordinator(1);
-            Field f = CheckpointCoordinator.class.getDeclaredField("latestCompletedCheckpoint");
-            f.setAccessible(true);
-            CompletedCheckpoint c = (CompletedCheckpoint) f.get(coordinator);
-            if (c == null
-                    || c.getCheckpointTimestamp() < sinceMillis
-                    || !seen.add(c.getCheckpointId())) {
-                return;
-            }
-            long trigger = c.getCheckpointTimestamp();
-            durations.add(TimeUnit.MILLISECONDS.toNanos(c.getCompletedTimestamp() - trigger));
-            Set<Long> readers = readerVertices(coordinator);
-            for (TaskStatistics task : c.getTaskStatistics().values()) {
-                if (!readers.contains(task.getJobVertexId())) {
-                    continue;
-                }
-                for (SubtaskStatistics sub : task.getSubtaskStats()) {
-                    if (sub != null) {
-                        readerAcks.add(
-                                TimeUnit.MILLISECONDS.toNanos(sub.getAckTimestamp() - trigger));
-                    }
-                }
-            }
-        }
-
-        /**
-         * The reader tasks' vertex ids: the tasks whose checkpoint actions include the source at a
-         * subtask index (the enumerator holds it at the coordinator index; sink tasks have none).
-         */
-        private static Set<Long> readerVertices(CheckpointCoordinator coordinator)
-                throws ReflectiveOperationException {
-            Field f = CheckpointCoordinator.class.getDeclaredField("plan");
-            f.setAccessible(true);
-            CheckpointPlan plan = (CheckpointPlan) f.get(coordinator);
-            Set<Long> out = new HashSet<>();
-            plan.getSubtaskActions()
-                    .forEach(
-                            (location, actions) -> {
-                                for (Tuple2<ActionStateKey, Integer> a : actions) {
-                                    if (a.f0().toString().contains("Source")
-                                            && !CheckpointPlan.COORDINATOR_INDEX.equals(a.f1())) {
-                                        out.add(location.getTaskVertexId());
-                                    }
-                                }
-                            });
-            if (out.isEmpty()) {
-                throw new IllegalStateException("no reader task in " + plan);
-            }
-            return out;
-        }
-
-        long[] durations() {
-            return sorted(durations);
-        }
-
-        long[] readerAcks() {
-            return sorted(readerAcks);
-        }
-
-        private static long[] sorted(List<Long> values) {
-            long[] out = values.stream().mapToLong(Long::longValue).toArray();
-            Arrays.sort(out);
-            return out;
-        }
     }
 
     private static double median(double[] v) {
