@@ -138,6 +138,15 @@ public final class IcebergSideBySideRunner {
                     String.format(Locale.ROOT, "%.2f", median(cpu[1])));
             row(
                     table,
+                    "  same scan, ManagedIceberg on Lane B",
+                    String.format(
+                            Locale.ROOT,
+                            "%,.0f rows/s, %.2f CPU-s/M",
+                            median(rps[2]),
+                            median(cpu[2])),
+                    "");
+            row(
+                    table,
                     "append -> sink p50/p99 ms",
                     pcts(plain[0].appendToSink),
                     pcts(plain[1].appendToSink));
