@@ -68,6 +68,7 @@ final class CoordinatorCore<SplitT extends SourceSplit, StateT> {
     private final EnvelopeFactory envelopes;
     private final CoordinatorSchedulerImpl scheduler;
     private final TrackerGauges gauges;
+    private final RestoredReaderStates<SplitT> restoredStates;
     private final byte[] restoreBlob;
     private OutboundCommands outbound;
     private LoopPort loop;
@@ -105,6 +106,14 @@ final class CoordinatorCore<SplitT extends SourceSplit, StateT> {
         this.scheduler = scheduler;
         this.gauges = gauges;
         this.restoreBlob = restoreBlob;
+        this.restoredStates =
+                new RestoredReaderStates<>(
+                        config.epoch(),
+                        tracker,
+                        readers,
+                        metrics,
+                        this::returnToEnumerator,
+                        this::splitsReturned);
     }
 
     void bind(
@@ -169,13 +178,8 @@ final class CoordinatorCore<SplitT extends SourceSplit, StateT> {
     void registerReader(
             int subtask, long attempt, ReaderInclusionReport restored, ReaderWindow window) {
         if (attempt == ReaderInclusionReport.NO_ATTEMPT) {
-            // Not a reader attempt: the host reporting a restored owner's metadata (Zeta hands
-            // reader state back before readers open).
-            if (restored == null) {
-                throw new IllegalArgumentException("registration without an attempt id");
-            }
-            inclusion(restored);
-            return;
+            // Restored owners' metadata comes with their state (restoredReaderState).
+            throw new IllegalArgumentException("registration without an attempt id");
         }
         checkSubtask(subtask);
         Long current = readers.current(subtask);
@@ -238,50 +242,9 @@ final class CoordinatorCore<SplitT extends SourceSplit, StateT> {
         outbound.rearmDemandForAll();
     }
 
-    /**
-     * A restored reader state the engine handed back: the metadata of each old owner it holds
-     * ({@code owners}, RESTORED reports) and its connector splits, which go back to the enumerator.
-     * The engine may deliver one state twice: a restore operation that waited for the enumerator
-     * task can land on the task of the next restore attempt, which gets its own readers' states
-     * too. The second delivery is dropped whole, or the enumerator would own two copies of each
-     * split. A delivery that repeats only some of its owners is refused: no restore produces it.
-     */
+    /** A restored reader state the engine handed back (see {@link RestoredReaderStates}). */
     void restoredReaderState(int subtask, List<ReaderInclusionReport> owners, List<SplitT> splits) {
-        int repeated = 0;
-        for (ReaderInclusionReport r : owners) {
-            if (r.kind() != ReaderInclusionReport.Kind.RESTORED) {
-                throw new IllegalArgumentException("a restored reader state carries a " + r.kind());
-            }
-            if (!readers.firstRestoredState(r.subtask())) {
-                repeated++;
-            }
-        }
-        if (repeated > 0) {
-            if (repeated < owners.size()) {
-                throw new IllegalStateException(
-                        "the engine handed back reader states of subtask "
-                                + subtask
-                                + " that repeat "
-                                + repeated
-                                + " of their "
-                                + owners.size()
-                                + " restored owners: no restore produces that");
-            }
-            metrics.increment(Counter.RESTORED_STATES_DUPLICATED);
-            LOG.warn(
-                    "Coordinator epoch {}: the engine handed back the restored state of reader"
-                            + " subtask {} again ({} splits); dropped, the first delivery stands",
-                    config.epoch(),
-                    subtask,
-                    splits.size());
-            return;
-        }
-        for (ReaderInclusionReport r : owners) {
-            inclusion(r);
-        }
-        if (!splits.isEmpty()) {
-            splitsReturned(subtask, splits);
-        }
+        restoredStates.deliver(subtask, owners, splits);
     }
 
     void readerEvent(int subtask, long attempt, SourceEvent event) {
@@ -307,22 +270,7 @@ final class CoordinatorCore<SplitT extends SourceSplit, StateT> {
 
     void inclusion(ReaderInclusionReport r) {
         if (r.kind() == ReaderInclusionReport.Kind.RESTORED) {
-            if (!readers.isAwaiting(r.subtask())) {
-                metrics.increment(Counter.INCLUSION_REPORTS_FENCED);
-                return;
-            }
-            List<AssignmentEntry> back =
-                    tracker.reconcileRestoredOwner(r.subtask(), envelopes.epoch(), r);
-            metrics.increment(Counter.RECONCILIATIONS);
-            returnToEnumerator(back);
-            LOG.info(
-                    "Coordinator epoch {}: restored owner {} reconciled, {} assignments returned",
-                    config.epoch(),
-                    r.subtask(),
-                    back.size());
-            if (readers.ownerReconciled(r.subtask())) {
-                LOG.info("Coordinator epoch {}: every restored owner reconciled", config.epoch());
-            }
+            restoredStates.reconcile(r);
             return;
         }
         if (!readers.isCurrent(r.subtask(), r.attemptId())) {

@@ -126,8 +126,8 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> {
     /**
      * A reader attempt registered. Attempt ids of one subtask must increase; a repeated id is a
      * duplicate. {@code restored} (kind RESTORED) is the metadata of the state it restored and
-     * keeps, or null. With {@link ReaderInclusionReport#NO_ATTEMPT} it is no registration but the
-     * same as {@link #reportInclusion} of the RESTORED report (a restored owner's metadata).
+     * keeps, or null. A restored owner's metadata without an attempt comes with its state through
+     * {@link #restoreReaderState}.
      */
     public OfferResult registerReader(int subtask, long attemptId, ReaderInclusionReport restored) {
         return loop.offer(
