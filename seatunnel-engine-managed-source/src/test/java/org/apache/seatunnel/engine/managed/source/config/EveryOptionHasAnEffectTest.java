@@ -237,7 +237,7 @@ class EveryOptionHasAnEffectTest {
         effect(ManagedSourceOptions.CUT_HOLD_TIMEOUT, "5s", c -> c.pollBudget().cutHoldNanos());
         effect(ManagedSourceOptions.IDLE_WAIT, "50ms", c -> c.pollBudget().idlePollNanos());
         effect(ManagedSourceOptions.POLL_LINGER, "20ms", c -> c.pollBudget().lingerNanos());
-        // Four readers on the member: 4 ms at the default budget, 40 ms at 100 wake-ups/s.
+        // Four readers on the member: 16 ms at the default budget, 40 ms at 100 wake-ups/s.
         effect(ManagedSourceOptions.WAKE_BUDGET, 100, c -> c.pollLinger(() -> 4).nanos());
         effect(
                 ManagedSourceOptions.OFF_LOOP_CHECK_ENABLED,

@@ -79,9 +79,10 @@ class PollLingerTest {
     void aFixedLingerReplacesTheAdaptiveOneAndABudgetOfZeroTurnsItOff() {
         AtomicInteger readers = new AtomicInteger(64);
         assertEquals(
-                64 * MS,
+                100 * MS,
                 config(Map.of()).pollLinger(readers::get).nanos(),
-                "by default: adaptive, 1000 wake-ups/s");
+                "by default: adaptive, 250 wake-ups/s, capped at 100 ms");
+        assertEquals(64 * MS, config(Map.of()).pollLinger(() -> 16).nanos(), "16 readers: 64 ms");
         assertEquals(
                 20 * MS,
                 config(Map.of("reader.poll-linger", "20ms")).pollLinger(readers::get).nanos());
