@@ -129,27 +129,27 @@ public final class IcebergSideBySideRunner {
             row(
                     table,
                     String.format(Locale.ROOT, "rows/s, bounded scan of %,d rows, p=2", total),
-                    String.format(Locale.ROOT, "%,.0f", median(rps[0])),
-                    String.format(Locale.ROOT, "%,.0f", median(rps[1])));
+                    String.format(Locale.ROOT, "%,.0f", BenchReport.median(rps[0])),
+                    String.format(Locale.ROOT, "%,.0f", BenchReport.median(rps[1])));
             row(
                     table,
                     "process CPU-s per million rows, same scan",
-                    String.format(Locale.ROOT, "%.2f", median(cpu[0])),
-                    String.format(Locale.ROOT, "%.2f", median(cpu[1])));
+                    String.format(Locale.ROOT, "%.2f", BenchReport.median(cpu[0])),
+                    String.format(Locale.ROOT, "%.2f", BenchReport.median(cpu[1])));
             row(
                     table,
                     "  same scan, ManagedIceberg on Lane B",
                     String.format(
                             Locale.ROOT,
                             "%,.0f rows/s, %.2f CPU-s/M",
-                            median(rps[2]),
-                            median(cpu[2])),
+                            BenchReport.median(rps[2]),
+                            BenchReport.median(cpu[2])),
                     "");
             row(
                     table,
                     "append -> sink p50/p99 ms",
-                    pcts(plain[0].appendToSink),
-                    pcts(plain[1].appendToSink));
+                    BenchReport.p50p99(plain[0].appendToSink),
+                    BenchReport.p50p99(plain[1].appendToSink));
             row(
                     table,
                     "rows seen / appended",
@@ -158,18 +158,18 @@ public final class IcebergSideBySideRunner {
             row(
                     table,
                     "checkpoint duration p50/p99 ms",
-                    pcts(plain[0].checkpoints),
-                    pcts(plain[1].checkpoints));
+                    BenchReport.p50p99(plain[0].checkpoints),
+                    BenchReport.p50p99(plain[1].checkpoints));
             row(
                     table,
                     "slow catalog (+" + SLOW_MS + " ms): checkpoint p50/p99 ms",
-                    pcts(slow[0].checkpoints),
-                    pcts(slow[1].checkpoints));
+                    BenchReport.p50p99(slow[0].checkpoints),
+                    BenchReport.p50p99(slow[1].checkpoints));
             row(
                     table,
                     "slow catalog: append -> sink p50/p99 ms",
-                    pcts(slow[0].appendToSink),
-                    pcts(slow[1].appendToSink));
+                    BenchReport.p50p99(slow[0].appendToSink),
+                    BenchReport.p50p99(slow[1].appendToSink));
             row(table, "slow catalog: slow calls", "" + slow[0].slowCalls, "" + slow[1].slowCalls);
             row(
                     table,
@@ -191,14 +191,14 @@ public final class IcebergSideBySideRunner {
             json.put("streamSeconds", streamSeconds);
             json.put("slowCatalogMillis", SLOW_MS);
             ObjectNode managedB = json.putObject("managedIcebergOnLaneB");
-            putAll(managedB.putArray("scanRowsPerSecond"), rps[2]);
-            putAll(managedB.putArray("scanCpuSecondsPerMillionRows"), cpu[2]);
+            BenchReport.addAll(managedB.putArray("scanRowsPerSecond"), rps[2]);
+            BenchReport.addAll(managedB.putArray("scanCpuSecondsPerMillionRows"), cpu[2]);
             ArrayNode lanes = json.putArray("lanes");
             for (int l = 0; l < 2; l++) {
                 ObjectNode lane = lanes.addObject();
                 lane.put("lane", LANES[l]);
-                putAll(lane.putArray("scanRowsPerSecond"), rps[l]);
-                putAll(lane.putArray("scanCpuSecondsPerMillionRows"), cpu[l]);
+                BenchReport.addAll(lane.putArray("scanRowsPerSecond"), rps[l]);
+                BenchReport.addAll(lane.putArray("scanCpuSecondsPerMillionRows"), cpu[l]);
                 lane.set("appendToSink", BenchReport.distribution(plain[l].appendToSink, true));
                 lane.put("rowsSeen", plain[l].rowsSeen);
                 lane.put("rowsAppended", plain[l].rowsAppended);
@@ -356,33 +356,5 @@ public final class IcebergSideBySideRunner {
 
     private static void row(StringBuilder sb, String name, String b, String a) {
         sb.append(String.format(Locale.ROOT, CELL + " | " + COL + " | " + COL + "%n", name, b, a));
-    }
-
-    private static String pcts(long[] sortedNanos) {
-        if (sortedNanos.length == 0) {
-            return "n/a (n=0)";
-        }
-        return String.format(
-                Locale.ROOT,
-                "%s / %s (n=%d)",
-                ms(BenchReport.percentile(sortedNanos, 50)),
-                ms(BenchReport.percentile(sortedNanos, 99)),
-                sortedNanos.length);
-    }
-
-    private static String ms(long nanos) {
-        return String.format(Locale.ROOT, nanos < 10_000_000 ? "%.2f" : "%.0f", nanos / 1e6);
-    }
-
-    private static void putAll(ArrayNode array, double[] values) {
-        for (double v : values) {
-            array.add(v);
-        }
-    }
-
-    private static double median(double[] v) {
-        double[] c = v.clone();
-        Arrays.sort(c);
-        return c[c.length / 2];
     }
 }

@@ -127,13 +127,23 @@ public final class KafkaSideBySideRunner {
                             "figure (median of " + reps + ")",
                             LANES[0],
                             LANES[1]));
-            row(table, "rows/s, " + total + " rows, p=2", "%.0f", median(rps[0]), median(rps[1]));
-            row(table, "CPU-s per M rows", "%.2f", median(cpu[0]), median(cpu[1]));
+            row(
+                    table,
+                    "rows/s, " + total + " rows, p=2",
+                    "%.0f",
+                    BenchReport.median(rps[0]),
+                    BenchReport.median(rps[1]));
+            row(
+                    table,
+                    "CPU-s per M rows",
+                    "%.2f",
+                    BenchReport.median(cpu[0]),
+                    BenchReport.median(cpu[1]));
             row(
                     table,
                     "trickle produce->sink p50/p99 ms",
-                    pcts(trickle[0].produceToSink()),
-                    pcts(trickle[1].produceToSink()));
+                    BenchReport.p50p99(trickle[0].produceToSink()),
+                    BenchReport.p50p99(trickle[1].produceToSink()));
             row(
                     table,
                     "trickle records seen",
@@ -143,17 +153,17 @@ public final class KafkaSideBySideRunner {
                     table,
                     "barrier wait p50/p99 ms (runtime)",
                     "not exposed (engine only)",
-                    pcts(trickle[1].runtimeBarrierWait()));
+                    BenchReport.p50p99(trickle[1].runtimeBarrierWait()));
             row(
                     table,
                     "engine trigger->reader ack p50/p99 ms",
-                    pcts(trickle[0].triggerToReaderAck()),
-                    pcts(trickle[1].triggerToReaderAck()));
+                    BenchReport.p50p99(trickle[0].triggerToReaderAck()),
+                    BenchReport.p50p99(trickle[1].triggerToReaderAck()));
             row(
                     table,
                     "checkpoint duration p50/p99 ms",
-                    pcts(trickle[0].checkpointDuration()),
-                    pcts(trickle[1].checkpointDuration()));
+                    BenchReport.p50p99(trickle[0].checkpointDuration()),
+                    BenchReport.p50p99(trickle[1].checkpointDuration()));
             row(
                     table,
                     "idle streaming job, CPU %",
@@ -177,8 +187,8 @@ public final class KafkaSideBySideRunner {
             for (int l = 0; l < 2; l++) {
                 ObjectNode lane = lanes.addObject();
                 lane.put("lane", LANES[l]);
-                putAll(lane.putArray("rowsPerSecond"), rps[l]);
-                putAll(lane.putArray("cpuSecondsPerMillionRows"), cpu[l]);
+                BenchReport.addAll(lane.putArray("rowsPerSecond"), rps[l]);
+                BenchReport.addAll(lane.putArray("cpuSecondsPerMillionRows"), cpu[l]);
                 lane.set(
                         "trickleProduceToSink",
                         BenchReport.distribution(trickle[l].produceToSink(), true));
@@ -234,28 +244,6 @@ public final class KafkaSideBySideRunner {
 
     private static void row(StringBuilder sb, String name, String b, String a) {
         sb.append(String.format(Locale.ROOT, CELL + " | " + COL + " | " + COL + "%n", name, b, a));
-    }
-
-    private static String pcts(long[] sortedNanos) {
-        if (sortedNanos.length == 0) {
-            return "n/a (n=0)";
-        }
-        return String.format(
-                Locale.ROOT,
-                "%s / %s (n=%d)",
-                ms(BenchReport.percentile(sortedNanos, 50)),
-                ms(BenchReport.percentile(sortedNanos, 99)),
-                sortedNanos.length);
-    }
-
-    private static String ms(long nanos) {
-        return String.format(Locale.ROOT, nanos < 10_000_000 ? "%.2f" : "%.0f", nanos / 1e6);
-    }
-
-    private static void putAll(ArrayNode array, double[] values) {
-        for (double v : values) {
-            array.add(v);
-        }
     }
 
     private static String source(int lane, KafkaTestBroker broker, String topic, String group) {
@@ -362,11 +350,5 @@ public final class KafkaSideBySideRunner {
         zeta.cancel(jobId, Duration.ofSeconds(60));
         return new Trickle(
                 lat, checkpoints.durations(), checkpoints.readerAcks(), runtimeWaits, idle);
-    }
-
-    private static double median(double[] v) {
-        double[] c = v.clone();
-        Arrays.sort(c);
-        return c[c.length / 2];
     }
 }

@@ -17,17 +17,12 @@
 
 package org.apache.seatunnel.engine.managed.e2e;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSource;
 import org.apache.seatunnel.managed.testkit.engine.EmbeddedZeta;
 import org.apache.seatunnel.managed.testkit.engine.LaneASettings;
-import org.apache.seatunnel.managed.testkit.engine.RuntimeStats;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -40,7 +35,6 @@ import org.junit.jupiter.api.Test;
  * (the same job in {@link LaneAPollLingerTest}'s shape without a linger) every row takes a turn.
  */
 class LaneAAdaptiveLingerTest {
-    private static final Duration BOUND = Duration.ofSeconds(120);
     private static final String JOB_NAME = "lane-a-adaptive-linger";
     private static EmbeddedZeta zeta;
 
@@ -65,25 +59,7 @@ class LaneAAdaptiveLingerTest {
 
     @Test
     void aSmallWakeBudgetCoalescesTricklingRowsIntoFewTurnsEachRowOnce() throws Exception {
-        RuntimeStats.reset();
-        String runId = "lane-a-adaptive-linger";
-        // 100 rows/s per reader is paced one row per fetch: without a linger every row wakes the
-        // task thread for a turn of its own (at least 100 turns for the job's 100 rows).
-        ManagedJobs.finish5x20ExactlyOnce(
-                zeta,
-                ManagedJobs.bounded5x20(JOB_NAME, runId, "    rows.per.second = 100\n"),
-                runId,
-                BOUND);
-
-        long records = RuntimeStats.total(RuntimeStats.Counter.RECORDS);
-        long turns = RuntimeStats.total(RuntimeStats.Counter.POLL_TURNS);
-        long lingered = RuntimeStats.total(RuntimeStats.Counter.POLLS_LINGERED);
-        assertEquals(100, records);
-        assertTrue(turns < records / 2, "turns " + turns + " for " + records + " rows");
-        assertTrue(lingered > 0, "ManagedSourcePollsLingered counted the deferred polls");
-        System.out.printf(
-                "[LaneAAdaptiveLingerTest] FINISHED, 100 rows once, %d poll turns,"
-                        + " ManagedSourcePollsLingered %d%n",
-                turns, lingered);
+        LaneAPollLingerTest.tricklingRowsLeaveInFewTurnsEachOnce(
+                zeta, JOB_NAME, "lane-a-adaptive-linger", "LaneAAdaptiveLingerTest");
     }
 }

@@ -64,16 +64,24 @@ class LaneAPollLingerTest {
 
     @Test
     void rowsThatTrickleInLeaveInFewerTurnsAndEachExactlyOnce() throws Exception {
+        tricklingRowsLeaveInFewTurnsEachOnce(
+                zeta, JOB_NAME, "lane-a-linger", "LaneAPollLingerTest");
+    }
+
+    /**
+     * Runs the bounded 5 × 20 job at 100 rows/s per reader on {@code zeta} (whose settings linger)
+     * and checks that its 100 rows took fewer than 50 poll turns, that lingers were counted, and
+     * that every row was written once. Paced one row per fetch, without a linger every row wakes
+     * the task thread for a turn of its own (at least 100 turns).
+     */
+    static void tricklingRowsLeaveInFewTurnsEachOnce(
+            EmbeddedZeta zeta, String jobName, String runId, String label) throws Exception {
         RuntimeStats.reset();
-        String runId = "lane-a-linger";
-        // 100 rows/s per reader is paced one row per fetch: without a linger every row wakes the
-        // task thread for a turn of its own (at least 100 turns for the job's 100 rows).
         ManagedJobs.finish5x20ExactlyOnce(
                 zeta,
-                ManagedJobs.bounded5x20(JOB_NAME, runId, "    rows.per.second = 100\n"),
+                ManagedJobs.bounded5x20(jobName, runId, "    rows.per.second = 100\n"),
                 runId,
                 BOUND);
-
         long records = RuntimeStats.total(RuntimeStats.Counter.RECORDS);
         long turns = RuntimeStats.total(RuntimeStats.Counter.POLL_TURNS);
         long lingered = RuntimeStats.total(RuntimeStats.Counter.POLLS_LINGERED);
@@ -81,8 +89,7 @@ class LaneAPollLingerTest {
         assertTrue(turns < records / 2, "turns " + turns + " for " + records + " rows");
         assertTrue(lingered > 0, "ManagedSourcePollsLingered counted the deferred polls");
         System.out.printf(
-                "[LaneAPollLingerTest] FINISHED, 100 rows once, %d poll turns,"
-                        + " ManagedSourcePollsLingered %d%n",
-                turns, lingered);
+                "[%s] FINISHED, 100 rows once, %d poll turns, ManagedSourcePollsLingered %d%n",
+                label, turns, lingered);
     }
 }

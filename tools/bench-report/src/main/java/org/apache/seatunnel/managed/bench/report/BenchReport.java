@@ -26,7 +26,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * One runner's report: a JSON tree of figures (written with jackson-databind) and the panels of its
@@ -93,6 +95,38 @@ public final class BenchReport {
     public static long percentile(long[] sorted, int p) {
         int i = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
         return sorted[Math.max(0, Math.min(sorted.length - 1, i))];
+    }
+
+    /** "p50 / p99 (n=N)" of sorted nanoseconds in milliseconds, or "n/a (n=0)". */
+    public static String p50p99(long[] sortedNanos) {
+        if (sortedNanos.length == 0) {
+            return "n/a (n=0)";
+        }
+        return String.format(
+                Locale.ROOT,
+                "%s / %s (n=%d)",
+                millis(percentile(sortedNanos, 50)),
+                millis(percentile(sortedNanos, 99)),
+                sortedNanos.length);
+    }
+
+    /** Milliseconds with two decimals below 10 ms, none above. */
+    public static String millis(long nanos) {
+        return String.format(Locale.ROOT, nanos < 10_000_000 ? "%.2f" : "%.0f", nanos / 1e6);
+    }
+
+    /** The median (upper middle for an even count); the array is not changed. */
+    public static double median(double[] values) {
+        double[] c = values.clone();
+        Arrays.sort(c);
+        return c[c.length / 2];
+    }
+
+    /** Appends every value to {@code array}. */
+    public static void addAll(ArrayNode array, double[] values) {
+        for (double v : values) {
+            array.add(v);
+        }
     }
 
     /**
