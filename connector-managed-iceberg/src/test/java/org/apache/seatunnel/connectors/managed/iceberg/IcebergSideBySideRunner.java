@@ -88,7 +88,7 @@ public final class IcebergSideBySideRunner {
 
     public static void main(String[] args) throws Exception {
         boolean quick = args.length > 0 && args[0].equals("quick");
-        int commits = quick ? 20 : 100;
+        int commits = quick ? 50 : 100;
         int files = 10;
         int rowsPerFile = quick ? 2_000 : 4_000;
         int reps = quick ? 3 : 5;
@@ -303,6 +303,7 @@ public final class IcebergSideBySideRunner {
             Map<String, Object> options =
                     slowCatalog ? t.options(SlowHadoopCatalog.class.getName()) : t.options();
             options.put("stream_scan_strategy", "FROM_EARLIEST_SNAPSHOT");
+            IcebergBenchSinkFactory.recordArrivals(runId);
             long jobId = zeta.submit(job(lane, options, true, runId));
             // Warm-up: the first commit is through once the readers run.
             await().atMost(Duration.ofMinutes(2))
