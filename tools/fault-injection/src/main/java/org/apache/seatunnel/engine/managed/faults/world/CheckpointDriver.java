@@ -157,6 +157,20 @@ public final class CheckpointDriver {
     }
 
     /**
+     * Triggers a checkpoint, delivers every barrier and completes it; stops at the first failure
+     * (the engine restores after the step). False if it did not complete.
+     */
+    boolean full() {
+        if (!trigger()) {
+            return false;
+        }
+        for (int s = 0; s < engine.parallelism() && !engine.failurePending(); s++) {
+            barrier(s);
+        }
+        return !engine.failurePending() && complete();
+    }
+
+    /**
      * The in-flight checkpoint times out or is declined; {@code notify} says whether the
      * coordinator hears of it (Zeta 2.3.8 never tells readers).
      */

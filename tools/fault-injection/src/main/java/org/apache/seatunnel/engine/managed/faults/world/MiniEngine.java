@@ -17,38 +17,15 @@
 
 package org.apache.seatunnel.engine.managed.faults.world;
 
-import java.io.IOException;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
-import java.util.TreeMap;
-import org.apache.seatunnel.api.source.SourceSplitEnumerator;
-import org.apache.seatunnel.engine.managed.faults.FaultInjectingDispatcher;
 import org.apache.seatunnel.engine.managed.faults.FaultInjector;
 import org.apache.seatunnel.engine.managed.faults.InjectedFault;
-import org.apache.seatunnel.engine.managed.source.checkpoint.SourceRuntimeCheckpointMetadata;
-import org.apache.seatunnel.engine.managed.source.checkpoint.SourceRuntimeCheckpointMetadataSerializer;
-import org.apache.seatunnel.engine.managed.source.coordinator.AssignmentEntry;
-import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorConfig;
-import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorEpochs;
 import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorEventLoop;
-import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorInbox;
-import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorSnapshotCodec;
-import org.apache.seatunnel.engine.managed.source.coordinator.EnumeratorFactory;
-import org.apache.seatunnel.engine.managed.source.coordinator.OfferResult;
-import org.apache.seatunnel.engine.managed.source.coordinator.ReaderInclusionReport;
-import org.apache.seatunnel.engine.managed.source.coordinator.SenderDispatcher;
-import org.apache.seatunnel.engine.managed.source.coordinator.SourceAsyncWorkerPool;
-import org.apache.seatunnel.engine.managed.source.coordinator.StateFormatException;
-import org.apache.seatunnel.engine.managed.source.protocol.ReasonCode;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 import org.apache.seatunnel.engine.managed.source.reader.LoopStatus;
-import org.apache.seatunnel.engine.managed.source.reader.ReaderSnapshot;
-import org.apache.seatunnel.engine.managed.source.reader.TerminalSignal;
-import org.apache.seatunnel.engine.managed.source.reader.WorkerMailboxBudget;
 import org.apache.seatunnel.engine.managed.source.retry.RetryPolicy;
 
 /**
@@ -64,64 +41,46 @@ import org.apache.seatunnel.engine.managed.source.retry.RetryPolicy;
  * schedule and runs the real loops inline. Life cycle: constructed running (epoch 1, readers
  * registered); any failure restores the whole pipeline from the last completed checkpoint before
  * the step returns, with the current reader parallelism or, after {@link #rescale}, a new one;
- * {@link #runToCompletion} ends the job.
+ * {@link #runToCompletion} ends the job. Its parts: {@link PipelineStarter} (epochs, state
+ * hand-back), {@link Failover} (restores), {@link CheckpointDriver}, {@link WorldChecks}, {@link
+ * CompletionRun} and {@link RunTrace} (failure messages).
  */
 public final class MiniEngine {
-    private static final int TRACE_LIMIT = 400;
-
     /**
      * Members of the model cluster: the coordinator runs on member 0, reader subtask s on member s
      * % 2, so some of its commands stay on one member and some cross to another.
      */
     private static final int MEMBERS = 2;
 
-    private static final int COORDINATOR_MEMBER = 0;
-
-    /** How long a command may take from its send to its final answer, as on the engine. */
-    private static final long SEND_DEADLINE_MILLIS = 60_000;
+    static final int COORDINATOR_MEMBER = 0;
 
     final WorldConfig config;
     private final WorldChecks checks = new WorldChecks(this);
+    private final RunTrace trace = new RunTrace();
     private final Random rnd;
-    private final Random duplicateDeliveries;
     private final FaultInjector faults;
     private final ManualTime time = new ManualTime();
     private final ModelNetwork network;
-    private final CoordinatorEpochs.Store epochs = CoordinatorEpochs.inMemory();
     private final ModelMember[] members = new ModelMember[MEMBERS];
+    private final PipelineStarter starter;
+    private final Failover failover;
     final CommittingSink sink;
-    private final WorkerMailboxBudget workerBudget = new WorkerMailboxBudget(256L << 20);
-    private final SourceAsyncWorkerPool workerPool =
-            new SourceAsyncWorkerPool(new ManualExecutor());
     final List<RowSplit> allSplits;
     final CheckpointDriver checkpoints;
-    private final ArrayDeque<String> trace = new ArrayDeque<>();
-    private final List<String> restoreReasons = new ArrayList<>();
     private final List<String> unexpectedCoordinatorFailures = new ArrayList<>();
 
     long epoch;
     private int parallelism;
-    private int pendingParallelism;
-    private int rescalesUp;
-    private int rescalesDown;
-    private int restoredStatesDeliveredTwice;
-    private int splitsFromRemovedSubtasks;
-    private int statesFromRemovedSubtasks;
-    private long nextAttempt = 1;
     private ManualExecutor executor;
-    private FaultInjectingDispatcher dispatcher;
     CoordinatorEventLoop<RowSplit, List<RowSplit>> coordinator;
     RowEnumerator enumerator;
     ReaderTask[] readers;
-    private String pendingFailure;
 
     public MiniEngine(WorldConfig config) {
         this.config = config;
         this.rnd = new Random(config.seed());
-        // Its own stream, so adding this event left every other draw of a seed as it was.
-        this.duplicateDeliveries = new Random(config.seed() ^ 0x5DEECE66DL);
         this.faults = new FaultInjector(config.schedule());
-        this.network = new ModelNetwork(faults, this);
+        this.network = new ModelNetwork(faults, this, rnd);
         for (int m = 0; m < MEMBERS; m++) {
             members[m] = new ModelMember(m, time, network, new RetryPolicy(10, 1000, 120), 4096);
             network.add(members[m]);
@@ -134,12 +93,9 @@ public final class MiniEngine {
             splits.add(new RowSplit("split-" + i, 1 + rnd.nextInt(config.maxRowsPerSplit()), 0));
         }
         this.allSplits = Collections.unmodifiableList(splits);
-        this.epoch =
-                config.epochPolicy() == WorldConfig.EpochPolicy.HIGH_WATER
-                        ? CoordinatorEpochs.next(epochs, ReaderTask.JOB_ID, ReaderTask.SOURCE_ID, 0)
-                        : 1;
-        this.parallelism = config.parallelism();
-        startEpoch(null);
+        this.starter = new PipelineStarter(this, faults, time, members, rnd);
+        this.failover = new Failover(this, starter, trace);
+        startEpoch(starter.nextEpoch(null), config.parallelism(), null);
         settle();
     }
 
@@ -171,7 +127,7 @@ public final class MiniEngine {
         ReaderTask t = readers[subtask];
         LoopStatus s = t.step();
         if (s == LoopStatus.TERMINATED) {
-            readerTerminated(t);
+            failover.readerTerminated(t);
         }
         settle();
         return s;
@@ -182,6 +138,12 @@ public final class MiniEngine {
         boolean released = network.releaseOne(rnd);
         settle();
         return released;
+    }
+
+    /** Releases everything the network holds. */
+    void releaseAllHeld() {
+        network.releaseAll(rnd);
+        settle();
     }
 
     /** An old envelope arrives again. */
@@ -242,240 +204,54 @@ public final class MiniEngine {
         if (newParallelism < 1) {
             throw new IllegalArgumentException("parallelism " + newParallelism);
         }
-        pendingParallelism = newParallelism;
+        starter.rescaleTo(newParallelism);
         requestFailure("rescale " + parallelism + " -> " + newParallelism);
         settle();
     }
 
     /** Triggers a checkpoint, delivers every barrier and completes it, if possible. */
     public boolean fullCheckpoint() {
-        if (!checkpoints.trigger()) {
-            settle();
-            return false;
-        }
-        for (int s = 0; s < parallelism && pendingFailure == null; s++) {
-            checkpoints.barrier(s);
-        }
-        boolean done = pendingFailure == null && checkpoints.complete();
+        boolean done = checkpoints.full();
         settle();
         return done;
     }
 
-    /**
-     * Turns faults off and drives the job to its end: releases what is held, fires timers, polls
-     * every reader, checkpoints; then checks that every row was committed exactly once and the
-     * tracker was collected empty.
-     */
+    /** See {@link CompletionRun}: faults off, the job driven to its end, exactly once checked. */
     public MiniEngine runToCompletion() {
-        faults.disable();
-        for (int round = 0; round < 500; round++) {
-            network.releaseAll(rnd);
-            settle();
-            drainCoordinator();
-            settle();
-            time.advance(2000);
-            settle();
-            drainCoordinator();
-            settle();
-            for (int s = 0; s < parallelism; s++) {
-                for (int i = 0; i < 256; i++) {
-                    if (stepReader(s) != LoopStatus.BUSY) {
-                        break;
-                    }
-                }
-            }
-            drain();
-            if (config.checkpointsEnabled()) {
-                if (checkpoints.inFlight()) {
-                    abortCheckpoint(true);
-                }
-                fullCheckpoint();
-                drain();
-            }
-            if (jobFinished()) {
-                checkExactlyOnce();
-                return this;
-            }
-        }
-        throw fail("the job did not finish");
+        new CompletionRun(this).run();
+        return this;
     }
 
     // ------------------------------------------------------------------ restore
 
     void requestFailure(String reason) {
-        if (pendingFailure == null) {
-            pendingFailure = reason;
-        }
-        trace("failure: " + reason);
+        failover.request(reason);
     }
 
     boolean failurePending() {
-        return pendingFailure != null;
+        return failover.pending();
     }
 
+    /** Restores after any failure, then checks the bounds (and ownership, when configured). */
     private void settle() {
-        for (int guard = 0; ; guard++) {
-            if (pendingFailure == null) {
-                for (ReaderTask t : readers) {
-                    if (t.terminalSignal() != null) {
-                        readerTerminated(t);
-                        break;
-                    }
-                }
-            }
-            if (pendingFailure == null) {
-                break;
-            }
-            if (guard > 100) {
-                throw fail("restores never settle");
-            }
-            restore();
-        }
-        checkBounds();
+        failover.restoreUntilSettled();
+        checks.checkBounds();
         if (config.checkOwnershipEveryStep()) {
             checkOwnership("after a step");
         }
     }
 
     /**
-     * A reader attempt ended with a terminal signal: the pipeline restores, unless the signal is
-     * one that only a sender other than the runtime's own may cause (a gap in the coordinator's
-     * sequences the applied-command ledger cannot hold): that is a defect of the runtime.
+     * Starts epoch {@code e} with {@code p} readers (see {@link PipelineStarter#start}) and opens
+     * its readers.
      */
-    private void readerTerminated(ReaderTask t) {
-        TerminalSignal signal = t.terminalSignal();
-        if (signal != null && signal.reason() == ReasonCode.LEDGER_GAPS_EXCEEDED) {
-            throw fail(t.name() + " terminated: " + signal + " (the runtime's sender left gaps)");
-        }
-        requestFailure(t.name() + " terminated: " + signal);
-    }
-
-    private void restore() {
-        String why = pendingFailure;
-        pendingFailure = null;
-        restoreReasons.add(why);
-        for (ReaderTask t : readers) {
-            t.close();
-        }
-        sink.discardUncommitted();
-        checkpoints.onRestore();
-        CheckpointDriver.Completed from =
-                config.checkpointsEnabled() ? checkpoints.lastCompleted() : null;
-        epoch =
-                config.epochPolicy() == WorldConfig.EpochPolicy.HIGH_WATER
-                        ? CoordinatorEpochs.next(
-                                epochs,
-                                ReaderTask.JOB_ID,
-                                ReaderTask.SOURCE_ID,
-                                from == null ? 0 : checkpointedEpoch(from.blob()))
-                        : 1;
-        if (pendingParallelism > 0) {
-            if (pendingParallelism > parallelism) {
-                rescalesUp++;
-            } else if (pendingParallelism < parallelism) {
-                rescalesDown++;
-            }
-            parallelism = pendingParallelism;
-            pendingParallelism = 0;
-        }
-        trace(
-                "restore #"
-                        + restoreReasons.size()
-                        + " epoch "
-                        + epoch
-                        + " p="
-                        + parallelism
-                        + " from "
-                        + (from == null ? "scratch" : "checkpoint " + from.id())
-                        + " ("
-                        + why
-                        + ")");
-        startEpoch(from);
-        checkOwnership("after restore #" + restoreReasons.size() + " (" + why + ")");
-    }
-
-    /**
-     * A new coordinator epoch and new reader attempts, in Zeta's order: the enumerator host is
-     * built (restoring the coordinator blob), reader states come back through {@code addSplitsBack}
-     * before readers register, and open runs before or after them.
-     */
-    private void startEpoch(CheckpointDriver.Completed from) {
-        long e = epoch;
-        executor = new ManualExecutor();
-        // This epoch's dispatcher finds readers through this epoch's inbox, set just below.
-        @SuppressWarnings("unchecked")
-        CoordinatorInbox<Integer>[] inboxOfEpoch = new CoordinatorInbox[1];
-        dispatcher =
-                new FaultInjectingDispatcher(
-                        new SenderDispatcher<>(
-                                members[COORDINATOR_MEMBER].sender,
-                                s -> inboxOfEpoch[0].fence().member(s),
-                                time::nowMillis,
-                                SEND_DEADLINE_MILLIS),
-                        faults,
-                        () -> requestFailure("coordinator epoch " + e + " crashed (point 1)"));
-        coordinator = buildCoordinator(from == null ? null : from.blob());
-        CoordinatorInbox<Integer> inbox =
-                new CoordinatorInbox<>(
-                        coordinator,
-                        ReaderTask.JOB_ID,
-                        parallelism,
-                        MiniEngine::readerMember,
-                        ModelMember.NO_TARGET_RETRY_MILLIS);
-        inboxOfEpoch[0] = inbox;
-        members[COORDINATOR_MEMBER].targets.registerCoordinator(
-                ReaderTask.SOURCE_ID, inbox::onReaderCommand);
-        boolean openFirst = rnd.nextBoolean();
-        if (openFirst) {
-            expect(coordinator.open(), "open");
-        }
-        if (from != null) {
-            // As Zeta's CheckpointCoordinator#restoreTaskState: new subtask k restores the states
-            // of old subtasks k, k + p, k + 2p, ... and hands them back as one list.
-            for (int k = 0; k < parallelism; k++) {
-                List<ReaderSnapshot> states = new ArrayList<>();
-                for (int old = k; old < from.parallelism(); old += parallelism) {
-                    ReaderSnapshot st = from.states().get(old);
-                    if (st != null) {
-                        states.add(st);
-                    }
-                }
-                if (!states.isEmpty()) {
-                    restoreReaderStates(k, states, false);
-                    if (duplicateDeliveries.nextInt(4) == 0) {
-                        // Zeta's restore operation retries until it finds the enumerator task, so
-                        // one started by the previous attempt's reader can land on this epoch's
-                        // task too: the same state, delivered twice.
-                        restoredStatesDeliveredTwice++;
-                        restoreReaderStates(k, states, true);
-                    }
-                }
-            }
-        }
-        if (!openFirst) {
-            expect(coordinator.open(), "open");
-        }
-        if (from != null && rnd.nextBoolean()) {
-            // Zeta repeats the restored checkpoint's completion after a restore.
-            coordinator.notifyCheckpointComplete(from.id());
-        }
-        readers = new ReaderTask[parallelism];
-        for (int s = 0; s < readers.length; s++) {
-            readers[s] =
-                    new ReaderTask(
-                            this,
-                            s,
-                            nextAttempt++,
-                            members[readerMember(s)],
-                            COORDINATOR_MEMBER,
-                            config.mailboxLimits(),
-                            workerBudget,
-                            config.pollBudget(),
-                            config.splitWindow(),
-                            config.rowsPerTurn(),
-                            faults,
-                            network);
-        }
+    void startEpoch(long e, int p, CheckpointDriver.Completed from) {
+        epoch = e;
+        parallelism = p;
+        PipelineStarter.Started started = starter.start(e, p, from);
+        executor = started.executor;
+        coordinator = started.coordinator;
+        readers = started.readers;
         for (ReaderTask t : readers) {
             try {
                 t.open();
@@ -486,100 +262,18 @@ public final class MiniEngine {
         drainCoordinator();
     }
 
-    /**
-     * As {@code ManagedEnumeratorHost#addSplitsBack} with the list Zeta hands new subtask {@code
-     * subtask}: one RESTORED report per old owner, under its own old index, then every split.
-     */
-    private void restoreReaderStates(int subtask, List<ReaderSnapshot> states, boolean again) {
-        List<RowSplit> splits = new ArrayList<>();
-        Map<Integer, SourceRuntimeCheckpointMetadata> metas = new TreeMap<>();
-        RowSplit.Ser ser = new RowSplit.Ser();
-        for (ReaderSnapshot st : states) {
-            try {
-                for (int i = 0; i < st.splitCount(); i++) {
-                    splits.add(ser.deserialize(st.split(i)));
-                }
-                metas.put(
-                        st.subtask(),
-                        new SourceRuntimeCheckpointMetadataSerializer().deserialize(st.metadata()));
-            } catch (IOException ex) {
-                throw new IllegalStateException("cannot read reader state " + st.subtask(), ex);
-            }
-            if (st.subtask() >= parallelism && !again) {
-                statesFromRemovedSubtasks++;
-                splitsFromRemovedSubtasks += st.splitCount();
-            }
-        }
-        List<ReaderInclusionReport> owners = new ArrayList<>();
-        for (Map.Entry<Integer, SourceRuntimeCheckpointMetadata> m : metas.entrySet()) {
-            owners.add(
-                    ReaderInclusionReport.fromMetadata(
-                            ReaderInclusionReport.Kind.RESTORED,
-                            m.getKey(),
-                            ReaderInclusionReport.NO_ATTEMPT,
-                            m.getValue()));
-        }
-        expect(coordinator.restoreReaderState(subtask, owners, splits), "restore reader state");
+    /** The coordinator of this epoch built its enumerator (created or restored). */
+    RowEnumerator enumeratorStarted(RowEnumerator e) {
+        enumerator = e;
+        return e;
     }
 
-    private CoordinatorEventLoop<RowSplit, List<RowSplit>> buildCoordinator(byte[] blob) {
-        long e = epoch;
-        return CoordinatorEventLoop.<RowSplit, List<RowSplit>>builder()
-                .config(
-                        CoordinatorConfig.builder()
-                                .jobId(ReaderTask.JOB_ID)
-                                .sourceRuntimeId(ReaderTask.SOURCE_ID)
-                                .epoch(e)
-                                .parallelism(parallelism)
-                                .maxTrackerEntries(config.maxTrackerEntries())
-                                .checkpointsEnabled(config.checkpointsEnabled())
-                                .commandQueueCapacity(1024)
-                                .completionQueueCapacity(1024)
-                                .drainBatch(config.drainBatch())
-                                .build())
-                .enumeratorFactory(
-                        new EnumeratorFactory<RowSplit, List<RowSplit>>() {
-                            @Override
-                            public SourceSplitEnumerator<RowSplit, List<RowSplit>> create(
-                                    SourceSplitEnumerator.Context<RowSplit> ctx) {
-                                enumerator =
-                                        RowEnumerator.create(
-                                                ctx, allSplits, config.enumeratorMode());
-                                return enumerator;
-                            }
-
-                            @Override
-                            public SourceSplitEnumerator<RowSplit, List<RowSplit>> restore(
-                                    SourceSplitEnumerator.Context<RowSplit> ctx,
-                                    List<RowSplit> state) {
-                                enumerator =
-                                        RowEnumerator.create(ctx, state, config.enumeratorMode());
-                                return enumerator;
-                            }
-                        })
-                .splitSerializer(new RowSplit.Ser())
-                .stateSerializer(new RowEnumerator.StateSer())
-                .dispatcher(dispatcher)
-                .executor(executor)
-                .timer(time)
-                .clock(time.clock())
-                .workerPool(workerPool)
-                .failureHandler(
-                        (where, cause) -> {
-                            if (InjectedFault.find(cause) == null) {
-                                unexpectedCoordinatorFailures.add(
-                                        "epoch " + e + " " + where + ": " + cause);
-                            }
-                            requestFailure("coordinator epoch " + e + " failed in " + where);
-                        })
-                .restoreFrom(blob)
-                .build();
-    }
-
-    private void expect(OfferResult r, String what) {
-        if (r != OfferResult.ENQUEUED) {
-            throw fail("coordinator did not accept " + what + ": " + r);
+    /** The coordinator of epoch {@code e} failed: the pipeline restores. */
+    void coordinatorFailed(long e, String where, Throwable cause) {
+        if (InjectedFault.find(cause) == null) {
+            unexpectedCoordinatorFailures.add("epoch " + e + " " + where + ": " + cause);
         }
+        requestFailure("coordinator epoch " + e + " failed in " + where);
     }
 
     /** Runs the coordinator loop and the members' senders until none has work left. */
@@ -593,14 +287,6 @@ public final class MiniEngine {
             if (guard > 10_000) {
                 throw fail("the coordinator and the senders never became idle");
             }
-        }
-    }
-
-    private static long checkpointedEpoch(byte[] blob) {
-        try {
-            return CoordinatorSnapshotCodec.decode(blob).epoch();
-        } catch (StateFormatException e) {
-            throw new IllegalStateException("unreadable coordinator checkpoint", e);
         }
     }
 
@@ -626,26 +312,7 @@ public final class MiniEngine {
         }
     }
 
-    /** Inclusion reports travel fire-and-forget; the config says how many the network loses. */
-    boolean loseInclusionReport(SourceCommandEnvelope report) {
-        if (faults.enabled() && rnd.nextDouble() < config.inclusionReportLoss()) {
-            trace(
-                    "lost inclusion report of reader "
-                            + report.targetSubtask()
-                            + " attempt "
-                            + report.senderAttemptId());
-            return true;
-        }
-        return false;
-    }
-
-    // ------------------------------------------------------------------ checks
-
     // ------------------------------------------------------------------ checks (WorldChecks)
-
-    private void checkBounds() {
-        checks.checkBounds();
-    }
 
     /** See {@link WorldChecks#checkOwnership}. */
     public void checkOwnership(String when) {
@@ -657,61 +324,19 @@ public final class MiniEngine {
         checks.checkExactlyOnce();
     }
 
-    private boolean jobFinished() {
+    boolean jobFinished() {
         return checks.jobFinished();
     }
 
     // ------------------------------------------------------------------ diagnostics
 
     void trace(String event) {
-        if (trace.size() >= TRACE_LIMIT) {
-            trace.pollFirst();
-        }
-        trace.addLast(event);
+        trace.add(event);
     }
 
     /** An AssertionError carrying the run's configuration, faults, trace and current state. */
     public AssertionError fail(String what) {
-        StringBuilder sb = new StringBuilder(what);
-        sb.append("\nconfig: ").append(config);
-        sb.append("\nfaults: ").append(faults);
-        sb.append("\nrestores: ").append(restoreReasons);
-        sb.append("\ntrace: ").append(trace);
-        if (coordinator != null) {
-            sb.append("\ntracker:");
-            for (AssignmentEntry e : coordinator.tracker().entries()) {
-                sb.append(' ').append(e);
-            }
-            sb.append("\nmetrics: ").append(coordinator.metrics());
-        }
-        if (enumerator != null) {
-            sb.append("\nenumerator pending: ").append(enumerator.pending());
-        }
-        if (readers != null) {
-            for (ReaderTask t : readers) {
-                sb.append('\n')
-                        .append(t.name())
-                        .append(": owned=")
-                        .append(t.reader().owned())
-                        .append(" nms=")
-                        .append(t.reader().noMoreSplits())
-                        .append(" finished=")
-                        .append(t.finished())
-                        .append(" lifecycle=")
-                        .append(t.loop().lifecycle())
-                        .append(" queued=")
-                        .append(t.mailbox().commandCount())
-                        .append(" held=")
-                        .append(t.loop().heldCommands())
-                        .append(" terminal=")
-                        .append(t.terminalSignal())
-                        .append(" requests: ")
-                        .append(t.describeRequests());
-            }
-        }
-        sb.append("\nnetwork: ").append(network.describe());
-        sb.append(" sink committed: ").append(new java.util.TreeMap<>(sink.committed()));
-        return new AssertionError(sb.toString());
+        return trace.failure(what, this);
     }
 
     // ------------------------------------------------------------------ views
@@ -755,27 +380,27 @@ public final class MiniEngine {
 
     /** Restores that raised the parallelism. */
     public int rescalesUp() {
-        return rescalesUp;
+        return starter.rescalesUp();
     }
 
     /** Restores that lowered the parallelism. */
     public int rescalesDown() {
-        return rescalesDown;
+        return starter.rescalesDown();
     }
 
     /** Restored reader states this run handed to a coordinator twice, as Zeta may. */
     public int restoredStatesDeliveredTwice() {
-        return restoredStatesDeliveredTwice;
+        return starter.restoredStatesDeliveredTwice();
     }
 
     /** Reader states of subtasks a rescale down removed, handed back through a survivor. */
     public int statesFromRemovedSubtasks() {
-        return statesFromRemovedSubtasks;
+        return starter.statesFromRemovedSubtasks();
     }
 
     /** Splits restored from the state of subtasks a rescale down removed. */
     public int splitsFromRemovedSubtasks() {
-        return splitsFromRemovedSubtasks;
+        return starter.splitsFromRemovedSubtasks();
     }
 
     /** The current attempt of reader {@code subtask}. */
@@ -811,14 +436,14 @@ public final class MiniEngine {
 
     /** Why each restore happened, in order. */
     public List<String> restoreReasons() {
-        return Collections.unmodifiableList(restoreReasons);
+        return trace.restoreReasons();
     }
 
     public int restores() {
-        return restoreReasons.size();
+        return trace.restores();
     }
 
     public List<String> trace() {
-        return new ArrayList<>(trace);
+        return trace.events();
     }
 }

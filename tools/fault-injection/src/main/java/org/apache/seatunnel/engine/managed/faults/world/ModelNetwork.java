@@ -63,15 +63,31 @@ public final class ModelNetwork implements Transport {
 
     private final FaultInjector faults;
     private final MiniEngine engine;
+    // The engine's stream: the draws stay in the order a seed replays.
+    private final Random rnd;
     private final Map<Integer, ModelMember> members = new TreeMap<>();
     private final List<Runnable> later = new ArrayList<>();
     private final ArrayDeque<Delivered> history = new ArrayDeque<>();
     private AdmissionListener listener = a -> {};
     private long delivered;
 
-    ModelNetwork(FaultInjector faults, MiniEngine engine) {
+    ModelNetwork(FaultInjector faults, MiniEngine engine, Random rnd) {
         this.faults = faults;
         this.engine = engine;
+        this.rnd = rnd;
+    }
+
+    /** Inclusion reports travel fire-and-forget; the config says how many the network loses. */
+    private boolean loseInclusionReport(SourceCommandEnvelope report) {
+        if (faults.enabled() && rnd.nextDouble() < engine.config.inclusionReportLoss()) {
+            engine.trace(
+                    "lost inclusion report of reader "
+                            + report.targetSubtask()
+                            + " attempt "
+                            + report.senderAttemptId());
+            return true;
+        }
+        return false;
     }
 
     void add(ModelMember m) {
@@ -119,7 +135,7 @@ public final class ModelNetwork implements Transport {
         SourceCommandEnvelope first = d.envelope();
         if (SourceCommandTransportAdapter.isCoordinatorBound(first.commandKind())) {
             if (first.commandKind() == CommandKind.READER_CHECKPOINTED
-                    && engine.loseInclusionReport(first)) {
+                    && loseInclusionReport(first)) {
                 return failed(new IOException("inclusion report lost"));
             }
             return CompletableFuture.completedFuture(deliver(target, from, bytes, batch));
