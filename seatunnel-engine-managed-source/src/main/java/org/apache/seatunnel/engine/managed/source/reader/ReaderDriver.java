@@ -71,6 +71,15 @@ public final class ReaderDriver {
         /** The reader waited for data (or a command) with nothing to do. */
         void readerIdled();
 
+        /**
+         * Waits at most {@code maxNanos} for the loop's {@code signal} (a command, availability or
+         * an announced barrier), consuming it; lock released. An engine host waits on the signal
+         * itself; a simulated host may let its own time pass instead.
+         */
+        default void awaitSignal(LoopSignal signal, long maxNanos) {
+            signal.await(maxNanos);
+        }
+
         /** No flow control: turns run back to back, nothing is waited for between them. */
         FlowControl NONE =
                 new FlowControl() {
@@ -214,7 +223,7 @@ public final class ReaderDriver {
             }
             // The loop polls an idle reader by itself after reader.idle-wait, in case its
             // availability future never completes: wake up for that too.
-            signal.await(Math.min(left, loop.nanosUntilIdlePoll()));
+            flow.awaitSignal(signal, Math.min(left, loop.nanosUntilIdlePoll()));
             flow.readerIdled();
             checkInterrupted();
         }

@@ -132,6 +132,7 @@ class FaultPointTest {
                 .drainBatch(seed % 2 == 0 ? 1024 : 2)
                 .schedule(schedule)
                 .checkOwnershipEveryStep(true)
+                .barriersBetweenTurns(true)
                 .build();
     }
 }

@@ -25,6 +25,7 @@ import java.util.Random;
 import org.apache.seatunnel.engine.managed.faults.world.MiniEngine;
 import org.apache.seatunnel.engine.managed.faults.world.RowSplit;
 import org.apache.seatunnel.engine.managed.faults.world.WorldConfig;
+import org.apache.seatunnel.engine.managed.source.reader.ReaderDriver;
 import org.junit.jupiter.api.Test;
 
 /** The in-process engine itself: a fault-free job and failovers end with every row once. */
@@ -73,6 +74,7 @@ class MiniEngineTest {
                                     .parallelism(1 + (int) (seed % 3))
                                     .splits(1 + (int) (seed % 6))
                                     .checkOwnershipEveryStep(true)
+                                    .barriersBetweenTurns(true)
                                     .build());
             WorldDriver.run(w, new Random(seed), 120, true);
             restores += w.restores();
@@ -114,8 +116,9 @@ class MiniEngineTest {
     }
 
     /**
-     * Rescale down: reader 2 of 3 has read the first row of a split when a savepoint is taken; the
-     * job restores with 2 readers. Zeta hands the survivor 0 the states of old readers 0 and 2; the
+     * Rescale down: reader 2 of 3 has read part of a split when a savepoint is taken (one engine
+     * call reads at most {@link ReaderDriver#MAX_TURNS_PER_CALL} turns of one row); the job
+     * restores with 2 readers. Zeta hands the survivor 0 the states of old readers 0 and 2; the
      * split comes back to the enumerator at the row where its lineage stops and is read to its end
      * once.
      */
@@ -127,18 +130,18 @@ class MiniEngineTest {
                                 .seed(21)
                                 .parallelism(3)
                                 .splits(4)
-                                .maxRowsPerSplit(6)
+                                .maxRowsPerSplit(20)
                                 .checkOwnershipEveryStep(true)
                                 .build());
         w.stepReader(2); // asks for a split
         w.drain(); // split-0 assigned and admitted
-        w.stepReader(2); // applies it and reads one row
+        w.stepReader(2); // applies it and reads a turn's row per turn, up to the call's turn cap
         w.drain();
         List<RowSplit> owned = w.readerOwned(2);
         assertEquals(1, owned.size(), "reader 2 reads one split");
         RowSplit mid = owned.get(0);
-        assertEquals(1, mid.position());
-        assertTrue(mid.length() > 1, "the split is read half: " + mid);
+        assertEquals(ReaderDriver.MAX_TURNS_PER_CALL, mid.position(), "rows of one call: " + mid);
+        assertTrue(mid.length() > mid.position(), "the split is read part way: " + mid);
         assertTrue(w.fullCheckpoint());
 
         w.rescale(2);
@@ -147,8 +150,11 @@ class MiniEngineTest {
         assertEquals(1, w.splitsFromRemovedSubtasks());
         assertTrue(
                 w.enumeratorPending().stream()
-                        .anyMatch(s -> s.splitId().equals(mid.splitId()) && s.position() == 1),
-                "back with the enumerator at row 1: " + w.enumeratorPending());
+                        .anyMatch(
+                                s ->
+                                        s.splitId().equals(mid.splitId())
+                                                && s.position() == mid.position()),
+                "back with the enumerator where it stopped: " + w.enumeratorPending());
         w.runToCompletion();
     }
 

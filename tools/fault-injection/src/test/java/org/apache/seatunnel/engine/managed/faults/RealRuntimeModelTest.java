@@ -40,7 +40,9 @@ import org.junit.jupiter.api.Test;
  * enumerator-owned ∪ reader-owned ∪ in-transit splits are exactly the unfinished splits, none in
  * two places, each positioned where its rows in the sink's lineage stop, no row twice; at the end,
  * every row of every split committed exactly once and the tracker collected empty. A third of the
- * schedules run with a {@code reader.poll-linger} (see {@link #lingerMillis}).
+ * schedules run with a {@code reader.poll-linger} (see {@link #lingerMillis}). Readers are polled
+ * through the runtime's {@code ReaderDriver}, as on the engine, and a barrier may land between two
+ * turns of one call.
  *
  * <p>{@code -Dmodel.seed=S} sets the first seed (a fixed default, or random with {@code
  * -Dmodel.random=true}; always printed), {@code -Dmodel.schedules=N} the number of schedules
@@ -66,6 +68,9 @@ class RealRuntimeModelTest {
         assertTrue(
                 t.schedules < 200 || t.statesDeliveredTwice > 0,
                 "schedules handed a restored reader state back twice");
+        assertTrue(
+                t.schedules < 200 || t.barriersBetweenTurns > 0,
+                "barriers landed between two turns of one reader call");
     }
 
     /**
@@ -142,13 +147,15 @@ class RealRuntimeModelTest {
             t.statesDeliveredTwice += w.restoredStatesDeliveredTwice();
             t.splitsFromRemovedSubtasks += w.splitsFromRemovedSubtasks();
             t.statesFromRemovedSubtasks += w.statesFromRemovedSubtasks();
+            t.barriersBetweenTurns += w.checkpoints().barriersBetweenTurns();
         }
         double secs = (System.nanoTime() - start) / 1e9;
         System.out.printf(
                 "%s: %d schedules in %.2f s (%.0f/s), %d restores (%d with more readers, %d with"
                         + " fewer; %d states of removed subtasks handed back, holding %d splits;"
                         + " %d handed back twice), %d injected faults, %d schedules with a poll"
-                        + " linger, %d with a split window%n",
+                        + " linger, %d with a split window, %d barriers between two turns of a"
+                        + " call%n",
                 name,
                 schedules,
                 secs,
@@ -161,7 +168,8 @@ class RealRuntimeModelTest {
                 t.statesDeliveredTwice,
                 t.faultsFired,
                 t.withLinger,
-                t.withSplitWindow);
+                t.withSplitWindow,
+                t.barriersBetweenTurns);
         return t;
     }
 
@@ -214,6 +222,7 @@ class RealRuntimeModelTest {
                         .inclusionReportLoss(rnd.nextBoolean() ? 0 : rnd.nextDouble() * 0.3)
                         .schedule(faults)
                         .checkOwnershipEveryStep(rnd.nextBoolean())
+                        .barriersBetweenTurns(true)
                         .pollLinger(lingerMillis(seed))
                         .splitWindow(splitWindow(seed))
                         .epochPolicy(
@@ -264,6 +273,7 @@ class RealRuntimeModelTest {
         long statesDeliveredTwice;
         long withLinger;
         long withSplitWindow;
+        long barriersBetweenTurns;
     }
 
     private static long longProperty(String key, long dflt) {

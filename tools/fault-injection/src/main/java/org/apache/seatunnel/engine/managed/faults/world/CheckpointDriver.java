@@ -20,6 +20,7 @@ package org.apache.seatunnel.engine.managed.faults.world;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
@@ -43,15 +44,19 @@ import org.apache.seatunnel.engine.managed.source.reader.ReaderSnapshot;
 public final class CheckpointDriver {
     private final MiniEngine engine;
     private final FaultInjector faults;
+    // Its own stream, so barriers between turns left every other draw of a seed as it was.
+    private final Random betweenTurns;
     private long nextId = 1;
     private InFlight inFlight;
     private Completed lastCompleted;
     private int completedCount;
     private int abortedCount;
+    private int barriersBetweenTurns;
 
     CheckpointDriver(MiniEngine engine, FaultInjector faults) {
         this.engine = engine;
         this.faults = faults;
+        this.betweenTurns = new Random(engine.config.seed() ^ 0xB5297A4D3F84D5B5L);
     }
 
     /** Starts checkpoint N with the coordinator's snapshot; false if one is in flight. */
@@ -103,6 +108,23 @@ public final class CheckpointDriver {
         cp.forwarded.add(subtask);
         engine.trace("barrier " + cp.id + " @" + subtask);
         return true;
+    }
+
+    /**
+     * Reader {@code subtask} is between two turns of one engine call, lock released: the in-flight
+     * checkpoint's barrier, if not yet delivered to it, takes the lock there in a third of the
+     * cases, as the engine's barrier handoff lets an announced barrier in between turns.
+     */
+    void betweenTurns(int subtask) {
+        if (engine.config.barriersBetweenTurns()
+                && inFlight != null
+                && inFlight.barriersPending.contains(subtask)
+                && !engine.failurePending()
+                && betweenTurns.nextInt(3) == 0) {
+            engine.trace("barrier " + inFlight.id + " @" + subtask + " between turns");
+            barriersBetweenTurns++;
+            barrier(subtask);
+        }
     }
 
     private boolean inject(FaultPoint point, InFlight cp, String where) {
@@ -212,6 +234,11 @@ public final class CheckpointDriver {
 
     public int abortedCount() {
         return abortedCount;
+    }
+
+    /** Barriers delivered between two turns of one reader call. */
+    public int barriersBetweenTurns() {
+        return barriersBetweenTurns;
     }
 
     /** A checkpoint being taken. */

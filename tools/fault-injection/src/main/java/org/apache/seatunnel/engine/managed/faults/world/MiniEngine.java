@@ -122,7 +122,7 @@ public final class MiniEngine {
         settle();
     }
 
-    /** One {@code pollNext} of reader {@code subtask}: one loop iteration. */
+    /** One {@code pollNext} of reader {@code subtask} (see {@link ReaderTask#step}). */
     public LoopStatus stepReader(int subtask) {
         ReaderTask t = readers[subtask];
         LoopStatus s = t.step();

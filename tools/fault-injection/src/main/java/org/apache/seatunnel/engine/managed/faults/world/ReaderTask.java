@@ -35,6 +35,7 @@ import org.apache.seatunnel.engine.managed.source.reader.MailboxLimits;
 import org.apache.seatunnel.engine.managed.source.reader.OutboundRequests;
 import org.apache.seatunnel.engine.managed.source.reader.PollBudget;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderAttempt;
+import org.apache.seatunnel.engine.managed.source.reader.ReaderDriver;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderEventLoop;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderSnapshot;
@@ -50,7 +51,9 @@ import org.apache.seatunnel.engine.managed.source.transport.SenderUplink;
  * way to and from the coordinator is the runtime's own: a {@link SenderUplink} over its member's
  * command sender, and a {@link ReaderFence} in its member's registry, which the member's adapter
  * admits coordinator commands through (the network injects points 2–4 on the way). The connector
- * and the attempt's loop callbacks are wrapped with the fault-injecting wrappers (points 5–8).
+ * and the attempt's loop callbacks are wrapped with the fault-injecting wrappers (points 5–8). Each
+ * {@code pollNext} runs the runtime's {@link ReaderDriver}, the drive policy the Zeta host runs,
+ * with the model's {@link ModelFlowControl} between turns.
  *
  * <p>Threading: confined to the run's thread, which plays the task thread T, the checkpoint thread
  * A and the operation threads H of one reader subtask attempt; the run never overlaps two calls, as
@@ -68,6 +71,8 @@ public final class ReaderTask {
     private final long attemptId;
     private final RowReader reader;
     private final ReaderAttempt<String, RowSplit> attempt;
+    private final ModelFlowControl flow;
+    private final ReaderDriver driver;
     private final ModelMember member;
     private final OutboundRequests requests = new OutboundRequests(MAX_OUTSTANDING_REQUESTS);
     private final ReaderFence<Integer> fence;
@@ -130,6 +135,12 @@ public final class ReaderTask {
                         .hostDecorator(
                                 h -> new FaultInjectingReaderHost<>(h, faults, transport, name))
                         .build();
+        this.flow =
+                new ModelFlowControl(
+                        engine.time(), name, () -> engine.checkpoints.betweenTurns(subtask));
+        // No final barrier: the model's job ends with its readers' end of input.
+        this.driver =
+                new ReaderDriver(attempt, flow.clock(), pollBudget.idlePollNanos(), () -> false);
         this.fence = new ReaderFence<>(attempt.mailbox(), coordinatorMember);
         uplink.bind(fence);
     }
@@ -175,17 +186,31 @@ public final class ReaderTask {
         requests.open(attempt::sendRequest);
     }
 
-    /** One {@code pollNext}: one loop iteration. */
+    /**
+     * One {@code pollNext}, driven by the runtime's {@link ReaderDriver} as the Zeta host drives
+     * it: up to its turn cap while rows flow, an idle wait that runs out when nothing is pending.
+     * BUSY if its last turn left work for the next call, IDLE if not.
+     */
     LoopStatus step() {
-        LoopStatus s = attempt.loop().runOnce();
-        if (s == LoopStatus.FINISHED) {
-            finished = true;
+        flow.callStarted();
+        ReaderDriver.Outcome o;
+        try {
+            o = driver.drive(checkpointLock, flow);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(name() + " interrupted", e);
         }
-        if (s == LoopStatus.IDLE) {
-            // As the Zeta host between iterations.
-            attempt.onIdle();
+        switch (o) {
+            case FINISHED:
+                finished = true;
+                return LoopStatus.FINISHED;
+            case TERMINATED:
+                return LoopStatus.TERMINATED;
+            case RETURNED:
+                return flow.leftWork() ? LoopStatus.BUSY : LoopStatus.IDLE;
+            default:
+                throw new IllegalStateException(name() + ": unexpected end of a call " + o);
         }
-        return s;
     }
 
     /**

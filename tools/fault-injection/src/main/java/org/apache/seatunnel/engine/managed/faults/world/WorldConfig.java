@@ -61,6 +61,7 @@ public final class WorldConfig {
     private final double inclusionReportLoss;
     private final FaultSchedule schedule;
     private final boolean checkOwnershipEveryStep;
+    private final boolean barriersBetweenTurns;
 
     private WorldConfig(Builder b) {
         this.seed = b.seed;
@@ -79,6 +80,7 @@ public final class WorldConfig {
         this.inclusionReportLoss = b.inclusionReportLoss;
         this.schedule = b.schedule;
         this.checkOwnershipEveryStep = b.checkOwnershipEveryStep;
+        this.barriersBetweenTurns = b.barriersBetweenTurns;
     }
 
     public static Builder builder() {
@@ -150,6 +152,14 @@ public final class WorldConfig {
         return checkOwnershipEveryStep;
     }
 
+    /**
+     * Whether the in-flight checkpoint's barrier may also land between two turns of one reader
+     * call, as the engine's barrier handoff lets it (off: only between calls, for scripted runs).
+     */
+    public boolean barriersBetweenTurns() {
+        return barriersBetweenTurns;
+    }
+
     @Override
     public String toString() {
         return "WorldConfig{seed="
@@ -178,6 +188,7 @@ public final class WorldConfig {
                 + mailboxLimits.reservedCommands()
                 + ", reportLoss="
                 + inclusionReportLoss
+                + (barriersBetweenTurns ? ", barriersBetweenTurns" : "")
                 + ", faults=["
                 + schedule
                 + "]}";
@@ -209,6 +220,7 @@ public final class WorldConfig {
         private double inclusionReportLoss;
         private FaultSchedule schedule = FaultSchedule.NONE;
         private boolean checkOwnershipEveryStep;
+        private boolean barriersBetweenTurns;
 
         public Builder seed(long v) {
             this.seed = v;
@@ -296,6 +308,11 @@ public final class WorldConfig {
 
         public Builder checkOwnershipEveryStep(boolean v) {
             this.checkOwnershipEveryStep = v;
+            return this;
+        }
+
+        public Builder barriersBetweenTurns(boolean v) {
+            this.barriersBetweenTurns = v;
             return this;
         }
 
