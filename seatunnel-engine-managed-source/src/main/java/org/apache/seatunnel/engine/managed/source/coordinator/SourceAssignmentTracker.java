@@ -22,18 +22,10 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
-import java.util.HashMap;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.NavigableMap;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorMetrics.Counter;
-import org.apache.seatunnel.engine.managed.source.protocol.AssignmentPayload;
 
 /**
  * Tracks every split the enumerator handed out until ownership is proven durable (STIP-31 "Split
@@ -43,57 +35,31 @@ import org.apache.seatunnel.engine.managed.source.protocol.AssignmentPayload;
  * <p>Threading: owned by one {@link CoordinatorEventLoop}; every method must be called on that loop
  * (tests call it from their single thread). Not thread-safe.
  *
- * <p>Entries: a split the enumerator handed out waits as a {@link PendingSplit} ({@code
- * UNASSIGNED}) until its reader has room; then consecutive pending splits of one subtask leave in
- * one command and are tracked together as one assignment ({@link TrackedAssignment}, {@code
- * DISPATCHED .. CHECKPOINT_INCLUDED}): one sender sequence, so one admission answer, apply
- * watermark or inclusion proof covers all of them. The splits stay compact (the command payload and
- * their UTF-8 ids), and a {@link SplitIdIndex} finds the holder of a split id, so a split is never
- * tracked twice and a split handed back alone leaves its assignment.
- *
- * <p>Bounds, all enforced here:
- *
- * <ul>
- *   <li>in flight: {@code assignment-tracker.max-entries} assignments and {@code max-bytes}
- *       estimated bytes, with each reader subtask's share of the assignments at most an even part
- *       (so one reader cannot take every slot while the others wait for a checkpoint). At the bound
- *       a split stays {@code UNASSIGNED} (back-pressure, counted once as {@code
- *       AssignmentBackpressured}) and is dispatched when an apply or a completed checkpoint frees
- *       room; it is never dropped. An empty tracker always takes one assignment of one split;
- *   <li>waiting ({@code UNASSIGNED}): {@code assignment-tracker.max-unassigned-entries} splits and
- *       {@code max-unassigned-bytes}. An enumerator that hands out more than that at once is
- *       refused with {@link TrackerBoundException} (the coordinator fails, naming the option): an
- *       enumerator that implements {@code SupportSplitDemand} is asked for what readers can take
- *       instead.
- * </ul>
+ * <p>A split waits as a {@link PendingSplit} ({@code UNASSIGNED}, in {@link UnassignedSplits},
+ * bounded: beyond it the enumerator is refused with {@link TrackerBoundException}) until its reader
+ * has room; then consecutive pending splits of one subtask leave in one command as one {@link
+ * TrackedAssignment} ({@code DISPATCHED .. CHECKPOINT_INCLUDED}, in {@link InFlightAssignments},
+ * whose bounds keep it waiting, never dropped): one sender sequence, so one admission answer, apply
+ * watermark or inclusion proof ({@link CheckpointInclusions}) covers all of them. After a failover
+ * {@link AssignmentReconciler} settles what was in flight. A {@link SplitIdIndex} finds the holder
+ * of a split id, so a split is never tracked twice and a split handed back alone leaves its
+ * assignment. This class is the one door to those parts, so every change keeps them in step.
  */
 public final class SourceAssignmentTracker {
     public static final int DEFAULT_MAX_ENTRIES = 100_000;
     public static final long DEFAULT_MAX_BYTES = 64L << 20;
 
-    private final int maxEntries;
-    private final long maxBytes;
     private final int maxUnassignedEntries;
     private final long maxUnassignedBytes;
     private final boolean checkpointsEnabled;
     private final CoordinatorMetrics metrics;
-    private int parallelism = 1;
 
     private final SplitIdIndex index = new SplitIdIndex();
     private final UnassignedSplits pending;
-    private final LinkedHashMap<Long, TrackedAssignment> byCommand = new LinkedHashMap<>();
-    private final HashMap<Integer, LinkedHashSet<TrackedAssignment>> inFlightBySubtask =
-            new HashMap<>();
-    private final HashMap<Integer, ArrayDeque<TrackedAssignment>> unappliedBySubtask =
-            new HashMap<>();
-    private final TreeMap<Long, List<TrackedAssignment>> includedByCheckpoint = new TreeMap<>();
+    private final InFlightAssignments inFlight;
+    private final CheckpointInclusions inclusions;
+    private final AssignmentReconciler reconciler;
     private final TreeSet<Integer> noMoreSplits = new TreeSet<>();
-
-    private int inFlight;
-    private int inFlightSplits;
-    private long inFlightBytes;
-    private long lastCompletedCheckpoint = AssignmentEntry.NONE;
-    private long entriesLeft;
 
     /** A tracker that bounds only what is in flight (tests, benchmarks). */
     public SourceAssignmentTracker(
@@ -114,13 +80,14 @@ public final class SourceAssignmentTracker {
                 || maxUnassignedBytes <= 0) {
             throw new IllegalArgumentException("tracker bounds must be positive");
         }
-        this.maxEntries = maxEntries;
-        this.maxBytes = maxBytes;
         this.maxUnassignedEntries = maxUnassignedEntries;
         this.maxUnassignedBytes = maxUnassignedBytes;
         this.checkpointsEnabled = checkpointsEnabled;
         this.metrics = metrics;
         this.pending = new UnassignedSplits(maxUnassignedEntries, maxUnassignedBytes);
+        this.inFlight = new InFlightAssignments(maxEntries, maxBytes, index, metrics);
+        this.inclusions = new CheckpointInclusions(inFlight, metrics);
+        this.reconciler = new AssignmentReconciler(inFlight, inclusions, metrics);
     }
 
     /** The estimate of an assignment of one split: what an empty tracker always takes. */
@@ -131,7 +98,7 @@ public final class SourceAssignmentTracker {
 
     /** The reader parallelism the per-subtask share of the in-flight bound divides by. */
     void parallelism(int p) {
-        this.parallelism = Math.max(1, p);
+        inFlight.parallelism(p);
     }
 
     // ---------------------------------------------------------------- enumerator side (pending)
@@ -147,21 +114,10 @@ public final class SourceAssignmentTracker {
         byte[] id = splitId.getBytes(StandardCharsets.UTF_8);
         long fp = SplitIdIndex.fingerprint(id);
         PendingSplit p = new PendingSplit(id, fp, splitBytes, subtask);
-        long estimate = p.estimatedBytes();
-        if (!pending.fits(estimate)) {
+        if (!pending.fits(p.estimatedBytes())) {
             metrics.increment(Counter.UNASSIGNED_BOUND_REFUSALS);
-            throw new TrackerBoundException(
-                    "the enumerator handed out more splits than the coordinator may hold before"
-                            + " readers take them ("
-                            + pending.count()
-                            + " waiting, "
-                            + pending.bytes()
-                            + " estimated bytes; assignment-tracker.max-unassigned-entries "
-                            + maxUnassignedEntries
-                            + ", max-unassigned-bytes "
-                            + maxUnassignedBytes
-                            + "): hand splits out when asked (SupportSplitDemand) or raise the"
-                            + " bound");
+            throw TrackerBoundException.unassigned(
+                    pending.count(), pending.bytes(), maxUnassignedEntries, maxUnassignedBytes);
         }
         if (index.addIfAbsent(fp, id, p) != null) {
             throw new IllegalStateException(
@@ -184,8 +140,7 @@ public final class SourceAssignmentTracker {
 
     /** Serialized bytes of {@code subtask}'s first unassigned split; -1 if it has none. */
     int firstPendingLength(int subtask) {
-        ArrayDeque<PendingSplit> q = pending.queue(subtask);
-        return q == null ? -1 : q.peekFirst().splitBytes().length;
+        return pending.firstLength(subtask);
     }
 
     /**
@@ -200,15 +155,7 @@ public final class SourceAssignmentTracker {
      * when the byte bound is reached; an empty tracker always takes one.
      */
     public int assignmentRoom(int subtask) {
-        if (inFlight == 0) {
-            return Math.max(1, Math.min(maxEntries, shareOfEntries()));
-        }
-        if (inFlightBytes >= maxBytes) {
-            return 0;
-        }
-        LinkedHashSet<TrackedAssignment> mine = inFlightBySubtask.get(subtask);
-        int own = mine == null ? 0 : mine.size();
-        return Math.max(0, Math.min(maxEntries - inFlight, shareOfEntries() - own));
+        return inFlight.room(subtask);
     }
 
     /**
@@ -218,33 +165,7 @@ public final class SourceAssignmentTracker {
      * even one assignment of the first split fits the tracker now.
      */
     public int dispatchable(int subtask, int maxSplits, long payloadRoom) {
-        ArrayDeque<PendingSplit> q = pending.queue(subtask);
-        if (q == null || assignmentRoom(subtask) == 0) {
-            return 0;
-        }
-        boolean alwaysOne = inFlight == 0;
-        long bytesRoom = maxBytes - inFlightBytes;
-        int n = 0;
-        long idBytes = 0;
-        long splitBytes = 0;
-        for (PendingSplit p : q) {
-            if (n == maxSplits) {
-                break;
-            }
-            long ids = idBytes + p.idUtf8().length;
-            long splits = splitBytes + p.splitBytes().length;
-            if (n > 0 && AssignmentPayload.encodedSize(n + 1, splits) > payloadRoom) {
-                break;
-            }
-            if (TrackedAssignment.estimate(n + 1, ids, splits) > bytesRoom
-                    && !(n == 0 && alwaysOne)) {
-                break;
-            }
-            idBytes = ids;
-            splitBytes = splits;
-            n++;
-        }
-        return n;
+        return inFlight.dispatchable(pending.queue(subtask), subtask, maxSplits, payloadRoom);
     }
 
     /** Unassigned splits the tracker may still take. */
@@ -252,16 +173,11 @@ public final class SourceAssignmentTracker {
         return pending.room();
     }
 
-    private int shareOfEntries() {
-        return Math.max(1, maxEntries / parallelism);
-    }
-
     /**
      * Counts {@code subtask}'s first pending split as back-pressured, once however long it waits.
      */
     void countBackpressure(int subtask) {
-        ArrayDeque<PendingSplit> q = pending.queue(subtask);
-        if (q != null && q.peekFirst().markBackpressureCounted()) {
+        if (pending.markFirstBackpressured(subtask)) {
             metrics.increment(Counter.ASSIGNMENT_BACKPRESSURED);
         }
     }
@@ -280,31 +196,12 @@ public final class SourceAssignmentTracker {
             long cut,
             long now) {
         PendingSplit[] taken = pending.takeFirst(subtask, count);
-        byte[][] splits = new byte[count][];
-        byte[][] ids = new byte[count][];
-        for (int i = 0; i < count; i++) {
-            splits[i] = taken[i].splitBytes();
-            ids[i] = taken[i].idUtf8();
-        }
         TrackedAssignment a =
-                new TrackedAssignment(
-                        cmd,
-                        subtask,
-                        attempt,
-                        epoch,
-                        seq,
-                        cut,
-                        now,
-                        AssignmentPayload.encode(splits, count),
-                        TrackedAssignment.encodeIds(ids, count),
-                        count,
-                        AssignmentState.DISPATCHED);
+                TrackedAssignment.dispatch(taken, subtask, epoch, attempt, seq, cmd, cut, now);
         for (PendingSplit p : taken) {
             index.replace(p.fingerprint(), p, a);
         }
-        byCommand.put(cmd, a);
-        indexInFlight(a);
-        unappliedBySubtask.computeIfAbsent(subtask, k -> new ArrayDeque<>()).addLast(a);
+        inFlight.add(a, true);
         metrics.add(Counter.ASSIGNMENTS_DISPATCHED, count);
         metrics.increment(Counter.ASSIGNMENT_COMMANDS);
         return a;
@@ -312,33 +209,9 @@ public final class SourceAssignmentTracker {
 
     // ---------------------------------------------------------------- acks (flow control only)
 
-    TrackedAssignment byCommand(long commandId) {
-        return byCommand.get(commandId);
-    }
-
-    /** What the tracker knows of {@code splitId} now, or null if it does not track it. */
-    public AssignmentEntry bySplit(String splitId) {
-        byte[] id = splitId.getBytes(StandardCharsets.UTF_8);
-        SplitIdIndex.Holder h = index.find(SplitIdIndex.fingerprint(id), id);
-        if (h instanceof PendingSplit) {
-            PendingSplit p = (PendingSplit) h;
-            return AssignmentEntry.unassigned(splitId, p.splitBytes().clone(), p.subtask());
-        }
-        if (h instanceof TrackedAssignment) {
-            TrackedAssignment a = (TrackedAssignment) h;
-            int i = a.indexOf(id);
-            TrackedAssignment.Cursor c = a.cursor();
-            while (c.next() && c.index < i) {
-                // walks to split i
-            }
-            return AssignmentEntry.of(a, c, a.state());
-        }
-        return null;
-    }
-
     /** Admission ack of command {@code commandId}. Returns false for a duplicate or a late one. */
     public boolean onAdmitted(long commandId) {
-        TrackedAssignment a = byCommand.get(commandId);
+        TrackedAssignment a = inFlight.byCommand(commandId);
         if (a == null || a.state() != AssignmentState.DISPATCHED) {
             metrics.increment(Counter.ASSIGNMENT_DUPLICATE_ACKS);
             return false;
@@ -356,24 +229,7 @@ public final class SourceAssignmentTracker {
      * @return the number of commands newly known applied
      */
     public int appliedThrough(int subtask, long attempt, long epoch, long watermark) {
-        ArrayDeque<TrackedAssignment> q = unappliedBySubtask.get(subtask);
-        int n = 0;
-        while (q != null && !q.isEmpty()) {
-            TrackedAssignment a = q.peekFirst();
-            if (a.attempt() != attempt || a.epoch() != epoch || a.sequence() > watermark) {
-                break;
-            }
-            q.pollFirst();
-            n++;
-            AssignmentState s = a.state();
-            if (s == AssignmentState.DISPATCHED || s == AssignmentState.ADMITTED) {
-                a.moveTo(AssignmentState.APPLIED);
-                if (!checkpointsEnabled) {
-                    collect(a);
-                }
-            }
-        }
-        return n;
+        return inFlight.appliedThrough(subtask, attempt, epoch, watermark, !checkpointsEnabled);
     }
 
     // ---------------------------------------------------------------- durability
@@ -384,115 +240,38 @@ public final class SourceAssignmentTracker {
      * completed. Returns how many assignments became included.
      */
     public int include(ReaderInclusionReport r) {
-        LinkedHashSet<TrackedAssignment> set = inFlightBySubtask.get(r.subtask());
-        if (set == null) {
-            return 0;
-        }
-        List<TrackedAssignment> proven = new ArrayList<>();
-        for (TrackedAssignment a : set) {
-            if (a.attempt() == r.attemptId()
-                    && a.state() != AssignmentState.CHECKPOINT_INCLUDED
-                    && r.proves(a.epoch(), a.sequence())) {
-                proven.add(a);
-            }
-        }
-        for (TrackedAssignment a : proven) {
-            markIncluded(a, r.checkpointId());
-        }
-        return proven.size();
+        return inclusions.include(r);
     }
 
     /**
      * Global checkpoint {@code id} completed: collects every assignment included at or before it.
      */
     public int onCheckpointComplete(long id) {
-        if (id > lastCompletedCheckpoint) {
-            lastCompletedCheckpoint = id;
-        }
-        NavigableMap<Long, List<TrackedAssignment>> done = includedByCheckpoint.headMap(id, true);
-        int n = 0;
-        for (Iterator<Map.Entry<Long, List<TrackedAssignment>>> it = done.entrySet().iterator();
-                it.hasNext(); ) {
-            Map.Entry<Long, List<TrackedAssignment>> m = it.next();
-            for (TrackedAssignment a : m.getValue()) {
-                // Lazily skip assignments returned or re-included since they were listed.
-                if (a.state() == AssignmentState.CHECKPOINT_INCLUDED
-                        && a.includedCheckpointId() == m.getKey()) {
-                    collect(a);
-                    n++;
-                }
-            }
-            it.remove();
-        }
-        return n;
+        return inclusions.complete(id);
     }
 
     public long lastCompletedCheckpoint() {
-        return lastCompletedCheckpoint;
+        return inclusions.lastCompleted();
     }
 
     // ---------------------------------------------------------------- recovery
 
     /**
      * Reader failover: reconciles the assignments of {@code subtask} sent in {@code epoch} to an
-     * attempt other than {@code newAttempt}. Proven by {@code restored} (what the new attempt
-     * restored and keeps, or null when it keeps nothing) → the reader owns them; otherwise they are
-     * removed and their splits returned, for the caller to give back to the enumerator.
+     * attempt other than {@code newAttempt} (see {@link AssignmentReconciler#reconcileAttempt}).
      */
     public List<AssignmentEntry> reconcileAttempt(
             int subtask, long epoch, long newAttempt, ReaderInclusionReport restored) {
-        List<TrackedAssignment> old = new ArrayList<>();
-        LinkedHashSet<TrackedAssignment> set = inFlightBySubtask.get(subtask);
-        if (set != null) {
-            for (TrackedAssignment a : set) {
-                if (a.epoch() == epoch && a.attempt() != newAttempt) {
-                    old.add(a);
-                }
-            }
-        }
-        // Commands of a replaced attempt are never applied now: nothing waits for their acks.
-        unappliedBySubtask.remove(subtask);
-        return reconcile(old, restored);
+        return reconciler.reconcileAttempt(subtask, epoch, newAttempt, restored);
     }
 
     /**
      * Coordinator failover: reconciles the assignments of owner {@code subtask} restored from an
-     * epoch before {@code currentEpoch}, against the metadata of that owner's state in the restored
-     * checkpoint (which proves even splits the reader finished before the barrier).
+     * epoch before {@code currentEpoch} (see {@link AssignmentReconciler#reconcileRestoredOwner}).
      */
     public List<AssignmentEntry> reconcileRestoredOwner(
             int subtask, long currentEpoch, ReaderInclusionReport restored) {
-        List<TrackedAssignment> old = new ArrayList<>();
-        LinkedHashSet<TrackedAssignment> set = inFlightBySubtask.get(subtask);
-        if (set != null) {
-            for (TrackedAssignment a : set) {
-                if (a.epoch() < currentEpoch) {
-                    old.add(a);
-                }
-            }
-        }
-        return reconcile(old, restored);
-    }
-
-    private List<AssignmentEntry> reconcile(
-            List<TrackedAssignment> old, ReaderInclusionReport restored) {
-        List<AssignmentEntry> back = new ArrayList<>();
-        for (TrackedAssignment a : old) {
-            if (restored != null && restored.proves(a.epoch(), a.sequence())) {
-                markIncluded(a, restored.checkpointId());
-            } else {
-                TrackedAssignment.Cursor c = a.cursor();
-                while (c.next()) {
-                    if (!a.isReleased(c.index)) {
-                        back.add(AssignmentEntry.of(a, c, AssignmentState.UNASSIGNED));
-                    }
-                }
-                a.moveTo(AssignmentState.UNASSIGNED);
-                removeIndexed(a);
-            }
-        }
-        metrics.add(Counter.ASSIGNMENTS_RETURNED, back.size());
-        return back;
+        return reconciler.reconcileRestoredOwner(subtask, currentEpoch, restored);
     }
 
     /**
@@ -508,24 +287,15 @@ public final class SourceAssignmentTracker {
             PendingSplit p = (PendingSplit) h;
             pending.remove(p);
             index.remove(fp, p);
-            return AssignmentEntry.unassigned(splitId, p.splitBytes(), p.subtask());
+            return p.view();
         }
         if (!(h instanceof TrackedAssignment)) {
             return null;
         }
         TrackedAssignment a = (TrackedAssignment) h;
         int i = a.indexOf(id);
-        TrackedAssignment.Cursor c = a.cursor();
-        while (c.next() && c.index < i) {
-            // walks to split i
-        }
-        AssignmentEntry was = AssignmentEntry.of(a, c, a.state());
-        index.remove(fp, a);
-        inFlightSplits--;
-        if (a.release(i) == 0) {
-            a.moveTo(AssignmentState.UNASSIGNED);
-            removeIndexed(a);
-        }
+        AssignmentEntry was = a.entry(i, a.state());
+        inFlight.release(a, i, fp);
         return was;
     }
 
@@ -542,14 +312,7 @@ public final class SourceAssignmentTracker {
 
     /** Subtasks that own in-flight assignments (restore holds assignment until each reconciles). */
     public Set<Integer> inFlightOwners() {
-        Set<Integer> owners = new TreeSet<>();
-        for (Map.Entry<Integer, LinkedHashSet<TrackedAssignment>> m :
-                inFlightBySubtask.entrySet()) {
-            if (!m.getValue().isEmpty()) {
-                owners.add(m.getKey());
-            }
-        }
-        return owners;
+        return inFlight.owners();
     }
 
     /**
@@ -562,10 +325,10 @@ public final class SourceAssignmentTracker {
             List<TrackedAssignment> assignments,
             long lastCompleted,
             Collection<Integer> nms) {
-        if (pending.count() != 0 || inFlight != 0) {
+        if (pending.count() != 0 || inFlight.count() != 0) {
             throw new IllegalStateException("restore into a non-empty tracker");
         }
-        lastCompletedCheckpoint = lastCompleted;
+        inclusions.restoreLastCompleted(lastCompleted);
         noMoreSplits.addAll(nms);
         for (PendingSplit p : pendingSplits) {
             if (index.find(p.fingerprint(), p.idUtf8()) != null) {
@@ -575,23 +338,9 @@ public final class SourceAssignmentTracker {
             pending.add(p);
         }
         for (TrackedAssignment a : assignments) {
-            TrackedAssignment.Cursor c = a.cursor();
-            while (c.next()) {
-                byte[] id = c.idUtf8();
-                long fp = SplitIdIndex.fingerprint(id);
-                if (index.find(fp, id) != null) {
-                    throw new IllegalStateException("snapshot holds a split id twice");
-                }
-                index.add(fp, a);
-            }
-            if (byCommand.put(a.commandId(), a) != null) {
-                throw new IllegalStateException("snapshot holds a command twice");
-            }
-            indexInFlight(a);
+            inFlight.restore(a);
             if (a.state() == AssignmentState.CHECKPOINT_INCLUDED) {
-                includedByCheckpoint
-                        .computeIfAbsent(a.includedCheckpointId(), k -> new ArrayList<>())
-                        .add(a);
+                inclusions.await(a);
             }
         }
         // Inclusions whose checkpoint is now known complete are durable: collect them at once.
@@ -618,6 +367,20 @@ public final class SourceAssignmentTracker {
 
     // ---------------------------------------------------------------- views
 
+    /** What the tracker knows of {@code splitId} now, or null if it does not track it. */
+    public AssignmentEntry bySplit(String splitId) {
+        byte[] id = splitId.getBytes(StandardCharsets.UTF_8);
+        SplitIdIndex.Holder h = index.find(SplitIdIndex.fingerprint(id), id);
+        if (h instanceof PendingSplit) {
+            return ((PendingSplit) h).view();
+        }
+        if (h instanceof TrackedAssignment) {
+            TrackedAssignment a = (TrackedAssignment) h;
+            return a.entry(a.indexOf(id), a.state());
+        }
+        return null;
+    }
+
     /**
      * Every tracked split, unassigned first (by subtask, in order), then those in flight by
      * assignment in dispatch order: copies, for recovery checks and tests; O(tracked splits).
@@ -629,14 +392,7 @@ public final class SourceAssignmentTracker {
                 out.add(p.view());
             }
         }
-        for (TrackedAssignment a : byCommand.values()) {
-            TrackedAssignment.Cursor c = a.cursor();
-            while (c.next()) {
-                if (!a.isReleased(c.index)) {
-                    out.add(AssignmentEntry.of(a, c, a.state()));
-                }
-            }
-        }
+        inFlight.addEntries(out);
         return out;
     }
 
@@ -647,28 +403,22 @@ public final class SourceAssignmentTracker {
 
     /** Assignments in flight, in dispatch order (the codec writes them in this order). */
     Collection<TrackedAssignment> assignments() {
-        return Collections.unmodifiableCollection(byCommand.values());
+        return inFlight.all();
     }
 
     /** Splits tracked: unassigned and in flight. */
     public int size() {
-        return pending.count() + inFlightSplits;
+        return pending.count() + inFlight.splits();
     }
 
     /** Assignments in flight: what {@code assignment-tracker.max-entries} bounds. */
     public int inFlightCount() {
-        return inFlight;
+        return inFlight.count();
     }
 
     /** In-flight assignments of {@code subtask}. */
     public int inFlightCount(int subtask) {
-        LinkedHashSet<TrackedAssignment> set = inFlightBySubtask.get(subtask);
-        return set == null ? 0 : set.size();
-    }
-
-    /** Splits in those assignments, less those handed back on their own. */
-    public int inFlightSplits() {
-        return inFlightSplits;
+        return inFlight.count(subtask);
     }
 
     /** Unassigned splits. */
@@ -676,18 +426,9 @@ public final class SourceAssignmentTracker {
         return pending.count();
     }
 
-    public long inFlightBytes() {
-        return inFlightBytes;
-    }
-
     /** Estimated bytes of everything tracked, pending included. */
     public long estimatedBytes() {
-        return inFlightBytes + pending.bytes();
-    }
-
-    /** Estimated bytes of the unassigned splits. */
-    public long pendingBytes() {
-        return pending.bytes();
+        return inFlight.bytes() + pending.bytes();
     }
 
     /**
@@ -695,86 +436,15 @@ public final class SourceAssignmentTracker {
      * grows, so a caller can tell whether room was freed since it last looked.
      */
     public long entriesLeft() {
-        return entriesLeft;
+        return inFlight.left();
     }
 
     /** When the oldest assignment in flight was dispatched (loop clock); -1 when none. */
     public long oldestDispatchMillis() {
-        long oldest = -1;
-        for (LinkedHashSet<TrackedAssignment> set : inFlightBySubtask.values()) {
-            // Sets keep dispatch order per subtask: the first is the oldest of its subtask.
-            Iterator<TrackedAssignment> it = set.iterator();
-            if (it.hasNext()) {
-                long t = it.next().dispatchedAtMillis();
-                // A version-1 restore did not record it (NONE): no age to tell.
-                if (t >= 0) {
-                    oldest = oldest < 0 ? t : Math.min(oldest, t);
-                }
-            }
-        }
-        return oldest;
-    }
-
-    public int maxEntries() {
-        return maxEntries;
-    }
-
-    public long maxBytes() {
-        return maxBytes;
+        return inFlight.oldestDispatchMillis();
     }
 
     public int maxUnassignedEntries() {
         return maxUnassignedEntries;
-    }
-
-    // ---------------------------------------------------------------- internals
-
-    private void markIncluded(TrackedAssignment a, long checkpointId) {
-        if (a.state() != AssignmentState.CHECKPOINT_INCLUDED) {
-            a.moveTo(AssignmentState.CHECKPOINT_INCLUDED);
-            metrics.add(Counter.ASSIGNMENTS_INCLUDED, a.liveCount());
-        } else if (a.includedCheckpointId() <= checkpointId) {
-            return;
-        }
-        a.includedAt(checkpointId);
-        if (checkpointId <= lastCompletedCheckpoint) {
-            collect(a);
-        } else {
-            includedByCheckpoint.computeIfAbsent(checkpointId, k -> new ArrayList<>()).add(a);
-        }
-    }
-
-    private void collect(TrackedAssignment a) {
-        int splits = a.liveCount();
-        a.moveTo(AssignmentState.GC_ELIGIBLE);
-        removeIndexed(a);
-        metrics.add(Counter.ASSIGNMENTS_GC, splits);
-    }
-
-    private void indexInFlight(TrackedAssignment a) {
-        inFlightBySubtask.computeIfAbsent(a.subtask(), k -> new LinkedHashSet<>()).add(a);
-        inFlight++;
-        inFlightSplits += a.liveCount();
-        inFlightBytes += a.estimatedBytes();
-    }
-
-    /** Drops an assignment that was in flight from every index, with its live splits. */
-    private void removeIndexed(TrackedAssignment a) {
-        byCommand.remove(a.commandId());
-        TrackedAssignment.Cursor c = a.cursor();
-        while (c.next()) {
-            if (!a.isReleased(c.index)) {
-                index.remove(c.fingerprint(), a);
-            }
-        }
-        LinkedHashSet<TrackedAssignment> set = inFlightBySubtask.get(a.subtask());
-        if (set != null && set.remove(a)) {
-            inFlight--;
-            inFlightSplits -= a.liveCount();
-            inFlightBytes -= a.estimatedBytes();
-            entriesLeft++;
-            // An empty set stays (one per subtask): a subtask's in-flight set empties after every
-            // apply without checkpoints, and rebuilding it each time cost more than keeping it.
-        }
     }
 }

@@ -153,6 +153,46 @@ final class TrackedAssignment implements SplitIdIndex.Holder {
         return -1;
     }
 
+    /** A DISPATCHED assignment of {@code taken}, in order, with its command's identity. */
+    static TrackedAssignment dispatch(
+            PendingSplit[] taken,
+            int subtask,
+            long epoch,
+            long attempt,
+            long seq,
+            long cmd,
+            long cut,
+            long now) {
+        int n = taken.length;
+        byte[][] splits = new byte[n][];
+        byte[][] ids = new byte[n][];
+        for (int i = 0; i < n; i++) {
+            splits[i] = taken[i].splitBytes();
+            ids[i] = taken[i].idUtf8();
+        }
+        return new TrackedAssignment(
+                cmd,
+                subtask,
+                attempt,
+                epoch,
+                seq,
+                cut,
+                now,
+                AssignmentPayload.encode(splits, n),
+                encodeIds(ids, n),
+                n,
+                AssignmentState.DISPATCHED);
+    }
+
+    /** Split {@code i} as an entry in {@code state}: a copy. */
+    AssignmentEntry entry(int i, AssignmentState state) {
+        Cursor c = cursor();
+        while (c.next() && c.index < i) {
+            // walks to split i
+        }
+        return AssignmentEntry.of(this, c, state);
+    }
+
     /** Releases split {@code i} (it left on its own); returns how many are still live. */
     int release(int i) {
         if (released == null) {

@@ -30,4 +30,21 @@ public final class TrackerBoundException extends IllegalStateException {
     public TrackerBoundException(String message) {
         super(message);
     }
+
+    /** The unassigned bound refused one more split while {@code waiting} splits wait. */
+    static TrackerBoundException unassigned(
+            int waiting, long waitingBytes, int maxEntries, long maxBytes) {
+        return new TrackerBoundException(
+                "the enumerator handed out more splits than the coordinator may hold before"
+                        + " readers take them ("
+                        + waiting
+                        + " waiting, "
+                        + waitingBytes
+                        + " estimated bytes; assignment-tracker.max-unassigned-entries "
+                        + maxEntries
+                        + ", max-unassigned-bytes "
+                        + maxBytes
+                        + "): hand splits out when asked (SupportSplitDemand) or raise the"
+                        + " bound");
+    }
 }

@@ -27,7 +27,9 @@ import java.util.TreeMap;
 /**
  * The tracker's {@code UNASSIGNED} splits: per reader subtask, in the order the enumerator handed
  * them out, with their count and estimated bytes against {@code
- * assignment-tracker.max-unassigned-entries} and {@code max-unassigned-bytes}.
+ * assignment-tracker.max-unassigned-entries} and {@code max-unassigned-bytes}. An enumerator that
+ * hands out more at once is refused (the coordinator fails, naming the option); one that implements
+ * {@code SupportSplitDemand} is asked for what readers can take instead.
  *
  * <p>Threading: owned by its {@link SourceAssignmentTracker}, so confined to the coordinator loop.
  * The split-id index stays the tracker's; these queues only order and count.
@@ -63,6 +65,18 @@ final class UnassignedSplits {
     /** The queue of {@code subtask}, or null when it has none. Read-only for the caller. */
     ArrayDeque<PendingSplit> queue(int subtask) {
         return bySubtask.get(subtask);
+    }
+
+    /** Serialized bytes of the first split of {@code subtask}; -1 if it has none. */
+    int firstLength(int subtask) {
+        ArrayDeque<PendingSplit> q = bySubtask.get(subtask);
+        return q == null ? -1 : q.peekFirst().splitBytes().length;
+    }
+
+    /** Marks the first split of {@code subtask} back-pressured; true only the first time. */
+    boolean markFirstBackpressured(int subtask) {
+        ArrayDeque<PendingSplit> q = bySubtask.get(subtask);
+        return q != null && q.peekFirst().markBackpressureCounted();
     }
 
     int count(int subtask) {
