@@ -189,6 +189,15 @@ public final class RuntimeStats {
         return sum;
     }
 
+    /** Payload bytes queued now in the fullest live reader mailbox (0 when none is open). */
+    public static long largestMailboxBytes() {
+        long max = 0;
+        for (ReaderMailbox mb : LIVE.keySet()) {
+            max = Math.max(max, mb.payloadBytes());
+        }
+        return max;
+    }
+
     public static Map<AdmissionStatus, Long> admissions() {
         Map<AdmissionStatus, Long> out = new EnumMap<>(AdmissionStatus.class);
         for (AdmissionStatus s : AdmissionStatus.values()) {

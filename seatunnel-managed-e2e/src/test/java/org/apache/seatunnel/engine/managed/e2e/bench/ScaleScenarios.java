@@ -100,8 +100,12 @@ final class ScaleScenarios {
             BenchReport report = new BenchReport("Scale scenarios, Lane B vs Lane A");
             ObjectNode json = report.json();
             ObjectNode[] lanes = {json.putObject("laneB"), json.putObject("laneA")};
+            GateTable.GATES.start(zeta);
             new ScaleScenarios(zeta, quick).run(table, lanes);
             SideBySideRunner.print(table);
+            GateTable.GATES.finish(zeta);
+            GateTable.GATES.print();
+            GateTable.GATES.write(json);
             Path[] written = report.write(Paths.get("target"), "side-by-side-scale");
             for (Path p : written) {
                 System.out.println("written " + p.toAbsolutePath());
@@ -199,6 +203,19 @@ final class ScaleScenarios {
                         "same, checkpoint interval 10 min (none in the window)",
                         cpus(slowNoCheckpoints[0]),
                         cpus(slowNoCheckpoints[1])));
+        GateTable g = GateTable.GATES;
+        g.ratio(
+                "Fake p=16, idle (1 row/s per reader)",
+                GateTable.Criterion.CPU,
+                SideBySideRunner.median(column(idle[0], 0)),
+                SideBySideRunner.median(column(idle[1], 0)),
+                "%.1f %%");
+        g.ratio(
+                "Fake p=16, slow data 200 ms",
+                GateTable.Criterion.CPU,
+                SideBySideRunner.median(column(slow[0], 0)),
+                SideBySideRunner.median(column(slow[1], 0)),
+                "%.1f %%");
         for (int l = 0; l < 2; l++) {
             putAll(laneJson[l].putArray("p16IdleCpuPercent"), column(idle[l], 0));
             putAll(laneJson[l].putArray("p16IdleJitPercent"), column(idle[l], 1));
@@ -269,6 +286,11 @@ final class ScaleScenarios {
             this.burn = burn;
         }
 
+        /** Readers always have data: each lane moves what it can. */
+        boolean saturated() {
+            return jsonSuffix.isEmpty();
+        }
+
         static Load dataAlwaysThere() {
             return new Load("data always there", "", "slow.data.millis = 0", false);
         }
@@ -309,6 +331,7 @@ final class ScaleScenarios {
         List<List<Long>> wakeUpsIn = List.of(new ArrayList<>(), new ArrayList<>());
         double[][] cpu = new double[2][reps];
         double[][] rowRates = new double[2][reps];
+        double[][] heap = new double[2][reps];
         // An unmeasured window of each lane first: the warm-up ran data always there, and the
         // JIT compiles what this load adds (pacing, slow data) when it first runs. Without it the
         // first measured windows carried seconds of compilation, more in whichever lane ran the
@@ -332,6 +355,7 @@ final class ScaleScenarios {
                 addAll(wakeUpsIn.get(lane), m.wakeUpsInCheckpoints);
                 cpu[lane][r] = m.cpuPercent;
                 rowRates[lane][r] = m.rowsPerSecond;
+                heap[lane][r] = m.heapAfterGcMiB;
             }
         }
         long[][] e = {sorted(engine.get(0)), sorted(engine.get(1))};
@@ -368,6 +392,8 @@ final class ScaleScenarios {
         table.add(row("  of which during checkpoints, " + at, pcts(wi[0]), pcts(wi[1])));
         table.add(row("process CPU, " + at + ", % of one core", cpus(cpu[0]), cpus(cpu[1])));
         table.add(row("sink rows/s, " + at, rates(rowRates[0]), rates(rowRates[1])));
+        table.add(row("heap after GC, job running, MiB, " + at, rates(heap[0]), rates(heap[1])));
+        gates(at, load, p, cpu, rowRates, heap, e, rt);
         for (int l = 0; l < 2; l++) {
             ObjectNode o = laneJson[l].putObject("p" + p + "Checkpoints" + load.jsonSuffix);
             o.set("engineTriggerToCompleted", BenchReport.distribution(e[l], true));
@@ -382,6 +408,60 @@ final class ScaleScenarios {
             o.set("parkWakeUpDelayDuringCheckpoints", BenchReport.distribution(wi[l], true));
             putAll(o.putArray("cpuPercent"), cpu[l]);
             putAll(o.putArray("sinkRowsPerSecond"), rowRates[l]);
+            putAll(o.putArray("heapAfterGcMiB"), heap[l]);
+        }
+    }
+
+    /** This point's rows of the gate table (medians over the repetitions). */
+    private static void gates(
+            String at,
+            Load load,
+            int p,
+            double[][] cpu,
+            double[][] rowRates,
+            double[][] heap,
+            long[][] engine,
+            long[][] runtime) {
+        GateTable g = GateTable.GATES;
+        String point = "Fake " + at;
+        if (load.saturated()) {
+            double[] rps = {
+                SideBySideRunner.median(rowRates[0]), SideBySideRunner.median(rowRates[1])
+            };
+            g.ratio(point, GateTable.Criterion.THROUGHPUT, rps[0], rps[1], "%,.0f rows/s");
+            // Both lanes use what the cores give at saturation: CPU per row is what may not grow.
+            g.ratio(
+                    point,
+                    GateTable.Criterion.CPU,
+                    SideBySideRunner.median(cpu[0]) * 1e4 / rps[0],
+                    SideBySideRunner.median(cpu[1]) * 1e4 / rps[1],
+                    "%.2f CPU-s/M rows");
+        } else if (!load.burn) {
+            // Paced readers (with burners the process CPU is the burners').
+            g.ratio(
+                    point,
+                    GateTable.Criterion.CPU,
+                    SideBySideRunner.median(cpu[0]),
+                    SideBySideRunner.median(cpu[1]),
+                    "%.1f %%");
+        }
+        g.ratio(
+                point,
+                GateTable.Criterion.HEAP,
+                SideBySideRunner.median(heap[0]),
+                SideBySideRunner.median(heap[1]),
+                "%.0f MiB");
+        if (engine[0].length > 0 && engine[1].length > 0) {
+            g.checkpointP99(
+                    point,
+                    BenchReport.percentile(engine[0], 99) / 1e6,
+                    BenchReport.percentile(engine[1], 99) / 1e6);
+        }
+        if (p >= 64 && !load.saturated() && runtime[0].length > 0 && runtime[1].length > 0) {
+            g.runtimeCheckpoint(
+                    point,
+                    BenchReport.percentile(runtime[0], 50) / 1e6,
+                    BenchReport.percentile(runtime[1], 50) / 1e6);
         }
     }
 
@@ -404,6 +484,7 @@ final class ScaleScenarios {
         final long[] wakeUpsInCheckpoints;
         final double cpuPercent;
         final double rowsPerSecond;
+        final double heapAfterGcMiB;
 
         Measured(
                 EngineCheckpoints c,
@@ -412,7 +493,8 @@ final class ScaleScenarios {
                 long[] wakeUps,
                 long[] wakeUpsInCheckpoints,
                 double cpuPercent,
-                double rowsPerSecond) {
+                double rowsPerSecond,
+                double heapAfterGcMiB) {
             this.engine = new ArrayList<>(c.durations);
             this.enumeratorSnapshots = new ArrayList<>(c.enumeratorSnapshots);
             this.enumeratorAcks = new ArrayList<>(c.enumeratorAcks);
@@ -423,6 +505,7 @@ final class ScaleScenarios {
             this.wakeUpsInCheckpoints = wakeUpsInCheckpoints;
             this.cpuPercent = cpuPercent;
             this.rowsPerSecond = rowsPerSecond;
+            this.heapAfterGcMiB = heapAfterGcMiB;
         }
     }
 
@@ -473,6 +556,8 @@ final class ScaleScenarios {
         if (threads0 != null) {
             printThreadCpu(LANES[laneA ? 1 : 0] + ", p=" + p + ", " + load.label, threads0);
         }
+        // After the window's figures: the collection's pause must not land in them.
+        double heapMiB = GateTable.heapAfterGcMiB();
         ManagedFakeProbe.disable();
         long[] inRuntime = RuntimeStats.barrierWaitsSorted();
         long[] locks = lockWaits.stop(ManagedFakeProbe.barrierWaits().length);
@@ -492,7 +577,8 @@ final class ScaleScenarios {
                 wakeUpDelays,
                 wakeUpDelaysInCheckpoints,
                 cpuPct,
-                rowsPerSecond);
+                rowsPerSecond,
+                heapMiB);
     }
 
     /**

@@ -249,6 +249,8 @@ public final class SideBySideRunner {
         for (int l = 0; l < 2; l++) {
             laneJson[l].put("lane", LANES[l]);
         }
+        GateTable gates = GateTable.GATES;
+        gates.start(zeta);
 
         // 1. Throughput and CPU per row: bounded, p=1, 64 rows per legacy pollNext / turn.
         // Five pairs of 4 M rows: with three of 2 M the medians swung by a third between runs.
@@ -262,6 +264,30 @@ public final class SideBySideRunner {
             putAll(laneJson[l].putArray("rowsPerSecond"), rps[l]);
             putAll(laneJson[l].putArray("cpuSecondsPerMillionRows"), cpu[l]);
         }
+        String p1 = "Fake p=1, saturated";
+        gates.ratio(
+                p1, GateTable.Criterion.THROUGHPUT, median(rps[0]), median(rps[1]), "%,.0f rows/s");
+        gates.ratio(
+                p1, GateTable.Criterion.CPU, median(cpu[0]), median(cpu[1]), "%.2f CPU-s/M rows");
+        // What a user runs today: SeaTunnel 2.3.8's own FakeSource (connector-fake), same rows.
+        double[][] stock = new double[2][reps];
+        for (int r = 0; r < reps; r++) {
+            double[] m = stockFakeThroughput(rows);
+            stock[0][r] = m[0];
+            stock[1][r] = m[1];
+        }
+        table.add(
+                row(
+                        "SeaTunnel's own FakeSource (connector-fake 2.3.8), p=1: rows/s; CPU-s per M rows",
+                        fmt("%,.0f; %.2f", median(stock[0]), median(stock[1])),
+                        ""));
+        json.putObject("stockFakeSource")
+                .put("rowsPerSecond", median(stock[0]))
+                .put("cpuSecondsPerMillionRows", median(stock[1]));
+        gates.baseline(
+                "SeaTunnel FakeSource vs managed FakeSource on Lane B, p=1",
+                fmt("%,.0f rows/s, %.2f CPU-s/M", median(stock[0]), median(stock[1])),
+                fmt("%,.0f rows/s, %.2f CPU-s/M", median(rps[0]), median(cpu[0])));
 
         // 2. Checkpoint duration and barrier wait with slow data of 0, 200 ms and 1 s (jittered).
         long seconds = quick ? 6 : 20;
@@ -286,6 +312,10 @@ public final class SideBySideRunner {
                             "checkpoint duration p50/p99, slow data " + slow + " ms",
                             pcts2(durations[0]),
                             pcts2(durations[1])));
+            gates.checkpointP99(
+                    "Fake p=1, slow data " + slow + " ms (checkpoint as the source sees it)",
+                    durations[0].length == 0 ? Double.NaN : pct(durations[0], 99) / 1e6,
+                    durations[1].length == 0 ? Double.NaN : pct(durations[1], 99) / 1e6);
             for (int l = 0; l < 2; l++) {
                 ObjectNode slowJson = slowData[l].putObject(slow + "ms");
                 slowJson.set("barrierWait", BenchReport.distribution(waits[l], true));
@@ -311,6 +341,10 @@ public final class SideBySideRunner {
                 row(
                         "process CPU, streaming 20 rows/s (% of one core)",
                         fmt("%.1f %%", idleCpu[0]), fmt("%.1f %%", idleCpu[1])));
+        gates.ratio(
+                "Fake p=1, 20 rows/s", GateTable.Criterion.CPU, idleCpu[0], idleCpu[1], "%.1f %%");
+        gates.idleLatency(
+                "Fake p=1, 20 rows/s", pct(delays[0], 99) / 1e6, pct(delays[1], 99) / 1e6);
         for (int l = 0; l < 2; l++) {
             laneJson[l].set("idleRowDueToEmitted", BenchReport.distribution(delays[l], true));
             laneJson[l].put("streaming20RowsPerSecondCpuPercent", idleCpu[l]);
@@ -328,6 +362,9 @@ public final class SideBySideRunner {
         new ScaleScenarios(zeta, quick).run(table, laneJson);
 
         print(table);
+        gates.finish(zeta);
+        gates.print();
+        gates.write(json);
         Path[] written = report.write(Paths.get("target"), "side-by-side");
         for (Path p : written) {
             System.out.println("written " + p.toAbsolutePath());
@@ -374,6 +411,37 @@ public final class SideBySideRunner {
         if (laneA && RuntimeStats.readersOpened() == 0) {
             throw new IllegalStateException("Lane A run did not use the managed runtime");
         }
+        return new double[] {rows / (wall / 1e9), (cpuNanos / 1e9) / (rows / 1e6)};
+    }
+
+    /**
+     * SeaTunnel's own FakeSource on the same p=1 bounded job, all rows in one split: its reader
+     * sleeps 1 s after every {@code pollNext} (connector-fake 2.3.8), so the figure is taken from
+     * the submit to the last row at the sink, leaving out the sleeps after it. Returns {rows/s,
+     * CPU-s per million rows} over that interval.
+     */
+    private double[] stockFakeThroughput(long rows) throws Exception {
+        String runId = "stock-" + (++runs);
+        String job =
+                "env {\n  job.mode = \"BATCH\"\n  parallelism = 1\n  checkpoint.interval = 1000\n}\n"
+                        + "source {\n  FakeSource {\n    row.num = "
+                        + rows
+                        + "\n    split.num = 1\n"
+                        + "    schema = { fields { id = \"bigint\", name = \"string\" } }\n  }\n}\n"
+                        + "sink {\n  ManagedCount {\n    run.id = \""
+                        + runId
+                        + "\"\n  }\n}\n";
+        long cpu0 = OS.getProcessCpuTime();
+        long t0 = System.nanoTime();
+        long jobId = zeta.submit(job);
+        long bound = t0 + TimeUnit.MINUTES.toNanos(10);
+        while (CountingSink.count(runId) < rows && System.nanoTime() - bound < 0) {
+            waitFor(Duration.ofMillis(5));
+        }
+        long wall = System.nanoTime() - t0;
+        long cpuNanos = OS.getProcessCpuTime() - cpu0;
+        JobResult r = zeta.completion(jobId).get(10, TimeUnit.MINUTES);
+        check(r, CountingSink.count(runId) == rows, "stock FakeSource run lost or duplicated rows");
         return new double[] {rows / (wall / 1e9), (cpuNanos / 1e9) / (rows / 1e6)};
     }
 
