@@ -19,7 +19,7 @@ package org.apache.seatunnel.engine.managed.source.reader;
 
 import java.util.ArrayDeque;
 import java.util.Iterator;
-import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
+import org.apache.seatunnel.engine.managed.source.reader.MailboxEntry.RemoteCommand;
 
 /**
  * Holds back the coordinator commands of one reader attempt that were cut after a checkpoint this
@@ -41,7 +41,7 @@ final class CheckpointCutGate {
 
     /** Applies one released command, as the loop applies any command. */
     interface Applier {
-        void apply(SourceCommandEnvelope env, boolean reserved, long admittedNanos);
+        void apply(RemoteCommand command);
     }
 
     private final ArrayDeque<Held> held = new ArrayDeque<>();
@@ -69,15 +69,14 @@ final class CheckpointCutGate {
     }
 
     /**
-     * Holds {@code env} if it was cut after the released cut; false if it may be applied now.
-     *
-     * @param reserved whether the mailbox reserved capacity for it (released when applied)
+     * Holds {@code command} if it was cut after the released cut; false if it may be applied now. A
+     * held command keeps its mailbox capacity until it is applied or discarded.
      */
-    boolean holdIfPastCut(SourceCommandEnvelope env, boolean reserved, long admittedNanos) {
-        if (env.coordinatorCutId() <= releasedCut()) {
+    boolean holdIfPastCut(RemoteCommand command) {
+        if (command.envelope().coordinatorCutId() <= releasedCut()) {
             return false;
         }
-        held.addLast(new Held(env, reserved, admittedNanos, clock.nanoTime()));
+        held.addLast(new Held(command, clock.nanoTime()));
         return true;
     }
 
@@ -122,9 +121,9 @@ final class CheckpointCutGate {
         }
         for (Iterator<Held> it = held.iterator(); it.hasNext(); ) {
             Held h = it.next();
-            if (h.env.coordinatorCutId() <= cutLimit) {
+            if (h.cutId() <= cutLimit) {
                 it.remove();
-                applier.apply(h.env, h.reserved, h.admittedNanos);
+                applier.apply(h.command);
                 if (mailbox.terminalSignal() != null) {
                     return;
                 }
@@ -139,7 +138,7 @@ final class CheckpointCutGate {
     long overdueCut() {
         Held oldest = held.peekFirst();
         if (oldest != null && clock.nanoTime() - oldest.heldSinceNanos > holdLimitNanos) {
-            return oldest.env.coordinatorCutId();
+            return oldest.cutId();
         }
         return -1;
     }
@@ -151,22 +150,22 @@ final class CheckpointCutGate {
     /** Drops every held command and gives its mailbox reservation back (the attempt closes). */
     void discard(ReaderMailbox mailbox) {
         for (Held h : held) {
-            mailbox.complete(h.env, h.reserved);
+            mailbox.complete(h.command);
         }
         held.clear();
     }
 
     private static final class Held {
-        final SourceCommandEnvelope env;
-        final boolean reserved;
-        final long admittedNanos;
+        final RemoteCommand command;
         final long heldSinceNanos;
 
-        Held(SourceCommandEnvelope env, boolean reserved, long admittedNanos, long since) {
-            this.env = env;
-            this.reserved = reserved;
-            this.admittedNanos = admittedNanos;
+        Held(RemoteCommand command, long since) {
+            this.command = command;
             this.heldSinceNanos = since;
+        }
+
+        long cutId() {
+            return command.envelope().coordinatorCutId();
         }
     }
 }

@@ -24,18 +24,22 @@ import org.apache.seatunnel.engine.managed.source.fault.FaultAction;
 import org.apache.seatunnel.engine.managed.source.fault.FaultSeam;
 import org.apache.seatunnel.engine.managed.source.fault.FaultSite;
 import org.apache.seatunnel.engine.managed.source.fault.InjectedFaultException;
+import org.apache.seatunnel.engine.managed.source.protocol.LongPayload;
 import org.apache.seatunnel.engine.managed.source.protocol.ReasonCode;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
+import org.apache.seatunnel.engine.managed.source.reader.MailboxEntry.CheckpointNotice;
+import org.apache.seatunnel.engine.managed.source.reader.MailboxEntry.RemoteCommand;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Applies the ordered commands of one reader attempt to its connector: coordinator commands (split
  * assignments, no-more-splits, source events) at most once per attempt through the {@link
- * AppliedCommandLedger} (invariant 6), and the local ones (checkpoint completed or aborted,
- * graceful close). It owns the ledger and what the attempt's checkpoint cut records of it ({@link
- * #cut}). Every applied command releases its mailbox capacity, earns an idle reader a poll and, for
- * a sequenced coordinator command, is acknowledged to the host after its slot is free.
+ * AppliedCommandLedger} (invariant 6), and the signals of the reader's own member ({@link
+ * #applySignal}: checkpoint completed or aborted, graceful close). It owns the ledger and what the
+ * attempt's checkpoint cut records of it ({@link #cut}). Every applied command releases its mailbox
+ * capacity, earns an idle reader a poll and, for a sequenced coordinator command, is acknowledged
+ * to the host after its slot is free.
  *
  * <p>Threading: the loop's driving thread only (whichever thread drives the loop, one at a time),
  * like the loop it belongs to.
@@ -102,7 +106,8 @@ final class CommandApplier<SplitT extends SourceSplit> implements CheckpointCutG
     }
 
     @Override
-    public void apply(SourceCommandEnvelope env, boolean reserved, long admittedNanos) {
+    public void apply(RemoteCommand command) {
+        SourceCommandEnvelope env = command.envelope();
         boolean acknowledge = false;
         try {
             boolean ledgered = env.commandId() > 0 && env.senderSequence() > 0;
@@ -120,14 +125,9 @@ final class CommandApplier<SplitT extends SourceSplit> implements CheckpointCutG
                         offLoop.afterCall();
                     }
                     break;
-                case CHECKPOINT_COMPLETE:
-                    checkpointComplete(LocalCommands.checkpointIdOf(env));
-                    break;
                 case CHECKPOINT_ABORTED:
-                    checkpointAborted(LocalCommands.checkpointIdOf(env));
-                    break;
-                case GRACEFUL_CLOSE:
-                    loop.closeGracefully();
+                    // The coordinator's word that a checkpoint will never reach this reader.
+                    checkpointAborted(LongPayload.decodeOr(env, -1L));
                     break;
                 default:
                     LOG.warn(
@@ -138,20 +138,52 @@ final class CommandApplier<SplitT extends SourceSplit> implements CheckpointCutG
             if (ledgered) {
                 acknowledge = recordApplied(env);
             }
-            // Every applied command earns an idle reader a poll: a reader that never completes
-            // its availability future still makes progress at the pace of its commands.
-            polls.want();
-            metrics.commandsApplied.incrementAndGet();
-            metrics.queueWaitNanos.addAndGet(clock.nanoTime() - admittedNanos);
+            applied(command);
         } catch (Throwable e) {
             ConnectorFailures.failConnector(mailbox, e);
         } finally {
-            mailbox.complete(env, reserved);
+            mailbox.complete(command);
         }
         if (acknowledge) {
             // After its slot is free: the coordinator sends the next command on this answer.
             host.onApplied(env);
         }
+    }
+
+    /**
+     * Applies a signal of the reader's own member other than a barrier (which the loop takes):
+     * checkpoint completed or aborted, graceful close. Local signals are never redelivered, so no
+     * ledger and no acknowledgement.
+     */
+    void applySignal(MailboxEntry signal) {
+        try {
+            switch (signal.kind()) {
+                case CHECKPOINT_COMPLETE:
+                    checkpointComplete(((CheckpointNotice) signal).checkpointId());
+                    break;
+                case CHECKPOINT_ABORTED:
+                    checkpointAborted(((CheckpointNotice) signal).checkpointId());
+                    break;
+                case GRACEFUL_CLOSE:
+                    loop.closeGracefully();
+                    break;
+                default:
+                    throw new IllegalArgumentException(signal + " is not applied as a signal");
+            }
+            applied(signal);
+        } catch (Throwable e) {
+            ConnectorFailures.failConnector(mailbox, e);
+        } finally {
+            mailbox.complete(signal);
+        }
+    }
+
+    private void applied(MailboxEntry entry) {
+        // Every applied command earns an idle reader a poll: a reader that never completes
+        // its availability future still makes progress at the pace of its commands.
+        polls.want();
+        metrics.commandsApplied.incrementAndGet();
+        metrics.queueWaitNanos.addAndGet(clock.nanoTime() - entry.admittedNanos());
     }
 
     private void checkpointComplete(long done) throws Exception {
@@ -181,8 +213,8 @@ final class CommandApplier<SplitT extends SourceSplit> implements CheckpointCutG
 
     /**
      * Exactly-once apply per attempt for sequenced coordinator commands (positive ids and
-     * sequences). Local commands have negative ids and are never redelivered; source events carry
-     * sequence 0 because they are ephemeral and not part of the checkpointed watermark.
+     * sequences). Source events carry sequence 0 because they are ephemeral and not part of the
+     * checkpointed watermark.
      */
     private boolean firstApplication(SourceCommandEnvelope env) {
         if (ledger.isApplied(env.coordinatorEpoch(), env.senderSequence())) {

@@ -38,13 +38,13 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One attempt of one Lane A reader subtask, engine-neutral: its mailbox, its event loop around the
- * connector's reader, the local commands engine callbacks become, the snapshot handover from the
- * loop's barrier callback to the engine's snapshot call, and what the attempt tells its coordinator
- * (registration, apply acknowledgements, inclusion reports: {@link CoordinatorMessages}) through a
- * {@link ReaderUplink}. Built by {@link ReaderAttemptBuilder}. An engine binding adds only its own
- * threads, locks, transport and metrics registration: the Zeta host ({@code ManagedReaderHost}) and
- * the fault-injection world's reader task both drive this class, so the model tests exercise the
- * code the engine runs.
+ * connector's reader, the local signals engine callbacks become ({@link LocalSignals}), the
+ * snapshot handover from the loop's barrier callback to the engine's snapshot call, and what the
+ * attempt tells its coordinator (registration, apply acknowledgements, inclusion reports: {@link
+ * CoordinatorMessages}) through a {@link ReaderUplink}. Built by {@link ReaderAttemptBuilder}. An
+ * engine binding adds only its own threads, locks, transport and metrics registration: the Zeta
+ * host ({@code ManagedReaderHost}) and the fault-injection world's reader task both drive this
+ * class, so the model tests exercise the code the engine runs.
  *
  * <p>Threading: {@link #start}, {@link #takeBarrier}, {@link #close} and the {@link #loop()} are
  * called by the thread driving the attempt, one call at a time, as {@link ReaderEventLoop} requires
@@ -61,7 +61,7 @@ public final class ReaderAttempt<T, SplitT extends SourceSplit> {
     private static final Logger LOG = LoggerFactory.getLogger(ReaderAttempt.class);
 
     private final ReaderMailbox mailbox;
-    private final LocalCommands local;
+    private final LocalSignals local;
     private final ReaderEventLoop<T, SplitT> loop;
     private final LoopSignal signal;
     private final ReaderLoopMetrics loopMetrics;
@@ -106,7 +106,7 @@ public final class ReaderAttempt<T, SplitT extends SourceSplit> {
                         Objects.requireNonNull(b.clock, "clock"),
                         signal,
                         new ReaderMailboxMetrics());
-        this.local = new LocalCommands(mailbox);
+        this.local = new LocalSignals(mailbox);
         this.messages = new CoordinatorMessages(mailbox, uplink);
         this.appliedAcks = new AppliedAcks(messages::sendAppliedAck, splitWindow);
         this.identity =
@@ -178,7 +178,7 @@ public final class ReaderAttempt<T, SplitT extends SourceSplit> {
      */
     public BarrierResult takeBarrier(long checkpointId, long publishWaitNanos) {
         // This thread applies the barrier itself, below: the driver is not woken for it.
-        AdmissionAck ack = mailbox.offerApplyingItself(local.barrier(checkpointId));
+        AdmissionAck ack = local.barrierApplyingItself(checkpointId);
         if (!ack.status().isAdmitted()) {
             return BarrierResult.refused(checkpointId, ack);
         }
@@ -213,22 +213,21 @@ public final class ReaderAttempt<T, SplitT extends SourceSplit> {
 
     /** The engine completed a checkpoint; the loop tells the connector once per id. */
     public void notifyCheckpointComplete(long checkpointId) {
-        offerLocal(local.checkpointComplete(checkpointId));
+        if (!closed) {
+            logIfDropped(local.checkpointComplete(checkpointId), "checkpoint complete");
+        }
     }
 
     /** The engine aborted a checkpoint. */
     public void notifyCheckpointAborted(long checkpointId) {
-        offerLocal(local.checkpointAborted(checkpointId));
+        if (!closed) {
+            logIfDropped(local.checkpointAborted(checkpointId), "checkpoint aborted");
+        }
     }
 
-    private void offerLocal(SourceCommandEnvelope env) {
-        if (closed) {
-            return;
-        }
-        AdmissionAck ack = mailbox.offer(env);
+    private void logIfDropped(AdmissionAck ack, String signal) {
         if (!ack.status().isAdmitted()) {
-            LOG.debug(
-                    "Lane A reader {} dropped {}: {}", mailbox.attemptId(), env.commandKind(), ack);
+            LOG.debug("Lane A reader {} dropped {}: {}", mailbox.attemptId(), signal, ack);
         }
     }
 
@@ -238,8 +237,8 @@ public final class ReaderAttempt<T, SplitT extends SourceSplit> {
      */
     public void gracefulClose() {
         // Once per attempt: the driver and the barrier call may both see the final barrier.
-        if (gracefulCloseOffered.compareAndSet(false, true)) {
-            offerLocal(local.gracefulClose());
+        if (gracefulCloseOffered.compareAndSet(false, true) && !closed) {
+            logIfDropped(local.gracefulClose(), "graceful close");
         }
     }
 

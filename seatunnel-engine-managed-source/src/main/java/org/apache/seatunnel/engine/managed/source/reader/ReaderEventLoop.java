@@ -21,8 +21,6 @@ import java.util.function.ToLongFunction;
 import org.apache.seatunnel.api.source.Collector;
 import org.apache.seatunnel.api.source.SourceSplit;
 import org.apache.seatunnel.api.source.managed.ManagedSourceReader;
-import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
-import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -276,18 +274,18 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
         if (mailbox.terminalSignal() != null) {
             return handleTerminal();
         }
-        for (SourceCommandEnvelope env = mailbox.poll(); env != null; env = mailbox.poll()) {
-            boolean reserved = mailbox.lastReserved();
-            long admitted = mailbox.lastAdmittedNanos();
-            if (env.commandKind() == CommandKind.CHECKPOINT_BARRIER) {
-                mailbox.complete(env, reserved);
-                long checkpointId = LocalCommands.checkpointIdOf(env);
+        for (MailboxEntry e = mailbox.poll(); e != null; e = mailbox.poll()) {
+            if (e.kind() == MailboxEntry.Kind.BARRIER) {
+                mailbox.complete(e);
+                long checkpointId = ((MailboxEntry.Barrier) e).checkpointId();
                 lastProcessedBarrier = Math.max(lastProcessedBarrier, checkpointId);
                 lastBarrierResult = barriers.take(checkpointId);
-            } else if (cutGate.holdIfPastCut(env, reserved, admitted)) {
+            } else if (e.kind() != MailboxEntry.Kind.REMOTE_COMMAND) {
+                commands.applySignal(e);
+            } else if (cutGate.holdIfPastCut((MailboxEntry.RemoteCommand) e)) {
                 metrics.cutDeferrals.incrementAndGet();
             } else {
-                commands.apply(env, reserved, admitted);
+                commands.apply((MailboxEntry.RemoteCommand) e);
             }
             if (mailbox.terminalSignal() != null) {
                 return handleTerminal();

@@ -26,7 +26,6 @@ import org.apache.seatunnel.engine.managed.source.fault.FaultSite;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
 import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
-import org.apache.seatunnel.engine.managed.source.protocol.ProtocolVersion;
 import org.apache.seatunnel.engine.managed.source.protocol.ReasonCode;
 import org.apache.seatunnel.engine.managed.source.protocol.SchedulingCategory;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
@@ -34,17 +33,20 @@ import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope
 /**
  * The bounded inbox of one reader attempt (STIP-31 "Admission and overload").
  *
- * <p>Threading: {@link #admit}, {@link #offer}, {@link #terminate}, {@link #signalAvailable} and
- * the read-only gauges may be called from any thread and never block, sleep, spin or run connector
- * code. {@link #poll}, {@link #complete} and {@link #close} belong to the single consumer, the
- * reader event loop (whichever thread currently drives it, one at a time).
+ * <p>Threading: {@link #admit}, {@link #offer}, {@link #terminate}, {@link #signalAvailable}, the
+ * posts of {@link LocalSignals} and the read-only gauges may be called from any thread and never
+ * block, sleep, spin or run connector code. {@link #poll}, {@link #complete} and {@link #close}
+ * belong to the single consumer, the reader event loop (whichever thread currently drives it, one
+ * at a time).
  *
- * <p>Admission is linearized in the STIP's order: validate (protocol, target attempt, header, size)
- * → reserve command count and bytes (mailbox, then worker-wide) → allocate the mailbox sequence →
- * publish. The sequence is the claimed slot of a {@link SequencedMpscRing}, so the consumer sees
- * commands in exactly sequence order (see that class for why it is not JCTools' queue). Capacity is
- * released only when the loop {@link #complete completes} a command, so commands the loop holds
- * back (coordinator-cut deferral) still count against the bound.
+ * <p>Admission of a wire envelope is linearized in the STIP's order: validate ({@link
+ * CommandHeaderCheck}: protocol, target attempt, header, size) → reserve command count and bytes
+ * (mailbox, then worker-wide) → deduplicate → allocate the mailbox sequence → publish. Local
+ * signals ({@link LocalSignals}) skip the header check and deduplication. The sequence is the
+ * claimed slot of a {@link SequencedMpscRing} of {@link MailboxEntry entries}, so the consumer sees
+ * entries in exactly sequence order (see that class for why it is not JCTools' queue). Capacity is
+ * released only when the loop {@link #complete completes} an entry, so commands the loop holds back
+ * (coordinator-cut deferral) still count against the bound.
  *
  * <p>Checkpoint, graceful-close, checkpoint-callback and assignment-ack controls take reserved
  * capacity (whose worker bytes are taken at construction) first and normal capacity only when it is
@@ -53,6 +55,10 @@ import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope
  * #terminate} slot.
  */
 public final class ReaderMailbox {
+    // What reserveControl answers besides a refusal: the capacity pool it took.
+    private static final long RESERVED_POOL = 1;
+    private static final long NORMAL_POOL = 0;
+
     private final long jobId;
     private final long sourceRuntimeId;
     private final int subtask;
@@ -62,11 +68,8 @@ public final class ReaderMailbox {
     private final LoopSignal signal;
     private final ReaderMailboxMetrics metrics;
 
-    private final SequencedMpscRing<SourceCommandEnvelope> ring;
-    // Per-slot side data, written by the producer before it publishes the slot.
-    private final long[] admittedNanos;
-    private final boolean[] reservedPool;
-
+    private final SequencedMpscRing<MailboxEntry> ring;
+    private final CommandHeaderCheck header;
     private final MailboxCapacity capacity;
     private final DedupWindow dedup;
 
@@ -76,10 +79,8 @@ public final class ReaderMailbox {
     private volatile Runnable wakeupHook = () -> {};
     private volatile boolean closed;
 
-    // Consumer-only facts about the command returned by the last poll().
+    // Consumer-only: the sequence of the entry returned by the last poll().
     private long lastSequence = -1;
-    private long lastAdmittedNanos;
-    private boolean lastReserved;
 
     public ReaderMailbox(
             long jobId,
@@ -101,10 +102,11 @@ public final class ReaderMailbox {
         this.metrics = metrics;
         this.availability = new AvailabilitySignal(clock, signal);
         this.barriers = new BarrierSignals(this, signal);
+        this.header =
+                new CommandHeaderCheck(
+                        jobId, sourceRuntimeId, subtask, attemptId, limits.maxPayloadBytes());
         this.capacity = new MailboxCapacity(limits, workerBudget);
         this.ring = new SequencedMpscRing<>(limits.maxCommands() + limits.reservedCommands());
-        this.admittedNanos = new long[ring.capacity()];
-        this.reservedPool = new boolean[ring.capacity()];
         this.dedup = new DedupWindow(limits.dedupWindow());
         capacity.reserveControlBytes();
     }
@@ -115,62 +117,41 @@ public final class ReaderMailbox {
     }
 
     /**
-     * Admits a command and answers at once. Allocates only the returned acknowledgement; {@link
-     * #admit} is the allocation-free form.
+     * Admits a command and answers at once. Allocates the returned acknowledgement; {@link #admit}
+     * is the form that allocates only the entry it queues.
      */
     public AdmissionAck offer(SourceCommandEnvelope env) {
         return AdmissionCodes.ack(admit(env), attemptId, limits.retryAfterMillis());
     }
 
     /**
-     * {@link #offer} for a command the calling thread applies itself right after, holding the
-     * reader's lock (the engine's barrier thread with its barrier): the driving thread is not woken
-     * for it. The caller wakes the driver afterwards if anything is left for it to do.
-     */
-    public AdmissionAck offerApplyingItself(SourceCommandEnvelope env) {
-        return AdmissionCodes.ack(admitCounted(env, false), attemptId, limits.retryAfterMillis());
-    }
-
-    /**
-     * Admits a command without allocating. Returns the mailbox sequence (≥ 0) of an accepted
-     * command, or a negative code to decode with {@link #statusOf} and {@link #reasonOf}.
+     * Admits a command, allocating only the {@link MailboxEntry.RemoteCommand} it queues. Returns
+     * the mailbox sequence (≥ 0) of an accepted command, or a negative code to decode with {@link
+     * #statusOf} and {@link #reasonOf}.
      */
     public long admit(SourceCommandEnvelope env) {
-        return admitCounted(env, true);
+        return counted(admitRemote(env));
     }
 
-    private long admitCounted(SourceCommandEnvelope env, boolean wakeDriver) {
-        long r = admit0(env, wakeDriver);
+    /** {@link LocalSignals}' admission of a local signal of {@code kind}. */
+    long admitLocal(MailboxEntry.Kind kind, long checkpointId, boolean wakeDriver) {
+        return counted(admitLocal0(kind, checkpointId, wakeDriver));
+    }
+
+    private long counted(long r) {
         metrics.recordAdmission(r >= 0 ? AdmissionStatus.ACCEPTED : statusOf(r));
         return r;
     }
 
-    private long admit0(SourceCommandEnvelope env, boolean wakeDriver) {
+    private long admitRemote(SourceCommandEnvelope env) {
         if (terminal.get() != null || closed) {
             return code(AdmissionStatus.TERMINAL_REJECTED, ReasonCode.TARGET_TERMINATED);
         }
-        if (env.protocolMajor() != ProtocolVersion.MAJOR) {
-            return code(AdmissionStatus.UNSUPPORTED_PROTOCOL, ReasonCode.UNSUPPORTED_MAJOR_VERSION);
-        }
-        if (env.jobId() != jobId
-                || env.sourceRuntimeId() != sourceRuntimeId
-                || env.targetSubtask() != subtask) {
-            return code(AdmissionStatus.INVALID_PAYLOAD, ReasonCode.WRONG_TARGET);
-        }
-        if (env.targetAttemptId() != attemptId) {
-            return code(AdmissionStatus.STALE_TARGET, ReasonCode.STALE_ATTEMPT);
+        long refused = header.check(env);
+        if (refused != CommandHeaderCheck.PASSED) {
+            return refused;
         }
         CommandKind kind = env.commandKind();
-        if (env.durability() != kind.durability()) {
-            return code(AdmissionStatus.INVALID_PAYLOAD, ReasonCode.KIND_DURABILITY_MISMATCH);
-        }
-        if (env.commandId() == DedupWindow.EMPTY) {
-            return code(AdmissionStatus.INVALID_PAYLOAD, ReasonCode.BAD_HEADER_FIELD);
-        }
-        int bytes = env.payloadLength();
-        if (bytes > limits.maxPayloadBytes()) {
-            return code(AdmissionStatus.INVALID_PAYLOAD, ReasonCode.OVERSIZE);
-        }
         SchedulingCategory category = kind.category();
         if (category == SchedulingCategory.TERMINAL) {
             terminate(
@@ -188,22 +169,14 @@ public final class ReaderMailbox {
             return code(AdmissionStatus.ACCEPTED, ReasonCode.NONE);
         }
 
+        int bytes = env.payloadLength();
         boolean reserved;
         if (kind.usesReservedControlCapacity()) {
-            // Checkpoint, close, callback and ack controls draw on their reserved capacity first:
-            // the normal capacity is what a coordinator's credit window counts on, and a local
-            // control taking a slot of it would turn the coordinator's next command away.
-            if (capacity.reserveControl(bytes)) {
-                reserved = true;
-                metrics.recordReservedUse();
-            } else if (capacity.reserveNormal(bytes) == ReasonCode.NONE) {
-                reserved = false;
-            } else {
-                terminate(TerminalSignal.fatal(ReasonCode.RESERVED_CAPACITY_EXHAUSTED, null));
-                metrics.recordReservedExhausted();
-                return code(
-                        AdmissionStatus.TERMINAL_REJECTED, ReasonCode.RESERVED_CAPACITY_EXHAUSTED);
+            long pool = reserveControl(bytes);
+            if (pool < 0) {
+                return pool;
             }
+            reserved = pool == RESERVED_POOL;
         } else {
             if (FaultSeam.INSTALLED != null
                     && FaultSeam.at(FaultSite.CAPACITY_RESERVATION, jobId, subtask, kind.name())
@@ -222,13 +195,46 @@ public final class ReaderMailbox {
             capacity.release(reserved, bytes);
             return code(AdmissionStatus.DUPLICATE, ReasonCode.ALREADY_ADMITTED);
         }
+        return publish(new MailboxEntry.RemoteCommand(env, reserved, clock.nanoTime()), true);
+    }
 
+    private long admitLocal0(MailboxEntry.Kind kind, long checkpointId, boolean wakeDriver) {
+        if (terminal.get() != null || closed) {
+            return code(AdmissionStatus.TERMINAL_REJECTED, ReasonCode.TARGET_TERMINATED);
+        }
+        long pool = reserveControl(MailboxEntry.LOCAL_SIGNAL_BYTES);
+        if (pool < 0) {
+            return pool;
+        }
+        return publish(
+                MailboxEntry.local(kind, checkpointId, pool == RESERVED_POOL, clock.nanoTime()),
+                wakeDriver);
+    }
+
+    /**
+     * Takes capacity for a control: reserved capacity first, since the normal capacity is what a
+     * coordinator's credit window counts on and a local control taking a slot of it would turn the
+     * coordinator's next command away. Returns the pool it took, or the negative code of running
+     * out of both, which fails the attempt.
+     */
+    private long reserveControl(int bytes) {
+        if (capacity.reserveControl(bytes)) {
+            metrics.recordReservedUse();
+            return RESERVED_POOL;
+        }
+        if (capacity.reserveNormal(bytes) == ReasonCode.NONE) {
+            return NORMAL_POOL;
+        }
+        terminate(TerminalSignal.fatal(ReasonCode.RESERVED_CAPACITY_EXHAUSTED, null));
+        metrics.recordReservedExhausted();
+        return code(AdmissionStatus.TERMINAL_REJECTED, ReasonCode.RESERVED_CAPACITY_EXHAUSTED);
+    }
+
+    /** Claims the next sequence for an entry whose capacity is reserved, and publishes it. */
+    private long publish(MailboxEntry entry, boolean wakeDriver) {
         long seq = ring.claim();
-        int idx = ring.slotOf(seq);
-        admittedNanos[idx] = clock.nanoTime();
-        reservedPool[idx] = reserved;
-        // Release store: publishes the two plain writes above to the consumer's acquire load.
-        ring.publish(seq, env);
+        // Release store: the entry's fields reach the consumer with it.
+        ring.publish(seq, entry);
         if (wakeDriver) {
             signal.signal();
         }
@@ -283,46 +289,31 @@ public final class ReaderMailbox {
     }
 
     /**
-     * Consumer: the next published command in sequence order, or null if none is published yet. Its
+     * Consumer: the next published entry in sequence order, or null if none is published yet. Its
      * capacity stays reserved until {@link #complete}.
      */
-    public SourceCommandEnvelope poll() {
+    public MailboxEntry poll() {
         long h = ring.head();
-        SourceCommandEnvelope env = ring.poll();
-        if (env == null) {
-            return null;
+        MailboxEntry entry = ring.poll();
+        if (entry != null) {
+            lastSequence = h;
         }
-        // The slot's side data stays put until complete() releases its capacity.
-        int idx = ring.slotOf(h);
-        lastSequence = h;
-        lastAdmittedNanos = admittedNanos[idx];
-        lastReserved = reservedPool[idx];
-        return env;
+        return entry;
     }
 
-    /** Consumer: true if a command with a lower sequence is claimed but not yet published. */
+    /** Consumer: true if an entry with a lower sequence is claimed but not yet published. */
     boolean hasClaimedUnpublished() {
         return ring.hasClaimedUnpublished();
     }
 
-    /** Consumer: sequence of the command returned by the last {@link #poll}. */
+    /** Consumer: sequence of the entry returned by the last {@link #poll}. */
     public long lastSequence() {
         return lastSequence;
     }
 
-    /** Consumer: admission time of the command returned by the last {@link #poll}. */
-    public long lastAdmittedNanos() {
-        return lastAdmittedNanos;
-    }
-
-    /** Consumer: whether the last polled command holds reserved capacity. */
-    public boolean lastReserved() {
-        return lastReserved;
-    }
-
-    /** Consumer: releases the capacity of an applied or discarded command. */
-    public void complete(SourceCommandEnvelope env, boolean reserved) {
-        capacity.release(reserved, env.payloadLength());
+    /** Consumer: releases the capacity of an applied or discarded entry. */
+    public void complete(MailboxEntry entry) {
+        capacity.release(entry.reserved(), entry.bytes());
     }
 
     /**
@@ -339,8 +330,8 @@ public final class ReaderMailbox {
         int dropped = 0;
         // Claimed slots are published within a few instructions; a bounded drain is enough
         // because admission checks 'closed' first and new claims stop.
-        for (SourceCommandEnvelope env = poll(); env != null; env = poll()) {
-            complete(env, lastReserved);
+        for (MailboxEntry entry = poll(); entry != null; entry = poll()) {
+            complete(entry);
             dropped++;
         }
         capacity.releaseControlBytes();
@@ -407,13 +398,10 @@ public final class ReaderMailbox {
         return capacity.payloadBytes();
     }
 
-    /** Admission time of the oldest queued command, or -1. Any thread; approximate. */
+    /** Admission time of the oldest queued entry, or -1. Any thread; approximate. */
     public long oldestAdmittedNanos() {
-        long h = ring.head();
-        if (!ring.isHeadPublished()) {
-            return -1;
-        }
-        return admittedNanos[ring.slotOf(h)];
+        MailboxEntry head = ring.peek();
+        return head == null ? -1 : head.admittedNanos();
     }
 
     public long attemptId() {

@@ -30,7 +30,8 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * MailboxQueueBenchmark compares the two.
  *
  * <p>Threading: {@link #claim} and {@link #publish} — any producer thread, never blocking; {@link
- * #poll} and {@link #hasClaimedUnpublished} — the single consumer; the gauges — any thread.
+ * #poll} and {@link #hasClaimedUnpublished} — the single consumer; {@link #peek} and the gauges —
+ * any thread.
  */
 public final class SequencedMpscRing<E> extends RingHeadPadAfter {
     private static final AtomicLongFieldUpdater<RingTailField> TAIL =
@@ -108,7 +109,15 @@ public final class SequencedMpscRing<E> extends RingHeadPadAfter {
 
     /** True if the head element is published. Any thread; approximate. */
     public boolean isHeadPublished() {
-        return slots.get(slotOf(head)) != null;
+        return peek() != null;
+    }
+
+    /**
+     * The head element if it is published, else null, without consuming it. Any thread; approximate
+     * (the consumer may take it meanwhile), so only for elements that stay valid once consumed.
+     */
+    public E peek() {
+        return slots.get(slotOf(head));
     }
 
     /** True if some sequence was claimed and not yet consumed. Any thread; approximate. */

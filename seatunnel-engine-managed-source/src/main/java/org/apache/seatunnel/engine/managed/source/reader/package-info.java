@@ -21,16 +21,19 @@
  * a host drives one iteration at a time on the task's own thread, with its {@link
  * org.apache.seatunnel.engine.managed.source.reader.CheckpointCutGate}, and the {@link
  * org.apache.seatunnel.engine.managed.source.reader.ReaderAttempt} that puts them together for one
- * reader attempt (local commands, snapshot handover, registration and acknowledgements through a
+ * reader attempt (local signals, snapshot handover, registration and acknowledgements through a
  * {@link org.apache.seatunnel.engine.managed.source.reader.ReaderUplink}), driven alike by the Zeta
  * host and the fault-injection world, and the {@link
  * org.apache.seatunnel.engine.managed.source.reader.ReaderDriver} that decides what one engine call
  * does with the loop. Nothing here knows about Zeta or Hazelcast.
  *
- * <p>The mailbox keeps admission, capacity, dedup and the ring; the barrier signals and the
- * availability flag other threads raise sit beside it. The loop keeps the iteration and the
- * lifecycle; applying commands, the barrier cut, the poll turn, schema-change glue and failure
- * classification are its parts, all on the loop's driving thread.
+ * <p>The mailbox keeps admission, capacity, dedup and the ring, whose elements are {@link
+ * org.apache.seatunnel.engine.managed.source.reader.MailboxEntry MailboxEntries}: a remote command
+ * wrapping its admitted wire envelope, or a barrier, checkpoint notice or graceful close the
+ * reader's own member posts, which carries no envelope. The barrier signals and the availability
+ * flag other threads raise sit beside it. The loop keeps the iteration and the lifecycle; applying
+ * commands, the barrier cut, the poll turn, schema-change glue and failure classification are its
+ * parts, all on the loop's driving thread.
  *
  * <p>"Hazard N" and "invariant N" in this package's comments are numbered as in {@code
  * docs/en/architecture.md}.

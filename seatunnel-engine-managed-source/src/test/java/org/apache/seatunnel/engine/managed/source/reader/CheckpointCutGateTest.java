@@ -19,6 +19,7 @@ package org.apache.seatunnel.engine.managed.source.reader;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -45,9 +46,9 @@ class CheckpointCutGateTest {
     private final CheckpointCutGate gate = new CheckpointCutGate(clock, 5_000_000_000L);
     private final List<Long> applied = new ArrayList<>();
     private final CheckpointCutGate.Applier applier =
-            (env, reserved, admitted) -> {
-                applied.add(env.coordinatorCutId());
-                mailbox.complete(env, reserved);
+            command -> {
+                applied.add(command.envelope().coordinatorCutId());
+                mailbox.complete(command);
             };
     private long nextId = 1;
 
@@ -67,12 +68,12 @@ class CheckpointCutGateTest {
                         .payload(new byte[] {1})
                         .build();
         assertTrue(mailbox.offer(env).status().isAdmitted());
-        SourceCommandEnvelope taken = mailbox.poll();
-        boolean reserved = mailbox.lastReserved();
-        boolean held = gate.holdIfPastCut(taken, reserved, mailbox.lastAdmittedNanos());
+        MailboxEntry.RemoteCommand taken = (MailboxEntry.RemoteCommand) mailbox.poll();
+        assertSame(env, taken.envelope());
+        boolean held = gate.holdIfPastCut(taken);
         if (!held) {
             // Applied at once by the loop, not by the gate.
-            mailbox.complete(taken, reserved);
+            mailbox.complete(taken);
         }
         return held;
     }
@@ -127,8 +128,8 @@ class CheckpointCutGateTest {
         assertTrue(admitAndHold(1));
         assertTrue(admitAndHold(1));
         CheckpointCutGate.Applier failing =
-                (env, reserved, admitted) -> {
-                    applier.apply(env, reserved, admitted);
+                command -> {
+                    applier.apply(command);
                     mailbox.terminate(
                             TerminalSignal.fatal(
                                     ReasonCode.CONNECTOR_FAILURE, new IllegalStateException("x")));

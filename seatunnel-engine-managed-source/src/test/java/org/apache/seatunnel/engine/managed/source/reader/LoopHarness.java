@@ -58,7 +58,7 @@ final class LoopHarness implements ReaderLoopHost<TestSplit> {
 
     final List<ReaderCheckpointCut> cuts = new ArrayList<>();
     final List<Long> appliedAcks = new ArrayList<>();
-    final LocalCommands local;
+    final LocalSignals local;
     final ReaderEventLoop<String, TestSplit> loop;
     final Object lock = new Object();
     int endOfInput;
@@ -102,7 +102,7 @@ final class LoopHarness implements ReaderLoopHost<TestSplit> {
                         clock,
                         signal,
                         new ReaderMailboxMetrics());
-        this.local = new LocalCommands(mailbox);
+        this.local = new LocalSignals(mailbox);
         Collector<String> out =
                 new Collector<String>() {
                     @Override

@@ -97,7 +97,7 @@ class OffLoopStateCheckTest {
 
     /** Barrier {@code id} alone, as the engine's snapshot call runs it: controls, no turn. */
     private static void barrier(LoopHarness h, long id) {
-        h.offer(h.local.barrier(id));
+        h.local.barrier(id);
         h.loop.runControls();
     }
 
@@ -178,8 +178,8 @@ class OffLoopStateCheckTest {
                     break;
                 case 1:
                     // Callbacks, then a turn.
-                    h.offer(h.local.checkpointComplete(checkpoint));
-                    h.offer(h.local.checkpointAborted(checkpoint + 1000));
+                    h.local.checkpointComplete(checkpoint);
+                    h.local.checkpointAborted(checkpoint + 1000);
                     h.loop.runOnce();
                     break;
                 case 2:
@@ -192,7 +192,7 @@ class OffLoopStateCheckTest {
                     break;
                 default:
                     // A repeated completion, which the loop does not pass on, then a turn.
-                    h.offer(h.local.checkpointComplete(1));
+                    h.local.checkpointComplete(1);
                     h.loop.runOnce();
             }
         }
@@ -211,7 +211,7 @@ class OffLoopStateCheckTest {
         // A reader that drops what a completed checkpoint made final: a change on the loop.
         h.reader.onCheckpointComplete = () -> h.reader.positions.merge(SPLIT, 1000L, Long::sum);
         barrier(h, 1);
-        h.offer(h.local.checkpointComplete(1));
+        h.local.checkpointComplete(1);
         h.loop.runControls();
         assertEquals(1, h.loop.metrics().offLoopStateChecks());
         assertEquals(0, h.loop.metrics().offLoopStateChanges());

@@ -136,11 +136,11 @@ class ReaderEventLoopOrderingTest {
             case SOURCE_EVENT:
                 return h.offer(h.coordinator(CommandKind.SOURCE_EVENT, "e" + n).build());
             case BARRIER:
-                return h.offer(h.local.barrier(n));
+                return h.local.barrier(n);
             case CHECKPOINT_COMPLETE:
-                return h.offer(h.local.checkpointComplete(n));
+                return h.local.checkpointComplete(n);
             case CLOSE:
-                return h.offer(h.local.gracefulClose());
+                return h.local.gracefulClose();
             case CANCEL:
                 h.mailbox.terminate(TerminalSignal.cancel());
                 return null;

@@ -76,17 +76,17 @@ class ReaderEventLoopSchemaChangeTest {
         }
         assertEquals(1, polls(h), "no turn while the change waits for its checkpoint");
 
-        h.offer(h.local.barrier(1));
+        h.local.barrier(1);
         h.loop.runOnce();
         assertEquals(SchemaChangePhase.WAITING_END, h.loop.schemaChange().phase());
         assertEquals(1, h.loop.schemaChange().boundCheckpoint());
-        h.offer(h.local.barrier(2));
-        h.offer(h.local.checkpointComplete(0));
+        h.local.barrier(2);
+        h.local.checkpointComplete(0);
         h.loop.runOnce();
         assertEquals(1, polls(h), "neither a later barrier nor a stale completion resumes");
         assertEquals(1, h.loop.metrics().schemaChangeIgnoredCallbacks());
 
-        h.offer(h.local.checkpointComplete(1));
+        h.local.checkpointComplete(1);
         h.loop.runOnce();
         assertEquals(SchemaChangePhase.IDLE, h.loop.schemaChange().phase());
         assertEquals(2, polls(h), "the bound completion resumes polling in the same iteration");
@@ -104,8 +104,8 @@ class ReaderEventLoopSchemaChangeTest {
         assertEquals(LoopStatus.IDLE, h.loop.runOnce(), "no turn, nothing to do");
         assertEquals(ReaderLifecycle.RUNNING, h.loop.lifecycle(), "latched, not entered");
         assertEquals(0, h.endOfInput);
-        h.offer(h.local.barrier(3));
-        h.offer(h.local.checkpointComplete(3));
+        h.local.barrier(3);
+        h.local.checkpointComplete(3);
         assertEquals(LoopStatus.FINISHED, h.loop.runOnce());
         assertEquals(ReaderLifecycle.DRAINING, h.loop.lifecycle());
         assertEquals(1, h.endOfInput);
@@ -130,8 +130,8 @@ class ReaderEventLoopSchemaChangeTest {
     void anAbortOfTheBoundCheckpointFailsTheAttempt() throws Exception {
         LoopHarness h = marking(PollStatus.MORE_AVAILABLE);
         h.loop.runOnce();
-        h.offer(h.local.barrier(4));
-        h.offer(h.local.checkpointAborted(4));
+        h.local.barrier(4);
+        h.local.checkpointAborted(4);
         assertEquals(LoopStatus.TERMINATED, h.loop.runOnce());
         assertFailed(h, "the bound schema-change checkpoint 4 was aborted");
     }

@@ -404,12 +404,12 @@ class ReaderEventLoopTest {
         SourceCommandEnvelope third = h.assign("c");
         h.offer(first);
         h.offer(third);
-        h.offer(h.local.barrier(1));
+        h.local.barrier(1);
         h.runUntilQuiet();
         assertEquals(Long.valueOf(1), h.cuts.get(0).appliedSenderWatermarks().get(1L));
         assertEquals(Collections.singletonList(3L), h.cuts.get(0).appliedAboveWatermark().get(1L));
         h.offer(second);
-        h.offer(h.local.barrier(2));
+        h.local.barrier(2);
         h.runUntilQuiet();
         ReaderCheckpointCut cut = h.cuts.get(1);
         assertEquals(Long.valueOf(3), cut.appliedSenderWatermarks().get(1L));
@@ -441,7 +441,7 @@ class ReaderEventLoopTest {
         assertEquals(1, h.loop.heldCommands());
         assertEquals(1, h.loop.metrics().cutDeferrals());
         assertFalse(h.reader.trace.contains("addSplits:[post]"));
-        h.offer(h.local.barrier(1));
+        h.local.barrier(1);
         h.runUntilQuiet();
         assertEquals(Arrays.asList("1:[]"), h.checkpoints, "checkpoint 1 must not hold 'post'");
         assertTrue(h.reader.trace.contains("addSplits:[post]"), "applied right after barrier 1");
@@ -464,7 +464,7 @@ class ReaderEventLoopTest {
         assertEquals(
                 AdmissionStatus.RETRY_LATER,
                 h.offer(h.coordinator(CommandKind.SPLIT_ASSIGNMENT, "p3").build()).status());
-        assertEquals(AdmissionStatus.ACCEPTED, h.offer(h.local.barrier(1)).status());
+        assertEquals(AdmissionStatus.ACCEPTED, h.local.barrier(1).status());
         h.runUntilQuiet();
         assertEquals(0, h.mailbox.commandCount());
     }
@@ -510,10 +510,10 @@ class ReaderEventLoopTest {
     void checkpointCompleteIsDeliveredOncePerIdInIncreasingOrder() throws Exception {
         LoopHarness h = new LoopHarness();
         h.loop.start(0);
-        h.offer(h.local.checkpointComplete(3));
-        h.offer(h.local.checkpointComplete(3));
-        h.offer(h.local.checkpointComplete(2));
-        h.offer(h.local.checkpointComplete(4));
+        h.local.checkpointComplete(3);
+        h.local.checkpointComplete(3);
+        h.local.checkpointComplete(2);
+        h.local.checkpointComplete(4);
         h.runUntilQuiet();
         assertEquals(1, Collections.frequency(h.reader.trace, "complete:3"));
         assertFalse(h.reader.trace.contains("complete:2"));
@@ -532,14 +532,14 @@ class ReaderEventLoopTest {
                         Collections.emptyList(),
                         new byte[0]);
         h.snapshotToReturn = snap;
-        h.offer(h.local.barrier(3));
+        h.local.barrier(3);
         BarrierResult taken = h.loop.runControlsUntilBarrier(3, 0);
         assertTrue(taken.isTaken());
         assertSame(snap, taken.snapshot(), "the callback's snapshot comes back as the value");
 
         IllegalStateException refused = new IllegalStateException("registration refused");
         h.checkpointFailure = refused;
-        h.offer(h.local.barrier(4));
+        h.local.barrier(4);
         BarrierResult failed = h.loop.runControlsUntilBarrier(4, 0);
         assertFalse(failed.isTaken());
         assertNull(failed.snapshot());
@@ -559,7 +559,7 @@ class ReaderEventLoopTest {
         assertEquals(LoopStatus.FINISHED, h.loop.runOnce());
         assertEquals(1, h.endOfInput);
         assertEquals(ReaderLifecycle.DRAINING, h.loop.lifecycle());
-        h.offer(h.local.barrier(7));
+        h.local.barrier(7);
         assertTrue(h.loop.runControlsUntilBarrier(7, TimeUnit.SECONDS.toNanos(1)).isTaken());
         assertEquals(Arrays.asList("7:[]"), h.checkpoints);
         assertEquals(LoopStatus.FINISHED, h.loop.runOnce());
@@ -572,7 +572,7 @@ class ReaderEventLoopTest {
         h.loop.start(0);
         h.reader.failOnEvent = true;
         h.offer(h.coordinator(CommandKind.SOURCE_EVENT, "boom").build());
-        h.offer(h.local.barrier(1));
+        h.local.barrier(1);
         assertEquals(LoopStatus.TERMINATED, h.runUntilQuiet());
         assertEquals(ReasonCode.CONNECTOR_FAILURE, h.loop.terminalSignal().reason());
         assertEquals(ReaderLifecycle.FAILED, h.loop.lifecycle());

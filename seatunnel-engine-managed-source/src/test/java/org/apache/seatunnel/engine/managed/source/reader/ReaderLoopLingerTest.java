@@ -187,7 +187,7 @@ class ReaderLoopLingerTest {
         f.h.loop.start(0);
         assertEquals(LoopStatus.IDLE, f.h.runUntilQuiet());
         f.h.clock.advanceMillis(1);
-        f.h.offer(f.h.local.barrier(1));
+        f.h.local.barrier(1);
         assertTrue(f.h.signal.isPending(), "a command wakes the driver during a linger");
         f.h.loop.runOnce();
         assertEquals(1, f.h.checkpoints.size(), "the barrier did not wait for the linger");

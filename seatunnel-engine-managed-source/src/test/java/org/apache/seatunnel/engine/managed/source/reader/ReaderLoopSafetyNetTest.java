@@ -120,14 +120,14 @@ class ReaderLoopSafetyNetTest {
         assertFalse(h.reader.available.isDone());
 
         // Every applied command earns a poll, checkpoint commands and barriers included.
-        h.offer(h.local.checkpointComplete(1));
+        h.local.checkpointComplete(1);
         h.loop.runOnce();
         assertEquals(3, polls(h));
-        h.offer(h.local.barrier(2));
+        h.local.barrier(2);
         h.loop.runOnce();
         assertEquals(4, polls(h));
         assertEquals(1, h.checkpoints.size());
-        h.offer(h.local.checkpointAborted(3));
+        h.local.checkpointAborted(3);
         h.loop.runOnce();
         assertEquals(5, polls(h));
         assertEquals(LoopStatus.IDLE, h.loop.runOnce());

@@ -70,6 +70,9 @@ class ReaderMailboxConcurrencyTest {
                         new ReaderMailboxMetrics());
         Set<Long> accepted = ConcurrentHashMap.newKeySet();
         Set<Long> consumed = ConcurrentHashMap.newKeySet();
+        // Local signals have no command id: checkpoint ids of the notices posted and taken.
+        Set<Long> controlsAccepted = ConcurrentHashMap.newKeySet();
+        Set<Long> controlsConsumed = ConcurrentHashMap.newKeySet();
         AtomicInteger controlsInFlight = new AtomicInteger();
         AtomicReference<String> violation = new AtomicReference<>();
         AtomicBoolean producing = new AtomicBoolean(true);
@@ -109,7 +112,7 @@ class ReaderMailboxConcurrencyTest {
                                 }
                             }));
         }
-        LocalCommands local = new LocalCommands(mb);
+        LocalSignals local = new LocalSignals(mb);
         threads.add(
                 new Thread(
                         () -> {
@@ -119,14 +122,13 @@ class ReaderMailboxConcurrencyTest {
                                         Thread.onSpinWait();
                                     }
                                     controlsInFlight.incrementAndGet();
-                                    SourceCommandEnvelope c = local.checkpointComplete(i);
-                                    AdmissionAck ack = mb.offer(c);
+                                    AdmissionAck ack = local.checkpointComplete(i);
                                     if (ack.status() != AdmissionStatus.ACCEPTED) {
                                         violation.compareAndSet(
                                                 null, "reserved control refused: " + ack);
                                         return;
                                     }
-                                    accepted.add(c.commandId());
+                                    controlsAccepted.add((long) i);
                                 }
                             } finally {
                                 done.countDown();
@@ -141,8 +143,8 @@ class ReaderMailboxConcurrencyTest {
                         () -> {
                             long expectedSeq = 0;
                             while (producing.get() || mb.commandCount() > 0) {
-                                SourceCommandEnvelope e = mb.poll();
-                                if (e == null) {
+                                MailboxEntry entry = mb.poll();
+                                if (entry == null) {
                                     Thread.onSpinWait();
                                     continue;
                                 }
@@ -157,20 +159,31 @@ class ReaderMailboxConcurrencyTest {
                                     violation.compareAndSet(
                                             null, "bound exceeded: " + count + "/" + bytes);
                                 }
-                                consumed.add(e.commandId());
-                                boolean control =
-                                        e.commandKind() == CommandKind.CHECKPOINT_COMPLETE;
+                                boolean control = entry.kind() != MailboxEntry.Kind.REMOTE_COMMAND;
+                                SourceCommandEnvelope e =
+                                        control
+                                                ? null
+                                                : ((MailboxEntry.RemoteCommand) entry).envelope();
                                 if (control) {
+                                    if (entry.kind() != MailboxEntry.Kind.CHECKPOINT_COMPLETE) {
+                                        violation.compareAndSet(null, "unexpected " + entry);
+                                    }
+                                    controlsConsumed.add(
+                                            ((MailboxEntry.CheckpointNotice) entry).checkpointId());
                                     // Counted down after complete() below: only then is its
                                     // reserved slot free for the next control.
-                                } else if (ledger.isApplied(
-                                        e.coordinatorEpoch(), e.senderSequence())) {
-                                    appliedTwice.incrementAndGet();
                                 } else {
-                                    ledger.markApplied(e.coordinatorEpoch(), e.senderSequence());
-                                    applied.incrementAndGet();
+                                    consumed.add(e.commandId());
+                                    if (ledger.isApplied(
+                                            e.coordinatorEpoch(), e.senderSequence())) {
+                                        appliedTwice.incrementAndGet();
+                                    } else {
+                                        ledger.markApplied(
+                                                e.coordinatorEpoch(), e.senderSequence());
+                                        applied.incrementAndGet();
+                                    }
                                 }
-                                mb.complete(e, mb.lastReserved());
+                                mb.complete(entry);
                                 if (control) {
                                     controlsInFlight.decrementAndGet();
                                 }
@@ -185,6 +198,8 @@ class ReaderMailboxConcurrencyTest {
 
         assertNull(violation.get(), ctx);
         assertEquals(accepted, consumed, "every accepted command consumed; " + ctx);
+        assertEquals(CONTROLS, controlsAccepted.size(), ctx);
+        assertEquals(controlsAccepted, controlsConsumed, "every posted control consumed; " + ctx);
         assertEquals(PRODUCERS * PER_PRODUCER, applied.get(), "each applied once; " + ctx);
         assertEquals(0, mb.commandCount(), ctx);
         assertEquals(limits.reservedBytes(), worker.usedBytes(), ctx);

@@ -86,8 +86,8 @@ class ReaderMailboxTest {
         }
         SourceCommandEnvelope late = h.assign("late");
         assertEquals(AdmissionStatus.RETRY_LATER, h.offer(late).status());
-        SourceCommandEnvelope first = h.mailbox.poll();
-        h.mailbox.complete(first, h.mailbox.lastReserved());
+        MailboxEntry first = h.mailbox.poll();
+        h.mailbox.complete(first);
         assertEquals(AdmissionStatus.ACCEPTED, h.offer(late).status());
     }
 
@@ -181,8 +181,8 @@ class ReaderMailboxTest {
             h.offer(h.assign("s" + i));
         }
         assertEquals(AdmissionStatus.RETRY_LATER, h.offer(h.assign("x")).status());
-        assertEquals(AdmissionStatus.ACCEPTED, h.offer(h.local.barrier(1)).status());
-        assertEquals(AdmissionStatus.ACCEPTED, h.offer(h.local.checkpointComplete(1)).status());
+        assertEquals(AdmissionStatus.ACCEPTED, h.local.barrier(1).status());
+        assertEquals(AdmissionStatus.ACCEPTED, h.local.checkpointComplete(1).status());
         assertEquals(2, h.mailbox.reservedCommandCount());
         assertNull(h.mailbox.terminalSignal());
     }
@@ -193,9 +193,9 @@ class ReaderMailboxTest {
         for (int i = 0; i < 4; i++) {
             h.offer(h.assign("s" + i));
         }
-        h.offer(h.local.barrier(1));
-        h.offer(h.local.barrier(2));
-        AdmissionAck ack = h.offer(h.local.barrier(3));
+        h.local.barrier(1);
+        h.local.barrier(2);
+        AdmissionAck ack = h.local.barrier(3);
         assertEquals(AdmissionStatus.TERMINAL_REJECTED, ack.status());
         assertEquals(ReasonCode.RESERVED_CAPACITY_EXHAUSTED, ack.reasonCode());
         assertEquals(TerminalSignal.Kind.FATAL, h.mailbox.terminalSignal().kind());
@@ -248,7 +248,7 @@ class ReaderMailboxTest {
     void afterTerminalEveryCommandIsRejected() {
         LoopHarness h = harness();
         assertTrue(h.mailbox.terminate(TerminalSignal.cancel()));
-        assertEquals(AdmissionStatus.TERMINAL_REJECTED, h.offer(h.local.barrier(1)).status());
+        assertEquals(AdmissionStatus.TERMINAL_REJECTED, h.local.barrier(1).status());
         assertEquals(AdmissionStatus.TERMINAL_REJECTED, h.offer(h.assign("a")).status());
         assertTrue(!h.mailbox.terminate(TerminalSignal.fatal(ReasonCode.NONE, null)));
         assertEquals(TerminalSignal.Kind.CANCEL, h.mailbox.terminalSignal().kind());
@@ -258,9 +258,9 @@ class ReaderMailboxTest {
     void completingACommandReleasesItsCapacity() {
         LoopHarness h = harness();
         h.offer(payload(h, 30));
-        SourceCommandEnvelope e = h.mailbox.poll();
+        MailboxEntry e = h.mailbox.poll();
         assertEquals(1, h.mailbox.commandCount(), "capacity is held until the loop completes it");
-        h.mailbox.complete(e, h.mailbox.lastReserved());
+        h.mailbox.complete(e);
         assertEquals(0, h.mailbox.commandCount());
         assertEquals(0, h.mailbox.payloadBytes());
     }

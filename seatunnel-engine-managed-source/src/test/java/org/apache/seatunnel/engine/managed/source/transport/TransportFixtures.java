@@ -36,6 +36,7 @@ import org.apache.seatunnel.engine.managed.source.protocol.LongPayload;
 import org.apache.seatunnel.engine.managed.source.protocol.RegistrationPayload;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 import org.apache.seatunnel.engine.managed.source.reader.LoopSignal;
+import org.apache.seatunnel.engine.managed.source.reader.MailboxEntry;
 import org.apache.seatunnel.engine.managed.source.reader.MailboxLimits;
 import org.apache.seatunnel.engine.managed.source.reader.NanoClock;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
@@ -167,13 +168,17 @@ public final class TransportFixtures {
                 new ReaderMailboxMetrics());
     }
 
-    /** Consumer side: takes the next command and releases its capacity, or returns null. */
+    /**
+     * Consumer side: takes the next entry, which must be a remote command (nothing local is posted
+     * in transport tests), releases its capacity and returns its envelope, or returns null.
+     */
     public static SourceCommandEnvelope take(ReaderMailbox mailbox) {
-        SourceCommandEnvelope env = mailbox.poll();
-        if (env != null) {
-            mailbox.complete(env, mailbox.lastReserved());
+        MailboxEntry entry = mailbox.poll();
+        if (entry == null) {
+            return null;
         }
-        return env;
+        mailbox.complete(entry);
+        return ((MailboxEntry.RemoteCommand) entry).envelope();
     }
 
     /** The coordinator epoch of {@link #envelope} frames and of {@link #fenced} readers. */

@@ -21,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
 import org.apache.seatunnel.engine.managed.source.reader.LoopSignal;
+import org.apache.seatunnel.engine.managed.source.reader.MailboxEntry;
 import org.apache.seatunnel.engine.managed.source.reader.MailboxLimits;
 import org.apache.seatunnel.engine.managed.source.reader.NanoClock;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
@@ -88,8 +89,8 @@ public class DrainBenchmark {
             mailbox.admit(commands[i]);
         }
         int n = 0;
-        for (SourceCommandEnvelope e = mailbox.poll(); e != null; e = mailbox.poll()) {
-            mailbox.complete(e, mailbox.lastReserved());
+        for (MailboxEntry e = mailbox.poll(); e != null; e = mailbox.poll()) {
+            mailbox.complete(e);
             n++;
         }
         return n;

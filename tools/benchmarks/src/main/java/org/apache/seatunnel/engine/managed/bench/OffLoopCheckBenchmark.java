@@ -32,7 +32,7 @@ import org.apache.seatunnel.api.source.managed.ManagedSourceReader;
 import org.apache.seatunnel.api.source.managed.PollContext;
 import org.apache.seatunnel.api.source.managed.PollStatus;
 import org.apache.seatunnel.engine.managed.source.protocol.SourceCommandEnvelope;
-import org.apache.seatunnel.engine.managed.source.reader.LocalCommands;
+import org.apache.seatunnel.engine.managed.source.reader.LocalSignals;
 import org.apache.seatunnel.engine.managed.source.reader.LoopSignal;
 import org.apache.seatunnel.engine.managed.source.reader.MailboxLimits;
 import org.apache.seatunnel.engine.managed.source.reader.NanoClock;
@@ -84,7 +84,7 @@ public class OffLoopCheckBenchmark {
 
     ReaderEventLoop<Object, BenchSplit> loop;
     ReaderMailbox mailbox;
-    LocalCommands local;
+    LocalSignals local;
     long checkpointId;
 
     @Setup
@@ -100,7 +100,7 @@ public class OffLoopCheckBenchmark {
                         NanoClock.SYSTEM,
                         new LoopSignal(),
                         new ReaderMailboxMetrics());
-        local = new LocalCommands(mailbox);
+        local = new LocalSignals(mailbox);
         Object lock = new Object();
         Collector<Object> sink =
                 new Collector<Object>() {
@@ -140,9 +140,9 @@ public class OffLoopCheckBenchmark {
     @Benchmark
     public Object checkpoint() {
         long id = ++checkpointId;
-        mailbox.offer(local.barrier(id));
+        local.barrier(id);
         loop.runControls();
-        mailbox.offer(local.checkpointComplete(id));
+        local.checkpointComplete(id);
         Object last = null;
         for (int i = 0; i < TURNS_PER_CHECKPOINT; i++) {
             last = loop.runOnce();
