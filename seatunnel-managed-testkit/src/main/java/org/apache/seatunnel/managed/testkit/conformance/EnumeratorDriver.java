@@ -17,30 +17,23 @@
 
 package org.apache.seatunnel.managed.testkit.conformance;
 
-import java.io.IOException;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.TreeSet;
-import org.apache.seatunnel.api.common.metrics.MetricsContext;
-import org.apache.seatunnel.api.event.EventListener;
-import org.apache.seatunnel.api.source.SourceEvent;
 import org.apache.seatunnel.api.source.SourceSplit;
 import org.apache.seatunnel.api.source.SourceSplitEnumerator;
-import org.apache.seatunnel.api.source.managed.CoordinatorScheduler;
-import org.apache.seatunnel.api.source.managed.ManagedEnumeratorContext;
 import org.apache.seatunnel.api.source.managed.SupportSplitDemand;
 
 /**
  * Plays the engine around one enumerator instance, deterministically, on the calling thread:
  * readers register, ask, fail and hand splits back, checkpoints are taken, and scheduled work runs
  * when the schedule says so. A {@link SplitLedger} (which reader holds which split) outlives the
- * instance, so a restored enumerator is checked against what the readers restored.
+ * instance, so a restored enumerator is checked against what the readers restored. What the
+ * enumerator sees of the engine, and what the engine knows of each reader, is the {@link
+ * ConformanceEnumeratorContext}; the steps played so far are the {@link StepHistory}.
  *
  * <p>Threading: owned by the test thread that created it; an enumerator calling its context from
  * another thread is served under the context's monitor.
@@ -48,19 +41,12 @@ import org.apache.seatunnel.api.source.managed.SupportSplitDemand;
 final class EnumeratorDriver<SplitT extends SourceSplit, StateT> implements AutoCloseable {
     private final EnumeratorTarget<SplitT, StateT> target;
     private final boolean onDemand;
-    private final ConformanceRule rule;
-    private final Set<ConformanceRule> online;
-    private final Deque<String> history;
+    private final StepHistory steps;
     private final SplitLedger ledger;
-    private final Context context = new Context();
     private final DeterministicScheduler scheduler = new DeterministicScheduler();
-    private final TreeSet<Integer> registered = new TreeSet<>();
-    private final boolean[] noMore;
-    private final boolean[] armed;
+    private final ConformanceEnumeratorContext<SplitT> context;
     private final SourceSplitEnumerator<SplitT, StateT> enumerator;
     private boolean ran;
-    private boolean inDemand;
-    private boolean assignedInDemand;
     private long checkpointId;
 
     private EnumeratorDriver(
@@ -75,12 +61,11 @@ final class EnumeratorDriver<SplitT extends SourceSplit, StateT> implements Auto
             throws Exception {
         this.target = target;
         this.onDemand = onDemand;
-        this.rule = rule;
-        this.online = online;
-        this.history = history;
+        this.steps = new StepHistory(history, lane(), target.seed());
         this.ledger = ledger;
-        this.noMore = new boolean[target.parallelism()];
-        this.armed = new boolean[target.parallelism()];
+        this.context =
+                new ConformanceEnumeratorContext<>(
+                        target, onDemand, rule, online, ledger, steps, scheduler);
         this.checkpointId = checkpointId;
         if (state == null) {
             step("create");
@@ -147,31 +132,22 @@ final class EnumeratorDriver<SplitT extends SourceSplit, StateT> implements Auto
     }
 
     List<Integer> unregistered() {
-        List<Integer> out = new ArrayList<>();
-        for (int r = 0; r < target.parallelism(); r++) {
-            if (!registered.contains(r)) {
-                out.add(r);
-            }
-        }
-        return out;
+        return context.unregisteredReaders();
     }
 
     List<Integer> registered() {
-        return new ArrayList<>(registered);
+        return context.registeredList();
     }
 
     void register(int subtask) {
         step("registerReader(" + subtask + ")");
-        synchronized (context) {
-            registered.add(subtask);
-            armed[subtask] = true;
-        }
+        context.markRegistered(subtask);
         enumerator.registerReader(subtask);
     }
 
     void splitRequest(int subtask) {
         step("handleSplitRequest(" + subtask + ")");
-        armed[subtask] = true;
+        context.arm(subtask);
         enumerator.handleSplitRequest(subtask);
     }
 
@@ -181,26 +157,22 @@ final class EnumeratorDriver<SplitT extends SourceSplit, StateT> implements Auto
             return false;
         }
         step("handleSplitDemand(" + subtask + ", " + max + ")");
-        inDemand = true;
-        assignedInDemand = false;
+        context.beginDemand();
+        boolean assigned;
         try {
             ((SupportSplitDemand) enumerator).handleSplitDemand(subtask, max);
         } finally {
-            inDemand = false;
+            assigned = context.endDemand();
         }
-        if (!assignedInDemand) {
+        if (!assigned) {
             // "Nothing now": asked again only after something changed for it.
-            armed[subtask] = false;
+            context.disarm(subtask);
         }
-        return assignedInDemand;
+        return assigned;
     }
 
     boolean demandable(int subtask) {
-        return onDemand
-                && enumerator instanceof SupportSplitDemand
-                && registered.contains(subtask)
-                && armed[subtask]
-                && !noMore[subtask];
+        return onDemand && enumerator instanceof SupportSplitDemand && context.askable(subtask);
     }
 
     boolean timer() {
@@ -231,7 +203,7 @@ final class EnumeratorDriver<SplitT extends SourceSplit, StateT> implements Auto
         step("snapshotState(" + id + ")");
         StateT state = enumerator.snapshotState(id);
         byte[] bytes = target.stateSerializer().serialize(state);
-        EnumeratorSnapshot s = new EnumeratorSnapshot(id, bytes, ledger.copy(), history.peekLast());
+        EnumeratorSnapshot s = new EnumeratorSnapshot(id, bytes, ledger.copy(), steps.last());
         ledger.sinceCheckpoint.clear();
         if (complete) {
             enumerator.notifyCheckpointComplete(id);
@@ -244,20 +216,15 @@ final class EnumeratorDriver<SplitT extends SourceSplit, StateT> implements Auto
      * enumerator (it restores the rest from its own state), and it registers again later.
      */
     void fail(int subtask) {
-        List<SplitT> back;
-        synchronized (context) {
-            back = new ArrayList<>(ledger.since(subtask));
-            ledger.sinceCheckpoint.remove(subtask);
-            for (SplitT s : back) {
-                ledger.holder.remove(s.splitId());
-                ledger.returned.add(s.splitId());
-            }
-            registered.remove(subtask);
-            noMore[subtask] = false;
-            armed[subtask] = false;
-            Arrays.fill(armed, true);
-        }
-        step("reader " + subtask + " failed; addSplitsBack(" + ids(back) + ", " + subtask + ")");
+        List<SplitT> back = context.readerFailed(subtask);
+        step(
+                "reader "
+                        + subtask
+                        + " failed; addSplitsBack("
+                        + StepHistory.ids(back)
+                        + ", "
+                        + subtask
+                        + ")");
         if (!back.isEmpty()) {
             enumerator.addSplitsBack(back, subtask);
         }
@@ -296,19 +263,11 @@ final class EnumeratorDriver<SplitT extends SourceSplit, StateT> implements Auto
         if (expected == null || !ledger.holder.keySet().containsAll(expected.keySet())) {
             return false;
         }
-        if (!target.bounded()) {
-            return true;
-        }
-        for (boolean b : noMore) {
-            if (!b) {
-                return false;
-            }
-        }
-        return true;
+        return !target.bounded() || context.allSignalledNoMore();
     }
 
     boolean noMoreSignalled(int subtask) {
-        return noMore[subtask];
+        return context.noMoreSignalled(subtask);
     }
 
     @Override
@@ -323,154 +282,11 @@ final class EnumeratorDriver<SplitT extends SourceSplit, StateT> implements Auto
     // ------------------------------------------------------------------ reporting
 
     private void step(String what) {
-        history.addLast(what);
-        while (history.size() > 16) {
-            history.removeFirst();
-        }
+        steps.step(what);
     }
 
     /** A violation of {@code r} with the lane, the last steps and the seed. */
     ConformanceViolation violation(ConformanceRule r, String observed) {
-        return new ConformanceViolation(
-                r,
-                observed
-                        + " ("
-                        + lane()
-                        + "; last steps: "
-                        + String.join(", ", history)
-                        + ") [replay: -Dconformance.seed="
-                        + target.seed()
-                        + "]");
-    }
-
-    private static String ids(List<? extends SourceSplit> splits) {
-        List<String> out = new ArrayList<>();
-        for (SourceSplit s : splits) {
-            out.add(s.splitId());
-        }
-        return out.toString();
-    }
-
-    byte[] bytes(SplitT split) {
-        try {
-            return target.splitSerializer().serialize(split);
-        } catch (IOException e) {
-            throw new IllegalStateException("the split serializer failed on " + split, e);
-        }
-    }
-
-    /**
-     * The fake engine context: records assignments in the ledger and no-more-splits signals, serves
-     * the {@link DeterministicScheduler}. Threading: synchronized.
-     */
-    private final class Context implements ManagedEnumeratorContext<SplitT> {
-
-        @Override
-        public int currentParallelism() {
-            return target.parallelism();
-        }
-
-        @Override
-        public synchronized Set<Integer> registeredReaders() {
-            return Collections.unmodifiableSet(new TreeSet<>(registered));
-        }
-
-        @Override
-        public synchronized void assignSplit(int subtask, List<SplitT> splits) {
-            if (subtask < 0 || subtask >= target.parallelism()) {
-                throw violation(
-                        rule,
-                        "assignSplit to subtask "
-                                + subtask
-                                + " of a parallelism of "
-                                + target.parallelism());
-            }
-            step("assignSplit(" + subtask + ", " + ids(splits) + ")");
-            if (noMore[subtask]) {
-                String msg =
-                        "splits "
-                                + ids(splits)
-                                + " were assigned to reader "
-                                + subtask
-                                + " after it was told no more splits would come";
-                if (online.contains(ConformanceRule.ENUMERATOR_NO_MORE_SPLITS_WHEN_DONE)) {
-                    throw violation(ConformanceRule.ENUMERATOR_NO_MORE_SPLITS_WHEN_DONE, msg);
-                }
-            }
-            for (SplitT s : splits) {
-                String id = s.splitId();
-                Integer held = ledger.holder.get(id);
-                if (held != null) {
-                    String msg =
-                            "split "
-                                    + id
-                                    + " was assigned to reader "
-                                    + subtask
-                                    + " while reader "
-                                    + held
-                                    + " holds it";
-                    ledger.twice.add(id);
-                    if (online.contains(ConformanceRule.ENUMERATOR_NO_DUPLICATE_ASSIGNMENT)) {
-                        throw violation(ConformanceRule.ENUMERATOR_NO_DUPLICATE_ASSIGNMENT, msg);
-                    }
-                }
-                ledger.holder.put(id, subtask);
-                ledger.returned.remove(id);
-                ledger.bytes.put(id, bytes(s));
-                ledger.sinceCheckpoint.computeIfAbsent(subtask, k -> new ArrayList<>()).add(s);
-            }
-            if (inDemand) {
-                assignedInDemand = true;
-            } else {
-                // An assignment the enumerator made on its own: the runtime asks again.
-                armed[subtask] = true;
-            }
-        }
-
-        @Override
-        public synchronized void signalNoMoreSplits(int subtask) {
-            step("signalNoMoreSplits(" + subtask + ")");
-            if (!target.bounded()
-                    && online.contains(ConformanceRule.ENUMERATOR_NO_MORE_SPLITS_WHEN_DONE)) {
-                throw violation(
-                        ConformanceRule.ENUMERATOR_NO_MORE_SPLITS_WHEN_DONE,
-                        "the enumerator of an unbounded source signalled no-more-splits to reader "
-                                + subtask);
-            }
-            noMore[subtask] = true;
-        }
-
-        @Override
-        public void sendEventToSourceReader(int subtask, SourceEvent event) {}
-
-        @Override
-        public MetricsContext getMetricsContext() {
-            return new DriverContext().getMetricsContext();
-        }
-
-        @Override
-        public EventListener getEventListener() {
-            return event -> {};
-        }
-
-        @Override
-        public CoordinatorScheduler scheduler() {
-            return scheduler;
-        }
-
-        @Override
-        public boolean splitDemand() {
-            return onDemand;
-        }
-
-        @Override
-        public synchronized void splitsAvailable(int subtask) {
-            armed[subtask] = true;
-        }
-
-        @Override
-        public void close() {
-            scheduler.close();
-        }
+        return steps.violation(r, observed);
     }
 }

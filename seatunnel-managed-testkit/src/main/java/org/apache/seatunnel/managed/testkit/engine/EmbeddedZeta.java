@@ -20,29 +20,23 @@ package org.apache.seatunnel.managed.testkit.engine;
 import static org.awaitility.Awaitility.await;
 
 import com.hazelcast.instance.impl.HazelcastInstanceImpl;
-import com.hazelcast.spi.impl.NodeEngineImpl;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.apache.seatunnel.api.common.metrics.Measurement;
 import org.apache.seatunnel.engine.common.Constant;
-import org.apache.seatunnel.engine.core.job.JobImmutableInformation;
 import org.apache.seatunnel.engine.core.job.JobResult;
 import org.apache.seatunnel.engine.core.job.JobStatus;
 import org.apache.seatunnel.engine.server.CoordinatorService;
 import org.apache.seatunnel.engine.server.SeaTunnelServer;
-import org.apache.seatunnel.engine.server.SeaTunnelServerStarter;
 import org.apache.seatunnel.engine.server.master.JobMaster;
 
 /**
@@ -52,7 +46,10 @@ import org.apache.seatunnel.engine.server.master.JobMaster;
  *
  * <p>Threading: build, {@link Builder#start()} and {@link #close()} on the test thread; {@code
  * submit}, status, savepoint and cancel may be called from any thread once started (they delegate
- * to the master's thread-safe {@link CoordinatorService}).
+ * to the master's thread-safe {@link CoordinatorService}). The members live in {@link
+ * EmbeddedMembers}, their configuration in {@link EmbeddedMemberConfig}, submission in {@link
+ * JobSubmissions}, and what the engine keeps of checkpoints is read by {@link
+ * CheckpointInspection}.
  *
  * <p>Each instance gets its own Hazelcast cluster name and port range (give every test class a
  * distinct base port), TCP-IP join over {@code 127.0.0.1:port} with multicast and auto-detection
@@ -70,8 +67,8 @@ public final class EmbeddedZeta implements AutoCloseable {
     private final boolean telemetry;
     private final Path workDir;
     private final Path checkpointDir;
-    private final List<HazelcastInstanceImpl> members = new ArrayList<>();
-    private final Map<Long, Long> submitNanos = new ConcurrentHashMap<>();
+    private final EmbeddedMembers members;
+    private final JobSubmissions submissions;
     private final EmbeddedMemberConfig memberConfigs;
 
     private EmbeddedZeta(Builder b) {
@@ -86,6 +83,8 @@ public final class EmbeddedZeta implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        this.members = new EmbeddedMembers(clusterName, memberCount);
+        this.submissions = new JobSubmissions(workDir);
         this.memberConfigs =
                 new EmbeddedMemberConfig(
                         clusterName,
@@ -178,7 +177,7 @@ public final class EmbeddedZeta implements AutoCloseable {
         public EmbeddedZeta start() {
             EmbeddedZeta zeta = new EmbeddedZeta(this);
             try {
-                zeta.startMembers();
+                zeta.members.start(zeta.memberConfigs);
             } catch (RuntimeException | Error e) {
                 zeta.close();
                 throw e;
@@ -188,29 +187,6 @@ public final class EmbeddedZeta implements AutoCloseable {
     }
 
     // ------------------------------------------------------------------ lifecycle
-
-    private void startMembers() {
-        EmbeddedMemberConfig.ensureSeaTunnelHome();
-        for (int i = 0; i < memberCount; i++) {
-            members.add(
-                    SeaTunnelServerStarter.createHazelcastInstance(
-                            memberConfigs.forMember(i), clusterName + "-m" + i));
-        }
-        // Every member sees the whole cluster, and the master's coordinator is active.
-        await().atMost(Duration.ofSeconds(60))
-                .pollInterval(Duration.ofMillis(50))
-                .until(
-                        () ->
-                                members.stream()
-                                                .allMatch(
-                                                        m ->
-                                                                m.getCluster().getMembers().size()
-                                                                        == memberCount)
-                                        && masterServer() != null
-                                        && masterServer()
-                                                .getCoordinatorService()
-                                                .isCoordinatorActive());
-    }
 
     /**
      * Waits (bounded) for the masters of jobs submitted here to finish their cleanup, then shuts
@@ -226,20 +202,13 @@ public final class EmbeddedZeta implements AutoCloseable {
                         .pollInterval(Duration.ofMillis(20))
                         .until(
                                 () ->
-                                        submitNanos.keySet().stream()
+                                        submissions.jobIds().stream()
                                                 .allMatch(id -> jobMaster(id) == null));
             } catch (RuntimeException e) {
                 // Shut down anyway.
             }
         }
-        for (int i = members.size() - 1; i >= 0; i--) {
-            try {
-                members.get(i).shutdown();
-            } catch (RuntimeException e) {
-                // Keep shutting the others down; a test's own failure matters more.
-            }
-        }
-        members.clear();
+        members.shutdown();
         deleteRecursively(workDir);
     }
 
@@ -265,8 +234,7 @@ public final class EmbeddedZeta implements AutoCloseable {
      */
     public long jobMetricSum(long jobId, String name) {
         long sum = 0;
-        for (org.apache.seatunnel.api.common.metrics.Measurement m :
-                coordinator().getJobMetrics(jobId).get(name)) {
+        for (Measurement m : coordinator().getJobMetrics(jobId).get(name)) {
             sum += ((Number) m.getValue()).longValue();
         }
         return sum;
@@ -286,18 +254,12 @@ public final class EmbeddedZeta implements AutoCloseable {
     }
 
     public static SeaTunnelServer serverOf(HazelcastInstanceImpl member) {
-        NodeEngineImpl nodeEngine = member.node.getNodeEngine();
-        return nodeEngine.getService(SeaTunnelServer.SERVICE_NAME);
+        return EmbeddedMembers.serverOf(member);
     }
 
     /** The server of the current master member, or null while there is none. */
     public SeaTunnelServer masterServer() {
-        for (HazelcastInstanceImpl m : members) {
-            if (m.node.isMaster()) {
-                return serverOf(m);
-            }
-        }
-        return null;
+        return members.master();
     }
 
     public CoordinatorService coordinator() {
@@ -337,20 +299,7 @@ public final class EmbeddedZeta implements AutoCloseable {
      * restore} the job resumes from its latest savepoint or checkpoint.
      */
     public void submit(long jobId, String hocon, boolean restore) {
-        SeaTunnelServer master = masterServer();
-        NodeEngineImpl nodeEngine = master.getNodeEngine();
-        JobImmutableInformation info =
-                JobPlans.plan(master, writeJobFile(jobId, hocon), jobId, restore);
-        // A job reports SAVEPOINT_DONE/FINISHED before its JobMaster leaves the coordinator's map,
-        // and submitJob silently returns "already running" while it is there: a restore submitted
-        // in that window never runs. Wait for the old master to be gone.
-        await().atMost(Duration.ofSeconds(30))
-                .pollInterval(Duration.ofMillis(10))
-                .until(() -> master.getCoordinatorService().getJobMaster(jobId) == null);
-        submitNanos.put(jobId, System.nanoTime());
-        master.getCoordinatorService()
-                .submitJob(jobId, nodeEngine.getSerializationService().toData(info), restore)
-                .join();
+        submissions.submit(masterServer(), jobId, hocon, restore);
     }
 
     /** The current status; {@code UNKNOWABLE} for a job the master never saw. */
@@ -377,17 +326,13 @@ public final class EmbeddedZeta implements AutoCloseable {
      * The master's completion future of a running job: completes with the final status and error
      * text. Call it after {@link #submit} returned.
      */
-    public java.util.concurrent.CompletableFuture<JobResult> completion(long jobId) {
+    public CompletableFuture<JobResult> completion(long jobId) {
         return coordinator().waitForJobComplete(jobId);
     }
 
     /** {@code System.nanoTime()} right before the last submission of {@code jobId}. */
     public long submittedAtNanos(long jobId) {
-        Long t = submitNanos.get(jobId);
-        if (t == null) {
-            throw new IllegalStateException("job " + jobId + " was not submitted here");
-        }
-        return t;
+        return submissions.submittedAtNanos(jobId);
     }
 
     /** Takes a savepoint; the job then ends {@code SAVEPOINT_DONE}. */
@@ -443,7 +388,7 @@ public final class EmbeddedZeta implements AutoCloseable {
      */
     public JobResult cancelAndAwaitEnd(long jobId, Duration bound) throws Exception {
         long deadline = System.nanoTime() + bound.toNanos();
-        java.util.concurrent.CompletableFuture<JobResult> end = completion(jobId);
+        CompletableFuture<JobResult> end = completion(jobId);
         cancel(jobId, bound);
         return end.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
     }
@@ -471,16 +416,6 @@ public final class EmbeddedZeta implements AutoCloseable {
      */
     public long latestCompletedCheckpointId(long jobId, int pipelineId) {
         return CheckpointInspection.latestCompletedId(jobMaster(jobId), pipelineId);
-    }
-
-    private Path writeJobFile(long jobId, String hocon) {
-        try {
-            Path file = Files.createTempFile(workDir, "job-" + jobId + "-", ".conf");
-            Files.write(file, hocon.getBytes(StandardCharsets.UTF_8));
-            return file;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     private static void deleteRecursively(Path root) {
