@@ -179,6 +179,7 @@ class ManagedIcebergFaultsTest {
             t.appendEmpty();
             t.append(1, 10);
             List<String> all = t.keys();
+            zeta.assumeRestorable(jobId);
             zeta.submit(jobId, hocon, true);
             await().atMost(BOUND).until(() -> rows.committed().size() >= all.size());
             zeta.cancel(jobId, BOUND);
@@ -215,6 +216,7 @@ class ManagedIcebergFaultsTest {
             t.append(1, 10);
             t.append(1, 10);
             t.table().expireSnapshots().expireSnapshotId(readUpTo).commit();
+            zeta.assumeRestorable(jobId);
             zeta.submit(jobId, hocon, true);
             JobResult result =
                     zeta.completion(jobId)

@@ -391,6 +391,7 @@ class ManagedKafkaOnEngineTest {
                 Duration.ofSeconds(3));
         check.expected.addAll(fill(topic, PARTITIONS, 100, 100));
         check.endOffsets.putAll(broker.endOffsets(topic, PARTITIONS));
+        zeta.assumeRestorable(jobId);
         zeta.submit(
                 jobId, streamingJob(connector, jobName, topic, group, 500, options, runId), true);
         boolean caughtUp =

@@ -107,6 +107,7 @@ class EngineCallbackThreadsTest {
         int committedAtSavepoint = CollectedRows.of(sinkRun).committed().size();
 
         Probe second = Probe.of("threads-2");
+        zeta.assumeRestorable(jobId);
         zeta.submit(jobId, job("threads-2", sinkRun), true);
         zeta.awaitStatus(jobId, JobStatus.RUNNING, BOUND);
         await().atMost(BOUND)

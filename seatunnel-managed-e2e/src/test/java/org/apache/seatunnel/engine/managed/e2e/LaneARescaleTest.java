@@ -86,6 +86,7 @@ class LaneARescaleTest {
         Map<Integer, Long> withTwo = restoreRunAndSavepoint(jobId, runId, rows, 2, withThree);
 
         int before = rows.committed().size();
+        zeta.assumeRestorable(jobId);
         zeta.submit(jobId, job(runId, 4), true);
         zeta.awaitStatus(jobId, JobStatus.RUNNING, BOUND);
         await().atMost(BOUND).until(() -> rows.committed().size() >= before + 200);
@@ -110,6 +111,7 @@ class LaneARescaleTest {
             long jobId, String runId, CollectedRows rows, int parallelism, Map<Integer, Long> from)
             throws Exception {
         int before = rows.committed().size();
+        zeta.assumeRestorable(jobId);
         zeta.submit(jobId, job(runId, parallelism), true);
         zeta.awaitStatus(jobId, JobStatus.RUNNING, BOUND);
         await().atMost(BOUND).until(() -> rows.committed().size() >= before + 200);

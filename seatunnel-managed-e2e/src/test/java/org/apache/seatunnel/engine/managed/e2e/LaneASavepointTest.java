@@ -88,6 +88,7 @@ class LaneASavepointTest {
         assertEquals(2, RuntimeStats.readersOpened());
 
         RuntimeStats.reset();
+        zeta.assumeRestorable(jobId);
         zeta.submit(jobId, job(runId, ""), true);
         zeta.awaitStatus(jobId, JobStatus.RUNNING, BOUND);
         await().atMost(BOUND).until(() -> rows.committed().size() >= committedAtSavepoint + 200);

@@ -151,6 +151,7 @@ class LaneSelectionTest {
         LaneASettings.clear();
         install(false, "lane-selection-flip");
         RuntimeStats.reset();
+        zeta.assumeRestorable(jobId);
         JobResult result;
         List<String> restarts;
         try (LogCapture subPlan =
@@ -186,6 +187,7 @@ class LaneSelectionTest {
         CollectedRows rows = CollectedRows.of(runId);
         int atSavepoint = rows.committed().size();
         RuntimeStats.reset();
+        zeta.assumeRestorable(jobId);
         zeta.submit(jobId, streamingJob("lane-selection-keep", runId), true);
         zeta.awaitStatus(jobId, JobStatus.RUNNING, BOUND);
         await().atMost(BOUND).until(() -> rows.committed().size() >= atSavepoint + 100);

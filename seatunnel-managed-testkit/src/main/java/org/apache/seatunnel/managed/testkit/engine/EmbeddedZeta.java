@@ -26,6 +26,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -367,9 +368,28 @@ public final class EmbeddedZeta implements AutoCloseable {
         if (end != JobStatus.SAVEPOINT_DONE) {
             return SavepointResult.JOB_ENDED;
         }
-        return master.getCheckpointManager().isSavePointEnd()
+        if (!master.getCheckpointManager().isSavePointEnd()) {
+            return SavepointResult.REPORTED_BUT_NOT_TAKEN;
+        }
+        return sourcesWithoutEnumeratorState(jobId).isEmpty()
                 ? SavepointResult.TAKEN
-                : SavepointResult.REPORTED_BUT_NOT_TAKEN;
+                : SavepointResult.TAKEN_WITHOUT_ENUMERATOR_STATE;
+    }
+
+    /**
+     * Sources whose enumerator state the checkpoint a restore would read lacks (see {@link
+     * SavepointResult#TAKEN_WITHOUT_ENUMERATOR_STATE}); empty when none or nothing is stored.
+     */
+    public List<String> sourcesWithoutEnumeratorState(long jobId) throws IOException {
+        return CheckpointInspection.sourcesWithoutEnumeratorState(checkpointDir, jobId);
+    }
+
+    /**
+     * Skips the calling test, with the reason, when {@link #sourcesWithoutEnumeratorState} is not
+     * empty: the engine cannot restore that job on either lane. Call it before the resubmission.
+     */
+    public void assumeRestorable(long jobId) throws IOException {
+        CheckpointInspection.assumeRestorable(checkpointDir, jobId);
     }
 
     /**

@@ -39,5 +39,15 @@ public enum SavepointResult {
      * {@code DOING_SAVEPOINT}. Every row is committed and the stored state is the last regular
      * checkpoint, so a restore would replay what followed it, on either lane.
      */
-    REPORTED_BUT_NOT_TAKEN
+    REPORTED_BUT_NOT_TAKEN,
+    /**
+     * The savepoint completed, but Zeta 2.3.8 stored it without a source's enumerator state, so a
+     * restore from it fails in the engine ({@code SourceSplitEnumeratorTask.restoreState} meets a
+     * null state) and the restored job restarts its pipeline until it stalls, on either lane. The
+     * engine's pending checkpoint takes an acknowledgement off its waiting set before it records
+     * that acknowledgement's state, with no lock around the two: when the enumerator's
+     * acknowledgement and the last sink's arrive together, the checkpoint can complete, and be
+     * written, between the two steps. See {@link EmbeddedZeta#assumeRestorable}.
+     */
+    TAKEN_WITHOUT_ENUMERATOR_STATE
 }

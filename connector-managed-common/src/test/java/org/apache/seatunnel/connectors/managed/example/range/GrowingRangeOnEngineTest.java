@@ -155,9 +155,11 @@ class GrowingRangeOnEngineTest {
                             () ->
                                     zeta.status(jobId).isEndState()
                                             || zeta.latestCompletedCheckpointId(jobId, 1) >= 1);
+            SavepointResult saved = zeta.savePointAndAwaitEnd(jobId, Duration.ofSeconds(60));
+            zeta.assumeRestorable(jobId);
             assertEquals(
                     SavepointResult.TAKEN,
-                    zeta.savePointAndAwaitEnd(jobId, Duration.ofSeconds(60)),
+                    saved,
                     "Lane " + lane + ": a savepoint while the job runs");
             int before = CollectedRows.of(runId).committed().size();
             assertTrue(
