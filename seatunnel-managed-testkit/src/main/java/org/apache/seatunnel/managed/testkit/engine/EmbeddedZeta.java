@@ -376,10 +376,7 @@ public final class EmbeddedZeta implements AutoCloseable {
                 : SavepointResult.TAKEN_WITHOUT_ENUMERATOR_STATE;
     }
 
-    /**
-     * Sources whose enumerator state the checkpoint a restore would read lacks (see {@link
-     * SavepointResult#TAKEN_WITHOUT_ENUMERATOR_STATE}); empty when none or nothing is stored.
-     */
+    /** Sources the restore point lacks an enumerator state of: {@link SavepointResult}. */
     public List<String> sourcesWithoutEnumeratorState(long jobId) throws IOException {
         return CheckpointInspection.sourcesWithoutEnumeratorState(checkpointDir, jobId);
     }
