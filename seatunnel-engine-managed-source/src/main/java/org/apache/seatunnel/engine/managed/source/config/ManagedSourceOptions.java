@@ -113,8 +113,9 @@ public final class ManagedSourceOptions {
                     .intType()
                     .defaultValue(4096)
                     .withDescription(
-                            "Recently admitted command ids remembered per mailbox to answer"
-                                    + " DUPLICATE; a power of two. Exact"
+                            "Most recently admitted command ids remembered per mailbox to"
+                                    + " answer DUPLICATE; a power of two. The table starts at 64"
+                                    + " and doubles as ids collide, up to this. Exact"
                                     + " once-per-attempt apply does not depend on it.");
 
     public static final Option<Integer> MAILBOX_MAX_SEQUENCE_GAPS =
