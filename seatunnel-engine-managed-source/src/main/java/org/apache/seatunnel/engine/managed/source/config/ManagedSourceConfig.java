@@ -18,16 +18,10 @@
 package org.apache.seatunnel.engine.managed.source.config;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.function.IntSupplier;
-import org.apache.seatunnel.api.configuration.Option;
 import org.apache.seatunnel.api.source.managed.AsyncTaskOptions.WorkerClass;
 import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorConfig;
 import org.apache.seatunnel.engine.managed.source.reader.MailboxLimits;
@@ -45,8 +39,6 @@ import org.apache.seatunnel.engine.managed.source.retry.RetryPolicy;
  */
 public final class ManagedSourceConfig implements java.io.Serializable {
     private static final long serialVersionUID = 1L;
-
-    private static final String PREFIX = "seatunnel.engine." + ManagedSourceOptions.SECTION + ".";
 
     private final boolean enabled;
     private final Set<String> allowedJobs;
@@ -99,87 +91,83 @@ public final class ManagedSourceConfig implements java.io.Serializable {
     private final long snapshotTimeoutNanos;
     private final long snapshotSlowNanos;
 
-    private ManagedSourceConfig(Map<String, Object> raw) {
-        // Read from the raw values, not through ReadonlyConfig, which would take 1 or "yes" as
-        // true, split "a,b" into two job names and match enum names ignoring case.
-        this.enabled = strictBoolean(raw, ManagedSourceOptions.ENABLED);
-        this.allowedJobs = strictNames(raw, ManagedSourceOptions.ALLOWED_JOBS);
-        this.allowedConnectors = strictNames(raw, ManagedSourceOptions.ALLOWED_CONNECTORS);
-        this.fallback =
-                strictEnum(raw, ManagedSourceOptions.INELIGIBLE_FALLBACK, LaneFallback.class);
-        this.mailboxMaxCommands = count(raw, ManagedSourceOptions.MAILBOX_MAX_COMMANDS);
-        this.mailboxMaxBytes = ranged(raw, ManagedSourceOptions.MAILBOX_MAX_BYTES);
-        this.reservedCommands = count(raw, ManagedSourceOptions.MAILBOX_RESERVED_COMMANDS);
-        this.reservedBytes = ranged(raw, ManagedSourceOptions.MAILBOX_RESERVED_BYTES);
-        this.workerMailboxBytes = ranged(raw, ManagedSourceOptions.WORKER_MAILBOX_MAX_BYTES);
-        this.maxPayloadBytes = count(raw, ManagedSourceOptions.MAX_COMMAND_PAYLOAD_BYTES);
-        this.dedupWindow = count(raw, ManagedSourceOptions.DEDUP_WINDOW);
-        this.maxSequenceGaps = count(raw, ManagedSourceOptions.MAILBOX_MAX_SEQUENCE_GAPS);
-        this.pollMaxRecords = count(raw, ManagedSourceOptions.POLL_MAX_RECORDS);
-        this.pollMaxBytes = ranged(raw, ManagedSourceOptions.POLL_MAX_BYTES);
-        this.pollSoftNanos = ranged(raw, ManagedSourceOptions.POLL_SOFT_DURATION);
-        this.pollHardNanos = ranged(raw, ManagedSourceOptions.POLL_HARD_DURATION);
-        this.pollCancelNanos = ranged(raw, ManagedSourceOptions.POLL_CANCELLATION_TIMEOUT);
-        this.admissionBudgetNanos = ranged(raw, ManagedSourceOptions.ADMISSION_P99_BUDGET);
-        this.reportBatchWindowNanos = ranged(raw, ManagedSourceOptions.REPORT_BATCH_WINDOW);
-        this.reportBatchMaxReports = count(raw, ManagedSourceOptions.REPORT_BATCH_MAX_REPORTS);
-        this.commandBatchMaxCommands = count(raw, ManagedSourceOptions.COMMAND_BATCH_MAX_COMMANDS);
+    private ManagedSourceConfig(ConfigSectionReader raw) {
+        this.enabled = raw.bool(ManagedSourceOptions.ENABLED);
+        this.allowedJobs = raw.names(ManagedSourceOptions.ALLOWED_JOBS);
+        this.allowedConnectors = raw.names(ManagedSourceOptions.ALLOWED_CONNECTORS);
+        this.fallback = raw.enumValue(ManagedSourceOptions.INELIGIBLE_FALLBACK, LaneFallback.class);
+        this.mailboxMaxCommands = raw.count(ManagedSourceOptions.MAILBOX_MAX_COMMANDS);
+        this.mailboxMaxBytes = raw.ranged(ManagedSourceOptions.MAILBOX_MAX_BYTES);
+        this.reservedCommands = raw.count(ManagedSourceOptions.MAILBOX_RESERVED_COMMANDS);
+        this.reservedBytes = raw.ranged(ManagedSourceOptions.MAILBOX_RESERVED_BYTES);
+        this.workerMailboxBytes = raw.ranged(ManagedSourceOptions.WORKER_MAILBOX_MAX_BYTES);
+        this.maxPayloadBytes = raw.count(ManagedSourceOptions.MAX_COMMAND_PAYLOAD_BYTES);
+        this.dedupWindow = raw.count(ManagedSourceOptions.DEDUP_WINDOW);
+        this.maxSequenceGaps = raw.count(ManagedSourceOptions.MAILBOX_MAX_SEQUENCE_GAPS);
+        this.pollMaxRecords = raw.count(ManagedSourceOptions.POLL_MAX_RECORDS);
+        this.pollMaxBytes = raw.ranged(ManagedSourceOptions.POLL_MAX_BYTES);
+        this.pollSoftNanos = raw.ranged(ManagedSourceOptions.POLL_SOFT_DURATION);
+        this.pollHardNanos = raw.ranged(ManagedSourceOptions.POLL_HARD_DURATION);
+        this.pollCancelNanos = raw.ranged(ManagedSourceOptions.POLL_CANCELLATION_TIMEOUT);
+        this.admissionBudgetNanos = raw.ranged(ManagedSourceOptions.ADMISSION_P99_BUDGET);
+        this.reportBatchWindowNanos = raw.ranged(ManagedSourceOptions.REPORT_BATCH_WINDOW);
+        this.reportBatchMaxReports = raw.count(ManagedSourceOptions.REPORT_BATCH_MAX_REPORTS);
+        this.commandBatchMaxCommands = raw.count(ManagedSourceOptions.COMMAND_BATCH_MAX_COMMANDS);
         this.retryInitialMillis =
-                ranged(raw, ManagedSourceOptions.RETRY_INITIAL_BACKOFF) / 1_000_000L;
-        this.retryMaxMillis = ranged(raw, ManagedSourceOptions.RETRY_MAX_BACKOFF) / 1_000_000L;
-        this.retryMaxAttempts = count(raw, ManagedSourceOptions.RETRY_MAX_ATTEMPTS);
+                raw.ranged(ManagedSourceOptions.RETRY_INITIAL_BACKOFF) / 1_000_000L;
+        this.retryMaxMillis = raw.ranged(ManagedSourceOptions.RETRY_MAX_BACKOFF) / 1_000_000L;
+        this.retryMaxAttempts = raw.count(ManagedSourceOptions.RETRY_MAX_ATTEMPTS);
         this.asyncMaxConcurrency =
-                count(raw, ManagedSourceOptions.COORDINATOR_ASYNC_MAX_CONCURRENCY);
-        this.asyncQueueCapacity = count(raw, ManagedSourceOptions.COORDINATOR_ASYNC_QUEUE_CAPACITY);
-        this.discoveryThreads = count(raw, ManagedSourceOptions.ASYNC_DISCOVERY_THREADS);
-        this.discoveryQueue = count(raw, ManagedSourceOptions.ASYNC_DISCOVERY_QUEUE);
-        this.computeThreads = count(raw, ManagedSourceOptions.ASYNC_COMPUTE_THREADS);
-        this.computeQueue = count(raw, ManagedSourceOptions.ASYNC_COMPUTE_QUEUE);
-        this.trackerMaxEntries = count(raw, ManagedSourceOptions.TRACKER_MAX_ENTRIES);
-        this.trackerMaxBytes = ranged(raw, ManagedSourceOptions.TRACKER_MAX_BYTES);
+                raw.count(ManagedSourceOptions.COORDINATOR_ASYNC_MAX_CONCURRENCY);
+        this.asyncQueueCapacity = raw.count(ManagedSourceOptions.COORDINATOR_ASYNC_QUEUE_CAPACITY);
+        this.discoveryThreads = raw.count(ManagedSourceOptions.ASYNC_DISCOVERY_THREADS);
+        this.discoveryQueue = raw.count(ManagedSourceOptions.ASYNC_DISCOVERY_QUEUE);
+        this.computeThreads = raw.count(ManagedSourceOptions.ASYNC_COMPUTE_THREADS);
+        this.computeQueue = raw.count(ManagedSourceOptions.ASYNC_COMPUTE_QUEUE);
+        this.trackerMaxEntries = raw.count(ManagedSourceOptions.TRACKER_MAX_ENTRIES);
+        this.trackerMaxBytes = raw.ranged(ManagedSourceOptions.TRACKER_MAX_BYTES);
         this.trackerMaxUnassignedEntries =
-                count(raw, ManagedSourceOptions.TRACKER_MAX_UNASSIGNED_ENTRIES);
+                raw.count(ManagedSourceOptions.TRACKER_MAX_UNASSIGNED_ENTRIES);
         this.trackerMaxUnassignedBytes =
-                ranged(raw, ManagedSourceOptions.TRACKER_MAX_UNASSIGNED_BYTES);
+                raw.ranged(ManagedSourceOptions.TRACKER_MAX_UNASSIGNED_BYTES);
         this.maxSplitsPerCommand =
-                count(raw, ManagedSourceOptions.COORDINATOR_MAX_SPLITS_PER_COMMAND);
-        this.cutHoldNanos = ranged(raw, ManagedSourceOptions.CUT_HOLD_TIMEOUT);
-        this.schemaChangeTimeoutNanos = ranged(raw, ManagedSourceOptions.SCHEMA_CHANGE_TIMEOUT);
-        this.idleWaitNanos = ranged(raw, ManagedSourceOptions.IDLE_WAIT);
-        this.pollLingerNanos = ranged(raw, ManagedSourceOptions.POLL_LINGER);
-        this.wakeBudget = count(raw, ManagedSourceOptions.WAKE_BUDGET);
-        this.offLoopCheckEnabled = strictBoolean(raw, ManagedSourceOptions.OFF_LOOP_CHECK_ENABLED);
-        this.offLoopCheckInterval = count(raw, ManagedSourceOptions.OFF_LOOP_CHECK_INTERVAL);
+                raw.count(ManagedSourceOptions.COORDINATOR_MAX_SPLITS_PER_COMMAND);
+        this.cutHoldNanos = raw.ranged(ManagedSourceOptions.CUT_HOLD_TIMEOUT);
+        this.schemaChangeTimeoutNanos = raw.ranged(ManagedSourceOptions.SCHEMA_CHANGE_TIMEOUT);
+        this.idleWaitNanos = raw.ranged(ManagedSourceOptions.IDLE_WAIT);
+        this.pollLingerNanos = raw.ranged(ManagedSourceOptions.POLL_LINGER);
+        this.wakeBudget = raw.count(ManagedSourceOptions.WAKE_BUDGET);
+        this.offLoopCheckEnabled = raw.bool(ManagedSourceOptions.OFF_LOOP_CHECK_ENABLED);
+        this.offLoopCheckInterval = raw.count(ManagedSourceOptions.OFF_LOOP_CHECK_INTERVAL);
         this.maxOutstandingRequests =
-                count(raw, ManagedSourceOptions.READER_MAX_OUTSTANDING_REQUESTS);
-        this.splitWindow = count(raw, ManagedSourceOptions.READER_SPLIT_WINDOW);
-        this.interruptCheckNanos =
-                ranged(raw, ManagedSourceOptions.READER_INTERRUPT_CHECK_INTERVAL);
-        this.barrierHandoffNanos = ranged(raw, ManagedSourceOptions.BARRIER_HANDOFF_TIMEOUT);
-        this.outputInFlightTargetNanos = ranged(raw, ManagedSourceOptions.OUTPUT_IN_FLIGHT_TARGET);
-        this.closeTimeoutNanos = ranged(raw, ManagedSourceOptions.COORDINATOR_CLOSE_TIMEOUT);
-        this.snapshotTimeoutNanos = ranged(raw, ManagedSourceOptions.COORDINATOR_SNAPSHOT_TIMEOUT);
+                raw.count(ManagedSourceOptions.READER_MAX_OUTSTANDING_REQUESTS);
+        this.splitWindow = raw.count(ManagedSourceOptions.READER_SPLIT_WINDOW);
+        this.interruptCheckNanos = raw.ranged(ManagedSourceOptions.READER_INTERRUPT_CHECK_INTERVAL);
+        this.barrierHandoffNanos = raw.ranged(ManagedSourceOptions.BARRIER_HANDOFF_TIMEOUT);
+        this.outputInFlightTargetNanos = raw.ranged(ManagedSourceOptions.OUTPUT_IN_FLIGHT_TARGET);
+        this.closeTimeoutNanos = raw.ranged(ManagedSourceOptions.COORDINATOR_CLOSE_TIMEOUT);
+        this.snapshotTimeoutNanos = raw.ranged(ManagedSourceOptions.COORDINATOR_SNAPSHOT_TIMEOUT);
         this.snapshotSlowNanos =
-                ranged(raw, ManagedSourceOptions.COORDINATOR_SNAPSHOT_SLOW_THRESHOLD);
+                raw.ranged(ManagedSourceOptions.COORDINATOR_SNAPSHOT_SLOW_THRESHOLD);
         if (retryMaxMillis < retryInitialMillis) {
-            throw invalid(
+            throw ConfigSectionReader.invalid(
                     ManagedSourceOptions.RETRY_MAX_BACKOFF,
                     "("
                             + retryMaxMillis
                             + " ms) must be at least "
-                            + PREFIX
+                            + ConfigSectionReader.PREFIX
                             + ManagedSourceOptions.RETRY_INITIAL_BACKOFF.key()
                             + " ("
                             + retryInitialMillis
                             + " ms)");
         }
         if (pollLingerNanos > idleWaitNanos) {
-            throw invalid(
+            throw ConfigSectionReader.invalid(
                     ManagedSourceOptions.POLL_LINGER,
                     "("
                             + pollLingerNanos / 1_000_000L
                             + " ms) must be at most "
-                            + PREFIX
+                            + ConfigSectionReader.PREFIX
                             + ManagedSourceOptions.IDLE_WAIT.key()
                             + " ("
                             + idleWaitNanos / 1_000_000L
@@ -188,12 +176,12 @@ public final class ManagedSourceConfig implements java.io.Serializable {
         if (workerMailboxBytes < reservedBytes) {
             // Every reader mailbox takes its reserved control bytes from the worker budget when it
             // opens: no reader could open.
-            throw invalid(
+            throw ConfigSectionReader.invalid(
                     ManagedSourceOptions.WORKER_MAILBOX_MAX_BYTES,
                     "("
                             + workerMailboxBytes
                             + " bytes) cannot hold one reader's "
-                            + PREFIX
+                            + ConfigSectionReader.PREFIX
                             + ManagedSourceOptions.MAILBOX_RESERVED_BYTES.key()
                             + " ("
                             + reservedBytes
@@ -205,7 +193,11 @@ public final class ManagedSourceConfig implements java.io.Serializable {
             pollBudget();
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(
-                    "Invalid " + PREFIX.substring(0, PREFIX.length() - 1) + ": " + e.getMessage(),
+                    "Invalid "
+                            + ConfigSectionReader.PREFIX.substring(
+                                    0, ConfigSectionReader.PREFIX.length() - 1)
+                            + ": "
+                            + e.getMessage(),
                     e);
         }
     }
@@ -220,166 +212,7 @@ public final class ManagedSourceConfig implements java.io.Serializable {
      * types, non-positive bounds and unknown enum values with a message that names the full key.
      */
     public static ManagedSourceConfig fromMap(Map<String, ?> section) {
-        Map<String, Object> flat = new LinkedHashMap<>();
-        flatten("", section == null ? Collections.<String, Object>emptyMap() : section, flat);
-        Set<String> known = new HashSet<>();
-        for (Option<?> o : ManagedSourceOptions.all()) {
-            known.add(o.key());
-        }
-        Set<String> unknown = new TreeSet<>();
-        for (String k : flat.keySet()) {
-            if (!known.contains(k)) {
-                unknown.add(PREFIX + k);
-            }
-        }
-        if (!unknown.isEmpty()) {
-            throw new IllegalArgumentException(
-                    "Unknown key(s) in seatunnel.yaml: "
-                            + unknown
-                            + "; known keys under "
-                            + PREFIX
-                            + " are "
-                            + new TreeSet<>(known));
-        }
-        return new ManagedSourceConfig(flat);
-    }
-
-    @SuppressWarnings("unchecked")
-    private static void flatten(String prefix, Map<String, ?> in, Map<String, Object> out) {
-        for (Map.Entry<String, ?> e : in.entrySet()) {
-            String key = prefix + e.getKey();
-            Object v = e.getValue();
-            if (v instanceof Map && !isMapOption(key)) {
-                flatten(key + ".", (Map<String, ?>) v, out);
-            } else {
-                out.put(key, v);
-            }
-        }
-    }
-
-    private static boolean isMapOption(String key) {
-        return false;
-    }
-
-    private static boolean strictBoolean(Map<String, Object> raw, Option<Boolean> option) {
-        Object v = raw.get(option.key());
-        if (v == null) {
-            return option.defaultValue();
-        }
-        if (v instanceof Boolean) {
-            return (Boolean) v;
-        }
-        if ("true".equals(v) || "false".equals(v)) {
-            return Boolean.parseBoolean((String) v);
-        }
-        throw invalid(option, "must be true or false, not " + shown(v));
-    }
-
-    private static Set<String> strictNames(Map<String, Object> raw, Option<List<String>> option) {
-        Object v = raw.get(option.key());
-        if (v == null) {
-            return names(option.defaultValue());
-        }
-        if (!(v instanceof List)) {
-            throw invalid(
-                    option, "must be a list of names, e.g. [ orders, payments ], not " + shown(v));
-        }
-        List<String> out = new ArrayList<>();
-        for (Object n : (List<?>) v) {
-            if (!(n instanceof String) || ((String) n).trim().isEmpty()) {
-                throw invalid(option, "holds " + shown(n) + ", which is not a name");
-            }
-            out.add((String) n);
-        }
-        return names(out);
-    }
-
-    private static <E extends Enum<E>> E strictEnum(
-            Map<String, Object> raw, Option<E> option, Class<E> type) {
-        Object v = raw.get(option.key());
-        if (v == null) {
-            return option.defaultValue();
-        }
-        for (E e : type.getEnumConstants()) {
-            if (e.name().equals(v)) {
-                return e;
-            }
-        }
-        throw invalid(option, shown(v) + " is not " + typeName(option) + " (case matters)");
-    }
-
-    /**
-     * The names, so that a typo shows at load; a long list is cut (a job name is no secret, but a
-     * thousand of them make a log line no one reads).
-     */
-    static String shownNames(Set<String> names) {
-        int shown = 20;
-        if (names.size() <= shown) {
-            return names.toString();
-        }
-        StringBuilder b = new StringBuilder("[");
-        int i = 0;
-        for (String n : names) {
-            if (i++ == shown) {
-                break;
-            }
-            b.append(n).append(", ");
-        }
-        return b.append("... (").append(names.size()).append(" in all)]").toString();
-    }
-
-    /** A refused value as the operator wrote it: strings quoted, others with their type. */
-    private static String shown(Object v) {
-        if (v == null) {
-            return "an empty value";
-        }
-        if (v instanceof String) {
-            return "\"" + v + "\"";
-        }
-        return v + " (" + v.getClass().getSimpleName() + ")";
-    }
-
-    private static String typeName(Option<?> option) {
-        Object d = option.defaultValue();
-        if (d instanceof Enum) {
-            StringBuilder sb = new StringBuilder("one of [");
-            for (Object x : ((Enum<?>) d).getDeclaringClass().getEnumConstants()) {
-                sb.append(x).append(' ');
-            }
-            return sb.toString().trim() + "]";
-        }
-        return d == null ? "a value" : d.getClass().getSimpleName();
-    }
-
-    /** An int option, read strictly into its range (every int option's range fits an int). */
-    private static int count(Map<String, Object> raw, Option<Integer> option) {
-        return (int) ranged(raw, option);
-    }
-
-    /**
-     * A numeric option (count, bytes or duration in nanoseconds) read strictly into its declared
-     * {@link OptionRanges range}: no coercion, units for sizes and durations, and a refusal that
-     * names the full key, the value and the range.
-     */
-    private static long ranged(Map<String, Object> raw, Option<?> option) {
-        return OptionRanges.read(PREFIX, option, raw.get(option.key()));
-    }
-
-    private static IllegalArgumentException invalid(Option<?> option, String why) {
-        return new IllegalArgumentException(
-                "Invalid seatunnel.yaml key " + PREFIX + option.key() + ": " + why);
-    }
-
-    private static Set<String> names(List<String> list) {
-        Set<String> out = new TreeSet<>();
-        if (list != null) {
-            for (String s : list) {
-                if (s != null && !s.trim().isEmpty()) {
-                    out.add(s.trim());
-                }
-            }
-        }
-        return Collections.unmodifiableSet(out);
+        return new ManagedSourceConfig(ConfigSectionReader.of(section));
     }
 
     public MailboxLimits mailboxLimits() {
@@ -600,7 +433,7 @@ public final class ManagedSourceConfig implements java.io.Serializable {
         return "ManagedSourceConfig{enabled="
                 + enabled
                 + ", allowedJobs="
-                + shownNames(allowedJobs)
+                + ConfigSectionReader.shownNames(allowedJobs)
                 + ", allowedConnectors="
                 + allowedConnectors
                 + ", fallback="

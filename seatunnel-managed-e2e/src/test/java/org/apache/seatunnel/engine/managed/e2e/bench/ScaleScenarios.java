@@ -133,7 +133,9 @@ final class ScaleScenarios {
             for (int lane = 0; lane < 2; lane++) {
                 warmUp(lane == 1, 16);
             }
-            for (String p : System.getProperty("scale.parallelisms", "16,64").split(",")) {
+            // A full run adds p=128, the widest point of the STIP's Fake matrix this machine holds.
+            String parallelisms = quick ? "16,64" : "16,64,128";
+            for (String p : System.getProperty("scale.parallelisms", parallelisms).split(",")) {
                 int par = Integer.parseInt(p.trim());
                 List<Load> loads = new ArrayList<>();
                 // -Dscale.equal.only=true skips the data-always-there load (when iterating on
