@@ -75,8 +75,11 @@ class LaneABarrierHandoffTest {
     }
 
     private static String job(String runId, String sourceOptions, long sinkRowsPerSecond) {
+        // A checkpoint every 250 ms: a handoff needs a barrier to be announced while a reader
+        // runs turns back to back, and every barrier is one more chance of that within the bound
+        // (at 1 s, one CI run saw none in 60 s).
         return "env {\n  job.mode = \"STREAMING\"\n  parallelism = 2\n"
-                + "  checkpoint.interval = 1000\n}\n"
+                + "  checkpoint.interval = 250\n}\n"
                 + "source {\n  Managed {\n    connector = \""
                 + ManagedFakeTestingSourceFactory.IDENTIFIER
                 + "\"\n    job-name = \""
