@@ -27,10 +27,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongConsumer;
 import org.apache.seatunnel.connectors.managed.fake.ManagedFakeRows;
 import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSource;
 import org.apache.seatunnel.engine.core.job.JobResult;
 import org.apache.seatunnel.engine.core.job.JobStatus;
+import org.apache.seatunnel.engine.managed.e2e.faults.ArmedFaults;
+import org.apache.seatunnel.engine.managed.source.fault.FaultAction;
+import org.apache.seatunnel.engine.managed.source.fault.FaultSite;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
 import org.apache.seatunnel.managed.testkit.engine.CollectedRows;
 import org.apache.seatunnel.managed.testkit.engine.EmbeddedZeta;
@@ -98,9 +102,15 @@ class LaneASplitStormTest {
     }
 
     private long runToFinished(String runId, int splits, String envExtra) throws Exception {
+        return runToFinished(runId, splits, envExtra, jobId -> {});
+    }
+
+    private long runToFinished(String runId, int splits, String envExtra, LongConsumer submitted)
+            throws Exception {
         RuntimeStats.reset();
         long start = System.nanoTime();
         long jobId = zeta.submit(job(runId, splits, envExtra));
+        submitted.accept(jobId);
         CompletableFuture<JobResult> done = zeta.completion(jobId);
         await().atMost(BOUND).until(done::isDone);
         JobResult result = done.get();
@@ -164,5 +174,49 @@ class LaneASplitStormTest {
         assertTrue(
                 metric(jobId, "ManagedSourceSplitDemandsHeld") > 0,
                 "the enumerator was asked only for what the tracker had room for");
+    }
+
+    /**
+     * The engine's completion notice to the enumerator lost at every checkpoint (fault point 11):
+     * the coordinator hears of each completion from the readers on its member instead, so the
+     * tracker, which frees assignments only when a checkpoint completes here, is collected and the
+     * job finishes. 20,000 splits are three times what its 100 assignments carry: without the
+     * readers' notices the tracker would stay full and the job would never end.
+     */
+    @Test
+    void everyCompletionNoticeToTheEnumeratorLostTheReadersNoticesCollectTheTracker()
+            throws Exception {
+        int splits = 20_000;
+        ArmedFaults.Plan[] plan = new ArmedFaults.Plan[1];
+        long jobId;
+        try {
+            jobId =
+                    runToFinished(
+                            "storm-notice-lost",
+                            splits,
+                            "  checkpoint.interval = 250\n",
+                            id ->
+                                    plan[0] =
+                                            ArmedFaults.arm(
+                                                    FaultSite.GLOBAL_COMPLETION_BEFORE_TRACKER_GC,
+                                                    FaultAction.LOSE,
+                                                    id,
+                                                    null,
+                                                    0,
+                                                    Integer.MAX_VALUE,
+                                                    0));
+        } finally {
+            ArmedFaults.disarm();
+        }
+        assertTrue(plan[0].fired() >= 1, "the enumerator's notices were lost: " + plan[0]);
+        assertTrue(
+                metric(jobId, "ManagedSourceCoordinatorCompletionsFromReaders") >= 1,
+                "the coordinator heard of completions from its readers");
+        assertTrue(
+                metric(jobId, "ManagedSourceSplitDemandsHeld") > 0,
+                "the tracker was full: only completed checkpoints could make room");
+        assertTrue(
+                metric(jobId, "ManagedSourceAssignmentsGarbageCollected") > 0,
+                "assignments were collected after completed checkpoints");
     }
 }

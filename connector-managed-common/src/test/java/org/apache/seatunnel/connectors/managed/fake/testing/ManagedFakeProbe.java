@@ -38,6 +38,7 @@ public final class ManagedFakeProbe {
     // Wall-clock time of the same moment, to compare with the engine's own (millisecond) times.
     private static final Map<Long, Long> ENUMERATOR_SNAPSHOT_WALL = new ConcurrentHashMap<>();
     private static final Map<Long, Long> COMPLETE = new ConcurrentHashMap<>();
+    private static final Map<Long, Long> COMPLETE_WALL = new ConcurrentHashMap<>();
     private static final ConcurrentLinkedQueue<Long> BARRIER_WAIT = new ConcurrentLinkedQueue<>();
     private static final AtomicInteger BARRIER_WAIT_COUNT = new AtomicInteger();
     private static final ConcurrentLinkedQueue<Long> EMIT_DELAY = new ConcurrentLinkedQueue<>();
@@ -59,6 +60,7 @@ public final class ManagedFakeProbe {
         ENUMERATOR_SNAPSHOT.clear();
         ENUMERATOR_SNAPSHOT_WALL.clear();
         COMPLETE.clear();
+        COMPLETE_WALL.clear();
         BARRIER_WAIT.clear();
         BARRIER_WAIT_COUNT.set(0);
         EMIT_DELAY.clear();
@@ -84,6 +86,7 @@ public final class ManagedFakeProbe {
     public static void checkpointComplete(long checkpointId) {
         if (enabled) {
             COMPLETE.putIfAbsent(checkpointId, System.nanoTime());
+            COMPLETE_WALL.putIfAbsent(checkpointId, System.currentTimeMillis());
         }
     }
 
@@ -106,6 +109,14 @@ public final class ManagedFakeProbe {
      */
     public static Long enumeratorSnapshotWallMillis(long checkpointId) {
         return ENUMERATOR_SNAPSHOT_WALL.get(checkpointId);
+    }
+
+    /**
+     * When the connector's enumerator was told that checkpoint N completed, in wall-clock
+     * milliseconds, or null if it was not seen while enabled.
+     */
+    public static Long completeWallMillis(long checkpointId) {
+        return COMPLETE_WALL.get(checkpointId);
     }
 
     /** Enumerator snapshot of N → a reader's snapshot of N, in nanoseconds, sorted. */

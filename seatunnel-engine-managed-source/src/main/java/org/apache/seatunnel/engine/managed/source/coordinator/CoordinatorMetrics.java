@@ -59,6 +59,11 @@ public final class CoordinatorMetrics {
         STALE_READER_COMMANDS("CoordinatorStaleReaderCommands"),
         DUPLICATE_REGISTRATIONS("CoordinatorDuplicateRegistrations"),
         DUPLICATE_CHECKPOINT_CALLBACKS("CoordinatorDuplicateCheckpointCallbacks"),
+        /**
+         * Completed checkpoints the coordinator first heard of from a reader on its member, before
+         * the engine told the enumerator (see {@link CheckpointCompletionGate}).
+         */
+        COMPLETIONS_FROM_READERS("CoordinatorCompletionsFromReaders"),
         RECONCILIATIONS("CoordinatorReaderReconciliations"),
         ASSIGNMENTS_CREATED("AssignmentsCreated"),
         ASSIGNMENTS_DISPATCHED("AssignmentsDispatched"),

@@ -45,6 +45,15 @@ public interface CoordinatorEndpoint<M> {
     AdmissionAck onReaderCommand(SourceCommandEnvelope env, M from);
 
     /**
+     * A reader of this source on this member was told by the engine that checkpoint {@code
+     * checkpointId} completed. The engine stores a checkpoint before it tells any task, so this is
+     * proof of completion; the coordinator acts on the first such notice, the reader's or its own
+     * (see {@code CheckpointCompletionGate}). Called on the operation thread that delivers the
+     * reader's callback: only enqueues.
+     */
+    default void checkpointCompletedAtReader(long checkpointId) {}
+
+    /**
      * The member is shutting down: close the coordinator (and the connector's enumerator) on its
      * own loop and wait for that, at most {@code timeoutNanos}, before the member stops the loop
      * threads. Called once, on the member's shutdown thread; the engine's own later {@code close()}

@@ -35,6 +35,7 @@ import org.apache.seatunnel.api.source.SourceSplitEnumerator;
 import org.apache.seatunnel.engine.managed.source.checkpoint.SourceRuntimeCheckpointMetadata;
 import org.apache.seatunnel.engine.managed.source.checkpoint.SourceRuntimeCheckpointMetadataSerializer;
 import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
+import org.apache.seatunnel.engine.managed.source.coordinator.CheckpointCompletionGate;
 import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorEpochs;
 import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorEventLoop;
 import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorInbox;
@@ -89,6 +90,7 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
     private final long epoch;
     private final CoordinatorInbox<Address> inbox;
     private final BarrierAnnouncer announcer;
+    private final CheckpointCompletionGate completions;
 
     private final ManagedSourceMemberService service;
     private final CoordinatorEventLoop<SplitT, StateT> loop;
@@ -113,6 +115,8 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
         this.service = ManagedSourceMemberService.of(engineTask.member());
         this.epoch = nextEpoch(service, engineTask.jobId(), source.sourceRuntimeId(), restored);
         this.loop = buildLoop();
+        this.completions =
+                new CheckpointCompletionGate(loop::notifyCheckpointComplete, loop.metrics());
         this.inbox =
                 new CoordinatorInbox<>(
                         loop,
@@ -364,7 +368,12 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
         if (FaultSeam.INSTALLED != null && injectBeforeTrackerGc(checkpointId)) {
             return;
         }
-        loop.notifyCheckpointComplete(checkpointId);
+        completions.fromEnumerator(checkpointId);
+    }
+
+    @Override
+    public void checkpointCompletedAtReader(long checkpointId) {
+        completions.fromReader(checkpointId);
     }
 
     /** Fault point 11, tests only; true if the notification is not to reach the loop now. */
@@ -377,7 +386,7 @@ final class ManagedEnumeratorHost<T, SplitT extends SourceSplit, StateT extends 
         if (f == FaultAction.DELAY) {
             service.watchdog()
                     .schedule(
-                            () -> loop.notifyCheckpointComplete(checkpointId),
+                            () -> completions.fromEnumerator(checkpointId),
                             FaultSeam.DELAY_MILLIS,
                             TimeUnit.MILLISECONDS);
         }

@@ -36,6 +36,7 @@ import org.apache.seatunnel.engine.managed.source.reader.ReaderIdentity;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderLoopMetrics;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
 import org.apache.seatunnel.engine.managed.source.reader.SchemaChangeMark;
+import org.apache.seatunnel.engine.managed.source.transport.CoordinatorEndpoint;
 import org.apache.seatunnel.engine.managed.source.transport.ReaderFence;
 import org.apache.seatunnel.engine.managed.source.transport.SenderUplink;
 import org.apache.seatunnel.engine.managed.source.zeta.engine.EngineBinding;
@@ -57,13 +58,14 @@ import org.slf4j.LoggerFactory;
  * snapshotState} on an engine pool thread A that holds the checkpoint lock; {@code
  * notifyCheckpointComplete}, {@code addSplits} and {@code handleNoMoreSplits} on Hazelcast
  * operation threads H, which only offer to the mailbox (and, for a completed checkpoint, look
- * whether the engine's schema-change phase needs watching: {@link SchemaChangeEndRepair}). T drives
- * the loop only while holding the same checkpoint lock, so T and A never drive it at once and a
- * barrier falls between turns. T waits for work with the lock released, on the loop's signal, so an
- * idle reader answers a new command within microseconds instead of the engine's 100 ms empty-poll
- * sleep. The connector's split requests and source events leave through {@link OutboundRequests}
- * from whichever thread makes them, never blocking it. Life cycle: one instance per reader task
- * attempt, {@code open} → {@code pollNext}/{@code snapshotState} → {@code close}.
+ * whether the engine's schema-change phase needs watching: {@link SchemaChangeEndRepair}, and pass
+ * the completion to the source's coordinator if it is on this member). T drives the loop only while
+ * holding the same checkpoint lock, so T and A never drive it at once and a barrier falls between
+ * turns. T waits for work with the lock released, on the loop's signal, so an idle reader answers a
+ * new command within microseconds instead of the engine's 100 ms empty-poll sleep. The connector's
+ * split requests and source events leave through {@link OutboundRequests} from whichever thread
+ * makes them, never blocking it. Life cycle: one instance per reader task attempt, {@code open} →
+ * {@code pollNext}/{@code snapshotState} → {@code close}.
  */
 final class ManagedReaderHost<T, SplitT extends SourceSplit>
         implements SourceReader<T, ManagedSplit> {
@@ -227,6 +229,14 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
         if (attempt != null) {
             attempt.notifyCheckpointComplete(checkpointId);
             schemaChangeEnd.checkpointCompleted(checkpointId);
+        }
+        // The engine tells the source's tasks one by one; the coordinator, if it is on this
+        // member, takes the first notice (CheckpointCompletionGate).
+        ManagedSourceMemberService s = service;
+        CoordinatorEndpoint<Address> coordinator =
+                s == null ? null : s.targets().coordinator(source.sourceRuntimeId());
+        if (coordinator != null) {
+            coordinator.checkpointCompletedAtReader(checkpointId);
         }
     }
 

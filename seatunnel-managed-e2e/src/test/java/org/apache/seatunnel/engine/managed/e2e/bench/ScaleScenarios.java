@@ -326,6 +326,7 @@ final class ScaleScenarios {
         List<List<Long>> enumAcks = List.of(new ArrayList<>(), new ArrayList<>());
         List<List<Long>> readerAcks = List.of(new ArrayList<>(), new ArrayList<>());
         List<List<Long>> runtime = List.of(new ArrayList<>(), new ArrayList<>());
+        List<List<Long>> told = List.of(new ArrayList<>(), new ArrayList<>());
         List<List<Long>> waits = List.of(new ArrayList<>(), new ArrayList<>());
         List<List<Long>> lockWaits = List.of(new ArrayList<>(), new ArrayList<>());
         List<List<Long>> inRuntime = List.of(new ArrayList<>(), new ArrayList<>());
@@ -350,6 +351,7 @@ final class ScaleScenarios {
                 enumAcks.get(lane).addAll(m.enumeratorAcks);
                 readerAcks.get(lane).addAll(m.lastReaderAcks);
                 addAll(runtime.get(lane), ManagedFakeProbe.checkpointDurations());
+                told.get(lane).addAll(m.completedToNotified);
                 addAll(waits.get(lane), ManagedFakeProbe.barrierWaits());
                 addAll(lockWaits.get(lane), m.lockWaits);
                 addAll(inRuntime.get(lane), m.runtimeBarrierWaits);
@@ -365,6 +367,7 @@ final class ScaleScenarios {
         long[][] ea = {sorted(enumAcks.get(0)), sorted(enumAcks.get(1))};
         long[][] ra = {sorted(readerAcks.get(0)), sorted(readerAcks.get(1))};
         long[][] rt = {sorted(runtime.get(0)), sorted(runtime.get(1))};
+        long[][] tn = {sorted(told.get(0)), sorted(told.get(1))};
         long[][] w = {sorted(waits.get(0)), sorted(waits.get(1))};
         long[][] lw = {sorted(lockWaits.get(0)), sorted(lockWaits.get(1))};
         long[][] ir = {sorted(inRuntime.get(0)), sorted(inRuntime.get(1))};
@@ -381,6 +384,13 @@ final class ScaleScenarios {
                         "runtime ckpt enum snapshot->complete p50/p99, " + at,
                         pcts(rt[0]),
                         pcts(rt[1])));
+        // Zeta tells a pipeline's tasks one by one, looking each one's member up in a cluster map:
+        // the enumerator's turn comes anywhere in that order. Lane A takes a reader's notice too.
+        table.add(
+                row(
+                        "  of which engine completed->enumerator told, " + at,
+                        pcts(tn[0]),
+                        pcts(tn[1])));
         table.add(row("barrier wait p50/p99, " + at, pcts(w[0]), pcts(w[1])));
         table.add(row("  of which waiting for the reader's lock, " + at, pcts(lw[0]), pcts(lw[1])));
         // The rest is the engine's delivery: an operation thread, then a thread of its task pool.
@@ -403,6 +413,7 @@ final class ScaleScenarios {
             o.set("engineTriggerToEnumeratorAck", BenchReport.distribution(ea[l], true));
             o.set("engineTriggerToLastReaderAck", BenchReport.distribution(ra[l], true));
             o.set("runtimeSnapshotToComplete", BenchReport.distribution(rt[l], true));
+            o.set("engineCompletedToEnumeratorTold", BenchReport.distribution(tn[l], true));
             o.set("barrierWait", BenchReport.distribution(w[l], true));
             o.set("barrierLockWait", BenchReport.distribution(lw[l], true));
             o.set("barrierWaitInRuntime", BenchReport.distribution(ir[l], true));
@@ -480,6 +491,8 @@ final class ScaleScenarios {
         final List<Long> enumeratorSnapshots;
         final List<Long> enumeratorAcks;
         final List<Long> lastReaderAcks;
+        // The engine's completion -> the connector's enumerator told of it.
+        final List<Long> completedToNotified = new ArrayList<>();
         final long[] lockWaits;
         final long[] runtimeBarrierWaits;
         final long[] wakeUps;
@@ -501,6 +514,12 @@ final class ScaleScenarios {
             this.enumeratorSnapshots = new ArrayList<>(c.enumeratorSnapshots);
             this.enumeratorAcks = new ArrayList<>(c.enumeratorAcks);
             this.lastReaderAcks = new ArrayList<>(c.lastReaderAcks);
+            for (Map.Entry<Long, Long> e : c.completedAt.entrySet()) {
+                Long told = ManagedFakeProbe.completeWallMillis(e.getKey());
+                if (told != null) {
+                    completedToNotified.add(TimeUnit.MILLISECONDS.toNanos(told - e.getValue()));
+                }
+            }
             this.lockWaits = lockWaits;
             this.runtimeBarrierWaits = runtimeBarrierWaits;
             this.wakeUps = wakeUps;
@@ -905,6 +924,8 @@ final class ScaleScenarios {
         // and trigger -> the last reader task's ack, per checkpoint.
         final List<Long> enumeratorAcks = java.util.Collections.synchronizedList(new ArrayList<>());
         final List<Long> lastReaderAcks = java.util.Collections.synchronizedList(new ArrayList<>());
+        // Each completed checkpoint's completion, wall-clock milliseconds, by id.
+        final Map<Long, Long> completedAt = new java.util.concurrent.ConcurrentHashMap<>();
         private volatile Set<Long> enumeratorVertices;
         private volatile Set<Long> readerVertices;
         final java.util.concurrent.atomic.AtomicInteger notCompleted =
@@ -957,6 +978,7 @@ final class ScaleScenarios {
             }
             long trigger = c.getCheckpointTimestamp();
             windows.add(new long[] {trigger, c.getCompletedTimestamp()});
+            completedAt.put(c.getCheckpointId(), c.getCompletedTimestamp());
             durations.add(TimeUnit.MILLISECONDS.toNanos(c.getCompletedTimestamp() - trigger));
             Long snapshot = ManagedFakeProbe.enumeratorSnapshotWallMillis(c.getCheckpointId());
             if (snapshot != null) {
