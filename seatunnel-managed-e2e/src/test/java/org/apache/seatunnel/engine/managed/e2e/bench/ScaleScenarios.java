@@ -75,6 +75,8 @@ final class ScaleScenarios {
     private static final String[] LANES = {"Lane B (stock path)", "Lane A (managed)"};
     private static final long SAMPLE_MILLIS = 50;
     private static final boolean TRACE = Boolean.getBoolean("scale.trace");
+    // Heap after GC per window: the median of this many samples, a second apart (GateTable).
+    private static final int HEAP_SAMPLES = Integer.getInteger("scale.heap.samples", 3);
     private static final long CHECKPOINT_MILLIS = 1000;
     private static final long NO_CHECKPOINT_MILLIS = TimeUnit.MINUTES.toMillis(10);
 
@@ -578,7 +580,7 @@ final class ScaleScenarios {
             printThreadCpu(LANES[laneA ? 1 : 0] + ", p=" + p + ", " + load.label, threads0);
         }
         // After the window's figures: the collection's pause must not land in them.
-        double heapMiB = GateTable.heapAfterGcMiB();
+        double heapMiB = GateTable.heapAfterGcMiB(HEAP_SAMPLES, 1000);
         ManagedFakeProbe.disable();
         long[] inRuntime = RuntimeStats.barrierWaitsSorted();
         long[] locks = lockWaits.stop(ManagedFakeProbe.barrierWaits().length);
