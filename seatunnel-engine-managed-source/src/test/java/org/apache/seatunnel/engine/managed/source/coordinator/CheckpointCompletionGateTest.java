@@ -24,9 +24,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.seatunnel.engine.managed.source.concurrent.StartTogether;
 import org.junit.jupiter.api.Test;
 
 class CheckpointCompletionGateTest {
@@ -109,34 +108,18 @@ class CheckpointCompletionGateTest {
                         metrics);
         int tasks = 9;
         int checkpoints = 2_000;
-        CountDownLatch start = new CountDownLatch(1);
-        List<Thread> threads = new ArrayList<>();
-        for (int t = 0; t < tasks; t++) {
-            boolean enumerator = t == 0;
-            Thread th =
-                    new Thread(
-                            () -> {
-                                try {
-                                    start.await();
-                                } catch (InterruptedException e) {
-                                    return;
-                                }
-                                for (long id = 1; id <= checkpoints; id++) {
-                                    if (enumerator) {
-                                        gate.fromEnumerator(id);
-                                    } else {
-                                        gate.fromReader(id);
-                                    }
-                                }
-                            });
-            th.start();
-            threads.add(th);
-        }
-        start.countDown();
-        for (Thread th : threads) {
-            th.join(TimeUnit.SECONDS.toMillis(30));
-            assertFalse(th.isAlive(), "a notifying thread did not end");
-        }
+        // Task 0 is the enumerator, the others are readers.
+        StartTogether.run(
+                tasks,
+                t -> {
+                    for (long id = 1; id <= checkpoints; id++) {
+                        if (t == 0) {
+                            gate.fromEnumerator(id);
+                        } else {
+                            gate.fromReader(id);
+                        }
+                    }
+                });
         for (long id = 1; id <= checkpoints; id++) {
             AtomicInteger n = passes.get(id);
             // A later id may overtake an earlier one's notices: then the earlier never passes.

@@ -23,8 +23,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.seatunnel.engine.managed.source.concurrent.StartTogether;
 import org.junit.jupiter.api.Test;
 
 /** {@link DedupWindow}: small until ids collide, never past its bound, duplicates still caught. */
@@ -86,33 +86,17 @@ class DedupWindowTest {
         DedupWindow w = new DedupWindow(1024);
         int threads = 4;
         int perThread = 50_000;
-        CountDownLatch start = new CountDownLatch(1);
         AtomicInteger falseDuplicates = new AtomicInteger();
-        List<Thread> all = new ArrayList<>();
-        for (int t = 0; t < threads; t++) {
-            long base = (long) t << 40;
-            Thread th =
-                    new Thread(
-                            () -> {
-                                try {
-                                    start.await();
-                                } catch (InterruptedException e) {
-                                    Thread.currentThread().interrupt();
-                                    return;
-                                }
-                                for (long i = 1; i <= perThread; i++) {
-                                    if (w.seen(base + i)) {
-                                        falseDuplicates.incrementAndGet();
-                                    }
-                                }
-                            });
-            all.add(th);
-            th.start();
-        }
-        start.countDown();
-        for (Thread th : all) {
-            th.join();
-        }
+        StartTogether.run(
+                threads,
+                t -> {
+                    long base = (long) t << 40;
+                    for (long i = 1; i <= perThread; i++) {
+                        if (w.seen(base + i)) {
+                            falseDuplicates.incrementAndGet();
+                        }
+                    }
+                });
         assertEquals(0, falseDuplicates.get());
         assertEquals(1024, w.slots());
     }

@@ -27,9 +27,8 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
+import org.apache.seatunnel.engine.managed.source.concurrent.StartTogether;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionAck;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
 import org.apache.seatunnel.engine.managed.source.protocol.CommandKind;
@@ -226,28 +225,13 @@ class OutboundRequestsTest {
         r.open(t);
         int threads = 4;
         int each = 200;
-        CountDownLatch start = new CountDownLatch(1);
-        List<Thread> workers = new ArrayList<>();
-        for (int i = 0; i < threads; i++) {
-            Thread w =
-                    new Thread(
-                            () -> {
-                                try {
-                                    start.await();
-                                } catch (InterruptedException e) {
-                                    return;
-                                }
-                                for (int n = 0; n < each; n++) {
-                                    r.sendEvent(new byte[] {(byte) n});
-                                }
-                            });
-            w.start();
-            workers.add(w);
-        }
-        start.countDown();
-        for (Thread w : workers) {
-            w.join(TimeUnit.SECONDS.toMillis(30));
-        }
+        StartTogether.run(
+                threads,
+                i -> {
+                    for (int n = 0; n < each; n++) {
+                        r.sendEvent(new byte[] {(byte) n});
+                    }
+                });
         List<Long> seqs = t.sequences();
         assertEquals(threads * each, seqs.size());
         for (int i = 0; i < seqs.size(); i++) {
