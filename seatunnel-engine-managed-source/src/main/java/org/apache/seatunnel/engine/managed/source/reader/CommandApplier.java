@@ -186,6 +186,11 @@ final class CommandApplier<SplitT extends SourceSplit> implements CheckpointCutG
         metrics.queueWaitNanos.addAndGet(clock.nanoTime() - entry.admittedNanos());
     }
 
+    /** The latest checkpoint whose completion this attempt has applied (or restored from). */
+    long lastCompleteNotified() {
+        return lastCompleteNotified;
+    }
+
     private void checkpointComplete(long done) throws Exception {
         // Repeats after restore are normal in Zeta 2.3.8: one effect per id.
         if (done > lastCompleteNotified) {

@@ -102,8 +102,12 @@ public final class ReaderDriver {
                 };
     }
 
-    /** Several turns per engine call spread the engine's per-call work over more rows. */
-    public static final int MAX_TURNS_PER_CALL = 4;
+    /**
+     * Several turns per engine call spread the engine's per-call work over more rows: at the
+     * default 64 records per turn, up to 1,024 rows a call, what one Lane B call of the managed
+     * readers emits.
+     */
+    public static final int MAX_TURNS_PER_CALL = 16;
 
     private final ReaderAttempt<?, ?> attempt;
     private final ReaderEventLoop<?, ?> loop;
@@ -111,6 +115,7 @@ public final class ReaderDriver {
     private final NanoClock clock;
     private final long idleWaitNanos;
     private final BooleanSupplier finalBarrierTaken;
+    private final TurnYields yields;
 
     /**
      * @param idleWaitNanos how long one call waits for work before it returns ({@code
@@ -129,6 +134,7 @@ public final class ReaderDriver {
         this.clock = clock;
         this.idleWaitNanos = idleWaitNanos;
         this.finalBarrierTaken = finalBarrierTaken;
+        this.yields = new TurnYields(clock);
     }
 
     /**
@@ -196,9 +202,11 @@ public final class ReaderDriver {
                 }
                 // Zeta yields the core after every poll call that emitted (a zero sleep), so that
                 // on a loaded machine its checkpoint threads run between calls; turns within one
-                // call keep that point, or a barrier's delivery waits for the task thread's time
-                // slice.
-                Thread.yield();
+                // call keep that point while a checkpoint is in flight or due (TurnYields).
+                if (yields.yieldAfter(
+                        turns, loop.lastProcessedBarrier(), loop.checkpointInFlight())) {
+                    Thread.yield();
+                }
                 continue;
             }
             long now = clock.nanoTime();

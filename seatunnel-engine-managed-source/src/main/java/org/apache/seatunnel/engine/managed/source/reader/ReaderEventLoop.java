@@ -185,6 +185,19 @@ public final class ReaderEventLoop<T, SplitT extends SourceSplit> {
         return commands.appliedWatermark(epoch);
     }
 
+    /**
+     * True while a barrier this attempt took is not known complete: the engine is still acking,
+     * storing or announcing that checkpoint. Driving thread only.
+     */
+    public boolean checkpointInFlight() {
+        return lastProcessedBarrier > commands.lastCompleteNotified();
+    }
+
+    /** The latest barrier this attempt took, 0 before the first. Driving thread only. */
+    public long lastProcessedBarrier() {
+        return lastProcessedBarrier;
+    }
+
     /** This attempt's turn watch; the host attaches it to the member's {@link TurnWatchdog}. */
     public TurnWatch turnWatch() {
         return watch;

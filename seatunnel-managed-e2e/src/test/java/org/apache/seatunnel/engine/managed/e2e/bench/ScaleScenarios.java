@@ -77,7 +77,12 @@ final class ScaleScenarios {
     private static final boolean TRACE = Boolean.getBoolean("scale.trace");
     // Heap after GC per window: the median of this many samples, a second apart (GateTable).
     private static final int HEAP_SAMPLES = Integer.getInteger("scale.heap.samples", 3);
-    private static final long CHECKPOINT_MILLIS = 1000;
+    // -Dscale.checkpoint.millis=600000 leaves the windows without checkpoints (the data path
+    // alone).
+    private static final long CHECKPOINT_MILLIS = Long.getLong("scale.checkpoint.millis", 1000);
+    // -Dscale.same.lane=A (or B) runs that lane in both columns: how far two windows of one lane
+    // fall apart on this machine, the noise floor the criteria are read against.
+    private static final String SAME_LANE = System.getProperty("scale.same.lane", "");
     private static final long NO_CHECKPOINT_MILLIS = TimeUnit.MINUTES.toMillis(10);
 
     private final EmbeddedZeta zeta;
@@ -872,6 +877,9 @@ final class ScaleScenarios {
     }
 
     private long start(boolean laneA, int p, String extra, long checkpointMillis) throws Exception {
+        if (!SAME_LANE.isEmpty()) {
+            laneA = SAME_LANE.equals("A");
+        }
         String runId = "scale-" + (++runs);
         lastRunId = runId;
         RuntimeStats.reset();

@@ -1,0 +1,82 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *    http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package org.apache.seatunnel.engine.managed.source.reader;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * When a reader host yields between turns ({@link TurnYields}): every turn while a checkpoint it
+ * cut is in flight or the next one is due, every {@value TurnYields#QUIET_STRIDE}th turn otherwise.
+ * Driven by a hand-stepped clock.
+ */
+class TurnYieldsTest {
+    private final ManualClock clock = new ManualClock();
+    private final TurnYields yields = new TurnYields(clock);
+
+    @Test
+    void withoutCheckpointsOnlyEveryStrideTurnYields() {
+        for (int turn = 1; turn <= 4 * TurnYields.QUIET_STRIDE; turn++) {
+            assertEquals(turn % TurnYields.QUIET_STRIDE == 0, yields.yieldAfter(turn, 0, false));
+            clock.advanceMillis(10);
+        }
+    }
+
+    @Test
+    void everyTurnYieldsWhileTheCheckpointOfATakenBarrierIsNotComplete() {
+        for (int turn = 1; turn < TurnYields.QUIET_STRIDE; turn++) {
+            assertTrue(yields.yieldAfter(turn, 7, true), "turn " + turn);
+        }
+        // Heard complete: back to the stride.
+        assertFalse(yields.yieldAfter(1, 7, false));
+    }
+
+    @Test
+    void theLastQuarterOfTheBarrierGapBeforeTheNextBarrierYieldsEveryTurn() {
+        // Barriers 1 and 2 one second apart: the gap is learnt.
+        yields.yieldAfter(1, 1, true);
+        clock.advanceMillis(1000);
+        yields.yieldAfter(1, 2, true);
+        assertEquals(1_000_000_000L, yields.gapNanos());
+        // Complete, early in the next gap: stride only.
+        clock.advanceMillis(100);
+        assertFalse(yields.yieldAfter(1, 2, false));
+        clock.advanceMillis(640);
+        assertFalse(yields.yieldAfter(1, 2, false), "740 ms into a 1,000 ms gap");
+        clock.advanceMillis(10);
+        assertTrue(yields.yieldAfter(1, 2, false), "750 ms: the next checkpoint is due");
+        // Late: still every turn until the next barrier comes.
+        clock.advanceMillis(2000);
+        assertTrue(yields.yieldAfter(1, 2, false));
+    }
+
+    @Test
+    void aBarrierFirstSeenOnAQuietTurnStillStartsTheGap() {
+        yields.yieldAfter(1, 1, false);
+        clock.advanceMillis(400);
+        assertFalse(yields.yieldAfter(1, 2, false), "the turn that sees barrier 2");
+        assertEquals(400_000_000L, yields.gapNanos());
+        clock.advanceMillis(299);
+        assertFalse(yields.yieldAfter(2, 2, false));
+        clock.advanceMillis(1);
+        assertTrue(yields.yieldAfter(3, 2, false));
+    }
+}
