@@ -42,11 +42,11 @@ import org.apache.seatunnel.engine.managed.source.reader.ReaderMailbox;
  * <p>The limit adapts, in the spirit of Flink's buffer debloating: the rate at which the next task
  * drains is learnt from how the queue's length and this reader's emitted count move between samples
  * taken at least {@value #SAMPLE_NANOS} ns apart: smoothed while rows were queued at both ends of a
- * sample; a queue that ran dry since the last look at least doubles it (the next task waited for
- * rows); a sample of a queue empty at both ends may only raise it. The limit is that rate times the
- * target, at least {@value #MIN_LIMIT} rows and at most the queue's capacity less a slack for the
- * rows a connector emits between two {@code shouldYield()} calls. Until a rate is known the limit
- * is that maximum.
+ * sample; a queue that ran dry since the last look at least doubles it, up to the rate that gives
+ * the largest limit (the next task waited for rows); a sample of a queue empty at both ends may
+ * only raise it. The limit is that rate times the target, at least {@value #MIN_LIMIT} rows and at
+ * most the queue's capacity less a slack for the rows a connector emits between two {@code
+ * shouldYield()} calls. Until a rate is known the limit is that maximum.
  */
 final class OutputQueueGate implements OutputGate {
     static final int MIN_LIMIT = 32;
@@ -60,6 +60,10 @@ final class OutputQueueGate implements OutputGate {
     private final long targetNanos;
     private final NanoClock clock;
     private final BackpressureMetrics metrics;
+    // The highest drain rate the estimate may hold: at the target it already gives the largest
+    // bound, so more changes nothing, and a queue that keeps running dry would otherwise double it
+    // past infinity, where the next backlogged sample makes it NaN and the bound stops adapting.
+    private final double maxRowsPerNano;
 
     // T only.
     private int limit;
@@ -89,6 +93,7 @@ final class OutputQueueGate implements OutputGate {
         this.clock = clock;
         this.metrics = metrics;
         this.limit = maxLimit;
+        this.maxRowsPerNano = maxLimit / (double) Math.max(targetNanos, SAMPLE_NANOS);
         metrics.outputInFlightLimit.set(limit);
     }
 
@@ -191,6 +196,7 @@ final class OutputQueueGate implements OutputGate {
         } else if (sample > rowsPerNano) {
             rowsPerNano = sample;
         }
+        rowsPerNano = Math.min(rowsPerNano, maxRowsPerNano);
         resample(now, queued, emitted);
         if (targetNanos > 0 && rowsPerNano > 0) {
             double rows = Math.ceil(rowsPerNano * targetNanos);

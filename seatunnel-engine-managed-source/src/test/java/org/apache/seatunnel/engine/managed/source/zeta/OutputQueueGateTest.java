@@ -135,6 +135,31 @@ class OutputQueueGateTest {
     }
 
     @Test
+    void aQueueThatRanDryAThousandTimesStillLearnsASlowerNextTask() {
+        gate.credit(0);
+        // A next task faster than the reader: every look after a refill finds the queue empty,
+        // and each doubles the estimate; 1,100 doublings of a double pass infinity.
+        for (int i = 0; i < 1_100; i++) {
+            now[0] += 2 * MS;
+            emit(1);
+            gate.credit(emitted);
+            now[0] += 2 * MS;
+            drain(1);
+            gate.credit(emitted);
+        }
+        assertEquals(2048 - 256, gate.limit());
+        // Then the next task slows to 2 rows per ms behind a backlog: the bound follows it down.
+        emit(1792);
+        for (int i = 0; i < 80; i++) {
+            now[0] += 10 * MS;
+            drain(20);
+            gate.credit(emitted);
+        }
+        // 2 rows/ms x 50 ms (rounded up from a floating-point rate).
+        assertTrue(gate.limit() >= 100 && gate.limit() <= 101, "limit " + gate.limit());
+    }
+
+    @Test
     void outputBlockedTimeRunsFromNoRoomToRoom() {
         // Target 0: the bound stays at its maximum, so room is exactly capacity less slack.
         OutputQueueGate fixed =
