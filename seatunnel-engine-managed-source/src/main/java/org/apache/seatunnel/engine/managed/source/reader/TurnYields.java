@@ -26,11 +26,11 @@ package org.apache.seatunnel.engine.managed.source.reader;
  * <p>A yield lets other runnable threads of the member run. The engine's own checkpoint work needs
  * that on a loaded machine: Zeta 2.3.8 triggers and announces a checkpoint from one coordinator
  * thread, task by task, and at a parallelism of tens of readers per core that thread gets little
- * CPU unless the task threads step aside. Yet a yield after every turn of a reader with data always
- * there costs a context switch every {@code poll.max-records-per-turn} rows, which on two cores
- * with 16 readers cut the rows moved by about a third. So a host yields after every turn only while
- * the engine is likely at work on this job's checkpoint, and after every {@value #QUIET_STRIDE}th
- * turn otherwise:
+ * CPU unless the task threads step aside. Yet a yield after every turn of a reader with data
+ * strideOrInFlight there costs a context switch every {@code poll.max-records-per-turn} rows, which
+ * on two cores with 16 readers cut the rows moved by about a third. So a host yields after every
+ * turn only while the engine is likely at work on this job's checkpoint, and after every {@value
+ * #QUIET_STRIDE}th turn otherwise:
  *
  * <ul>
  *   <li>from a barrier the reader took until the reader heard that checkpoint complete (the engine
@@ -63,19 +63,14 @@ final class TurnYields {
      * @param inFlight whether that barrier's checkpoint is not known complete yet
      */
     boolean yieldAfter(int turn, long lastBarrier, boolean inFlight) {
-        if (turn % QUIET_STRIDE == 0 || inFlight) {
-            // Still note when a barrier was seen: the next due time counts from it.
-            if (lastBarrier != barrier) {
-                noteBarrier(lastBarrier, clock.nanoTime());
-            }
-            return true;
-        }
-        long now = clock.nanoTime();
+        boolean strideOrInFlight = turn % QUIET_STRIDE == 0 || inFlight;
         if (lastBarrier != barrier) {
-            noteBarrier(lastBarrier, now);
-            return false;
+            // A new barrier: the next due time counts from now.
+            noteBarrier(lastBarrier, clock.nanoTime());
+            return strideOrInFlight;
         }
-        return gapNanos > 0 && now - barrierAtNanos >= gapNanos - gapNanos / 4;
+        return strideOrInFlight
+                || gapNanos > 0 && clock.nanoTime() - barrierAtNanos >= gapNanos - gapNanos / 4;
     }
 
     private void noteBarrier(long id, long now) {
