@@ -78,6 +78,7 @@ public final class ManagedSourceConfig implements java.io.Serializable {
     private final int wakeBudget;
     private final boolean offLoopCheckEnabled;
     private final int offLoopCheckInterval;
+    private final ReaderMetricsLevel readerMetricsLevel;
     private final int maxOutstandingRequests;
     private final int splitWindow;
     private final long interruptCheckNanos;
@@ -139,6 +140,8 @@ public final class ManagedSourceConfig implements java.io.Serializable {
         this.wakeBudget = raw.count(ManagedSourceOptions.WAKE_BUDGET);
         this.offLoopCheckEnabled = raw.bool(ManagedSourceOptions.OFF_LOOP_CHECK_ENABLED);
         this.offLoopCheckInterval = raw.count(ManagedSourceOptions.OFF_LOOP_CHECK_INTERVAL);
+        this.readerMetricsLevel =
+                raw.enumValue(ManagedSourceOptions.READER_METRICS_LEVEL, ReaderMetricsLevel.class);
         this.maxOutstandingRequests =
                 raw.count(ManagedSourceOptions.READER_MAX_OUTSTANDING_REQUESTS);
         this.splitWindow = raw.count(ManagedSourceOptions.READER_SPLIT_WINDOW);
@@ -367,6 +370,11 @@ public final class ManagedSourceConfig implements java.io.Serializable {
     /** {@code reader.off-loop-check.interval}: used only when the check is enabled. */
     public int offLoopCheckInterval() {
         return offLoopCheckInterval;
+    }
+
+    /** {@code reader.metrics-level}. */
+    public ReaderMetricsLevel readerMetricsLevel() {
+        return readerMetricsLevel;
     }
 
     /** {@code reader.max-outstanding-requests}. */

@@ -416,6 +416,25 @@ public final class ManagedSourceOptions {
                                     + " between turns, with the next checkpoint's id. Off by"
                                     + " default.");
 
+    public static final Option<ReaderMetricsLevel> READER_METRICS_LEVEL =
+            Options.key("reader.metrics-level")
+                    .enumType(ReaderMetricsLevel.class)
+                    .defaultValue(ReaderMetricsLevel.BASIC)
+                    .withDescription(
+                            "Which of its own metrics each Lane A reader registers in its engine"
+                                    + " task: BASIC the 15 an operator watches (mailbox levels,"
+                                    + " poll work, commands applied, checkpoints, output-blocked"
+                                    + " time, outstanding requests, availability not signalled);"
+                                    + " DETAILED all 47 (adding admissions by status, overruns,"
+                                    + " barrier handoffs, schema changes, request outcomes, ...)."
+                                    + " Each metric of each reader costs about 1.2 KiB of member"
+                                    + " heap while the job runs."
+                                    + " ManagedSourceOffLoopStateChecks and"
+                                    + " ManagedSourceOffLoopStateChanges are registered at either"
+                                    + " level while reader.off-loop-check.enabled is on. The"
+                                    + " member's own sums (ManagedSourceMember...) are always"
+                                    + " exported.");
+
     public static final Option<Integer> OFF_LOOP_CHECK_INTERVAL =
             Options.key("reader.off-loop-check.interval")
                     .intType()
@@ -574,6 +593,7 @@ public final class ManagedSourceOptions {
                 WAKE_BUDGET,
                 OFF_LOOP_CHECK_ENABLED,
                 OFF_LOOP_CHECK_INTERVAL,
+                READER_METRICS_LEVEL,
                 READER_MAX_OUTSTANDING_REQUESTS,
                 READER_SPLIT_WINDOW,
                 READER_INTERRUPT_CHECK_INTERVAL,

@@ -150,14 +150,22 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
         RuntimeObservers.readerOpened(mailbox, loopMetrics);
         service.taskTotals().readerOpened(loopMetrics);
         ReaderTaskMetrics.register(
-                context.getMetricsContext(), mailbox, loopMetrics, System::nanoTime);
+                context.getMetricsContext(),
+                mailbox,
+                loopMetrics,
+                System::nanoTime,
+                cfg.readerMetricsLevel(),
+                cfg.offLoopCheckEnabled());
         attempt.register();
         // Behind the registration on the same transport lane, so the coordinator knows the
         // attempt before its first request.
         requests.open(attempt::sendRequest);
         interrupts.watch(service.interruptWatch(), cfg.interruptCheckNanos(), loop.turnWatch());
         ReaderTaskMetrics.registerHostMetrics(
-                context.getMetricsContext(), requests, interrupts::cancels);
+                context.getMetricsContext(),
+                requests,
+                interrupts::cancels,
+                cfg.readerMetricsLevel());
         LOG.info(
                 "Lane A reader subtask {} attempt {} opened (source runtime {})",
                 subtask,

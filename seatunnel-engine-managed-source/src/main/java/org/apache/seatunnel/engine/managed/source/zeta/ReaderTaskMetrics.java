@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.function.LongSupplier;
 import org.apache.seatunnel.api.common.metrics.MetricsContext;
 import org.apache.seatunnel.api.source.managed.SnapshotGauges;
+import org.apache.seatunnel.engine.managed.source.config.ReaderMetricsLevel;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
 import org.apache.seatunnel.engine.managed.source.reader.BackpressureMetrics;
 import org.apache.seatunnel.engine.managed.source.reader.OutboundRequests;
@@ -33,6 +34,10 @@ import org.apache.seatunnel.engine.managed.source.reader.ReaderMailboxMetrics;
 /**
  * Puts a Lane A reader's loop and mailbox figures into the metrics context of its engine task, so
  * they appear in the job's metrics (client {@code getJobMetrics}) next to the engine's own.
+ *
+ * <p>Which of them depends on {@code reader.metrics-level}: each registered metric of each reader
+ * costs member heap while the job runs and in its history, so the default registers the basic set
+ * an operator watches.
  *
  * <p>Threading: {@link #register} runs once on the task thread at open; the registered gauges are
  * read by the engine's metrics thread at any time and read only atomics.
@@ -89,82 +94,94 @@ final class ReaderTaskMetrics {
 
     private ReaderTaskMetrics() {}
 
-    /** Registers every reader metric; a null context (some test contexts) registers nothing. */
+    /**
+     * Registers the reader's metrics of {@code level}, and the off-loop check's pair while that
+     * check is on (they stay 0 otherwise); a null context (some test contexts) registers nothing.
+     */
     static List<String> register(
             MetricsContext context,
             ReaderMailbox mailbox,
             ReaderLoopMetrics loop,
-            LongSupplier nanoTime) {
+            LongSupplier nanoTime,
+            ReaderMetricsLevel level,
+            boolean offLoopCheck) {
         List<String> names = new ArrayList<>();
         if (context == null) {
             return names;
         }
+        Registrar basic = new Registrar(context, names, true);
+        Registrar detailed = new Registrar(context, names, level == ReaderMetricsLevel.DETAILED);
         ReaderMailboxMetrics m = mailbox.metrics();
         for (AdmissionStatus s : AdmissionStatus.values()) {
-            add(context, names, admissionName(s), () -> m.admissions(s));
+            detailed.total(admissionName(s), () -> m.admissions(s));
         }
-        add(context, names, RESERVED_CONTROL_USES, m::reservedUses);
-        add(context, names, RESERVED_CONTROL_EXHAUSTED, m::reservedExhausted);
-        addLevel(context, names, MAILBOX_COMMANDS, mailbox::commandCount);
-        addLevel(context, names, MAILBOX_BYTES, mailbox::payloadBytes);
-        addLevel(
-                context,
-                names,
+        detailed.total(RESERVED_CONTROL_USES, m::reservedUses);
+        detailed.total(RESERVED_CONTROL_EXHAUSTED, m::reservedExhausted);
+        basic.level(MAILBOX_COMMANDS, mailbox::commandCount);
+        basic.level(MAILBOX_BYTES, mailbox::payloadBytes);
+        basic.level(
                 MAILBOX_OLDEST_AGE_NANOS,
                 () -> {
                     long oldest = mailbox.oldestAdmittedNanos();
                     return oldest < 0 ? 0 : Math.max(0, nanoTime.getAsLong() - oldest);
                 });
-        add(context, names, POLL_TURNS, loop::pollTurns);
-        add(context, names, POLL_RECORDS, loop::records);
-        add(context, names, POLL_BYTES, loop::bytes);
-        add(context, names, POLL_NANOS, loop::pollNanos);
-        add(context, names, POLL_SOFT_OVERRUNS, loop::softOverruns);
-        add(context, names, POLL_HARD_WAKEUPS, loop::hardWakeups);
-        add(context, names, POLL_RECORD_BUDGET_OVERRUNS, loop::recordBudgetOverruns);
-        add(context, names, AVAILABILITY_NOT_SIGNALLED, loop::availabilityNotSignalled);
-        add(context, names, POLLS_LINGERED, loop::pollsLingered);
-        add(context, names, OFF_LOOP_STATE_CHECKS, loop::offLoopStateChecks);
-        add(context, names, OFF_LOOP_STATE_CHANGES, loop::offLoopStateChanges);
-        add(context, names, CHECKPOINT_REPORTS_UNCHANGED, loop::reportsUnchanged);
-        add(context, names, POLL_UNSIZED_RECORDS, loop::unsizedRecords);
-        add(context, names, COMMANDS_APPLIED, loop::commandsApplied);
-        add(context, names, DUPLICATES_SKIPPED, loop::duplicatesSkipped);
-        add(context, names, QUEUE_WAIT_NANOS, loop::queueWaitNanos);
-        add(context, names, CUT_DEFERRALS, loop::cutDeferrals);
-        add(context, names, READER_CHECKPOINTS, loop::checkpoints);
-        add(context, names, SCHEMA_CHANGES_REQUESTED, loop::schemaChangesRequested);
-        add(context, names, SCHEMA_CHANGES_COMPLETED, loop::schemaChangesCompleted);
-        add(context, names, SCHEMA_CHANGE_IGNORED_CALLBACKS, loop::schemaChangeIgnoredCallbacks);
-        add(context, names, SCHEMA_CHANGE_EVENTS, loop::schemaChangeEvents);
+        basic.total(POLL_TURNS, loop::pollTurns);
+        basic.total(POLL_RECORDS, loop::records);
+        basic.total(POLL_BYTES, loop::bytes);
+        basic.total(POLL_NANOS, loop::pollNanos);
+        detailed.total(POLL_SOFT_OVERRUNS, loop::softOverruns);
+        detailed.total(POLL_HARD_WAKEUPS, loop::hardWakeups);
+        detailed.total(POLL_RECORD_BUDGET_OVERRUNS, loop::recordBudgetOverruns);
+        basic.total(AVAILABILITY_NOT_SIGNALLED, loop::availabilityNotSignalled);
+        detailed.total(POLLS_LINGERED, loop::pollsLingered);
+        Registrar offLoop = new Registrar(context, names, offLoopCheck);
+        offLoop.total(OFF_LOOP_STATE_CHECKS, loop::offLoopStateChecks);
+        offLoop.total(OFF_LOOP_STATE_CHANGES, loop::offLoopStateChanges);
+        detailed.total(CHECKPOINT_REPORTS_UNCHANGED, loop::reportsUnchanged);
+        detailed.total(POLL_UNSIZED_RECORDS, loop::unsizedRecords);
+        basic.total(COMMANDS_APPLIED, loop::commandsApplied);
+        basic.total(DUPLICATES_SKIPPED, loop::duplicatesSkipped);
+        basic.total(QUEUE_WAIT_NANOS, loop::queueWaitNanos);
+        detailed.total(CUT_DEFERRALS, loop::cutDeferrals);
+        basic.total(READER_CHECKPOINTS, loop::checkpoints);
+        detailed.total(SCHEMA_CHANGES_REQUESTED, loop::schemaChangesRequested);
+        detailed.total(SCHEMA_CHANGES_COMPLETED, loop::schemaChangesCompleted);
+        detailed.total(SCHEMA_CHANGE_IGNORED_CALLBACKS, loop::schemaChangeIgnoredCallbacks);
+        detailed.total(SCHEMA_CHANGE_EVENTS, loop::schemaChangeEvents);
         BackpressureMetrics bp = loop.backpressure();
-        add(context, names, BARRIER_HANDOFFS, bp::barrierHandoffs);
-        add(context, names, BARRIER_HANDOFF_TIMEOUTS, bp::barrierHandoffTimeouts);
-        add(context, names, BARRIER_HANDOFF_WAIT_NANOS, bp::barrierHandoffWaitNanos);
-        add(context, names, BARRIER_COHORT_WAITS, bp::barrierCohortWaits);
-        add(context, names, BARRIER_COHORT_TIMEOUTS, bp::barrierCohortTimeouts);
-        add(context, names, OUTPUT_BLOCKED_NANOS, bp::outputBlockedNanos);
-        addLevel(context, names, OUTPUT_IN_FLIGHT_LIMIT, bp::outputInFlightLimit);
+        detailed.total(BARRIER_HANDOFFS, bp::barrierHandoffs);
+        detailed.total(BARRIER_HANDOFF_TIMEOUTS, bp::barrierHandoffTimeouts);
+        detailed.total(BARRIER_HANDOFF_WAIT_NANOS, bp::barrierHandoffWaitNanos);
+        detailed.total(BARRIER_COHORT_WAITS, bp::barrierCohortWaits);
+        detailed.total(BARRIER_COHORT_TIMEOUTS, bp::barrierCohortTimeouts);
+        basic.total(OUTPUT_BLOCKED_NANOS, bp::outputBlockedNanos);
+        detailed.level(OUTPUT_IN_FLIGHT_LIMIT, bp::outputInFlightLimit);
         return Collections.unmodifiableList(names);
     }
 
     /**
-     * Registers the host's own figures: the reader's requests to its coordinator and the cancels
-     * its interrupt check turned into terminal signals. A null context registers nothing.
+     * Registers the host's own figures of {@code level}: the reader's requests to its coordinator
+     * and the cancels its interrupt check turned into terminal signals. A null context registers
+     * nothing.
      */
     static List<String> registerHostMetrics(
-            MetricsContext context, OutboundRequests requests, LongSupplier interruptCancels) {
+            MetricsContext context,
+            OutboundRequests requests,
+            LongSupplier interruptCancels,
+            ReaderMetricsLevel level) {
         List<String> names = new ArrayList<>();
         if (context == null) {
             return names;
         }
-        add(context, names, REQUESTS_SENT, requests::sent);
-        addLevel(context, names, REQUESTS_OUTSTANDING, requests::outstanding);
-        add(context, names, SPLIT_REQUESTS_COALESCED, requests::coalesced);
-        add(context, names, REQUESTS_AT_BOUND, requests::atBound);
-        add(context, names, REQUESTS_UNDELIVERED, requests::undelivered);
-        add(context, names, REQUESTS_FENCED, requests::fenced);
-        add(context, names, INTERRUPT_CANCELS, interruptCancels);
+        Registrar basic = new Registrar(context, names, true);
+        Registrar detailed = new Registrar(context, names, level == ReaderMetricsLevel.DETAILED);
+        basic.total(REQUESTS_SENT, requests::sent);
+        basic.level(REQUESTS_OUTSTANDING, requests::outstanding);
+        detailed.total(SPLIT_REQUESTS_COALESCED, requests::coalesced);
+        detailed.total(REQUESTS_AT_BOUND, requests::atBound);
+        detailed.total(REQUESTS_UNDELIVERED, requests::undelivered);
+        detailed.total(REQUESTS_FENCED, requests::fenced);
+        detailed.total(INTERRUPT_CANCELS, interruptCancels);
         return Collections.unmodifiableList(names);
     }
 
@@ -177,17 +194,32 @@ final class ReaderTaskMetrics {
         return b.toString();
     }
 
-    /** A count since the attempt started; a restored task's total continues from its last. */
-    private static void add(
-            MetricsContext context, List<String> names, String name, LongSupplier value) {
-        SnapshotGauges.register(context, name, SnapshotGauges.Kind.TOTAL, value);
-        names.add(name);
-    }
+    /** Registers into one context, or skips every metric when its level is not wanted. */
+    private static final class Registrar {
+        private final MetricsContext context;
+        private final List<String> names;
+        private final boolean wanted;
 
-    /** A current level or limit. */
-    private static void addLevel(
-            MetricsContext context, List<String> names, String name, LongSupplier value) {
-        SnapshotGauges.register(context, name, SnapshotGauges.Kind.LEVEL, value);
-        names.add(name);
+        Registrar(MetricsContext context, List<String> names, boolean wanted) {
+            this.context = context;
+            this.names = names;
+            this.wanted = wanted;
+        }
+
+        /** A count since the attempt started; a restored task's total continues from its last. */
+        void total(String name, LongSupplier value) {
+            if (wanted) {
+                SnapshotGauges.register(context, name, SnapshotGauges.Kind.TOTAL, value);
+                names.add(name);
+            }
+        }
+
+        /** A current level or limit. */
+        void level(String name, LongSupplier value) {
+            if (wanted) {
+                SnapshotGauges.register(context, name, SnapshotGauges.Kind.LEVEL, value);
+                names.add(name);
+            }
+        }
     }
 }

@@ -248,6 +248,10 @@ class EveryOptionHasAnEffectTest {
                 1,
                 ManagedSourceConfig::offLoopCheckInterval);
         effect(
+                ManagedSourceOptions.READER_METRICS_LEVEL,
+                "DETAILED",
+                ManagedSourceConfig::readerMetricsLevel);
+        effect(
                 ManagedSourceOptions.COORDINATOR_CLOSE_TIMEOUT,
                 "3s",
                 c -> member(c).closeTimeoutMillis());

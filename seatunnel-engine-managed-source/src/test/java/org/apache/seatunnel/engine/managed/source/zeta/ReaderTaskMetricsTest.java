@@ -42,6 +42,7 @@ import org.apache.seatunnel.api.common.metrics.MetricsContext;
 import org.apache.seatunnel.api.common.metrics.ThreadSafeCounter;
 import org.apache.seatunnel.api.source.managed.SnapshotGauge;
 import org.apache.seatunnel.engine.managed.source.config.ManagedSourceConfig;
+import org.apache.seatunnel.engine.managed.source.config.ReaderMetricsLevel;
 import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorMetrics;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
 import org.apache.seatunnel.engine.managed.source.protocol.ReasonCode;
@@ -101,15 +102,39 @@ class ReaderTaskMetricsTest {
     }
 
     /**
+     * The names in the first table of the doc's {@code index}-th {@code ## } section: the rows up
+     * to the first line after them that is not a table row.
+     */
+    static TreeSet<String> documentedFirstTable(Path doc, int index) throws IOException {
+        String text = new String(Files.readAllBytes(doc), StandardCharsets.UTF_8);
+        String section = text.split("\n## ")[index + 1];
+        StringBuilder table = new StringBuilder();
+        boolean inTable = false;
+        for (String line : section.split("\n")) {
+            if (line.startsWith("|")) {
+                inTable = true;
+                table.append(line).append('\n');
+            } else if (inTable) {
+                break;
+            }
+        }
+        return names(table.toString());
+    }
+
+    /**
      * The names in the tables of the doc's {@code index}-th {@code ## } section (0: reader, 1:
      * reader base, 2: coordinator, 3: member), {@code {Status}} expanded to every admission status
      * and {@code {Reason}} to every reason code.
      */
     static TreeSet<String> documented(Path doc, int index) throws IOException {
         String text = new String(Files.readAllBytes(doc), StandardCharsets.UTF_8);
-        String[] sections = text.split("\n## ");
+        return names(text.split("\n## ")[index + 1]);
+    }
+
+    /** The names in the first cell of each table row of {@code markdown}, expanded. */
+    private static TreeSet<String> names(String markdown) {
         TreeSet<String> names = new TreeSet<>();
-        for (String line : sections[index + 1].split("\n")) {
+        for (String line : markdown.split("\n")) {
             if (!line.startsWith("| `")) {
                 continue;
             }
@@ -142,27 +167,70 @@ class ReaderTaskMetricsTest {
         return names;
     }
 
-    @ParameterizedTest
-    @ValueSource(strings = {"../docs/en/metrics.md", "../docs/zh/metrics.md"})
-    void docsListExactlyTheReaderMetricsTheTaskRegisters(String doc) throws IOException {
-        RecordingContext ctx = new RecordingContext();
+    /** Every name one reader task registers at {@code level}, host metrics included. */
+    private static List<String> registered(
+            RecordingContext ctx, ReaderMetricsLevel level, boolean offLoopCheck) {
         List<String> registered =
                 new java.util.ArrayList<>(
                         ReaderTaskMetrics.register(
-                                ctx, mailbox(), new ReaderLoopMetrics(), () -> 0L));
+                                ctx,
+                                mailbox(),
+                                new ReaderLoopMetrics(),
+                                () -> 0L,
+                                level,
+                                offLoopCheck));
         registered.addAll(
                 ReaderTaskMetrics.registerHostMetrics(
                         ctx,
                         new org.apache.seatunnel.engine.managed.source.reader.OutboundRequests(1),
-                        () -> 0L));
+                        () -> 0L,
+                        level));
+        assertEquals(registered.size(), ctx.counters.size(), "one counter per name, no clash");
+        return registered;
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"../docs/en/metrics.md", "../docs/zh/metrics.md"})
+    void docsListExactlyTheReaderMetricsTheTaskRegisters(String doc) throws IOException {
+        List<String> registered =
+                registered(new RecordingContext(), ReaderMetricsLevel.DETAILED, true);
         assertEquals(
                 documented(Path.of(doc), 0),
                 new TreeSet<>(registered),
-                doc + " reader table vs ReaderTaskMetrics");
-        assertEquals(registered.size(), ctx.counters.size(), "one counter per name, no clash");
+                doc + " reader tables vs ReaderTaskMetrics at DETAILED, off-loop check on");
         for (String n : registered) {
             assertTrue(n.matches("ManagedSource[A-Z][A-Za-z]+"), "PascalCase, no labels: " + n);
         }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"../docs/en/metrics.md", "../docs/zh/metrics.md"})
+    void theBasicLevelRegistersTheDocsFirstReaderTableAndTheOffLoopPairOnlyWithTheCheck(String doc)
+            throws IOException {
+        TreeSet<String> basicTable = documentedFirstTable(Path.of(doc), 0);
+        assertEquals(
+                basicTable,
+                new TreeSet<>(registered(new RecordingContext(), ReaderMetricsLevel.BASIC, true)),
+                doc + " first reader table vs ReaderTaskMetrics at BASIC, off-loop check on");
+        TreeSet<String> withoutCheck = new TreeSet<>(basicTable);
+        withoutCheck.remove(ReaderTaskMetrics.OFF_LOOP_STATE_CHECKS);
+        withoutCheck.remove(ReaderTaskMetrics.OFF_LOOP_STATE_CHANGES);
+        assertEquals(basicTable.size() - 2, withoutCheck.size(), "the pair is in the basic table");
+        assertEquals(
+                withoutCheck,
+                new TreeSet<>(registered(new RecordingContext(), ReaderMetricsLevel.BASIC, false)));
+        TreeSet<String> detailedWithoutCheck =
+                new TreeSet<>(
+                        registered(new RecordingContext(), ReaderMetricsLevel.DETAILED, false));
+        assertTrue(detailedWithoutCheck.containsAll(withoutCheck), "DETAILED adds to BASIC");
+        assertTrue(
+                !detailedWithoutCheck.contains(ReaderTaskMetrics.OFF_LOOP_STATE_CHANGES),
+                "the off-loop pair needs the check at DETAILED too");
+    }
+
+    @Test
+    void theDefaultLevelIsBasic() {
+        assertEquals(ReaderMetricsLevel.BASIC, ManagedSourceConfig.defaults().readerMetricsLevel());
     }
 
     @ParameterizedTest
@@ -253,7 +321,13 @@ class ReaderTaskMetricsTest {
         RecordingContext ctx = new RecordingContext();
         ReaderMailbox mailbox = mailbox();
         long[] now = {1_000L};
-        ReaderTaskMetrics.register(ctx, mailbox, new ReaderLoopMetrics(), () -> now[0]);
+        ReaderTaskMetrics.register(
+                ctx,
+                mailbox,
+                new ReaderLoopMetrics(),
+                () -> now[0],
+                ReaderMetricsLevel.DETAILED,
+                false);
         Counter accepted =
                 ctx.counters.get(ReaderTaskMetrics.admissionName(AdmissionStatus.ACCEPTED));
         assertEquals(0, accepted.getCount());
