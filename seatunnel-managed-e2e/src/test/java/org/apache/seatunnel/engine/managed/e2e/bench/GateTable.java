@@ -41,8 +41,10 @@ import org.apache.seatunnel.managed.testkit.engine.RuntimeStats;
  *
  * <ul>
  *   <li>{@link Criterion#THROUGHPUT}: Lane A's steady-state rows/s at least 0.97 × Lane B's;
- *   <li>{@link Criterion#CPU}: Lane A's process CPU (or CPU per row at saturation) at most 1.05 ×
- *       Lane B's;
+ *   <li>{@link Criterion#CPU}: Lane A's steady-state CPU, process CPU less the JIT compiler
+ *       threads' ({@link SteadyCpu}), or that CPU per row at saturation, at most 1.05 × Lane B's;
+ *       where the lanes' checkpoints differ the row compares equal checkpoint counts ({@link
+ *       #ratioAtCheckpoints});
  *   <li>{@link Criterion#HEAP}: heap in use after a full collection, the job running in its steady
  *       state (the median of {@code -Dscale.heap.samples}, default 3, a second apart), at most 1.05
  *       × Lane B's (the whole embedded engine's heap: both lanes carry it);
@@ -113,6 +115,10 @@ final class GateTable {
 
     /** A ratio criterion (throughput, CPU, heap): Lane A / Lane B against the criterion's limit. */
     void ratio(String point, Criterion c, double laneB, double laneA, String format) {
+        add(point, c, fmt(format, laneB), fmt(format, laneA), ratioVerdict(c, laneB, laneA));
+    }
+
+    private static String ratioVerdict(Criterion c, double laneB, double laneA) {
         double r = laneA / laneB;
         boolean pass;
         switch (c) {
@@ -126,7 +132,31 @@ final class GateTable {
             default:
                 throw new IllegalArgumentException(c + " is not a ratio criterion");
         }
-        add(point, c, fmt(format, laneB), fmt(format, laneA), verdict(pass, fmt("%.3f x", r)));
+        return verdict(pass, fmt("%.3f x", r));
+    }
+
+    /**
+     * A ratio criterion whose figures are only comparable at equal checkpoint work: both lanes'
+     * values show the checkpoints each completed, and unequal counts fail the row (the comparison
+     * did not hold the work equal).
+     */
+    void ratioAtCheckpoints(
+            String point,
+            Criterion c,
+            double laneB,
+            double laneA,
+            String format,
+            double laneBCheckpoints,
+            double laneACheckpoints) {
+        String b = fmt(format, laneB) + fmt(" (%.0f cp)", laneBCheckpoints);
+        String a = fmt(format, laneA) + fmt(" (%.0f cp)", laneACheckpoints);
+        boolean equal = Math.abs(laneBCheckpoints - laneACheckpoints) <= 1;
+        add(
+                point,
+                c,
+                b,
+                a,
+                equal ? ratioVerdict(c, laneB, laneA) : verdict(false, "unequal checkpoints"));
     }
 
     /** The engine's checkpoint p99 of both lanes, in milliseconds. */
