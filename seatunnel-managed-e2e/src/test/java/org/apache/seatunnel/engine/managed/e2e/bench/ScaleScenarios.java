@@ -820,6 +820,16 @@ final class ScaleScenarios {
                 if (vol >= 0 && nonVol >= 0) {
                     out.put("%" + task.getName() + " " + name + "|v", vol);
                     out.put("%" + task.getName() + " " + name + "|n", nonVol);
+                    // utime and stime, in clock ticks (10 ms): fields 14 and 15 of stat, counted
+                    // after the parenthesised name, which may hold spaces.
+                    String stat =
+                            new String(
+                                    java.nio.file.Files.readAllBytes(
+                                            new java.io.File(task, "stat").toPath()),
+                                    java.nio.charset.StandardCharsets.US_ASCII);
+                    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    out.put("%" + task.getName() + " " + name + "|u", Long.parseLong(f[11]));
+                    out.put("%" + task.getName() + " " + name + "|s", Long.parseLong(f[12]));
                 }
             } catch (java.io.IOException | RuntimeException e) {
                 // The thread ended while being read.
@@ -914,12 +924,14 @@ final class ScaleScenarios {
                 (k, v) -> {
                     if (k.startsWith("%")) {
                         String fam = k.substring(k.indexOf(' ') + 1, k.length() - 2);
-                        int i = k.endsWith("|v") ? 0 : 1;
-                        switches.computeIfAbsent(fam, f -> new long[2])[i] +=
+                        int i = "vnus".indexOf(k.charAt(k.length() - 1));
+                        switches.computeIfAbsent(fam, f -> new long[4])[i] +=
                                 v - before.getOrDefault(k, 0L);
                     }
                 });
-        System.out.println("  context switches by kernel thread name (voluntary, involuntary):");
+        System.out.println(
+                "  context switches by kernel thread name (voluntary, involuntary), user and"
+                        + " system CPU ms (10 ms ticks):");
         switches.entrySet().stream()
                 .sorted((a, b) -> Long.compare(b.getValue()[0], a.getValue()[0]))
                 .limit(12)
@@ -927,9 +939,11 @@ final class ScaleScenarios {
                         e ->
                                 System.out.printf(
                                         Locale.ROOT,
-                                        "  %8d %6d  %s%n",
+                                        "  %8d %6d %6d %6d  %s%n",
                                         e.getValue()[0],
                                         e.getValue()[1],
+                                        e.getValue()[2] * 10,
+                                        e.getValue()[3] * 10,
                                         e.getKey()));
     }
 

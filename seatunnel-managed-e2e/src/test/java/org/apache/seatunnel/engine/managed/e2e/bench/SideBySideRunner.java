@@ -154,13 +154,17 @@ public final class SideBySideRunner {
     /**
      * {@code SideBySideRunner latency}: how late a paced row is emitted (row due → emitted p50/p99)
      * and the process CPU, with 20, 200 and 2,000 rows/s per reader, lanes alternating; with {@code
-     * -Dbench.option.reader.poll-linger} it shows what a linger adds to Lane A.
+     * -Dbench.option.reader.poll-linger} it shows what a linger adds to Lane A; {@code
+     * -Dlatency.rates} and {@code -Dlatency.seconds} change the rates and the window, {@code
+     * -Dscale.threads=true} prints where each window's CPU went by thread.
      */
     private void runLatencyOnly() throws Exception {
-        long seconds = quick ? 4 : 10;
+        long seconds = Long.getLong("latency.seconds", quick ? 4 : 10);
         List<String[]> table = new ArrayList<>();
         table.add(new String[] {"figure", LANES[0], LANES[1]});
-        for (int rate : new int[] {20, 200, 2000}) {
+        // -Dlatency.rates=20,20 runs one rate twice (the first pair warms the JIT up).
+        for (String r : System.getProperty("latency.rates", "20,200,2000").split(",")) {
+            int rate = Integer.parseInt(r.trim());
             String[] delays = new String[2];
             String[] cpu = new String[2];
             for (int lane = 0; lane < 2; lane++) {
@@ -499,12 +503,17 @@ public final class SideBySideRunner {
         // Let the job settle before measuring.
         waitFor(Duration.ofSeconds(2));
         ManagedFakeProbe.enable();
+        Map<String, Long> threads0 =
+                ScaleScenarios.THREADS_BREAKDOWN ? ScaleScenarios.threadCpu() : null;
         SteadyCpu cpu0 = SteadyCpu.now();
         long t0 = System.nanoTime();
         waitFor(Duration.ofSeconds(seconds));
         SteadyCpu cpu1 = SteadyCpu.now();
         long wall = System.nanoTime() - t0;
         ManagedFakeProbe.disable();
+        if (threads0 != null) {
+            ScaleScenarios.printThreadCpu(LANES[laneA ? 1 : 0] + ", p=1, " + extra, threads0);
+        }
         cancelAndAwaitEnd(zeta, jobId);
         return new double[] {
             100.0 * cpu1.processSince(cpu0) / wall, 100.0 * cpu1.compilerSince(cpu0) / wall
