@@ -395,8 +395,10 @@ public final class ManagedSourceOptions {
                                     + " reader.idle-wait: with the default, 4 ms for one reader,"
                                     + " 64 ms for 16, 100 ms from 25 readers on."
                                     + " An idle reader whose data comes after a longer quiet, and"
-                                    + " one whose data is always there, is not delayed. 0 turns"
-                                    + " the adaptive linger off.");
+                                    + " one whose data is always there, is not delayed; a reader"
+                                    + " whose last linger caught no data does not linger until"
+                                    + " its data comes within a linger again, since such a linger"
+                                    + " only adds a wake-up. 0 turns the adaptive linger off.");
 
     public static final Option<Boolean> OFF_LOOP_CHECK_ENABLED =
             Options.key("reader.off-loop-check.enabled")

@@ -33,7 +33,9 @@ import java.util.function.IntSupplier;
  * readers on the member / budget}, so the more readers, the larger each batch, up to {@link
  * #ADAPTIVE_CAP_NANOS} (the stock path's empty-poll sleep). A reader whose data comes after a quiet
  * longer than its linger (an idle one) and one whose data is always there (it never reports nothing
- * available) is not delayed at all.
+ * available) is not delayed at all. A linger that catches no data still costs its reader a wake-up
+ * at its end, so the loop leaves the adaptive linger out while the last one caught nothing, until
+ * data comes within a linger's length of a quiet again ({@link #skipsWhileUseless()}).
  *
  * <p>Threading: immutable; {@link #nanos()} may be called from any thread. The adaptive linger
  * reads the reader count through the given supplier, which must be thread-safe.
@@ -53,6 +55,13 @@ public abstract class PollLinger {
      * @param turnEmitted whether that turn emitted rows before it found nothing more
      */
     public abstract long nanos(boolean turnEmitted);
+
+    /**
+     * Whether the loop may leave this linger out while it would catch nothing: true for the
+     * adaptive linger, whose only purpose is to save wake-ups, false for {@code
+     * reader.poll-linger}, which an operator set as a minimum gap between turns.
+     */
+    public abstract boolean skipsWhileUseless();
 
     /** The linger after a turn that emitted rows (what the options ask for). */
     public final long nanos() {
@@ -100,6 +109,11 @@ public abstract class PollLinger {
         }
 
         @Override
+        public boolean skipsWhileUseless() {
+            return false;
+        }
+
+        @Override
         public String toString() {
             return "PollLinger{fixed " + nanos + " ns}";
         }
@@ -124,6 +138,11 @@ public abstract class PollLinger {
             int n = Math.max(0, readers.getAsInt());
             // n is at most the member's reader slots: the product cannot overflow before the cap.
             return n >= capNanos / Math.max(1, nanosPerReader) ? capNanos : n * nanosPerReader;
+        }
+
+        @Override
+        public boolean skipsWhileUseless() {
+            return true;
         }
 
         @Override

@@ -26,8 +26,9 @@ import java.util.function.BiConsumer;
  * the latest {@code reader.idle-wait} after a {@code NOTHING_AVAILABLE} turn, so a reader whose
  * future never completes is slow, not stalled. With a linger ({@link PollLinger}) a completed
  * future is acted on no sooner than the linger after that turn (commands still at once), so data
- * that trickles in leaves in fewer turns. The signalling side other threads touch is the mailbox's
- * {@link AvailabilitySignal}.
+ * that trickles in leaves in fewer turns; an adaptive linger is left out while the last one caught
+ * no data (see {@link PollLinger#skipsWhileUseless()}). The signalling side other threads touch is
+ * the mailbox's {@link AvailabilitySignal}.
  *
  * <p>Threading: confined to the loop's driving thread (whichever thread drives it, one at a time,
  * as {@link ReaderEventLoop} requires); only the availability future's callback runs elsewhere, and
@@ -52,6 +53,11 @@ final class PollScheduler {
     // future already complete at NOTHING_AVAILABLE is remembered for the linger's end.
     private boolean lingering;
     private boolean availableAtLingerEnd;
+    // An adaptive linger that ends with no data cost a wake-up and saved none: while the data
+    // comes more than a linger apart, the linger is left out (uselessLinger) and the quiet it
+    // would have covered (skippedLingerNanos) is what the next data's gap is held against.
+    private boolean uselessLinger;
+    private long skippedLingerNanos;
 
     PollScheduler(
             ReaderMailbox mailbox, NanoClock clock, PollBudget budget, ReaderLoopMetrics metrics) {
@@ -73,6 +79,11 @@ final class PollScheduler {
             // Availability waits for the linger's end; a command may still have wanted a poll.
         } else if (availability.take()) {
             pollWanted = true;
+            if (skippedLingerNanos > 0 && awaitingAvailability) {
+                // Data within the skipped linger's length: lingering would have caught it.
+                uselessLinger = clock.nanoTime() - quietSinceNanos >= skippedLingerNanos;
+                skippedLingerNanos = 0;
+            }
         } else if (awaitingAvailability
                 && !pollWanted
                 && clock.nanoTime() - quietSinceNanos >= budget.idlePollNanos()) {
@@ -91,9 +102,11 @@ final class PollScheduler {
             return false;
         }
         lingering = false;
-        if (availableAtLingerEnd || availability.isPending()) {
+        boolean caughtData = availableAtLingerEnd || availability.isPending();
+        if (caughtData) {
             metrics.pollsLingered.lazySet(metrics.pollsLingered.get() + 1);
         }
+        uselessLinger = !caughtData && budget.linger().skipsWhileUseless();
         if (availableAtLingerEnd) {
             availableAtLingerEnd = false;
             pollWanted = true;
@@ -165,6 +178,11 @@ final class PollScheduler {
      */
     void arm(CompletableFuture<Void> f, boolean turnEmitted) {
         long linger = budget.linger().nanos(turnEmitted);
+        skippedLingerNanos = 0;
+        if (linger > 0 && uselessLinger && f != null && !f.isDone()) {
+            skippedLingerNanos = linger;
+            linger = 0;
+        }
         if (linger > 0) {
             startLinger(f == null || f.isDone(), linger);
         }

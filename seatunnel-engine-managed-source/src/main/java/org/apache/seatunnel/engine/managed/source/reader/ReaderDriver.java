@@ -39,7 +39,10 @@ public final class ReaderDriver {
 
     /** How one {@link #drive} call ended; the host ends its engine call accordingly. */
     public enum Outcome {
-        /** Rows were emitted, the call's wait ran out, or output room did not come in time. */
+        /**
+         * The call ran its turn cap, its wait ran out (after rows or not), or output room did not
+         * come in time.
+         */
         RETURNED,
         /** The engine took its final barrier: graceful close offered, controls ran. */
         FINAL_BARRIER,
@@ -176,7 +179,8 @@ public final class ReaderDriver {
                 }
                 status = loop.runOnce();
                 moreWork = loop.hasWork();
-                if (status == LoopStatus.IDLE) {
+                if (!moreWork) {
+                    // Idle, or about to wait after a turn that emitted its last available rows.
                     attempt.onIdle();
                 }
             }
@@ -190,24 +194,30 @@ public final class ReaderDriver {
             if (!loop.schemaChange().phase().allowsPolling()) {
                 return Outcome.SCHEMA_CHANGE;
             }
-            boolean emitted = metrics.records() != recordsBefore;
-            if (status == LoopStatus.BUSY && emitted) {
+            boolean turnEmitted = status == LoopStatus.BUSY && metrics.records() != recordsBefore;
+            recordsBefore = metrics.records();
+            if (turnEmitted) {
                 // The lock is released between turns, so a barrier still waits one turn at most.
-                // Each turn is time-bounded, so counting them bounds the call without a clock. A
-                // reader that just said nothing more is available leaves with its rows: the next
-                // call waits for its signal, and yielding here would only hand the core to the
-                // sink for a second time per chunk.
-                if (++turns >= MAX_TURNS_PER_CALL || !moreWork) {
+                // Each turn is time-bounded, so counting them bounds the call without a clock.
+                if (++turns >= MAX_TURNS_PER_CALL) {
                     return Outcome.RETURNED;
                 }
-                // Zeta yields the core after every poll call that emitted (a zero sleep), so that
-                // on a loaded machine its checkpoint threads run between calls; turns within one
-                // call keep that point while a checkpoint is in flight or due (TurnYields).
-                if (yields.yieldAfter(
-                        turns, loop.lastProcessedBarrier(), loop.checkpointInFlight())) {
-                    Thread.yield();
+                if (moreWork) {
+                    // Zeta yields the core after every poll call that emitted (a zero sleep), so
+                    // that on a loaded machine its checkpoint threads run between calls; turns
+                    // within one call keep that point while a checkpoint is in flight or due
+                    // (TurnYields).
+                    if (yields.yieldAfter(
+                            turns, loop.lastProcessedBarrier(), loop.checkpointInFlight())) {
+                        Thread.yield();
+                    }
+                    continue;
                 }
-                continue;
+                // The reader said nothing more is available: its rows are already in the
+                // engine's queue, so the call waits for the next signal below instead of
+                // returning. A return would only cost one more engine call, loop iteration and
+                // idle check per batch, which for a trickling reader doubles its task thread's
+                // work per row.
             }
             long now = clock.nanoTime();
             if (!deadlineSet) {
@@ -215,20 +225,17 @@ public final class ReaderDriver {
                 deadlineSet = true;
             }
             long left = deadline - now;
-            if (status == LoopStatus.BUSY) {
-                // Busy without rows (applying commands): bounded by the same wait as idling.
-                if (left <= 0) {
-                    return Outcome.RETURNED;
-                }
-                continue;
-            }
-            // Idle. Returning without a row costs an engine sleep (100 ms in Zeta), so an idle
-            // host waits here (lock released) for a command, availability or barrier signal
-            // instead; after a barrier it only has to leave once the engine latched its final
-            // barrier, which the next iteration checks under the lock.
-            if (emitted || left <= 0) {
+            if (left <= 0) {
                 return Outcome.RETURNED;
             }
+            if (moreWork) {
+                // Busy without rows (applying commands): bounded by the same wait as idling.
+                continue;
+            }
+            // Nothing to do now. Returning without a row costs an engine sleep (100 ms in Zeta),
+            // so the host waits here (lock released) for a command, availability or barrier
+            // signal instead; after a barrier it only has to leave once the engine latched its
+            // final barrier, which the next iteration checks under the lock.
             // The loop polls an idle reader by itself after reader.idle-wait, in case its
             // availability future never completes: wake up for that too.
             flow.awaitSignal(signal, Math.min(left, loop.nanosUntilIdlePoll()));

@@ -23,8 +23,10 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.apache.seatunnel.api.serialization.Serializer;
 import org.apache.seatunnel.api.source.Collector;
 import org.apache.seatunnel.api.source.managed.PollStatus;
@@ -124,7 +126,61 @@ class ReaderDriverTest {
     }
 
     @Test
-    void aReaderThatSaysNothingMoreLeavesWithItsRowsAfterOneTurn() throws Exception {
+    void aReaderThatSaysNothingMoreWaitsInTheSameCallForItsNextRows() throws Exception {
+        reader.onPoll =
+                (out, ctx) -> {
+                    out.collect("row");
+                    reader.available = new CompletableFuture<>();
+                    return PollStatus.NOTHING_AVAILABLE;
+                };
+        ReaderAttempt<String, TestSplit> a = attempt();
+        long idleWait = TimeUnit.SECONDS.toNanos(1);
+        List<Long> waits = new ArrayList<>();
+        ReaderDriver.FlowControl host =
+                new ReaderDriver.FlowControl() {
+                    @Override
+                    public void awaitAnnouncedBarrier() {}
+
+                    @Override
+                    public boolean outputBlocked() {
+                        return false;
+                    }
+
+                    @Override
+                    public void awaitRoom(long maxNanos) {}
+
+                    @Override
+                    public void turnEnded(boolean leftWork) {}
+
+                    @Override
+                    public void readerIdled() {}
+
+                    @Override
+                    public void awaitSignal(LoopSignal signal, long maxNanos) {
+                        waits.add(maxNanos);
+                        if (waits.size() == 1) {
+                            // The next row becomes available 50 ms later.
+                            clock.advanceMillis(50);
+                            reader.available.complete(null);
+                        } else {
+                            // Nothing more: the call's wait runs out.
+                            clock.advanceNanos(maxNanos);
+                        }
+                        signal.clear();
+                    }
+                };
+        ReaderDriver d = new ReaderDriver(a, clock, idleWait, () -> finalBarrier);
+        assertEquals(ReaderDriver.Outcome.RETURNED, d.drive(lock, host));
+        assertEquals(Arrays.asList("row", "row"), emitted, "both rows in one engine call");
+        assertEquals(2, a.loopMetrics().pollTurns());
+        assertEquals(
+                Arrays.asList(idleWait, idleWait - TimeUnit.MILLISECONDS.toNanos(50)),
+                waits,
+                "the waits share one reader.idle-wait per call");
+    }
+
+    @Test
+    void withoutAnIdleWaitAReaderThatSaysNothingMoreReturnsAfterOneTurn() throws Exception {
         reader.onPoll =
                 (out, ctx) -> {
                     out.collect("row");

@@ -146,6 +146,82 @@ class ReaderLoopLingerTest {
     }
 
     @Test
+    void anAdaptiveLingerThatCaughtNothingIsLeftOutUntilDataComesWithinOneAgain() throws Exception {
+        // 4 readers at 100 wake-ups/s: a 40 ms linger after each turn with rows.
+        PollLinger adaptive = PollLinger.adaptive(() -> 4, 100, TimeUnit.MILLISECONDS.toNanos(100));
+        Fed f = new Fed(LoopHarness.budget(64, 4L << 20, 5).withLinger(adaptive));
+        f.h.loop.start(0);
+        assertEquals(LoopStatus.IDLE, f.h.runUntilQuiet());
+        f.h.signal.clear();
+        f.h.clock.advanceMillis(5);
+        f.fetch("a");
+        f.h.runUntilQuiet();
+        assertEquals(TimeUnit.MILLISECONDS.toNanos(40), f.h.loop.nanosUntilIdlePoll());
+
+        // The linger ends with no data: the host woke for nothing.
+        f.h.clock.advanceMillis(40);
+        assertEquals(LoopStatus.IDLE, f.h.loop.runOnce());
+        f.h.signal.clear();
+
+        // Data 60 ms later (a reader paced slower than its linger): polled at once, and the next
+        // quiet is not lingered, so the host sleeps until data or reader.idle-wait.
+        f.h.clock.advanceMillis(60);
+        f.fetch("b");
+        assertTrue(f.h.signal.isPending());
+        f.h.runUntilQuiet();
+        assertEquals(Arrays.asList("a", "b"), f.h.emitted);
+        assertEquals(
+                TimeUnit.MILLISECONDS.toNanos(IDLE_MS),
+                f.h.loop.nanosUntilIdlePoll(),
+                "the last linger caught nothing: no wake-up at a linger's end");
+        f.h.signal.clear();
+
+        // Still slower than a linger: still none.
+        f.h.clock.advanceMillis(50);
+        f.fetch("c");
+        assertTrue(f.h.signal.isPending(), "no linger: data wakes the host at once");
+        f.h.runUntilQuiet();
+        assertEquals(TimeUnit.MILLISECONDS.toNanos(IDLE_MS), f.h.loop.nanosUntilIdlePoll());
+        f.h.signal.clear();
+
+        // Data within 40 ms of the quiet: a linger would have caught it, so the next one lingers.
+        f.h.clock.advanceMillis(10);
+        f.fetch("d");
+        assertTrue(f.h.signal.isPending());
+        f.h.runUntilQuiet();
+        assertEquals(TimeUnit.MILLISECONDS.toNanos(40), f.h.loop.nanosUntilIdlePoll());
+        f.h.signal.clear();
+        f.h.clock.advanceMillis(10);
+        f.fetch("e");
+        assertFalse(f.h.signal.isPending(), "lingering again: data within it wakes no one");
+        f.h.clock.advanceMillis(30);
+        f.h.runUntilQuiet();
+        assertEquals(Arrays.asList("a", "b", "c", "d", "e"), f.h.emitted);
+        assertEquals(1, f.h.loop.metrics().pollsLingered());
+    }
+
+    @Test
+    void aFixedLingerStaysAfterOneThatCaughtNothing() throws Exception {
+        Fed f = new Fed(LINGER_MS);
+        f.h.loop.start(0);
+        assertEquals(LoopStatus.IDLE, f.h.runUntilQuiet());
+        for (String row : new String[] {"a", "b"}) {
+            // Each linger ends with no data, and the next data comes 100 ms later.
+            f.h.clock.advanceMillis(LINGER_MS);
+            assertEquals(LoopStatus.IDLE, f.h.loop.runOnce());
+            f.h.signal.clear();
+            f.h.clock.advanceMillis(100);
+            f.fetch(row);
+            f.h.runUntilQuiet();
+        }
+        assertEquals(Arrays.asList("a", "b"), f.h.emitted);
+        assertEquals(
+                TimeUnit.MILLISECONDS.toNanos(LINGER_MS),
+                f.h.loop.nanosUntilIdlePoll(),
+                "reader.poll-linger is the operator's minimum gap between turns, kept as set");
+    }
+
+    @Test
     void withoutALingerAvailabilityWakesTheDriverAndIsPolledAtOnce() throws Exception {
         Fed f = new Fed(0);
         f.h.loop.start(0);
