@@ -194,8 +194,9 @@ public final class ReaderDriver {
             if (!loop.schemaChange().phase().allowsPolling()) {
                 return Outcome.SCHEMA_CHANGE;
             }
-            boolean turnEmitted = status == LoopStatus.BUSY && metrics.records() != recordsBefore;
-            recordsBefore = metrics.records();
+            long records = metrics.records();
+            boolean turnEmitted = status == LoopStatus.BUSY && records != recordsBefore;
+            recordsBefore = records;
             if (turnEmitted) {
                 // The lock is released between turns, so a barrier still waits one turn at most.
                 // Each turn is time-bounded, so counting them bounds the call without a clock.

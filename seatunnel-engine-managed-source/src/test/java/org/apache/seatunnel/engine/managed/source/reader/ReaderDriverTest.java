@@ -137,24 +137,7 @@ class ReaderDriverTest {
         long idleWait = TimeUnit.SECONDS.toNanos(1);
         List<Long> waits = new ArrayList<>();
         ReaderDriver.FlowControl host =
-                new ReaderDriver.FlowControl() {
-                    @Override
-                    public void awaitAnnouncedBarrier() {}
-
-                    @Override
-                    public boolean outputBlocked() {
-                        return false;
-                    }
-
-                    @Override
-                    public void awaitRoom(long maxNanos) {}
-
-                    @Override
-                    public void turnEnded(boolean leftWork) {}
-
-                    @Override
-                    public void readerIdled() {}
-
+                new TimedHost() {
                     @Override
                     public void awaitSignal(LoopSignal signal, long maxNanos) {
                         waits.add(maxNanos);
@@ -177,6 +160,41 @@ class ReaderDriverTest {
                 Arrays.asList(idleWait, idleWait - TimeUnit.MILLISECONDS.toNanos(50)),
                 waits,
                 "the waits share one reader.idle-wait per call");
+    }
+
+    /**
+     * A host whose flow control does nothing but wait for the loop's signal, which a test replaces
+     * to let time pass on the manual clock instead ({@link ReaderDriver.FlowControl#NONE} with the
+     * waiting hook open).
+     */
+    private abstract static class TimedHost implements ReaderDriver.FlowControl {
+        @Override
+        public void awaitAnnouncedBarrier() {
+            ReaderDriver.FlowControl.NONE.awaitAnnouncedBarrier();
+        }
+
+        @Override
+        public boolean outputBlocked() {
+            return ReaderDriver.FlowControl.NONE.outputBlocked();
+        }
+
+        @Override
+        public void awaitRoom(long maxNanos) {
+            ReaderDriver.FlowControl.NONE.awaitRoom(maxNanos);
+        }
+
+        @Override
+        public void turnEnded(boolean leftWork) {
+            ReaderDriver.FlowControl.NONE.turnEnded(leftWork);
+        }
+
+        @Override
+        public void readerIdled() {
+            ReaderDriver.FlowControl.NONE.readerIdled();
+        }
+
+        @Override
+        public abstract void awaitSignal(LoopSignal signal, long maxNanos);
     }
 
     @Test

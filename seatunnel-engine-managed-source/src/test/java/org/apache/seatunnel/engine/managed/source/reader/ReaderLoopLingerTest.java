@@ -74,6 +74,17 @@ class ReaderLoopLingerTest {
             h.reader.available.complete(null);
         }
 
+        /**
+         * {@code afterMs} later the fetch thread hands over {@code rows}; true if that woke the
+         * driver.
+         */
+        boolean arrive(long afterMs, String... rows) {
+            h.signal.clear();
+            h.clock.advanceMillis(afterMs);
+            fetch(rows);
+            return h.signal.isPending();
+        }
+
         long polls() {
             return h.reader.trace.stream().filter("poll"::equals).count();
         }
@@ -152,48 +163,34 @@ class ReaderLoopLingerTest {
         Fed f = new Fed(LoopHarness.budget(64, 4L << 20, 5).withLinger(adaptive));
         f.h.loop.start(0);
         assertEquals(LoopStatus.IDLE, f.h.runUntilQuiet());
-        f.h.signal.clear();
-        f.h.clock.advanceMillis(5);
-        f.fetch("a");
+        f.arrive(5, "a");
         f.h.runUntilQuiet();
         assertEquals(TimeUnit.MILLISECONDS.toNanos(40), f.h.loop.nanosUntilIdlePoll());
 
         // The linger ends with no data: the host woke for nothing.
         f.h.clock.advanceMillis(40);
         assertEquals(LoopStatus.IDLE, f.h.loop.runOnce());
-        f.h.signal.clear();
 
         // Data 60 ms later (a reader paced slower than its linger): polled at once, and the next
         // quiet is not lingered, so the host sleeps until data or reader.idle-wait.
-        f.h.clock.advanceMillis(60);
-        f.fetch("b");
-        assertTrue(f.h.signal.isPending());
+        assertTrue(f.arrive(60, "b"));
         f.h.runUntilQuiet();
         assertEquals(Arrays.asList("a", "b"), f.h.emitted);
         assertEquals(
                 TimeUnit.MILLISECONDS.toNanos(IDLE_MS),
                 f.h.loop.nanosUntilIdlePoll(),
                 "the last linger caught nothing: no wake-up at a linger's end");
-        f.h.signal.clear();
 
         // Still slower than a linger: still none.
-        f.h.clock.advanceMillis(50);
-        f.fetch("c");
-        assertTrue(f.h.signal.isPending(), "no linger: data wakes the host at once");
+        assertTrue(f.arrive(50, "c"), "no linger: data wakes the host at once");
         f.h.runUntilQuiet();
         assertEquals(TimeUnit.MILLISECONDS.toNanos(IDLE_MS), f.h.loop.nanosUntilIdlePoll());
-        f.h.signal.clear();
 
         // Data within 40 ms of the quiet: a linger would have caught it, so the next one lingers.
-        f.h.clock.advanceMillis(10);
-        f.fetch("d");
-        assertTrue(f.h.signal.isPending());
+        assertTrue(f.arrive(10, "d"));
         f.h.runUntilQuiet();
         assertEquals(TimeUnit.MILLISECONDS.toNanos(40), f.h.loop.nanosUntilIdlePoll());
-        f.h.signal.clear();
-        f.h.clock.advanceMillis(10);
-        f.fetch("e");
-        assertFalse(f.h.signal.isPending(), "lingering again: data within it wakes no one");
+        assertFalse(f.arrive(10, "e"), "lingering again: data within it wakes no one");
         f.h.clock.advanceMillis(30);
         f.h.runUntilQuiet();
         assertEquals(Arrays.asList("a", "b", "c", "d", "e"), f.h.emitted);
