@@ -183,17 +183,21 @@ public final class ReaderAttempt<T, SplitT extends SourceSplit> {
             return BarrierResult.refused(checkpointId, ack);
         }
         BarrierResult result = loop.runControlsUntilBarrier(checkpointId, publishWaitNanos);
-        // Ends a driver's handoff wait for this announced barrier. A lone reader's driver is woken
-        // here; it also looks again when idle: after the engine's final barrier it must stop
-        // driving at once (which the graceful close offered with that barrier signals too). A
-        // cohort member's driver waits for the whole cohort, whose last barrier wakes the members
-        // waiting in the handoff (one waiting for data has nothing to do with it): waking it for
-        // each barrier before that only puts it back to sleep, on a member whose cores the
-        // engine's barrier threads need. Unless something is left for it: a command the barrier
-        // released from the cut gate, or one that came in meanwhile.
+        // The driver is woken only if the barrier leaves it something to do: a command the barrier
+        // released from the cut gate or one that came in meanwhile, the engine's final barrier
+        // (after which it must stop driving at once), or the end of its handoff wait. A lone
+        // reader's driver waiting in the handoff for this barrier is woken here; a cohort member's
+        // waits for the whole cohort, whose last barrier wakes the members waiting in the handoff.
+        // A driver waiting for data has nothing to do with a barrier: waking it for each one only
+        // puts it back to sleep, a wake-up per checkpoint per reader on a member whose cores the
+        // engine's barrier threads need. markTaken publishes the taken barrier before the handoff
+        // flag is read, and the driver raises that flag before it reads the taken barrier, so one
+        // of the two sees the other.
         boolean cohortWakes = mailbox.barriers().markTaken(checkpointId);
-        if (!cohortWakes || mailbox.hasPendingWork() || loop.heldCommands() > 0) {
+        if (mailbox.hasPendingWork() || loop.heldCommands() > 0 || gracefulCloseOffered.get()) {
             signal.signal();
+        } else if (!cohortWakes) {
+            mailbox.barriers().wakeDriverInHandoff();
         }
         return result;
     }

@@ -311,7 +311,14 @@ class ReaderAttemptTest {
         a.loop().runOnce();
         a.signal().clear();
         assertTrue(a.takeBarrier(1, 0).snapshot() != null);
-        assertTrue(a.signal().isPending(), "a lone reader's driver looks again after its barrier");
+        assertFalse(
+                a.signal().isPending(),
+                "a lone reader's driver waiting for data has nothing to do with its barrier");
+        a.mailbox().barriers().handoffWaiting(true);
+        assertTrue(a.takeBarrier(2, 0).snapshot() != null);
+        assertTrue(a.signal().isPending(), "one waiting in the handoff is woken by its barrier");
+        a.mailbox().barriers().handoffWaiting(false);
+        a.signal().clear();
 
         ReaderMailbox other =
                 new ReaderMailbox(
@@ -324,29 +331,39 @@ class ReaderAttemptTest {
                         clock,
                         new LoopSignal(),
                         new ReaderMailboxMetrics());
-        BarrierCohort cohort = new BarrierCohort(2, Arrays.asList(a.mailbox(), other));
-        a.mailbox().announceBarrier(2, cohort);
-        other.announceBarrier(2, cohort);
+        BarrierCohort cohort = new BarrierCohort(12, Arrays.asList(a.mailbox(), other));
+        a.mailbox().announceBarrier(12, cohort);
+        other.announceBarrier(12, cohort);
         a.signal().clear();
-        assertTrue(a.takeBarrier(2, 0).snapshot() != null);
+        assertTrue(a.takeBarrier(12, 0).snapshot() != null);
         assertFalse(
                 a.signal().isPending(),
                 "neither the barrier command nor its taking wakes a cohort member's driver");
         a.mailbox().barriers().handoffWaiting(true);
-        other.barriers().markTaken(2);
+        other.barriers().markTaken(12);
         assertTrue(a.signal().isPending(), "the cohort's last barrier wakes it in the handoff");
         a.mailbox().barriers().handoffWaiting(false);
 
-        BarrierCohort next = new BarrierCohort(3, Arrays.asList(a.mailbox(), other));
-        a.mailbox().announceBarrier(3, next);
-        other.announceBarrier(3, next);
-        // Cut at the coordinator's checkpoint 4: held past barrier 3, then the driver's to apply,
+        BarrierCohort next = new BarrierCohort(13, Arrays.asList(a.mailbox(), other));
+        a.mailbox().announceBarrier(13, next);
+        other.announceBarrier(13, next);
+        // Cut at the coordinator's checkpoint 14: held past barrier 13, then the driver's to apply,
         // so it is woken although its cohort is not through.
-        a.mailbox().offer(assignment("s9", 9, 4));
+        a.mailbox().offer(assignment("s9", 9, 14));
         a.signal().clear();
-        assertTrue(a.takeBarrier(3, 0).snapshot() != null);
+        assertTrue(a.takeBarrier(13, 0).snapshot() != null);
         assertEquals(1, a.loop().heldCommands());
         assertTrue(a.signal().isPending(), "a held command is left for the driver");
+    }
+
+    @Test
+    void theFinalBarrierWakesTheDriverSoThatItStopsDriving() throws Exception {
+        ReaderAttempt<String, TestSplit> a = started();
+        a.loop().runOnce();
+        a.gracefulClose();
+        a.signal().clear();
+        assertTrue(a.takeBarrier(1, 0).snapshot() != null);
+        assertTrue(a.signal().isPending(), "the driver must stop at once after the final barrier");
     }
 
     private int reportsSent() {

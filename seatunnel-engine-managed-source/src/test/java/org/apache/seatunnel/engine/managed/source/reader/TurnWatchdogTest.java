@@ -23,7 +23,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -36,30 +35,64 @@ import org.apache.seatunnel.api.source.managed.PollStatus;
 import org.junit.jupiter.api.Test;
 
 /**
- * The member-wide turn watchdog: no scheduled work while every reader is quiet, one check per
- * period for active readers only, the hard-budget wakeup and the cancellation timeout kept.
+ * The member-wide turn watchdog: no scheduled work while every reader is quiet; the first turn of
+ * an active spell checked when it reaches the hard budget (at most a second after it started), so a
+ * reader on slow data costs about one check per hard budget; later turns of turns back to back
+ * checked once per period; the hard-budget wakeup and the cancellation timeout kept.
  */
 class TurnWatchdogTest {
     private static final long PERIOD = TimeUnit.MILLISECONDS.toNanos(100);
+    private static final long HARD = PollBudget.defaults().hardNanos();
+    private static final long CANCEL = PollBudget.defaults().cancellationNanos();
 
-    /** Tasks run only when the test says so. */
+    /** Runs tasks when the test moves the clock past their delay. */
     private static final class ManualScheduler implements TurnWatchdog.Scheduler {
-        final ArrayDeque<Runnable> tasks = new ArrayDeque<>();
+        final ManualClock clock;
+        final List<Long> due = new ArrayList<>();
+        final List<Runnable> tasks = new ArrayList<>();
         final List<Long> delays = new ArrayList<>();
+
+        ManualScheduler(ManualClock clock) {
+            this.clock = clock;
+        }
 
         @Override
         public void schedule(Runnable task, long delayNanos) {
+            due.add(clock.nanoTime() + delayNanos);
             tasks.add(task);
             delays.add(delayNanos);
         }
 
-        /** Runs the tasks scheduled so far (not the ones they schedule). */
-        int tick() {
-            int n = tasks.size();
-            for (int i = 0; i < n; i++) {
-                tasks.poll().run();
+        int pending() {
+            return tasks.size();
+        }
+
+        /** Runs the tasks due by now (not the ones they schedule); returns how many ran. */
+        int runDue() {
+            List<Runnable> run = new ArrayList<>();
+            for (int i = 0; i < tasks.size(); ) {
+                if (due.get(i) - clock.nanoTime() <= 0) {
+                    run.add(tasks.remove(i));
+                    due.remove(i);
+                } else {
+                    i++;
+                }
             }
-            return n;
+            run.forEach(Runnable::run);
+            return run.size();
+        }
+
+        /** Moves the clock to the next task's due time and runs what is due then. */
+        int runNext() {
+            if (tasks.isEmpty()) {
+                return 0;
+            }
+            long first = Long.MAX_VALUE;
+            for (long d : due) {
+                first = Math.min(first, d - clock.nanoTime());
+            }
+            clock.advanceNanos(Math.max(0, first));
+            return runDue();
         }
     }
 
@@ -81,73 +114,147 @@ class TurnWatchdogTest {
 
     @Test
     void sixteenQuietReadersScheduleNothing() {
-        ManualScheduler scheduler = new ManualScheduler();
-        TurnWatchdog dog = new TurnWatchdog(scheduler, PERIOD);
         ManualClock clock = new ManualClock();
+        ManualScheduler scheduler = new ManualScheduler(clock);
+        TurnWatchdog dog = new TurnWatchdog(scheduler, clock, PERIOD);
         List<TurnWatch> watches = new ArrayList<>();
         for (int i = 0; i < 16; i++) {
             TurnWatch w = new TurnWatch(PollBudget.defaults(), clock, new CountingOverrun());
             w.attach(dog);
             watches.add(w);
         }
-        assertTrue(scheduler.tasks.isEmpty());
+        assertEquals(0, scheduler.pending());
         // Each polls once, finds nothing and goes quiet: one check is scheduled, then none.
         for (TurnWatch w : watches) {
             w.turnStarted();
             w.turnEnded();
             w.quiet();
         }
-        assertEquals(1, scheduler.tasks.size(), "one member-wide check, not one per reader");
-        assertEquals(PERIOD, scheduler.delays.get(0));
-        scheduler.tick();
-        assertTrue(scheduler.tasks.isEmpty(), "no periodic work while all readers are quiet");
+        assertEquals(1, scheduler.pending(), "one member-wide check, not one per reader");
+        assertEquals(HARD, scheduler.delays.get(0), "no turn can overrun before the hard budget");
+        assertEquals(1, scheduler.runNext());
+        assertEquals(0, scheduler.pending(), "no periodic work while all readers are quiet");
         assertFalse(dog.armed());
         assertEquals(0, dog.checks(), "quiet readers are not even checked");
     }
 
+    /**
+     * A reader on slow data runs one short turn per row and goes quiet: 20 rows/s for 10 s cost the
+     * watchdog about one wake-up per hard budget (1 s), not one per period (100 ms).
+     */
     @Test
-    void activeReadersAreCheckedEveryPeriodUntilTheyGoQuiet() {
-        ManualScheduler scheduler = new ManualScheduler();
-        TurnWatchdog dog = new TurnWatchdog(scheduler, PERIOD);
+    void aReaderOnSlowDataCostsAboutOneCheckPerHardBudget() {
         ManualClock clock = new ManualClock();
-        TurnWatch busy = new TurnWatch(PollBudget.defaults(), clock, new CountingOverrun());
+        ManualScheduler scheduler = new ManualScheduler(clock);
+        TurnWatchdog dog = new TurnWatchdog(scheduler, clock, PERIOD);
+        CountingOverrun overrun = new CountingOverrun();
+        TurnWatch w = new TurnWatch(PollBudget.defaults(), clock, overrun);
+        w.attach(dog);
+        for (int row = 0; row < 200; row++) {
+            w.turnStarted();
+            clock.advanceNanos(20_000);
+            w.turnEnded();
+            w.quiet();
+            clock.advanceMillis(50);
+            scheduler.runDue();
+        }
+        assertTrue(dog.ticks() <= 11, "one wake-up per hard budget at most, was " + dog.ticks());
+        assertTrue(dog.ticks() >= 5, "still watched: " + dog.ticks());
+        assertTrue(scheduler.delays.stream().allMatch(d -> d == HARD), "" + scheduler.delays);
+        assertEquals(0, overrun.hard.get());
+    }
+
+    @Test
+    void aTurnThatHangsAfterAQuietSpellIsWokenAtTheHardBudgetNotAPeriodLater() {
+        ManualClock clock = new ManualClock();
+        ManualScheduler scheduler = new ManualScheduler(clock);
+        TurnWatchdog dog = new TurnWatchdog(scheduler, clock, PERIOD);
+        CountingOverrun overrun = new CountingOverrun();
+        TurnWatch w = new TurnWatch(PollBudget.defaults(), clock, overrun);
+        w.attach(dog);
+        // A few short turns, then one that hangs 10 ms after the last quiet.
+        for (int i = 0; i < 3; i++) {
+            w.turnStarted();
+            w.turnEnded();
+            w.quiet();
+            clock.advanceMillis(10);
+        }
+        long start = clock.nanoTime();
+        w.turnStarted();
+        while (overrun.hard.get() == 0) {
+            assertTrue(scheduler.runNext() > 0, "a hanging turn stays watched");
+        }
+        assertEquals(HARD, clock.nanoTime() - start, "woken exactly at poll.hard-duration");
+        while (overrun.cancelled.get() == 0) {
+            assertTrue(scheduler.runNext() > 0);
+        }
+        assertEquals(CANCEL, clock.nanoTime() - start, "failed at poll.cancellation-timeout");
+        assertEquals(1, overrun.hard.get(), "woken once per turn");
+        assertEquals(1, scheduler.pending(), "a stuck turn stays watched");
+    }
+
+    /**
+     * With a long {@code poll.hard-duration} the first check still comes within a second: it is
+     * what starts the host's interrupt check (the long-turn listener) for a hanging turn.
+     */
+    @Test
+    void aLongHardBudgetStillHasAHangingTurnSeenWithinASecond() {
+        ManualClock clock = new ManualClock();
+        ManualScheduler scheduler = new ManualScheduler(clock);
+        TurnWatchdog dog = new TurnWatchdog(scheduler, clock, PERIOD);
+        long hard = TimeUnit.SECONDS.toNanos(60);
+        PollBudget budget = new PollBudget(64, 1 << 20, 1, hard, 2 * hard, 1);
+        CountingOverrun overrun = new CountingOverrun();
+        TurnWatch w = new TurnWatch(budget, clock, overrun);
+        AtomicInteger longTurns = new AtomicInteger();
+        w.onLongTurn(longTurns::incrementAndGet);
+        w.attach(dog);
+        long start = clock.nanoTime();
+        w.turnStarted();
+        assertEquals(1, scheduler.runNext());
+        assertEquals(1, longTurns.get());
+        assertEquals(TimeUnit.SECONDS.toNanos(1), clock.nanoTime() - start);
+        assertEquals(0, overrun.hard.get());
+        assertEquals(1, scheduler.runNext());
+        assertEquals(hard, clock.nanoTime() - start, "woken exactly at the hard budget");
+        assertEquals(1, overrun.hard.get());
+        assertEquals(2, dog.ticks(), "no check in between");
+    }
+
+    @Test
+    void turnsBackToBackAreCheckedEveryPeriodUntilTheReaderGoesQuiet() {
+        ManualClock clock = new ManualClock();
+        ManualScheduler scheduler = new ManualScheduler(clock);
+        TurnWatchdog dog = new TurnWatchdog(scheduler, clock, PERIOD);
+        CountingOverrun busyOverrun = new CountingOverrun();
+        TurnWatch busy = new TurnWatch(PollBudget.defaults(), clock, busyOverrun);
         TurnWatch idle = new TurnWatch(PollBudget.defaults(), clock, new CountingOverrun());
         busy.attach(dog);
         idle.attach(dog);
         busy.turnStarted();
-        for (int i = 0; i < 5; i++) {
-            assertEquals(1, scheduler.tick());
-            busy.turnEnded();
+        busy.turnEnded();
+        // Turns of 1 ms back to back until the first check, at the hard budget.
+        while (dog.ticks() == 0) {
+            clock.advanceMillis(1);
             busy.turnStarted();
+            scheduler.runDue();
+            busy.turnEnded();
         }
-        assertEquals(5, dog.checks(), "only the active reader was checked");
+        assertEquals(HARD, scheduler.delays.get(0));
+        assertEquals(PERIOD, scheduler.delays.get(1), "a later turn is timed from sight");
+        // The next turn hangs: a periodic check sees it and it is woken a hard budget later.
+        busy.turnStarted();
+        long start = clock.nanoTime();
+        while (busyOverrun.hard.get() == 0) {
+            assertEquals(1, scheduler.runNext());
+        }
+        long late = clock.nanoTime() - start - HARD;
+        assertTrue(late >= 0 && late <= PERIOD, "at most one period late: " + late);
+        assertEquals(dog.ticks(), dog.checks(), "only the active reader was checked");
         busy.turnEnded();
         busy.quiet();
-        assertEquals(1, scheduler.tick());
-        assertEquals(0, scheduler.tick(), "disarmed");
-    }
-
-    @Test
-    void aLongTurnIsWokenOnceAndFailedAtTheCancellationTimeout() {
-        ManualScheduler scheduler = new ManualScheduler();
-        TurnWatchdog dog = new TurnWatchdog(scheduler, PERIOD);
-        ManualClock clock = new ManualClock();
-        CountingOverrun overrun = new CountingOverrun();
-        TurnWatch w = new TurnWatch(PollBudget.defaults(), clock, overrun);
-        w.attach(dog);
-        w.turnStarted();
-        scheduler.tick(); // first sighting
-        clock.advanceMillis(999);
-        scheduler.tick();
-        assertEquals(0, overrun.hard.get(), "not before poll.hard-duration");
-        clock.advanceMillis(1);
-        scheduler.tick();
-        scheduler.tick();
-        assertEquals(1, overrun.hard.get(), "woken once per turn");
-        clock.advanceMillis(29_000);
-        scheduler.tick();
-        assertEquals(1, overrun.cancelled.get());
-        assertEquals(1, scheduler.tasks.size(), "a stuck turn stays watched");
+        assertEquals(1, scheduler.runNext());
+        assertEquals(0, scheduler.pending(), "disarmed");
     }
 
     /**
@@ -156,10 +263,10 @@ class TurnWatchdogTest {
      */
     @Test
     void onlyATurnACheckFindsRunningIsReportedAsLong() {
-        ManualScheduler scheduler = new ManualScheduler();
-        TurnWatchdog dog = new TurnWatchdog(scheduler, PERIOD);
-        TurnWatch w =
-                new TurnWatch(PollBudget.defaults(), new ManualClock(), new CountingOverrun());
+        ManualClock clock = new ManualClock();
+        ManualScheduler scheduler = new ManualScheduler(clock);
+        TurnWatchdog dog = new TurnWatchdog(scheduler, clock, PERIOD);
+        TurnWatch w = new TurnWatch(PollBudget.defaults(), clock, new CountingOverrun());
         AtomicInteger longTurns = new AtomicInteger();
         w.onLongTurn(longTurns::incrementAndGet);
         w.attach(dog);
@@ -170,48 +277,49 @@ class TurnWatchdogTest {
             if (i % 2 == 0) {
                 w.quiet();
             }
+            clock.advanceMillis(10);
         }
-        scheduler.tick();
+        scheduler.runNext();
         assertEquals(0, longTurns.get(), "no check found a turn running");
         w.turnStarted();
-        scheduler.tick();
+        scheduler.runNext();
         assertEquals(1, longTurns.get(), "found running");
         assertTrue(w.turnRunning());
-        scheduler.tick();
+        scheduler.runNext();
         assertEquals(2, longTurns.get(), "reported at every check while it runs");
         w.turnEnded();
         assertFalse(w.turnRunning());
-        scheduler.tick();
+        scheduler.runNext();
         assertEquals(2, longTurns.get());
     }
 
     @Test
     void aDetachedReaderIsNoLongerChecked() {
-        ManualScheduler scheduler = new ManualScheduler();
-        TurnWatchdog dog = new TurnWatchdog(scheduler, PERIOD);
-        TurnWatch w =
-                new TurnWatch(PollBudget.defaults(), new ManualClock(), new CountingOverrun());
+        ManualClock clock = new ManualClock();
+        ManualScheduler scheduler = new ManualScheduler(clock);
+        TurnWatchdog dog = new TurnWatchdog(scheduler, clock, PERIOD);
+        TurnWatch w = new TurnWatch(PollBudget.defaults(), clock, new CountingOverrun());
         w.attach(dog);
         w.turnStarted();
         w.detach();
         assertEquals(0, dog.activeReaders());
-        scheduler.tick();
+        scheduler.runNext();
         assertEquals(0, dog.checks());
         assertFalse(dog.armed());
     }
 
     @Test
     void aReaderLoopThatFindsNothingLeavesTheWatchdogIdle() throws Exception {
-        ManualScheduler scheduler = new ManualScheduler();
-        TurnWatchdog dog = new TurnWatchdog(scheduler, PERIOD);
         LoopHarness h = new LoopHarness();
+        ManualScheduler scheduler = new ManualScheduler(h.clock);
+        TurnWatchdog dog = new TurnWatchdog(scheduler, h.clock, PERIOD);
         h.loop.turnWatch().attach(dog);
         h.loop.start(0);
         h.loop.runOnce();
         assertEquals(1, h.loop.metrics().pollTurns());
         assertEquals(0, dog.activeReaders(), "NOTHING_AVAILABLE made the reader quiet");
-        scheduler.tick();
-        assertTrue(scheduler.tasks.isEmpty());
+        scheduler.runNext();
+        assertEquals(0, scheduler.pending());
         // A busy reader stays watched across turns.
         h.reader.onPoll = (out, ctx) -> PollStatus.MORE_AVAILABLE;
         h.reader.available.complete(null);
@@ -219,7 +327,7 @@ class TurnWatchdogTest {
         h.loop.runOnce();
         h.loop.runOnce();
         assertEquals(1, dog.activeReaders());
-        assertEquals(1, scheduler.tasks.size());
+        assertEquals(1, scheduler.pending());
         h.loop.close();
         assertEquals(0, dog.activeReaders(), "closing detaches");
     }
@@ -239,6 +347,7 @@ class TurnWatchdogTest {
             TurnWatchdog dog =
                     new TurnWatchdog(
                             (task, delay) -> exec.schedule(task, delay, TimeUnit.NANOSECONDS),
+                            NanoClock.SYSTEM,
                             TimeUnit.MICROSECONDS.toNanos(20));
             AtomicLong now = new AtomicLong();
             // Hard budget of 1 ns on a clock that advances at every read: any turn seen twice is

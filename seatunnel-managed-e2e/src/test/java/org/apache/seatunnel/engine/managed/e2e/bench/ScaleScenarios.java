@@ -909,9 +909,13 @@ final class ScaleScenarios {
                         + " cycles, wall time)%n",
                 (double) (jitMillis() - before.getOrDefault(JIT, 0L)),
                 (double) (gcMillis() - before.getOrDefault(GC, 0L)));
+        System.out.printf(
+                Locale.ROOT,
+                "  %8.1f ms  (all threads but the compiler's)%n",
+                delta.values().stream().mapToLong(Long::longValue).sum() / 1e6);
         delta.entrySet().stream()
                 .sorted((a, b) -> Long.compare(b.getValue(), a.getValue()))
-                .limit(12)
+                .limit(Integer.getInteger("scale.threads.top", 12))
                 .forEach(
                         e ->
                                 System.out.printf(
