@@ -120,6 +120,13 @@ public final class ReaderDriver {
     private final BooleanSupplier finalBarrierTaken;
     private final TurnYields yields;
 
+    // The current drive call's state, on its thread: the record count last seen, the end of its
+    // wait once set, and the turns that emitted.
+    private long callRecords;
+    private long callDeadline;
+    private boolean callDeadlineSet;
+    private int callTurns;
+
     /**
      * @param idleWaitNanos how long one call waits for work before it returns ({@code
      *     reader.idle-wait})
@@ -143,106 +150,120 @@ public final class ReaderDriver {
     /**
      * One engine call: runs loop iterations under {@code lock} until the call should return.
      *
+     * <p>Why each iteration is a method of its own: one call lasts as long as the reader keeps
+     * finding rows or waits for them (up to {@code reader.idle-wait}), so a host on slow data makes
+     * about one call a second and runs its iterations, one per row, inside it. The JIT compiles a
+     * method after some hundreds of calls, and a loop inside one only after tens of thousands of
+     * iterations: with the iterations inline, this loop ran interpreted for minutes.
+     *
      * @throws InterruptedException if the thread was interrupted while it waited
      */
     public Outcome drive(Object lock, FlowControl flow) throws InterruptedException {
-        ReaderLoopMetrics metrics = attempt.loopMetrics();
-        long recordsBefore = metrics.records();
+        callRecords = attempt.loopMetrics().records();
         // Read lazily: a call that emits rows returns after a few turns and never needs it.
-        long deadline = 0;
-        boolean deadlineSet = false;
-        int turns = 0;
+        callDeadlineSet = false;
+        callTurns = 0;
         for (; ; ) {
-            // Lock released: an announced barrier takes it now, and a full output is waited for
-            // here rather than inside the engine's collector with the lock held.
-            flow.awaitAnnouncedBarrier();
-            if (flow.outputBlocked()) {
-                long now = clock.nanoTime();
-                if (!deadlineSet) {
-                    deadline = now + idleWaitNanos;
-                    deadlineSet = true;
-                }
-                if (deadline - now <= 0) {
-                    return Outcome.RETURNED;
-                }
-                flow.awaitRoom(deadline - now);
-                checkInterrupted();
+            Outcome outcome = iterate(lock, flow);
+            if (outcome != null) {
+                return outcome;
             }
-            LoopStatus status;
-            boolean moreWork;
-            synchronized (lock) {
-                if (finalBarrierTaken.getAsBoolean()) {
-                    // The engine took its final barrier: no record may follow it.
-                    attempt.gracefulClose();
-                    loop.runControls();
-                    return Outcome.FINAL_BARRIER;
-                }
-                status = loop.runOnce();
-                moreWork = loop.hasWork();
-                if (!moreWork) {
-                    // Idle, or about to wait after a turn that emitted its last available rows.
-                    attempt.onIdle();
-                }
-            }
-            flow.turnEnded(status == LoopStatus.BUSY && moreWork);
-            if (status == LoopStatus.TERMINATED) {
-                return Outcome.TERMINATED;
-            }
-            if (status == LoopStatus.FINISHED) {
-                return Outcome.FINISHED;
-            }
-            if (!loop.schemaChange().phase().allowsPolling()) {
-                return Outcome.SCHEMA_CHANGE;
-            }
-            long records = metrics.records();
-            boolean turnEmitted = status == LoopStatus.BUSY && records != recordsBefore;
-            recordsBefore = records;
-            if (turnEmitted) {
-                // The lock is released between turns, so a barrier still waits one turn at most.
-                // Each turn is time-bounded, so counting them bounds the call without a clock.
-                if (++turns >= MAX_TURNS_PER_CALL) {
-                    return Outcome.RETURNED;
-                }
-                if (moreWork) {
-                    // Zeta yields the core after every poll call that emitted (a zero sleep), so
-                    // that on a loaded machine its checkpoint threads run between calls; turns
-                    // within one call keep that point while a checkpoint is in flight or due
-                    // (TurnYields).
-                    if (yields.yieldAfter(
-                            turns, loop.lastProcessedBarrier(), loop.checkpointInFlight())) {
-                        Thread.yield();
-                    }
-                    continue;
-                }
-                // The reader said nothing more is available: its rows are already in the
-                // engine's queue, so the call waits for the next signal below instead of
-                // returning. A return would only cost one more engine call, loop iteration and
-                // idle check per batch, which for a trickling reader doubles its task thread's
-                // work per row.
-            }
-            long now = clock.nanoTime();
-            if (!deadlineSet) {
-                deadline = now + idleWaitNanos;
-                deadlineSet = true;
-            }
-            long left = deadline - now;
+        }
+    }
+
+    /** One iteration of {@link #drive}: the outcome that ends the call, or null to go on. */
+    private Outcome iterate(Object lock, FlowControl flow) throws InterruptedException {
+        // Lock released: an announced barrier takes it now, and a full output is waited for
+        // here rather than inside the engine's collector with the lock held.
+        flow.awaitAnnouncedBarrier();
+        if (flow.outputBlocked()) {
+            long left = nanosLeft();
             if (left <= 0) {
                 return Outcome.RETURNED;
             }
-            if (moreWork) {
-                // Busy without rows (applying commands): bounded by the same wait as idling.
-                continue;
-            }
-            // Nothing to do now. Returning without a row costs an engine sleep (100 ms in Zeta),
-            // so the host waits here (lock released) for a command, availability or barrier
-            // signal instead; after a barrier it only has to leave once the engine latched its
-            // final barrier, which the next iteration checks under the lock.
-            // The loop polls an idle reader by itself after reader.idle-wait, in case its
-            // availability future never completes: wake up for that too.
-            flow.awaitSignal(signal, Math.min(left, loop.nanosUntilIdlePoll()));
-            flow.readerIdled();
+            flow.awaitRoom(left);
             checkInterrupted();
         }
+        LoopStatus status;
+        boolean moreWork;
+        synchronized (lock) {
+            if (finalBarrierTaken.getAsBoolean()) {
+                // The engine took its final barrier: no record may follow it.
+                attempt.gracefulClose();
+                loop.runControls();
+                return Outcome.FINAL_BARRIER;
+            }
+            status = loop.runOnce();
+            moreWork = loop.hasWork();
+            if (!moreWork) {
+                // Idle, or about to wait after a turn that emitted its last available rows.
+                attempt.onIdle();
+            }
+        }
+        flow.turnEnded(status == LoopStatus.BUSY && moreWork);
+        if (status == LoopStatus.TERMINATED) {
+            return Outcome.TERMINATED;
+        }
+        if (status == LoopStatus.FINISHED) {
+            return Outcome.FINISHED;
+        }
+        if (!loop.schemaChange().phase().allowsPolling()) {
+            return Outcome.SCHEMA_CHANGE;
+        }
+        long records = attempt.loopMetrics().records();
+        boolean turnEmitted = status == LoopStatus.BUSY && records != callRecords;
+        callRecords = records;
+        if (turnEmitted) {
+            // The lock is released between turns, so a barrier still waits one turn at most.
+            // Each turn is time-bounded, so counting them bounds the call without a clock.
+            if (++callTurns >= MAX_TURNS_PER_CALL) {
+                return Outcome.RETURNED;
+            }
+            if (moreWork) {
+                // Zeta yields the core after every poll call that emitted (a zero sleep), so
+                // that on a loaded machine its checkpoint threads run between calls; turns
+                // within one call keep that point while a checkpoint is in flight or due
+                // (TurnYields).
+                if (yields.yieldAfter(
+                        callTurns, loop.lastProcessedBarrier(), loop.checkpointInFlight())) {
+                    Thread.yield();
+                }
+                return null;
+            }
+            // The reader said nothing more is available: its rows are already in the
+            // engine's queue, so the call waits for the next signal below instead of
+            // returning. A return would only cost one more engine call, loop iteration and
+            // idle check per batch, which for a trickling reader doubles its task thread's
+            // work per row.
+        }
+        long left = nanosLeft();
+        if (left <= 0) {
+            return Outcome.RETURNED;
+        }
+        if (moreWork) {
+            // Busy without rows (applying commands): bounded by the same wait as idling.
+            return null;
+        }
+        // Nothing to do now. Returning without a row costs an engine sleep (100 ms in Zeta),
+        // so the host waits here (lock released) for a command, availability or barrier
+        // signal instead; after a barrier it only has to leave once the engine latched its
+        // final barrier, which the next iteration checks under the lock.
+        // The loop polls an idle reader by itself after reader.idle-wait, in case its
+        // availability future never completes: wake up for that too.
+        flow.awaitSignal(signal, Math.min(left, loop.nanosUntilIdlePoll()));
+        flow.readerIdled();
+        checkInterrupted();
+        return null;
+    }
+
+    /** What is left of this call's wait ({@code reader.idle-wait} from its first look). */
+    private long nanosLeft() {
+        long now = clock.nanoTime();
+        if (!callDeadlineSet) {
+            callDeadline = now + idleWaitNanos;
+            callDeadlineSet = true;
+        }
+        return callDeadline - now;
     }
 
     /**
