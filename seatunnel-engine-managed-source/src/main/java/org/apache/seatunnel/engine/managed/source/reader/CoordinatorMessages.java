@@ -17,6 +17,7 @@
 
 package org.apache.seatunnel.engine.managed.source.reader;
 
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.seatunnel.engine.managed.source.fault.FaultAction;
@@ -52,6 +53,9 @@ final class CoordinatorMessages {
     // nothing more is not reported. Written where the report's answer completes, read by the
     // thread that takes a barrier.
     private volatile InclusionProof lastAdmittedReport;
+    // The registration's send until the attempt closes: a closed attempt withdraws it (see
+    // abandonRegistration).
+    private volatile CompletableFuture<AdmissionAck> registration;
 
     CoordinatorMessages(ReaderMailbox mailbox, ReaderUplink uplink) {
         this.mailbox = mailbox;
@@ -84,7 +88,22 @@ final class CoordinatorMessages {
             delivered(CommandKind.READER_REGISTRATION, null, e, true);
             return;
         }
+        registration = sent;
         sent.whenComplete((ack, err) -> delivered(CommandKind.READER_REGISTRATION, ack, err, true));
+    }
+
+    /**
+     * The attempt closed: a registration still waiting for its answer is withdrawn, so the sender
+     * sends it no more. Why: a registration the coordinator answered {@code RETRY_LATER} (it was
+     * not open yet, or its source was being restarted) is retried until its deadline, and a retry
+     * of a closed attempt could reach the coordinator of the next pipeline attempt, register the
+     * dead attempt for its subtask there and get the live attempt's registration refused.
+     */
+    void abandonRegistration() {
+        CompletableFuture<AdmissionAck> f = registration;
+        if (f != null && !f.isDone()) {
+            f.cancel(false);
+        }
     }
 
     /** Sends an apply acknowledgement ({@link AppliedAcks}' sender); fault point 7 sits here. */
@@ -199,6 +218,10 @@ final class CoordinatorMessages {
     }
 
     private void delivered(CommandKind kind, AdmissionAck ack, Throwable err, boolean fatal) {
+        if (err instanceof CancellationException) {
+            // Withdrawn by a closed attempt (abandonRegistration): nothing left to fail.
+            return;
+        }
         boolean ok = err == null && ack != null && ack.status().isAdmitted();
         if (ok && kind == CommandKind.READER_REGISTRATION) {
             // The coordinator answers with its epoch: from now on only its commands are accepted.

@@ -249,6 +249,7 @@ public final class ReaderAttempt<T, SplitT extends SourceSplit> {
     /** Closes the loop (and the connector's reader) once; offers after it are dropped. */
     public void close() throws Exception {
         closed = true;
+        messages.abandonRegistration();
         loop.close();
     }
 

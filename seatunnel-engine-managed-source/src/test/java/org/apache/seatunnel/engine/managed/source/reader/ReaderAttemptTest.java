@@ -218,6 +218,23 @@ class ReaderAttemptTest {
         assertNull(a.loop().terminalSignal());
     }
 
+    /**
+     * A registration still being retried when its attempt closes (the coordinator answered
+     * RETRY_LATER: it was not open yet) is withdrawn, so that no retry of a dead attempt can
+     * register it with the coordinator of the next pipeline attempt and get the live attempt's
+     * registration refused there.
+     */
+    @Test
+    void closingAnAttemptWithdrawsARegistrationStillWaitingForItsAnswer() throws Exception {
+        CompletableFuture<AdmissionAck> retrying = new CompletableFuture<>();
+        uplink.answer = retrying;
+        ReaderAttempt<String, TestSplit> a = started();
+        assertNotNull(uplink.last(CommandKind.READER_REGISTRATION));
+        a.close();
+        assertTrue(retrying.isCancelled(), "the sender drops a cancelled send it has not sent");
+        assertNull(a.loop().terminalSignal(), "a withdrawn registration fails nothing");
+    }
+
     @Test
     void aRefusedUndeliverableOrThrowingRegistrationFailsTheAttempt() throws Exception {
         uplink.answer =
