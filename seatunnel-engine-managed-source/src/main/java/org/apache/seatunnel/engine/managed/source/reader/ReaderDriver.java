@@ -120,8 +120,9 @@ public final class ReaderDriver {
     private final BooleanSupplier finalBarrierTaken;
     private final TurnYields yields;
 
-    // The current drive call's state, on its thread: the record count last seen, the end of its
-    // wait once set, and the turns that emitted.
+    // The current drive call's state: the record count last seen, the end of its wait once set,
+    // and the turns that emitted. Reset by each call, so nothing carries from one call (or thread)
+    // to the next.
     private long callRecords;
     private long callDeadline;
     private boolean callDeadlineSet;
