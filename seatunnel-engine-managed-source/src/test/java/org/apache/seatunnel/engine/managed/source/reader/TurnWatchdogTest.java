@@ -112,30 +112,45 @@ class TurnWatchdogTest {
         }
     }
 
+    /**
+     * A watchdog on a manual clock and scheduler; the watches made here count overruns together.
+     */
+    private static final class Rig {
+        final ManualClock clock = new ManualClock();
+        final ManualScheduler scheduler = new ManualScheduler(clock);
+        final TurnWatchdog dog = new TurnWatchdog(scheduler, clock, PERIOD);
+        final CountingOverrun overrun = new CountingOverrun();
+
+        /** A watch with {@code budget}, attached to the watchdog. */
+        TurnWatch watch(PollBudget budget) {
+            TurnWatch w = new TurnWatch(budget, clock, overrun);
+            w.attach(dog);
+            return w;
+        }
+    }
+
     @Test
     void sixteenQuietReadersScheduleNothing() {
-        ManualClock clock = new ManualClock();
-        ManualScheduler scheduler = new ManualScheduler(clock);
-        TurnWatchdog dog = new TurnWatchdog(scheduler, clock, PERIOD);
+        Rig rig = new Rig();
         List<TurnWatch> watches = new ArrayList<>();
         for (int i = 0; i < 16; i++) {
-            TurnWatch w = new TurnWatch(PollBudget.defaults(), clock, new CountingOverrun());
-            w.attach(dog);
+            TurnWatch w = rig.watch(PollBudget.defaults());
             watches.add(w);
         }
-        assertEquals(0, scheduler.pending());
+        assertEquals(0, rig.scheduler.pending());
         // Each polls once, finds nothing and goes quiet: one check is scheduled, then none.
         for (TurnWatch w : watches) {
             w.turnStarted();
             w.turnEnded();
             w.quiet();
         }
-        assertEquals(1, scheduler.pending(), "one member-wide check, not one per reader");
-        assertEquals(HARD, scheduler.delays.get(0), "no turn can overrun before the hard budget");
-        assertEquals(1, scheduler.runNext());
-        assertEquals(0, scheduler.pending(), "no periodic work while all readers are quiet");
-        assertFalse(dog.armed());
-        assertEquals(0, dog.checks(), "quiet readers are not even checked");
+        assertEquals(1, rig.scheduler.pending(), "one member-wide check, not one per reader");
+        assertEquals(
+                HARD, rig.scheduler.delays.get(0), "no turn can overrun before the hard budget");
+        assertEquals(1, rig.scheduler.runNext());
+        assertEquals(0, rig.scheduler.pending(), "no periodic work while all readers are quiet");
+        assertFalse(rig.dog.armed());
+        assertEquals(0, rig.dog.checks(), "quiet readers are not even checked");
     }
 
     /**
@@ -144,53 +159,48 @@ class TurnWatchdogTest {
      */
     @Test
     void aReaderOnSlowDataCostsAboutOneCheckPerHardBudget() {
-        ManualClock clock = new ManualClock();
-        ManualScheduler scheduler = new ManualScheduler(clock);
-        TurnWatchdog dog = new TurnWatchdog(scheduler, clock, PERIOD);
-        CountingOverrun overrun = new CountingOverrun();
-        TurnWatch w = new TurnWatch(PollBudget.defaults(), clock, overrun);
-        w.attach(dog);
+        Rig rig = new Rig();
+        TurnWatch w = rig.watch(PollBudget.defaults());
         for (int row = 0; row < 200; row++) {
             w.turnStarted();
-            clock.advanceNanos(20_000);
+            rig.clock.advanceNanos(20_000);
             w.turnEnded();
             w.quiet();
-            clock.advanceMillis(50);
-            scheduler.runDue();
+            rig.clock.advanceMillis(50);
+            rig.scheduler.runDue();
         }
-        assertTrue(dog.ticks() <= 11, "one wake-up per hard budget at most, was " + dog.ticks());
-        assertTrue(dog.ticks() >= 5, "still watched: " + dog.ticks());
-        assertTrue(scheduler.delays.stream().allMatch(d -> d == HARD), "" + scheduler.delays);
-        assertEquals(0, overrun.hard.get());
+        assertTrue(
+                rig.dog.ticks() <= 11,
+                "one wake-up per hard budget at most, was " + rig.dog.ticks());
+        assertTrue(rig.dog.ticks() >= 5, "still watched: " + rig.dog.ticks());
+        assertTrue(
+                rig.scheduler.delays.stream().allMatch(d -> d == HARD), "" + rig.scheduler.delays);
+        assertEquals(0, rig.overrun.hard.get());
     }
 
     @Test
     void aTurnThatHangsAfterAQuietSpellIsWokenAtTheHardBudgetNotAPeriodLater() {
-        ManualClock clock = new ManualClock();
-        ManualScheduler scheduler = new ManualScheduler(clock);
-        TurnWatchdog dog = new TurnWatchdog(scheduler, clock, PERIOD);
-        CountingOverrun overrun = new CountingOverrun();
-        TurnWatch w = new TurnWatch(PollBudget.defaults(), clock, overrun);
-        w.attach(dog);
+        Rig rig = new Rig();
+        TurnWatch w = rig.watch(PollBudget.defaults());
         // A few short turns, then one that hangs 10 ms after the last quiet.
         for (int i = 0; i < 3; i++) {
             w.turnStarted();
             w.turnEnded();
             w.quiet();
-            clock.advanceMillis(10);
+            rig.clock.advanceMillis(10);
         }
-        long start = clock.nanoTime();
+        long start = rig.clock.nanoTime();
         w.turnStarted();
-        while (overrun.hard.get() == 0) {
-            assertTrue(scheduler.runNext() > 0, "a hanging turn stays watched");
+        while (rig.overrun.hard.get() == 0) {
+            assertTrue(rig.scheduler.runNext() > 0, "a hanging turn stays watched");
         }
-        assertEquals(HARD, clock.nanoTime() - start, "woken exactly at poll.hard-duration");
-        while (overrun.cancelled.get() == 0) {
-            assertTrue(scheduler.runNext() > 0);
+        assertEquals(HARD, rig.clock.nanoTime() - start, "woken exactly at poll.hard-duration");
+        while (rig.overrun.cancelled.get() == 0) {
+            assertTrue(rig.scheduler.runNext() > 0);
         }
-        assertEquals(CANCEL, clock.nanoTime() - start, "failed at poll.cancellation-timeout");
-        assertEquals(1, overrun.hard.get(), "woken once per turn");
-        assertEquals(1, scheduler.pending(), "a stuck turn stays watched");
+        assertEquals(CANCEL, rig.clock.nanoTime() - start, "failed at poll.cancellation-timeout");
+        assertEquals(1, rig.overrun.hard.get(), "woken once per turn");
+        assertEquals(1, rig.scheduler.pending(), "a stuck turn stays watched");
     }
 
     /**
@@ -199,62 +209,53 @@ class TurnWatchdogTest {
      */
     @Test
     void aLongHardBudgetStillHasAHangingTurnSeenWithinASecond() {
-        ManualClock clock = new ManualClock();
-        ManualScheduler scheduler = new ManualScheduler(clock);
-        TurnWatchdog dog = new TurnWatchdog(scheduler, clock, PERIOD);
+        Rig rig = new Rig();
         long hard = TimeUnit.SECONDS.toNanos(60);
         PollBudget budget = new PollBudget(64, 1 << 20, 1, hard, 2 * hard, 1);
-        CountingOverrun overrun = new CountingOverrun();
-        TurnWatch w = new TurnWatch(budget, clock, overrun);
+        TurnWatch w = rig.watch(budget);
         AtomicInteger longTurns = new AtomicInteger();
         w.onLongTurn(longTurns::incrementAndGet);
-        w.attach(dog);
-        long start = clock.nanoTime();
+        long start = rig.clock.nanoTime();
         w.turnStarted();
-        assertEquals(1, scheduler.runNext());
+        assertEquals(1, rig.scheduler.runNext());
         assertEquals(1, longTurns.get());
-        assertEquals(TimeUnit.SECONDS.toNanos(1), clock.nanoTime() - start);
-        assertEquals(0, overrun.hard.get());
-        assertEquals(1, scheduler.runNext());
-        assertEquals(hard, clock.nanoTime() - start, "woken exactly at the hard budget");
-        assertEquals(1, overrun.hard.get());
-        assertEquals(2, dog.ticks(), "no check in between");
+        assertEquals(TimeUnit.SECONDS.toNanos(1), rig.clock.nanoTime() - start);
+        assertEquals(0, rig.overrun.hard.get());
+        assertEquals(1, rig.scheduler.runNext());
+        assertEquals(hard, rig.clock.nanoTime() - start, "woken exactly at the hard budget");
+        assertEquals(1, rig.overrun.hard.get());
+        assertEquals(2, rig.dog.ticks(), "no check in between");
     }
 
     @Test
     void turnsBackToBackAreCheckedEveryPeriodUntilTheReaderGoesQuiet() {
-        ManualClock clock = new ManualClock();
-        ManualScheduler scheduler = new ManualScheduler(clock);
-        TurnWatchdog dog = new TurnWatchdog(scheduler, clock, PERIOD);
-        CountingOverrun busyOverrun = new CountingOverrun();
-        TurnWatch busy = new TurnWatch(PollBudget.defaults(), clock, busyOverrun);
-        TurnWatch idle = new TurnWatch(PollBudget.defaults(), clock, new CountingOverrun());
-        busy.attach(dog);
-        idle.attach(dog);
+        Rig rig = new Rig();
+        TurnWatch busy = rig.watch(PollBudget.defaults());
+        TurnWatch idle = rig.watch(PollBudget.defaults());
         busy.turnStarted();
         busy.turnEnded();
         // Turns of 1 ms back to back until the first check, at the hard budget.
-        while (dog.ticks() == 0) {
-            clock.advanceMillis(1);
+        while (rig.dog.ticks() == 0) {
+            rig.clock.advanceMillis(1);
             busy.turnStarted();
-            scheduler.runDue();
+            rig.scheduler.runDue();
             busy.turnEnded();
         }
-        assertEquals(HARD, scheduler.delays.get(0));
-        assertEquals(PERIOD, scheduler.delays.get(1), "a later turn is timed from sight");
+        assertEquals(HARD, rig.scheduler.delays.get(0));
+        assertEquals(PERIOD, rig.scheduler.delays.get(1), "a later turn is timed from sight");
         // The next turn hangs: a periodic check sees it and it is woken a hard budget later.
         busy.turnStarted();
-        long start = clock.nanoTime();
-        while (busyOverrun.hard.get() == 0) {
-            assertEquals(1, scheduler.runNext());
+        long start = rig.clock.nanoTime();
+        while (rig.overrun.hard.get() == 0) {
+            assertEquals(1, rig.scheduler.runNext());
         }
-        long late = clock.nanoTime() - start - HARD;
+        long late = rig.clock.nanoTime() - start - HARD;
         assertTrue(late >= 0 && late <= PERIOD, "at most one period late: " + late);
-        assertEquals(dog.ticks(), dog.checks(), "only the active reader was checked");
+        assertEquals(rig.dog.ticks(), rig.dog.checks(), "only the active reader was checked");
         busy.turnEnded();
         busy.quiet();
-        assertEquals(1, scheduler.runNext());
-        assertEquals(0, scheduler.pending(), "disarmed");
+        assertEquals(1, rig.scheduler.runNext());
+        assertEquals(0, rig.scheduler.pending(), "disarmed");
     }
 
     /**
@@ -263,13 +264,10 @@ class TurnWatchdogTest {
      */
     @Test
     void onlyATurnACheckFindsRunningIsReportedAsLong() {
-        ManualClock clock = new ManualClock();
-        ManualScheduler scheduler = new ManualScheduler(clock);
-        TurnWatchdog dog = new TurnWatchdog(scheduler, clock, PERIOD);
-        TurnWatch w = new TurnWatch(PollBudget.defaults(), clock, new CountingOverrun());
+        Rig rig = new Rig();
+        TurnWatch w = rig.watch(PollBudget.defaults());
         AtomicInteger longTurns = new AtomicInteger();
         w.onLongTurn(longTurns::incrementAndGet);
-        w.attach(dog);
         // Slow data: many short turns between two checks, each ended before the check.
         for (int i = 0; i < 50; i++) {
             w.turnStarted();
@@ -277,35 +275,32 @@ class TurnWatchdogTest {
             if (i % 2 == 0) {
                 w.quiet();
             }
-            clock.advanceMillis(10);
+            rig.clock.advanceMillis(10);
         }
-        scheduler.runNext();
+        rig.scheduler.runNext();
         assertEquals(0, longTurns.get(), "no check found a turn running");
         w.turnStarted();
-        scheduler.runNext();
+        rig.scheduler.runNext();
         assertEquals(1, longTurns.get(), "found running");
         assertTrue(w.turnRunning());
-        scheduler.runNext();
+        rig.scheduler.runNext();
         assertEquals(2, longTurns.get(), "reported at every check while it runs");
         w.turnEnded();
         assertFalse(w.turnRunning());
-        scheduler.runNext();
+        rig.scheduler.runNext();
         assertEquals(2, longTurns.get());
     }
 
     @Test
     void aDetachedReaderIsNoLongerChecked() {
-        ManualClock clock = new ManualClock();
-        ManualScheduler scheduler = new ManualScheduler(clock);
-        TurnWatchdog dog = new TurnWatchdog(scheduler, clock, PERIOD);
-        TurnWatch w = new TurnWatch(PollBudget.defaults(), clock, new CountingOverrun());
-        w.attach(dog);
+        Rig rig = new Rig();
+        TurnWatch w = rig.watch(PollBudget.defaults());
         w.turnStarted();
         w.detach();
-        assertEquals(0, dog.activeReaders());
-        scheduler.runNext();
-        assertEquals(0, dog.checks());
-        assertFalse(dog.armed());
+        assertEquals(0, rig.dog.activeReaders());
+        rig.scheduler.runNext();
+        assertEquals(0, rig.dog.checks());
+        assertFalse(rig.dog.armed());
     }
 
     @Test
