@@ -17,8 +17,6 @@
 
 package org.apache.seatunnel.engine.managed.source.coordinator;
 
-import java.util.Arrays;
-
 /**
  * Which tracked holder ({@link PendingSplit} or {@link TrackedAssignment}) owns a split id: an
  * open-addressing table from a 64-bit fingerprint of the id's UTF-8 bytes to its holder, about 24
@@ -211,6 +209,5 @@ final class SplitIdIndex {
                 holders[i] = oldHolders[j];
             }
         }
-        Arrays.fill(oldHolders, null);
     }
 }
