@@ -44,6 +44,7 @@ final class EngineCheckpointTimes {
     private final long sinceMillis = System.currentTimeMillis();
     private final Set<Long> seen = new HashSet<>();
     private final List<Long> durations = new ArrayList<>();
+    private final List<String> timeline = new ArrayList<>();
     private volatile boolean running = true;
     private Thread sampler;
 
@@ -94,6 +95,23 @@ final class EngineCheckpointTimes {
         durations.add(
                 TimeUnit.MILLISECONDS.toNanos(
                         c.getCompletedTimestamp() - c.getCheckpointTimestamp()));
+        timeline.add(
+                String.format(
+                        java.util.Locale.ROOT,
+                        "checkpoint %d (%s): triggered at +%d ms, completed at +%d ms",
+                        c.getCheckpointId(),
+                        c.getCheckpointType(),
+                        c.getCheckpointTimestamp() - sinceMillis,
+                        c.getCompletedTimestamp() - sinceMillis));
+    }
+
+    /**
+     * Each checkpoint seen, trigger and completion in ms from {@link #start} (after {@link #stop});
+     * a checkpoint that completed within 50 ms of the next one, or of the job's end, may be
+     * missing.
+     */
+    List<String> timeline() {
+        return timeline;
     }
 
     /** Stops sampling; returns trigger → completed per checkpoint, in nanoseconds, sorted. */

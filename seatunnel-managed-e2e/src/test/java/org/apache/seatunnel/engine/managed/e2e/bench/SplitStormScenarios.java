@@ -266,6 +266,19 @@ final class SplitStormScenarios {
             ScaleScenarios.printThreadCpu(laneName(laneA) + ", " + n + " splits, p=" + p, threads0);
         }
         long[] cps = times == null ? new long[0] : times.stop();
+        // -Dstorm.trace=true: when each checkpoint ran, against the run's wall time.
+        if (times != null && Boolean.getBoolean("storm.trace")) {
+            System.out.printf(
+                    Locale.ROOT,
+                    "  %s, %d splits, p=%d: FINISHED at +%d ms%n",
+                    laneName(laneA),
+                    n,
+                    p,
+                    TimeUnit.NANOSECONDS.toMillis(wall));
+            for (String line : times.timeline()) {
+                System.out.println("    " + line);
+            }
+        }
         long liveHeap = sampler == null ? -1 : sampler.stop();
         long rows = CountingSink.count(runId);
         if (status.equals(JobStatus.FINISHED.name()) && rows != n) {
