@@ -106,9 +106,7 @@ final class CheckpointInclusions {
             }
             it.remove();
         }
-        for (TrackedAssignment a : durable) {
-            inFlight.collect(a);
-        }
+        inFlight.collectAll(durable);
         return durable.size();
     }
 

@@ -46,6 +46,13 @@ import org.apache.seatunnel.engine.managed.source.protocol.AssignmentPayload;
  * assignment leaves, so an assignment and its index entries always leave together.
  */
 final class InFlightAssignments {
+    /**
+     * {@link #collectAll} purges the index in one pass once the splits leaving are at least this
+     * fraction of its slots: a pass costs a few nanoseconds a slot, a removal a probe and a shift
+     * (about 100 ns a split measured in a storm).
+     */
+    static final int BULK_PURGE_FRACTION = 16;
+
     private final int maxEntries;
     private final long maxBytes;
     private final SplitIdIndex index;
@@ -152,13 +159,18 @@ final class InFlightAssignments {
 
     /** Drops {@code a} and its live splits' index entries: it was collected or handed back. */
     void remove(TrackedAssignment a) {
-        byCommand.remove(a.commandId());
         TrackedAssignment.Cursor c = a.cursor();
         while (c.next()) {
             if (!a.isReleased(c.index)) {
                 index.remove(c.fingerprint(), a);
             }
         }
+        forget(a);
+    }
+
+    /** Drops {@code a} from everything but the split-id index. */
+    private void forget(TrackedAssignment a) {
+        byCommand.remove(a.commandId());
         LinkedHashSet<TrackedAssignment> set = bySubtask.get(a.subtask());
         if (set != null && set.remove(a)) {
             count--;
@@ -176,6 +188,37 @@ final class InFlightAssignments {
         a.moveTo(AssignmentState.GC_ELIGIBLE);
         remove(a);
         metrics.add(Counter.ASSIGNMENTS_GC, live);
+    }
+
+    /**
+     * Collects every assignment of {@code durable} (a completed checkpoint's). When their splits
+     * are a large part of the split-id index (a checkpoint of a split storm collects a million at
+     * once), the index drops them in one pass instead of a probe per split: on the loop that also
+     * sends the readers their next splits, the per-split way took over 100 ms per million.
+     */
+    void collectAll(List<TrackedAssignment> durable) {
+        long splitsLeaving = 0;
+        for (TrackedAssignment a : durable) {
+            splitsLeaving += a.liveCount();
+        }
+        if (splitsLeaving < index.capacity() / BULK_PURGE_FRACTION) {
+            for (TrackedAssignment a : durable) {
+                collect(a);
+            }
+            return;
+        }
+        for (TrackedAssignment a : durable) {
+            int live = a.liveCount();
+            a.moveTo(AssignmentState.GC_ELIGIBLE);
+            forget(a);
+            metrics.add(Counter.ASSIGNMENTS_GC, live);
+        }
+        // Only collected assignments are GC_ELIGIBLE while indexed: every other way out of the
+        // tracker removes its entries first.
+        index.purge(
+                h ->
+                        h instanceof TrackedAssignment
+                                && ((TrackedAssignment) h).state() == AssignmentState.GC_ELIGIBLE);
     }
 
     /**

@@ -187,4 +187,47 @@ class SourceAssignmentTrackerTest {
                 List.of(0),
                 List.copyOf(new java.util.TreeSet<>(List.of(t.subtasksWithPending()[0]))));
     }
+
+    @Test
+    void aCheckpointThatCollectsMostOfTheTrackerLeavesExactlyTheRestIndexed() {
+        // Subtask 0: 64 assignments of 64 splits, all included at checkpoint 1; subtask 1: 4
+        // assignments, not included. Completing checkpoint 1 collects 4,096 of 4,352 splits (the
+        // index has 16,384 slots), far above a sixteenth of the index, so it drops them in one
+        // pass (InFlightAssignments.collectAll) rather than split by split.
+        CoordinatorMetrics metrics = new CoordinatorMetrics();
+        SourceAssignmentTracker t = new SourceAssignmentTracker(1_000, 1L << 30, true, metrics);
+        int[] assignments = {64, 4};
+        for (int s = 0; s < 2; s++) {
+            for (int a = 0; a < assignments[s]; a++) {
+                for (int i = 0; i < 64; i++) {
+                    t.addPending(id(s, a, i), new byte[] {(byte) i}, s);
+                }
+                t.dispatched(s, 64, 1, 1, a + 1, s * 1_000 + a + 1, 0, 1_700_000_000_000L);
+            }
+        }
+        assertEquals(64, t.include(report(0, 1, 1, 64)));
+
+        assertEquals(64, t.onCheckpointComplete(1));
+
+        assertEquals(4 * 64, t.size());
+        assertEquals(64 * 64, metrics.get(Counter.ASSIGNMENTS_GC));
+        for (int a = 0; a < 64; a++) {
+            for (int i = 0; i < 64; i++) {
+                assertNull(t.bySplit(id(0, a, i)), "collected: forgotten");
+            }
+        }
+        for (int a = 0; a < 4; a++) {
+            for (int i = 0; i < 64; i++) {
+                assertEquals(AssignmentState.DISPATCHED, t.bySplit(id(1, a, i)).state());
+            }
+        }
+        // The rebuilt index goes on working: a collected id may be tracked again, a live one not.
+        t.addPending(id(0, 0, 0), new byte[1], 0);
+        assertEquals(AssignmentState.UNASSIGNED, t.bySplit(id(0, 0, 0)).state());
+        assertThrows(IllegalStateException.class, () -> t.addPending(id(1, 3, 63), new byte[1], 1));
+    }
+
+    private static String id(int subtask, int assignment, int split) {
+        return "split-" + subtask + "-" + assignment + "-" + split;
+    }
 }

@@ -27,9 +27,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** The split-id index against a plain map, including ids that share a fingerprint. */
@@ -129,5 +131,42 @@ class SplitIdIndexTest {
         assertEquals(SplitIdIndex.fingerprint(x), SplitIdIndex.fingerprint(framed, 2, x.length));
         // FNV-1a 64 and the finalizer, computed independently with python3.
         assertEquals(0x3a4e54eb41987852L, SplitIdIndex.fingerprint(x));
+    }
+
+    @Test
+    void purgeDropsTheEntriesOfHoldersThatLeftAndKeepsTheRestFindable() {
+        long seed = Long.getLong("index.seed", System.nanoTime());
+        Random rnd = new Random(seed);
+        SplitIdIndex index = new SplitIdIndex();
+        Map<String, One> kept = new HashMap<>();
+        Set<One> gone = new HashSet<>();
+        for (int n = 0; n < 20_000; n++) {
+            String id = "split-" + n;
+            One h = new One(id);
+            // Some ids share fingerprint 7, so gone and kept entries sit in one probe run.
+            index.add(fp(id, rnd.nextInt(16) == 0), h);
+            if (rnd.nextInt(10) < 9) {
+                gone.add(h);
+            } else {
+                kept.put(id, h);
+            }
+        }
+
+        assertEquals(gone.size(), index.purge(gone::contains), "seed " + seed);
+
+        assertEquals(kept.size(), index.size(), "seed " + seed);
+        assertTrue(kept.size() <= index.capacity() / 4, "room to grow: seed " + seed);
+        assertTrue(kept.size() > index.capacity() / 8, "no room to shrink: seed " + seed);
+        for (One h : gone) {
+            String id = new String(h.id, StandardCharsets.UTF_8);
+            assertNull(index.find(fp(id, isForced(id)), h.id), "seed " + seed);
+        }
+        for (Map.Entry<String, One> e : kept.entrySet()) {
+            String id = e.getKey();
+            assertSame(e.getValue(), index.find(fp(id, isForced(id)), e.getValue().id));
+            assertTrue(index.remove(fp(id, isForced(id)), e.getValue()), "seed " + seed);
+        }
+        assertEquals(0, index.size());
+        assertEquals(SplitIdIndex.MIN_CAPACITY, index.capacity());
     }
 }

@@ -610,21 +610,32 @@ public final class SideBySideRunner {
     }
 
     static void print(List<String[]> table) {
-        int[] w = new int[3];
+        // As many columns as the widest row: the storm table has eleven.
+        int columns = 0;
         for (String[] r : table) {
-            for (int i = 0; i < 3; i++) {
+            columns = Math.max(columns, r.length);
+        }
+        int[] w = new int[columns];
+        for (String[] r : table) {
+            for (int i = 0; i < r.length; i++) {
                 w[i] = Math.max(w[i], r[i].length());
             }
         }
         System.out.println();
         for (int k = 0; k < table.size(); k++) {
             String[] r = table.get(k);
-            System.out.printf(
-                    "| %-" + w[0] + "s | %-" + w[1] + "s | %-" + w[2] + "s |%n", r[0], r[1], r[2]);
+            StringBuilder line = new StringBuilder("|");
+            for (int i = 0; i < columns; i++) {
+                String cell = i < r.length ? r[i] : "";
+                line.append(' ').append(cell).append(" ".repeat(w[i] - cell.length())).append(" |");
+            }
+            System.out.println(line);
             if (k == 0) {
-                System.out.printf(
-                        "|%s|%s|%s|%n",
-                        "-".repeat(w[0] + 2), "-".repeat(w[1] + 2), "-".repeat(w[2] + 2));
+                StringBuilder rule = new StringBuilder("|");
+                for (int i = 0; i < columns; i++) {
+                    rule.append("-".repeat(w[i] + 2)).append('|');
+                }
+                System.out.println(rule);
             }
         }
     }

@@ -252,8 +252,12 @@ final class SplitStormScenarios {
         CompletableFuture<JobResult> done = zeta.completion(jobId);
         String status;
         String error = null;
+        List<Long> series = new ArrayList<>();
         try {
-            JobResult r = done.get(timeoutSeconds, TimeUnit.SECONDS);
+            JobResult r =
+                    TRACE
+                            ? awaitSampling(done, runId, series)
+                            : done.get(timeoutSeconds, TimeUnit.SECONDS);
             status = r.getStatus().name();
             error = r.getError();
         } catch (TimeoutException e) {
@@ -266,16 +270,19 @@ final class SplitStormScenarios {
             ScaleScenarios.printThreadCpu(laneName(laneA) + ", " + n + " splits, p=" + p, threads0);
         }
         long[] cps = times == null ? new long[0] : times.stop();
-        // -Dstorm.trace=true: when each checkpoint ran, against the run's wall time.
-        if (times != null && Boolean.getBoolean("storm.trace")) {
+        // -Dstorm.trace=true: rows at the sink every 100 ms and when each checkpoint ran,
+        // against the run's wall time.
+        if (TRACE) {
             System.out.printf(
                     Locale.ROOT,
-                    "  %s, %d splits, p=%d: FINISHED at +%d ms%n",
+                    "  %s, %d splits, p=%d: FINISHED at +%d ms; thousand rows per 100 ms from the"
+                            + " submit: %s%n",
                     laneName(laneA),
                     n,
                     p,
-                    TimeUnit.NANOSECONDS.toMillis(wall));
-            for (String line : times.timeline()) {
+                    TimeUnit.NANOSECONDS.toMillis(wall),
+                    perInterval(series));
+            for (String line : times == null ? List.<String>of() : times.timeline()) {
                 System.out.println("    " + line);
             }
         }
@@ -295,6 +302,35 @@ final class SplitStormScenarios {
             status = "NOT_LANE_A";
         }
         return new Run(laneA, n, p, checkpointsOn, status, error, wall, cpu, liveHeap, cps);
+    }
+
+    private static final boolean TRACE = Boolean.getBoolean("storm.trace");
+    private static final long TRACE_STEP_MILLIS = 100;
+
+    /** Waits for the job's end, reading the sink's row count every 100 ms into {@code series}. */
+    private JobResult awaitSampling(
+            CompletableFuture<JobResult> done, String runId, List<Long> series) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
+        for (; ; ) {
+            try {
+                return done.get(TRACE_STEP_MILLIS, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                series.add(CountingSink.count(runId));
+                if (System.nanoTime() - deadline >= 0) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private static String perInterval(List<Long> series) {
+        StringBuilder b = new StringBuilder();
+        long last = 0;
+        for (long c : series) {
+            b.append(b.length() == 0 ? "" : " ").append((c - last + 500) / 1000);
+            last = c;
+        }
+        return b.toString();
     }
 
     /** The figures of one run. */
