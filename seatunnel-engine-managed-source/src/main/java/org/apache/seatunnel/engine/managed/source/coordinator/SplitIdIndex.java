@@ -182,22 +182,7 @@ final class SplitIdIndex {
         while (kept > capacity >>> 2) {
             capacity <<= 1;
         }
-        long[] oldKeys = keys;
-        Holder[] oldHolders = holders;
-        keys = new long[capacity];
-        holders = new Holder[capacity];
-        int mask = capacity - 1;
-        for (int j = 0; j < oldKeys.length; j++) {
-            Holder h = oldHolders[j];
-            if (h != null && !gone.test(h)) {
-                int i = slot(oldKeys[j], mask);
-                while (holders[i] != null) {
-                    i = (i + 1) & mask;
-                }
-                keys[i] = oldKeys[j];
-                holders[i] = h;
-            }
-        }
+        rehash(capacity, gone);
         size = kept;
         return dropped;
     }
@@ -235,19 +220,25 @@ final class SplitIdIndex {
     }
 
     private void resize(int capacity) {
+        rehash(capacity, h -> false);
+    }
+
+    /** Moves every entry {@code gone} does not accept into a new table of {@code capacity}. */
+    private void rehash(int capacity, Predicate<Holder> gone) {
         long[] oldKeys = keys;
         Holder[] oldHolders = holders;
         keys = new long[capacity];
         holders = new Holder[capacity];
         int mask = capacity - 1;
         for (int j = 0; j < oldKeys.length; j++) {
-            if (oldHolders[j] != null) {
+            Holder h = oldHolders[j];
+            if (h != null && !gone.test(h)) {
                 int i = slot(oldKeys[j], mask);
                 while (holders[i] != null) {
                     i = (i + 1) & mask;
                 }
                 keys[i] = oldKeys[j];
-                holders[i] = oldHolders[j];
+                holders[i] = h;
             }
         }
     }
