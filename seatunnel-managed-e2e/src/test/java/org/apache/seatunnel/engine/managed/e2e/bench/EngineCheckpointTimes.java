@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.seatunnel.engine.server.checkpoint.CheckpointCoordinator;
@@ -97,7 +98,7 @@ final class EngineCheckpointTimes {
                         c.getCompletedTimestamp() - c.getCheckpointTimestamp()));
         timeline.add(
                 String.format(
-                        java.util.Locale.ROOT,
+                        Locale.ROOT,
                         "checkpoint %d (%s): triggered at +%d ms, completed at +%d ms",
                         c.getCheckpointId(),
                         c.getCheckpointType(),

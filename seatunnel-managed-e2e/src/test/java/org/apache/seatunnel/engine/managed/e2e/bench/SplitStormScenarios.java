@@ -56,7 +56,8 @@ import org.apache.seatunnel.managed.testkit.engine.RuntimeStats;
  * {@code -Dstorm.repeat=3} (runs per lane and point, lanes in alternating order; the table shows
  * the median with its range, the JSON every run), {@code -Dstorm.warmup-splits=200000} (one
  * unmeasured run per lane and checkpoint mode first; 0: none), {@code -Dscale.threads=true} (CPU
- * per thread group of each run).
+ * per thread group of each run), {@code -Dstorm.trace=true} (each run's rows at the sink every 100
+ * ms, and when each engine checkpoint was triggered and completed).
  *
  * <p>Threading: the runner's main thread; the heap sampler is one daemon thread per run.
  */
@@ -64,6 +65,9 @@ final class SplitStormScenarios {
     private static final OperatingSystemMXBean OS =
             (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     private static final MemoryMXBean MEMORY = ManagementFactory.getMemoryMXBean();
+    // -Dstorm.trace=true: each run's rows at the sink every 100 ms and its engine checkpoints.
+    private static final boolean TRACE = Boolean.getBoolean("storm.trace");
+    private static final long TRACE_STEP_MILLIS = 100;
 
     private final EmbeddedZeta zeta;
     private final long[] splits;
@@ -303,9 +307,6 @@ final class SplitStormScenarios {
         }
         return new Run(laneA, n, p, checkpointsOn, status, error, wall, cpu, liveHeap, cps);
     }
-
-    private static final boolean TRACE = Boolean.getBoolean("storm.trace");
-    private static final long TRACE_STEP_MILLIS = 100;
 
     /** Waits for the job's end, reading the sink's row count every 100 ms into {@code series}. */
     private JobResult awaitSampling(
