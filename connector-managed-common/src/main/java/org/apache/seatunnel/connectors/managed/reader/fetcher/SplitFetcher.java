@@ -122,8 +122,8 @@ final class SplitFetcher<E, SplitT extends SourceSplit> implements Runnable {
     /**
      * Why each iteration is a method of its own: this loop runs for the whole life of the thread,
      * one iteration per batch. HotSpot compiles a method after some hundreds of calls, but a loop
-     * inside one only after tens of thousands of iterations; a reader whose rows trickle in (one
-     * batch per row at 20 rows/s) ran this loop interpreted for most of an hour.
+     * inside one only after tens of thousands of iterations; with rows trickling in (one batch per
+     * row at 20 rows/s) this loop still ran three quarters interpreted after eight minutes.
      */
     private void fetchLoop() throws Exception {
         while (fetchOnce()) {
