@@ -184,10 +184,13 @@ final class InFlightAssignments {
 
     /** Collects {@code a}: its ownership is durable, so the tracker forgets it. */
     void collect(TrackedAssignment a) {
-        int live = a.liveCount();
-        a.moveTo(AssignmentState.GC_ELIGIBLE);
+        markCollected(a);
         remove(a);
-        metrics.add(Counter.ASSIGNMENTS_GC, live);
+    }
+
+    private void markCollected(TrackedAssignment a) {
+        metrics.add(Counter.ASSIGNMENTS_GC, a.liveCount());
+        a.moveTo(AssignmentState.GC_ELIGIBLE);
     }
 
     /**
@@ -208,10 +211,8 @@ final class InFlightAssignments {
             return;
         }
         for (TrackedAssignment a : durable) {
-            int live = a.liveCount();
-            a.moveTo(AssignmentState.GC_ELIGIBLE);
+            markCollected(a);
             forget(a);
-            metrics.add(Counter.ASSIGNMENTS_GC, live);
         }
         // Only collected assignments are GC_ELIGIBLE while indexed: every other way out of the
         // tracker removes its entries first.

@@ -171,18 +171,21 @@ final class SplitIdIndex {
      * how many entries were dropped.
      */
     int purge(Predicate<Holder> gone) {
-        int kept = 0;
-        for (Holder h : holders) {
-            if (h != null && !gone.test(h)) {
-                kept++;
+        // Each holder is asked once: the slots of those that left are emptied in place (the
+        // table is rebuilt below, so its probe runs need not hold in between).
+        int dropped = 0;
+        for (int j = 0; j < holders.length; j++) {
+            if (holders[j] != null && gone.test(holders[j])) {
+                holders[j] = null;
+                dropped++;
             }
         }
-        int dropped = size - kept;
+        int kept = size - dropped;
         int capacity = MIN_CAPACITY;
         while (kept > capacity >>> 2) {
             capacity <<= 1;
         }
-        rehash(capacity, gone);
+        rehash(capacity);
         size = kept;
         return dropped;
     }
@@ -220,11 +223,11 @@ final class SplitIdIndex {
     }
 
     private void resize(int capacity) {
-        rehash(capacity, h -> false);
+        rehash(capacity);
     }
 
-    /** Moves every entry {@code gone} does not accept into a new table of {@code capacity}. */
-    private void rehash(int capacity, Predicate<Holder> gone) {
+    /** Moves every entry into a new table of {@code capacity}. */
+    private void rehash(int capacity) {
         long[] oldKeys = keys;
         Holder[] oldHolders = holders;
         keys = new long[capacity];
@@ -232,7 +235,7 @@ final class SplitIdIndex {
         int mask = capacity - 1;
         for (int j = 0; j < oldKeys.length; j++) {
             Holder h = oldHolders[j];
-            if (h != null && !gone.test(h)) {
+            if (h != null) {
                 int i = slot(oldKeys[j], mask);
                 while (holders[i] != null) {
                     i = (i + 1) & mask;

@@ -163,10 +163,13 @@ class SplitIdIndexTest {
         }
         for (Map.Entry<String, One> e : kept.entrySet()) {
             String id = e.getKey();
-            assertSame(e.getValue(), index.find(fp(id, isForced(id)), e.getValue().id));
+            assertSame(
+                    e.getValue(),
+                    index.find(fp(id, isForced(id)), e.getValue().id),
+                    "seed " + seed);
             assertTrue(index.remove(fp(id, isForced(id)), e.getValue()), "seed " + seed);
         }
-        assertEquals(0, index.size());
-        assertEquals(SplitIdIndex.MIN_CAPACITY, index.capacity());
+        assertEquals(0, index.size(), "seed " + seed);
+        assertEquals(SplitIdIndex.MIN_CAPACITY, index.capacity(), "seed " + seed);
     }
 }
