@@ -136,9 +136,12 @@ final class GateTable {
     }
 
     /**
-     * A ratio criterion whose figures are only comparable at equal checkpoint work: both lanes'
-     * values show the checkpoints each completed, and unequal counts fail the row (the comparison
-     * did not hold the work equal).
+     * A ratio criterion whose figures are only comparable when Lane A did at least Lane B's
+     * checkpoint work: both lanes' values show the checkpoints each completed. Lane A completing
+     * fewer (by more than one) fails the row, as the comparison would favour it; Lane A completing
+     * more is judged on the ratio, which then charges Lane A for the checkpoints Lane B did not
+     * complete (with slow data Lane B's readers hold the checkpoint lock while they wait, so its
+     * checkpoints come late and the engine skips some).
      */
     void ratioAtCheckpoints(
             String point,
@@ -150,13 +153,15 @@ final class GateTable {
             double laneACheckpoints) {
         String b = fmt(format, laneB) + fmt(" (%.0f cp)", laneBCheckpoints);
         String a = fmt(format, laneA) + fmt(" (%.0f cp)", laneACheckpoints);
-        boolean equal = Math.abs(laneBCheckpoints - laneACheckpoints) <= 1;
+        boolean fewer = laneBCheckpoints - laneACheckpoints > 1;
         add(
                 point,
                 c,
                 b,
                 a,
-                equal ? ratioVerdict(c, laneB, laneA) : verdict(false, "unequal checkpoints"));
+                fewer
+                        ? verdict(false, "Lane A completed fewer checkpoints")
+                        : ratioVerdict(c, laneB, laneA));
     }
 
     /** The engine's checkpoint p99 of both lanes, in milliseconds. */

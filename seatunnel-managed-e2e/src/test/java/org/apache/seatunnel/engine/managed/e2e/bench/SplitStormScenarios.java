@@ -25,6 +25,7 @@ import java.lang.management.MemoryMXBean;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -54,10 +55,12 @@ import org.apache.seatunnel.managed.testkit.engine.RuntimeStats;
  * -Dstorm.heap=true} (a sampler forces a GC every second and keeps the largest heap in use after
  * it, less the heap in use before the job: the job's live heap, at the price of slower runs),
  * {@code -Dstorm.repeat=3} (runs per lane and point, lanes in alternating order; the table shows
- * the median with its range, the JSON every run), {@code -Dstorm.warmup-splits=200000} (one
- * unmeasured run per lane and checkpoint mode first; 0: none), {@code -Dscale.threads=true} (CPU
- * per thread group of each run), {@code -Dstorm.trace=true} (each run's rows at the sink every 100
- * ms, and when each engine checkpoint was triggered and completed).
+ * the median with its range, the JSON every run), {@code -Dstorm.warmup-splits} (default: the
+ * largest of {@code storm.splits}) and {@code -Dstorm.warmup-runs=2} (unmeasured runs per lane and
+ * checkpoint mode first, at p=2, printed as {@code warm-up} rows; 0: none), {@code
+ * -Dscale.threads=true} (CPU per thread group of each run), {@code -Dstorm.trace=true} (each run's
+ * rows at the sink and the process CPU every 100 ms, and when each engine checkpoint was triggered
+ * and completed).
  *
  * <p>Threading: the runner's main thread; the heap sampler is one daemon thread per run.
  */
@@ -79,6 +82,7 @@ final class SplitStormScenarios {
     private final boolean heap;
     private final int repeat;
     private final long warmupSplits;
+    private final int warmupRuns;
     private int runs;
 
     private SplitStormScenarios(EmbeddedZeta zeta, boolean quick) {
@@ -91,7 +95,13 @@ final class SplitStormScenarios {
         this.timeoutSeconds = Long.getLong("storm.timeout-seconds", 900);
         this.heap = Boolean.getBoolean("storm.heap");
         this.repeat = Math.max(1, Integer.getInteger("storm.repeat", quick ? 1 : 3));
-        this.warmupSplits = Long.getLong("storm.warmup-splits", 200_000);
+        // Warm-up runs as large as the largest measured job: a smaller one ends before its first
+        // periodic checkpoint, so the measured runs paid for compiling the checkpoint path (and
+        // Lane A, whose path to a reader is longer, paid more: 2.9-3.3 s of JIT compiler CPU in
+        // each of the first 1,000,000-split runs after a 200,000-split warm-up, Lane B 0.8-1.8 s).
+        this.warmupSplits =
+                Long.getLong("storm.warmup-splits", Arrays.stream(splits).max().orElse(0));
+        this.warmupRuns = Math.max(0, Integer.getInteger("storm.warmup-runs", 2));
     }
 
     /** {@code SideBySideRunner [quick] storm}: only the split storms. */
@@ -214,10 +224,12 @@ final class SplitStormScenarios {
         if (warmupSplits <= 0) {
             return;
         }
-        for (String cp : checkpoints) {
-            for (String lane : lanes) {
-                Run r = run("A".equals(lane.trim()), warmupSplits, 2, "on".equals(cp.trim()));
-                System.out.println("warm-up | " + String.join(" | ", r.row(null)));
+        for (int i = 0; i < warmupRuns; i++) {
+            for (String cp : checkpoints) {
+                for (String lane : lanes) {
+                    Run r = run("A".equals(lane.trim()), warmupSplits, 2, "on".equals(cp.trim()));
+                    System.out.println("warm-up | " + String.join(" | ", r.row(null)));
+                }
             }
         }
     }
@@ -257,10 +269,11 @@ final class SplitStormScenarios {
         String status;
         String error = null;
         List<Long> series = new ArrayList<>();
+        List<Long> cpuSeries = new ArrayList<>();
         try {
             JobResult r =
                     TRACE
-                            ? awaitSampling(done, runId, series)
+                            ? awaitSampling(done, runId, series, cpuSeries)
                             : done.get(timeoutSeconds, TimeUnit.SECONDS);
             status = r.getStatus().name();
             error = r.getError();
@@ -285,7 +298,12 @@ final class SplitStormScenarios {
                     n,
                     p,
                     TimeUnit.NANOSECONDS.toMillis(wall),
-                    perInterval(series));
+                    perInterval(series, 1000));
+            // Cores busy per 100 ms (process CPU, all threads): where both are low, the job waits.
+            System.out.printf(
+                    Locale.ROOT,
+                    "    process CPU per 100 ms, in hundredths of a core: %s%n",
+                    perInterval(cpuSeries, TimeUnit.MILLISECONDS.toNanos(TRACE_STEP_MILLIS) / 100));
             for (String line : times == null ? List.<String>of() : times.timeline()) {
                 System.out.println("    " + line);
             }
@@ -308,15 +326,24 @@ final class SplitStormScenarios {
         return new Run(laneA, n, p, checkpointsOn, status, error, wall, cpu, liveHeap, cps);
     }
 
-    /** Waits for the job's end, reading the sink's row count every 100 ms into {@code series}. */
+    /**
+     * Waits for the job's end, reading the sink's row count every 100 ms into {@code series} and
+     * the process CPU time (ns) into {@code cpuSeries}.
+     */
     private JobResult awaitSampling(
-            CompletableFuture<JobResult> done, String runId, List<Long> series) throws Exception {
+            CompletableFuture<JobResult> done,
+            String runId,
+            List<Long> series,
+            List<Long> cpuSeries)
+            throws Exception {
+        long cpu0 = OS.getProcessCpuTime();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
         for (; ; ) {
             try {
                 return done.get(TRACE_STEP_MILLIS, TimeUnit.MILLISECONDS);
             } catch (TimeoutException e) {
                 series.add(CountingSink.count(runId));
+                cpuSeries.add(OS.getProcessCpuTime() - cpu0);
                 if (System.nanoTime() - deadline >= 0) {
                     throw e;
                 }
@@ -324,11 +351,12 @@ final class SplitStormScenarios {
         }
     }
 
-    private static String perInterval(List<Long> series) {
+    /** The increments of a cumulative {@code series}, each in units of {@code unit}, rounded. */
+    private static String perInterval(List<Long> series, long unit) {
         StringBuilder b = new StringBuilder();
         long last = 0;
         for (long c : series) {
-            b.append(b.length() == 0 ? "" : " ").append((c - last + 500) / 1000);
+            b.append(b.length() == 0 ? "" : " ").append((c - last + unit / 2) / unit);
             last = c;
         }
         return b.toString();
