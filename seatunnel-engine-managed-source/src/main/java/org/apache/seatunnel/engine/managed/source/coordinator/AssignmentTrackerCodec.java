@@ -34,12 +34,12 @@ import org.apache.seatunnel.engine.managed.source.protocol.AssignmentPayload;
 /**
  * Versioned binary format of {@link SourceAssignmentTracker} state. Stateless; any thread.
  *
- * <p>Version 2 (written), big-endian. Fields are only ever appended in later versions:
+ * <p>Version 3 (written), big-endian. Fields are only ever appended in later versions:
  *
  * <pre>{@code
  * offset  size  field
  *      0     4  magic 0x53544154 ("STAT")
- *      4     2  version = 2
+ *      4     2  version = 3
  *      6     8  writer coordinator epoch
  *     14     8  last completed checkpoint id (-1 = none)
  *     22     4  n = number of no-more-splits subtasks, then n x int32 subtask
@@ -52,21 +52,33 @@ import org.apache.seatunnel.engine.managed.source.protocol.AssignmentPayload;
  *                 4 target subtask
  *                 8 epoch, 8 attempt id, 8 sender sequence, 8 command id, 8 cut id,
  *                 8 included checkpoint id, 8 dispatched at (epoch millis)
- *                 4 k = number of splits (1..), then k x (4 id length, id, 4 split length, split)
+ *                 4 k = number of splits (1..), then k x (id part, split part): each split's id
+ *                   and bytes as their difference from the previous split's ({@link
+ *                   SplitDeltaCoding}; the first from the empty string)
  *      end-4  4  CRC-32C of every preceding byte
  * }</pre>
  *
- * <p>Version 1 (read only) wrote one entry per split: after the no-more-splits list, {@code m}
- * entries of {@code (4 id length, id, 1 state, 4 subtask, 8 epoch, 8 attempt, 8 sequence, 8 command
- * id, 8 cut id, 8 included checkpoint id, 4 split length, split)}. Its in-flight entries are
- * grouped into assignments by command id; their dispatch time was not recorded.
+ * <p>Version 2 (read only) wrote each split of an assignment whole: {@code k x (4 id length, id, 4
+ * split length, split)}. Version 1 (read only) wrote one entry per split: after the no-more-splits
+ * list, {@code m} entries of {@code (4 id length, id, 1 state, 4 subtask, 8 epoch, 8 attempt, 8
+ * sequence, 8 command id, 8 cut id, 8 included checkpoint id, 4 split length, split)}. Its
+ * in-flight entries are grouped into assignments by command id; their dispatch time was not
+ * recorded.
  *
- * <p>Checks in this order: length, magic, version, CRC, fields, trailing bytes.
+ * <p>Checks in this order: length, magic, version, CRC, fields, trailing bytes. A version 3
+ * assignment decodes to at most {@value #MAX_ASSIGNMENT_BYTES} bytes of ids and splits, and all of
+ * them to at most 64 times the input: a corrupt difference cannot make the decoder allocate without
+ * bound.
  */
 public final class AssignmentTrackerCodec {
     public static final int MAGIC = 0x53544154;
-    public static final short VERSION = 2;
+    public static final short VERSION = 3;
     private static final short VERSION_1 = 1;
+    private static final short VERSION_2 = 2;
+
+    /** The most bytes of ids and splits one version 3 assignment may decode to. */
+    static final int MAX_ASSIGNMENT_BYTES = 64 * 1024 * 1024;
+
     private static final int HEADER = 4 + 2 + 8 + 8;
     private static final int PENDING_FIXED = 4 + 4 + 4;
     private static final int ASSIGNMENT_FIXED = 1 + 4 + 8 * 7 + 4;
@@ -93,13 +105,7 @@ public final class AssignmentTrackerCodec {
         }
         int assignments = 0;
         for (TrackedAssignment a : tracker.assignments()) {
-            size += ASSIGNMENT_FIXED;
-            TrackedAssignment.Cursor c = a.cursor();
-            while (c.next()) {
-                if (!a.isReleased(c.index)) {
-                    size += 8 + c.idLength + c.splitLength;
-                }
-            }
+            size += ASSIGNMENT_FIXED + splitsSize(a);
             assignments++;
         }
         if (size > Integer.MAX_VALUE - 8) {
@@ -124,17 +130,63 @@ public final class AssignmentTrackerCodec {
             b.putI64(a.commandId()).putI64(a.cutId()).putI64(a.includedCheckpointId());
             b.putI64(a.dispatchedAtMillis());
             b.putI32(a.liveCount());
-            byte[] payload = a.payload();
-            TrackedAssignment.Cursor c = a.cursor();
-            while (c.next()) {
-                if (!a.isReleased(c.index)) {
-                    b.putI32(c.idLength);
-                    c.putId(b);
-                    b.putI32(c.splitLength).putBytes(payload, c.splitOffset, c.splitLength);
-                }
-            }
+            putSplits(b, a);
         }
         return b.finish();
+    }
+
+    /** The bytes {@link #putSplits} writes for {@code a}'s live splits. */
+    private static long splitsSize(TrackedAssignment a) {
+        byte[] ids = a.idsBlob();
+        byte[] payload = a.payload();
+        long size = 0;
+        int prevId = 0;
+        int prevIdLen = 0;
+        int prevSplit = 0;
+        int prevSplitLen = 0;
+        TrackedAssignment.Cursor c = a.cursor();
+        while (c.next()) {
+            if (a.isReleased(c.index)) {
+                continue;
+            }
+            size += SplitDeltaCoding.size(ids, prevId, prevIdLen, ids, c.idOffset, c.idLength);
+            size +=
+                    SplitDeltaCoding.size(
+                            payload,
+                            prevSplit,
+                            prevSplitLen,
+                            payload,
+                            c.splitOffset,
+                            c.splitLength);
+            prevId = c.idOffset;
+            prevIdLen = c.idLength;
+            prevSplit = c.splitOffset;
+            prevSplitLen = c.splitLength;
+        }
+        return size;
+    }
+
+    /** {@code a}'s live splits, each after the one before it. */
+    private static void putSplits(FrameWriter b, TrackedAssignment a) {
+        byte[] ids = a.idsBlob();
+        byte[] payload = a.payload();
+        int prevId = 0;
+        int prevIdLen = 0;
+        int prevSplit = 0;
+        int prevSplitLen = 0;
+        TrackedAssignment.Cursor c = a.cursor();
+        while (c.next()) {
+            if (a.isReleased(c.index)) {
+                continue;
+            }
+            SplitDeltaCoding.put(b, ids, prevId, prevIdLen, ids, c.idOffset, c.idLength);
+            SplitDeltaCoding.put(
+                    b, payload, prevSplit, prevSplitLen, payload, c.splitOffset, c.splitLength);
+            prevId = c.idOffset;
+            prevIdLen = c.idLength;
+            prevSplit = c.splitOffset;
+            prevSplitLen = c.splitLength;
+        }
     }
 
     public static Decoded decode(byte[] bytes) throws StateFormatException {
@@ -161,8 +213,11 @@ public final class AssignmentTrackerCodec {
                             new PendingSplit(id, SplitIdIndex.fingerprint(id), bytes(in), subtask));
                 }
                 int a = count(in);
+                long budget = Math.min(Integer.MAX_VALUE, 64L * bytes.length);
                 for (int i = 0; i < a; i++) {
-                    assignments.add(readAssignment(in));
+                    TrackedAssignment t = readAssignment(in, in.version(), budget);
+                    budget -= t.payload().length + t.idsBlob().length;
+                    assignments.add(t);
                 }
             }
             in.finish();
@@ -172,7 +227,8 @@ public final class AssignmentTrackerCodec {
         }
     }
 
-    private static TrackedAssignment readAssignment(FrameReader in) throws FrameException {
+    private static TrackedAssignment readAssignment(FrameReader in, int version, long budget)
+            throws FrameException {
         AssignmentState state = inFlightState(in);
         int subtask = in.i32();
         long epoch = in.i64();
@@ -186,11 +242,23 @@ public final class AssignmentTrackerCodec {
         if (k < 1 || k > AssignmentPayload.MAX_SPLITS) {
             throw in.refuse(FrameRefusal.BAD_FIELD, "an assignment of " + k + " splits");
         }
-        byte[][] ids = new byte[k][];
-        byte[][] splits = new byte[k][];
-        for (int i = 0; i < k; i++) {
-            ids[i] = bytes(in);
-            splits[i] = bytes(in);
+        byte[] payload;
+        byte[] idsBlob;
+        if (version == VERSION_2) {
+            byte[][] ids = new byte[k][];
+            byte[][] splits = new byte[k][];
+            for (int i = 0; i < k; i++) {
+                ids[i] = bytes(in);
+                splits[i] = bytes(in);
+            }
+            payload = AssignmentPayload.encode(splits, k);
+            idsBlob = TrackedAssignment.encodeIds(ids, k);
+        } else {
+            SplitDeltaCoding.Bytes ids = new SplitDeltaCoding.Bytes(Math.min(16 * k, 1 << 20));
+            SplitDeltaCoding.Bytes splits = new SplitDeltaCoding.Bytes(Math.min(24 * k, 1 << 20));
+            readDeltaSplits(in, k, Math.min(budget, MAX_ASSIGNMENT_BYTES), ids, splits);
+            payload = splits.toArray();
+            idsBlob = ids.toArray();
         }
         TrackedAssignment a =
                 new TrackedAssignment(
@@ -201,12 +269,46 @@ public final class AssignmentTrackerCodec {
                         seq,
                         cut,
                         dispatchedAt,
-                        AssignmentPayload.encode(splits, k),
-                        TrackedAssignment.encodeIds(ids, k),
+                        payload,
+                        idsBlob,
                         k,
                         state);
         a.includedAt(included);
         return a;
+    }
+
+    /**
+     * Version 3: decodes {@code k} splits into an ids blob and a command payload, the forms a
+     * {@link TrackedAssignment} keeps, each value copied from the previous one's bytes where the
+     * two share them.
+     */
+    private static void readDeltaSplits(
+            FrameReader in,
+            int k,
+            long budget,
+            SplitDeltaCoding.Bytes ids,
+            SplitDeltaCoding.Bytes splits)
+            throws FrameException {
+        splits.putInt(splits.grow(4), k);
+        long left = budget;
+        int prevId = 0;
+        int prevIdLen = 0;
+        int prevSplit = 0;
+        int prevSplitLen = 0;
+        for (int i = 0; i < k; i++) {
+            int idAt = ids.grow(4);
+            int idLen = SplitDeltaCoding.read(in, ids, prevId, prevIdLen, left);
+            ids.putInt(idAt, idLen);
+            left -= idLen;
+            int splitAt = splits.grow(4);
+            int splitLen = SplitDeltaCoding.read(in, splits, prevSplit, prevSplitLen, left);
+            splits.putInt(splitAt, splitLen);
+            left -= splitLen;
+            prevId = idAt + 4;
+            prevIdLen = idLen;
+            prevSplit = splitAt + 4;
+            prevSplitLen = splitLen;
+        }
     }
 
     /** Version 1: one entry per split; in-flight entries of one command become one assignment. */

@@ -250,6 +250,11 @@ final class TrackedAssignment implements SplitIdIndex.Holder {
         return includedCheckpointId;
     }
 
+    /** The ids blob: each split's u32 id length and id, in order (shared, never to be written). */
+    byte[] idsBlob() {
+        return ids;
+    }
+
     /** The command payload (shared, never to be written). */
     byte[] payload() {
         return payload;
@@ -355,11 +360,6 @@ final class TrackedAssignment implements SplitIdIndex.Holder {
 
         byte[] splitBytes() {
             return Arrays.copyOfRange(payload, splitOffset, splitOffset + splitLength);
-        }
-
-        /** Writes the current split's id bytes into {@code out}. */
-        void putId(org.apache.seatunnel.api.source.managed.serialization.FrameWriter out) {
-            out.putBytes(ids, idOffset, idLength);
         }
     }
 }

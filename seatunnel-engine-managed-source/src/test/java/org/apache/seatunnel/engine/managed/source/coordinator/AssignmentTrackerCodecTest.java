@@ -26,11 +26,39 @@ import java.util.HexFormat;
 import org.junit.jupiter.api.Test;
 
 /**
- * Golden bytes of the tracker state, version 2 (written) and version 1 (still read). The expected
- * hex was computed independently with python3 ({@code struct.pack} big-endian plus a bitwise
- * CRC-32C), not by this codec.
+ * Golden bytes of the tracker state, version 3 (written), versions 2 and 1 (still read). The
+ * expected hex was computed independently with python3 ({@code struct.pack} big-endian, a LEB128
+ * varint, the shared prefix and suffix of each value with the one before, and a bitwise CRC-32C),
+ * not by this codec.
  */
 class AssignmentTrackerCodecTest {
+    /** Version 3 of {@link #TRACKER_V2}: the one split as its difference from the empty string. */
+    static final String TRACKER_V3 =
+            "5354415400030000000000000002ffffffffffffffff0000000100000000000000010000"
+                    + "000000000001620000000109000000010200000001000000000000000200000000000000"
+                    + "03000000000000000400000000000000050000000000000006ffffffffffffffff000001"
+                    + "8bcfe5680000000001000001610000020102e6258dcf";
+
+    /**
+     * Version 3, writer epoch 7, one DISPATCHED assignment (subtask 1, epoch 2, attempt 3, sequence
+     * 4, command 5, cut 6, dispatched at 1700000000000) of "fake-10" = {1, 0, 10, 0, 0}, "fake-11"
+     * = {1, 0, 11, 0, 0} and "fake-111" = {1, 0, 0}: the second id shares 6 bytes at the start, the
+     * third all 7 of the second's; the second split shares 2 bytes at the start and 2 at the end,
+     * the third 2 and 1.
+     */
+    static final String TRACKER_V3_NEIGHBOURS =
+            "5354415400030000000000000007ffffffffffffffff0000000000000000000000010200"
+                    + "000001000000000000000200000000000000030000000000000004000000000000000500"
+                    + "00000000000006ffffffffffffffff0000018bcfe568000000000300000766616b652d31"
+                    + "3000000501000a0000060001310202010b07000131020100390d4be4";
+
+    /** {@link #TRACKER_V1} restored and written again: version 3, dispatch time unknown (-1). */
+    static final String TRACKER_V1_AS_V3 =
+            "5354415400030000000000000002ffffffffffffffff0000000100000000000000000000"
+                    + "000102000000010000000000000002000000000000000300000000000000040000000000"
+                    + "0000050000000000000006ffffffffffffffffffffffffffffffff000000010000016100"
+                    + "000201023d72beee";
+
     /**
      * Version 2: no-more-splits for subtask 0, one unassigned split "b" = {9} for subtask 0, one
      * DISPATCHED assignment (subtask 1, epoch 2, attempt 3, sequence 4, command 5, cut 6, not
@@ -47,13 +75,6 @@ class AssignmentTrackerCodecTest {
             "5354415400010000000000000002ffffffffffffffff00000001000000000000000100000001610200"
                     + "00000100000000000000020000000000000003000000000000000400000000000000050000"
                     + "000000000006ffffffffffffffff000000020102afef20a4";
-
-    /** {@link #TRACKER_V1} restored and written again: version 2, dispatch time unknown (-1). */
-    static final String TRACKER_V1_AS_V2 =
-            "5354415400020000000000000002ffffffffffffffff000000010000000000000000000000010200"
-                    + "00000100000000000000020000000000000003000000000000000400000000000000050000"
-                    + "000000000006ffffffffffffffffffffffffffffffff000000010000000161000000020102"
-                    + "8f94d3c1";
 
     static final String SNAPSHOT_V1 =
             "5354435300010000000000000009000000000000000200000001aa00000066"
@@ -82,7 +103,7 @@ class AssignmentTrackerCodecTest {
     @Test
     void trackerEncodesToTheGoldenBytes() {
         assertEquals(
-                TRACKER_V2,
+                TRACKER_V3,
                 HexFormat.of()
                         .formatHex(AssignmentTrackerCodec.encode(oneAssignmentOnePending(), 2)));
     }
@@ -96,7 +117,7 @@ class AssignmentTrackerCodecTest {
     }
 
     @Test
-    void version2GoldenBytesDecodeRestoreAndEncodeAgain() throws Exception {
+    void version2GoldenBytesDecodeRestoreAndEncodeAsVersion3() throws Exception {
         AssignmentTrackerCodec.Decoded d =
                 AssignmentTrackerCodec.decode(HexFormat.of().parseHex(TRACKER_V2));
         assertEquals(2, d.writerEpoch());
@@ -113,7 +134,126 @@ class AssignmentTrackerCodecTest {
         assertEquals(1, t.inFlightCount());
         assertEquals(1, t.pendingCount());
         assertEquals(AssignmentState.DISPATCHED, t.bySplit("a").state());
-        assertEquals(TRACKER_V2, HexFormat.of().formatHex(AssignmentTrackerCodec.encode(t, 2)));
+        assertEquals(TRACKER_V3, HexFormat.of().formatHex(AssignmentTrackerCodec.encode(t, 2)));
+        // Version 3 reads back to the same tracker.
+        AssignmentTrackerCodec.Decoded again =
+                AssignmentTrackerCodec.decode(HexFormat.of().parseHex(TRACKER_V3));
+        assertEquals(entries(d), entries(again));
+    }
+
+    @Test
+    void neighbouringSplitsAreWrittenAsTheirDifferences() throws Exception {
+        SourceAssignmentTracker t = tracker();
+        t.addPending("fake-10", new byte[] {1, 0, 10, 0, 0}, 1);
+        t.addPending("fake-11", new byte[] {1, 0, 11, 0, 0}, 1);
+        t.addPending("fake-111", new byte[] {1, 0, 0}, 1);
+        t.dispatched(1, 3, 2, 3, 4, 5, 6, 1_700_000_000_000L);
+        assertEquals(
+                TRACKER_V3_NEIGHBOURS,
+                HexFormat.of().formatHex(AssignmentTrackerCodec.encode(t, 7)));
+        AssignmentTrackerCodec.Decoded d =
+                AssignmentTrackerCodec.decode(HexFormat.of().parseHex(TRACKER_V3_NEIGHBOURS));
+        assertEquals(
+                java.util.List.of(
+                        "fake-10=[1, 0, 10, 0, 0]",
+                        "fake-11=[1, 0, 11, 0, 0]",
+                        "fake-111=[1, 0, 0]"),
+                entries(d));
+        assertEquals(AssignmentState.DISPATCHED, d.entries().get(2).state());
+        assertEquals(5, d.entries().get(2).commandId());
+    }
+
+    /**
+     * Random assignments of neighbouring and unrelated splits, some handed back, written and read
+     * back: the same live splits in the same order, and the same bytes when written again. Replay
+     * with {@code -Dtracker.codec.seed}.
+     */
+    @Test
+    void randomAssignmentsReadBackAsTheyWereWritten() throws Exception {
+        long seed = Long.getLong("tracker.codec.seed", System.nanoTime());
+        java.util.Random rnd = new java.util.Random(seed);
+        SourceAssignmentTracker t = new SourceAssignmentTracker(10, 1 << 26, true, metrics());
+        java.util.List<String> expected = new java.util.ArrayList<>();
+        java.util.Set<String> used = new java.util.HashSet<>();
+        for (int a = 0; a < 40; a++) {
+            int subtask = rnd.nextInt(4);
+            int n = 1 + rnd.nextInt(rnd.nextBoolean() ? 3 : 300);
+            java.util.List<String> ids = new java.util.ArrayList<>();
+            byte[] prev = new byte[0];
+            for (int i = 0; i < n; i++) {
+                String id;
+                do {
+                    id = randomId(rnd);
+                } while (!used.add(id));
+                byte[] split = neighbour(rnd, prev);
+                t.addPending(id, split, subtask);
+                ids.add(id + "=" + java.util.Arrays.toString(split));
+                prev = split;
+            }
+            t.dispatched(subtask, n, 1, 2, a, 100 + a, 0, 0);
+            for (String e : ids) {
+                String id = e.substring(0, e.indexOf('='));
+                if (n > 1 && rnd.nextInt(5) == 0) {
+                    t.removeReturned(id);
+                } else {
+                    expected.add(e);
+                }
+            }
+        }
+        byte[] written = AssignmentTrackerCodec.encode(t, 3);
+        AssignmentTrackerCodec.Decoded d = AssignmentTrackerCodec.decode(written);
+        java.util.List<String> read = entries(d);
+        java.util.Collections.sort(read);
+        java.util.Collections.sort(expected);
+        assertEquals(expected.size(), read.size(), "seed " + seed);
+        for (int i = 0; i < expected.size(); i++) {
+            assertEquals(expected.get(i), read.get(i), "seed " + seed + ", split " + i);
+        }
+        SourceAssignmentTracker back = new SourceAssignmentTracker(10, 1 << 26, true, metrics());
+        back.restore(d.pending(), d.assignments(), d.lastCompletedCheckpoint(), d.noMoreSplits());
+        assertArrayEquals(written, AssignmentTrackerCodec.encode(back, 3), "seed " + seed);
+    }
+
+    private static CoordinatorMetrics metrics() {
+        return new CoordinatorMetrics();
+    }
+
+    /** Ids that often share a start ("split-" and digits) and sometimes an end. */
+    private static String randomId(java.util.Random rnd) {
+        switch (rnd.nextInt(3)) {
+            case 0:
+                return "split-" + rnd.nextInt(100_000);
+            case 1:
+                return "t/" + rnd.nextInt(50) + "/part-" + rnd.nextInt(1000) + ".parquet";
+            default:
+                byte[] b = new byte[rnd.nextInt(12)];
+                for (int i = 0; i < b.length; i++) {
+                    b[i] = (byte) ('a' + rnd.nextInt(26));
+                }
+                return new String(b, java.nio.charset.StandardCharsets.US_ASCII);
+        }
+    }
+
+    /** Bytes that keep a random share of {@code prev}'s start and end, or none of it. */
+    private static byte[] neighbour(java.util.Random rnd, byte[] prev) {
+        int keepStart = prev.length == 0 ? 0 : rnd.nextInt(prev.length + 1);
+        int keepEnd = rnd.nextInt(prev.length - keepStart + 1);
+        byte[] middle = new byte[rnd.nextInt(rnd.nextBoolean() ? 3 : 40)];
+        rnd.nextBytes(middle);
+        byte[] b = new byte[keepStart + middle.length + keepEnd];
+        System.arraycopy(prev, 0, b, 0, keepStart);
+        System.arraycopy(middle, 0, b, keepStart, middle.length);
+        System.arraycopy(prev, prev.length - keepEnd, b, keepStart + middle.length, keepEnd);
+        return b;
+    }
+
+    /** Each decoded split as {@code id=[bytes]}, in order. */
+    private static java.util.List<String> entries(AssignmentTrackerCodec.Decoded d) {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        for (AssignmentEntry e : d.entries()) {
+            out.add(e.splitId() + "=" + java.util.Arrays.toString(e.splitBytes()));
+        }
+        return out;
     }
 
     @Test
@@ -137,7 +277,7 @@ class AssignmentTrackerCodecTest {
         t.restore(d.pending(), d.assignments(), d.lastCompletedCheckpoint(), d.noMoreSplits());
         assertEquals(1, t.inFlightCount());
         assertEquals(
-                TRACKER_V1_AS_V2, HexFormat.of().formatHex(AssignmentTrackerCodec.encode(t, 2)));
+                TRACKER_V1_AS_V3, HexFormat.of().formatHex(AssignmentTrackerCodec.encode(t, 2)));
         CoordinatorSnapshotCodec.Decoded s =
                 CoordinatorSnapshotCodec.decode(HexFormat.of().parseHex(SNAPSHOT_V1));
         assertEquals(9, s.checkpointId());
@@ -183,7 +323,7 @@ class AssignmentTrackerCodecTest {
         magic[0] = 0;
         assertThrows(StateFormatException.class, () -> AssignmentTrackerCodec.decode(magic));
         byte[] version = good.clone();
-        version[5] = 3;
+        version[5] = 4;
         assertTrue(
                 assertThrows(
                                 StateFormatException.class,
@@ -214,6 +354,66 @@ class AssignmentTrackerCodecTest {
         byte[] blob = HexFormat.of().parseHex(SNAPSHOT_V1);
         blob[blob.length - 1] ^= 1;
         assertThrows(StateFormatException.class, () -> CoordinatorSnapshotCodec.decode(blob));
+    }
+
+    @Test
+    void aCorruptDifferenceIsRefusedWithItsReason() {
+        byte[] good = HexFormat.of().parseHex(TRACKER_V3_NEIGHBOURS);
+        for (int len = 0; len < good.length; len++) {
+            byte[] cut = java.util.Arrays.copyOf(good, len);
+            assertThrows(StateFormatException.class, () -> AssignmentTrackerCodec.decode(cut));
+        }
+        int first = HexFormat.of().formatHex(good).indexOf("00000766616b65") / 2;
+        // The second id claims 8 shared bytes of a 7-byte first id.
+        byte[] beyond = good.clone();
+        int second = first + 3 + 7 + 3 + 5;
+        assertEquals(6, beyond[second]);
+        beyond[second] = 8;
+        assertTrue(
+                assertThrows(
+                                StateFormatException.class,
+                                () -> AssignmentTrackerCodec.decode(reseal(beyond)))
+                        .getMessage()
+                        .contains("shares 8 + 0 bytes with a value of 7"));
+        byte[] endless = good.clone();
+        java.util.Arrays.fill(endless, first, first + 5, (byte) 0x80);
+        assertTrue(
+                assertThrows(
+                                StateFormatException.class,
+                                () -> AssignmentTrackerCodec.decode(reseal(endless)))
+                        .getMessage()
+                        .contains("varint longer than 5 bytes"));
+    }
+
+    @Test
+    void differencesThatGrowWithoutBoundAreRefusedBeforeTheyAreAllocated() {
+        // 2,048 ids, each the previous one plus a byte: 2 MB of ids from 12 KB of input.
+        int k = 2048;
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(200 + 8 * k);
+        b.putInt(AssignmentTrackerCodec.MAGIC).putShort(AssignmentTrackerCodec.VERSION);
+        b.putLong(1).putLong(-1).putInt(0).putInt(0).putInt(1);
+        b.put((byte) AssignmentState.DISPATCHED.wireCode()).putInt(0);
+        for (int i = 0; i < 7; i++) {
+            b.putLong(1);
+        }
+        b.putInt(k);
+        for (int i = 0; i < k; i++) {
+            int shared = i;
+            while ((shared & ~0x7F) != 0) {
+                b.put((byte) ((shared & 0x7F) | 0x80));
+                shared >>>= 7;
+            }
+            b.put((byte) shared).put((byte) 0).put((byte) 1).put((byte) 'x');
+            b.put((byte) 0).put((byte) 0).put((byte) 0);
+        }
+        b.putInt(0);
+        byte[] blob = java.util.Arrays.copyOf(b.array(), b.position());
+        String message =
+                assertThrows(
+                                StateFormatException.class,
+                                () -> AssignmentTrackerCodec.decode(reseal(blob)))
+                        .getMessage();
+        assertTrue(message.contains("beyond the"), message);
     }
 
     private static byte[] reseal(byte[] b) {
