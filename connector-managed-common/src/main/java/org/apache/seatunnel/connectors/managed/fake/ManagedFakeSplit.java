@@ -32,6 +32,10 @@ public final class ManagedFakeSplit implements SourceSplit {
 
     private final int splitNumber;
     private final long offset;
+    // The id, built on first use: both lanes ask for it several times per split (assignment,
+    // the reader's split map, the fetcher, each row). A race builds equal strings; a String is
+    // safely published through a data race.
+    private transient String id;
 
     public ManagedFakeSplit(int splitNumber, long offset) {
         if (splitNumber < 0) {
@@ -50,7 +54,12 @@ public final class ManagedFakeSplit implements SourceSplit {
 
     @Override
     public String splitId() {
-        return splitId(splitNumber);
+        String s = id;
+        if (s == null) {
+            s = splitId(splitNumber);
+            id = s;
+        }
+        return s;
     }
 
     public int splitNumber() {

@@ -148,9 +148,10 @@ final class ManagedFakeSplitReader
             SeaTunnelRow row =
                     ManagedFakeRows.row(
                             split, config.splitCount(), seq, tableId, config.datesColumn());
-            batch.add(ManagedFakeSplit.splitId(split), new Row(row, seq, due), 64);
+            String id = ManagedFakeSplit.splitId(split);
+            batch.add(id, new Row(row, seq, due), 64);
             if (finished(c)) {
-                batch.finish(ManagedFakeSplit.splitId(split));
+                batch.finish(id);
             } else {
                 cursors.addLast(c);
             }

@@ -17,6 +17,7 @@
 
 package org.apache.seatunnel.connectors.managed.serialization;
 
+import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -53,10 +54,43 @@ public final class SplitListSerializer<SplitT> extends VersionedSerializer<Array
     @Override
     protected void write(DataOutputStream out, ArrayList<SplitT> splits) throws IOException {
         out.writeInt(splits.size());
+        if (splitSerializer instanceof VersionedSerializer) {
+            writeVersioned(out, splits, (VersionedSerializer<SplitT>) splitSerializer);
+            return;
+        }
         for (SplitT s : splits) {
             byte[] b = splitSerializer.serialize(s);
             out.writeInt(b.length);
             out.write(b);
+        }
+    }
+
+    /**
+     * The same bytes, each split written through one scratch buffer: an enumerator holding a
+     * million splits is snapshotted on the coordinator loop, where a frame, a stream and an array
+     * per split cost most of the snapshot.
+     */
+    private static <SplitT> void writeVersioned(
+            DataOutputStream out, ArrayList<SplitT> splits, VersionedSerializer<SplitT> serializer)
+            throws IOException {
+        Scratch scratch = new Scratch();
+        DataOutputStream into = new DataOutputStream(scratch);
+        for (SplitT s : splits) {
+            scratch.reset();
+            serializer.writeVersioned(into, s);
+            out.writeInt(scratch.size());
+            out.write(scratch.buffer(), 0, scratch.size());
+        }
+    }
+
+    /** A byte array stream whose buffer can be written out without a copy. */
+    private static final class Scratch extends ByteArrayOutputStream {
+        Scratch() {
+            super(64);
+        }
+
+        byte[] buffer() {
+            return buf;
         }
     }
 

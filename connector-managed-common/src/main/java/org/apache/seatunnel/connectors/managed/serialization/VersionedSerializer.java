@@ -70,6 +70,16 @@ public abstract class VersionedSerializer<T> implements Serializer<T> {
         return frame.finish();
     }
 
+    /**
+     * Writes exactly the bytes {@link #serialize} returns for {@code value} into {@code out}: the
+     * version byte, then the fields. For a container that writes many values ({@link
+     * SplitListSerializer}) without a frame and an array per value.
+     */
+    final void writeVersioned(DataOutputStream out, T value) throws IOException {
+        out.writeByte(version());
+        write(out, value);
+    }
+
     @Override
     public final T deserialize(byte[] serialized) throws IOException {
         FrameReader in = format().open(serialized);
