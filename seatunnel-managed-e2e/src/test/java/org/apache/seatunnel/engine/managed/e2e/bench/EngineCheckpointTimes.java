@@ -23,10 +23,13 @@ import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.seatunnel.engine.server.checkpoint.CheckpointCoordinator;
 import org.apache.seatunnel.engine.server.checkpoint.CompletedCheckpoint;
+import org.apache.seatunnel.engine.server.checkpoint.PendingCheckpoint;
 import org.apache.seatunnel.engine.server.master.JobMaster;
 import org.apache.seatunnel.managed.testkit.engine.EmbeddedZeta;
 
@@ -44,6 +47,9 @@ final class EngineCheckpointTimes {
     private final long jobId;
     private final long sinceMillis = System.currentTimeMillis();
     private final Set<Long> seen = new HashSet<>();
+    // Checkpoints seen pending, by id: {trigger, last seen pending} in ms since the start. Those
+    // that never complete (a final checkpoint superseded them, or the job ended) are listed too.
+    private final Map<Long, long[]> pending = new TreeMap<>();
     private final List<Long> durations = new ArrayList<>();
     private final List<String> timeline = new ArrayList<>();
     private volatile boolean running = true;
@@ -85,6 +91,21 @@ final class EngineCheckpointTimes {
         }
         CheckpointCoordinator coordinator =
                 master.getCheckpointManager().getCheckpointCoordinator(1);
+        Field p = CheckpointCoordinator.class.getDeclaredField("pendingCheckpoints");
+        p.setAccessible(true);
+        long now = System.currentTimeMillis() - sinceMillis;
+        for (Object o : ((Map<?, ?>) p.get(coordinator)).values()) {
+            PendingCheckpoint pc = (PendingCheckpoint) o;
+            if (pc.getCheckpointTimestamp() >= sinceMillis) {
+                pending.computeIfAbsent(
+                                        pc.getCheckpointId(),
+                                        k ->
+                                                new long[] {
+                                                    pc.getCheckpointTimestamp() - sinceMillis, 0
+                                                })[1] =
+                        now;
+            }
+        }
         Field f = CheckpointCoordinator.class.getDeclaredField("latestCompletedCheckpoint");
         f.setAccessible(true);
         CompletedCheckpoint c = (CompletedCheckpoint) f.get(coordinator);
@@ -107,12 +128,25 @@ final class EngineCheckpointTimes {
     }
 
     /**
-     * Each checkpoint seen, trigger and completion in ms from {@link #start} (after {@link #stop});
-     * a checkpoint that completed within 50 ms of the next one, or of the job's end, may be
-     * missing.
+     * Each checkpoint seen, trigger and completion in ms from {@link #start} (after {@link #stop}),
+     * then those seen pending that never completed; a checkpoint that completed within 50 ms of the
+     * next one, or of the job's end, may be missing.
      */
     List<String> timeline() {
-        return timeline;
+        List<String> out = new ArrayList<>(timeline);
+        for (Map.Entry<Long, long[]> e : pending.entrySet()) {
+            if (!seen.contains(e.getKey())) {
+                out.add(
+                        String.format(
+                                Locale.ROOT,
+                                "checkpoint %d: triggered at +%d ms, still pending at +%d ms, never"
+                                        + " completed",
+                                e.getKey(),
+                                e.getValue()[0],
+                                e.getValue()[1]));
+            }
+        }
+        return out;
     }
 
     /** Stops sampling; returns trigger → completed per checkpoint, in nanoseconds, sorted. */

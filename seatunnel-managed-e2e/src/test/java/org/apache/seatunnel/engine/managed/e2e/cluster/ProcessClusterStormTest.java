@@ -48,9 +48,9 @@ import org.slf4j.LoggerFactory;
  * with checkpoints off and on. Wall time from the REST submit to FINISHED; the files must hold the
  * splits 0..n-1 once each. Properties: {@code -Dcluster.storm.splits} (1,000,000), {@code
  * -Dcluster.storm.parallelism} (2), {@code -Dcluster.storm.repeat} (1, lanes in alternating order),
- * {@code -Dcluster.storm.warmup-splits} (200,000: unmeasured runs per lane first; 0: none), {@code
- * -Dcluster.storm.warmup-runs} (1: how many such runs per lane, lanes alternating); the members'
- * heap is the environment's {@code MEMBER_XMX} (cluster.sh: 512m).
+ * {@code -Dcluster.storm.warmup-splits} (200,000: unmeasured runs per lane and checkpoint mode
+ * first; 0: none), {@code -Dcluster.storm.warmup-runs} (1: how many such runs per lane and mode,
+ * lanes alternating); the members' heap is the environment's {@code MEMBER_XMX} (cluster.sh: 512m).
  */
 @Tag("process-cluster-storm")
 @EnabledIfSystemProperty(named = "cluster.storm", matches = "true")
@@ -88,16 +88,21 @@ class ProcessClusterStormTest {
             // show when the comparison reaches the members' steady state.
             int warmup = Integer.getInteger("cluster.storm.warmup-splits", 200_000);
             int warmupRuns = Integer.getInteger("cluster.storm.warmup-runs", 1);
+            // Both checkpoint modes: a checkpoint's path is code a job without one never runs.
             for (int w = 0; warmup > 0 && w < warmupRuns; w++) {
-                for (String lane : List.of("B", "A")) {
-                    long millis = runOnce(rest, lane, warmup, parallelism, false);
-                    System.out.printf(
-                            Locale.ROOT,
-                            "[ProcessClusterStormTest] warm-up %d, lane %s: %,d splits in %.2f s%n",
-                            w + 1,
-                            lane,
-                            warmup,
-                            millis / 1000.0);
+                for (boolean checkpoints : new boolean[] {false, true}) {
+                    for (String lane : List.of("B", "A")) {
+                        long millis = runOnce(rest, lane, warmup, parallelism, checkpoints);
+                        System.out.printf(
+                                Locale.ROOT,
+                                "[ProcessClusterStormTest] warm-up %d, lane %s, checkpoints %s:"
+                                        + " %,d splits in %.2f s%n",
+                                w + 1,
+                                lane,
+                                checkpoints ? "every 2 s" : "off",
+                                warmup,
+                                millis / 1000.0);
+                    }
                 }
             }
             for (boolean checkpoints : new boolean[] {false, true}) {
