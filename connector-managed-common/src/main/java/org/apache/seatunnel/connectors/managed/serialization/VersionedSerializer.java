@@ -76,7 +76,12 @@ public abstract class VersionedSerializer<T> implements Serializer<T> {
      * SplitListSerializer}) without a frame and an array per value.
      */
     final void writeVersioned(DataOutputStream out, T value) throws IOException {
-        out.writeByte(version());
+        int version = version();
+        if (version < 0 || version > 0xFF) {
+            // What serialize's frame refuses too: the version must fit its byte.
+            throw new IllegalArgumentException("version " + version + " does not fit a u8");
+        }
+        out.writeByte(version);
         write(out, value);
     }
 
