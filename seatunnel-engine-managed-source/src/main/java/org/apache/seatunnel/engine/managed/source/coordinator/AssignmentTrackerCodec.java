@@ -105,7 +105,7 @@ public final class AssignmentTrackerCodec {
         }
         int assignments = 0;
         for (TrackedAssignment a : tracker.assignments()) {
-            size += ASSIGNMENT_FIXED + splitsSize(a);
+            size += ASSIGNMENT_FIXED + putSplits(null, a);
             assignments++;
         }
         if (size > Integer.MAX_VALUE - 8) {
@@ -135,8 +135,11 @@ public final class AssignmentTrackerCodec {
         return b.finish();
     }
 
-    /** The bytes {@link #putSplits} writes for {@code a}'s live splits. */
-    private static long splitsSize(TrackedAssignment a) {
+    /**
+     * Writes {@code a}'s live splits, each after the one before it, and returns the bytes that
+     * takes; with {@code b} null, only returns them (the size pass of {@link #encode}).
+     */
+    private static long putSplits(FrameWriter b, TrackedAssignment a) {
         byte[] ids = a.idsBlob();
         byte[] payload = a.payload();
         long size = 0;
@@ -149,9 +152,10 @@ public final class AssignmentTrackerCodec {
             if (a.isReleased(c.index)) {
                 continue;
             }
-            size += SplitDeltaCoding.size(ids, prevId, prevIdLen, ids, c.idOffset, c.idLength);
+            size += SplitDeltaCoding.put(b, ids, prevId, prevIdLen, ids, c.idOffset, c.idLength);
             size +=
-                    SplitDeltaCoding.size(
+                    SplitDeltaCoding.put(
+                            b,
                             payload,
                             prevSplit,
                             prevSplitLen,
@@ -164,29 +168,6 @@ public final class AssignmentTrackerCodec {
             prevSplitLen = c.splitLength;
         }
         return size;
-    }
-
-    /** {@code a}'s live splits, each after the one before it. */
-    private static void putSplits(FrameWriter b, TrackedAssignment a) {
-        byte[] ids = a.idsBlob();
-        byte[] payload = a.payload();
-        int prevId = 0;
-        int prevIdLen = 0;
-        int prevSplit = 0;
-        int prevSplitLen = 0;
-        TrackedAssignment.Cursor c = a.cursor();
-        while (c.next()) {
-            if (a.isReleased(c.index)) {
-                continue;
-            }
-            SplitDeltaCoding.put(b, ids, prevId, prevIdLen, ids, c.idOffset, c.idLength);
-            SplitDeltaCoding.put(
-                    b, payload, prevSplit, prevSplitLen, payload, c.splitOffset, c.splitLength);
-            prevId = c.idOffset;
-            prevIdLen = c.idLength;
-            prevSplit = c.splitOffset;
-            prevSplitLen = c.splitLength;
-        }
     }
 
     public static Decoded decode(byte[] bytes) throws StateFormatException {

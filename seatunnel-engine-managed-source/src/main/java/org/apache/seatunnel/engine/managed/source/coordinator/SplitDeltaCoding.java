@@ -46,24 +46,22 @@ final class SplitDeltaCoding {
 
     private SplitDeltaCoding() {}
 
-    /** The bytes {@link #put} writes for {@code cur} after {@code prev}. */
-    static int size(byte[] prev, int prevOff, int prevLen, byte[] cur, int off, int len) {
-        int p = prefix(prev, prevOff, prevLen, cur, off, len);
-        int s = suffix(prev, prevOff, prevLen, cur, off, len, p);
-        int m = len - p - s;
-        return varintSize(p) + varintSize(s) + varintSize(m) + m;
-    }
-
-    /** Writes {@code cur} as its difference from {@code prev} (length 0 for the first). */
-    static void put(
+    /**
+     * Writes {@code cur} as its difference from {@code prev} (length 0 for the first) and returns
+     * the bytes that takes; with {@code out} null, only returns them.
+     */
+    static int put(
             FrameWriter out, byte[] prev, int prevOff, int prevLen, byte[] cur, int off, int len) {
         int p = prefix(prev, prevOff, prevLen, cur, off, len);
         int s = suffix(prev, prevOff, prevLen, cur, off, len, p);
         int m = len - p - s;
-        putVarint(out, p);
-        putVarint(out, s);
-        putVarint(out, m);
-        out.putBytes(cur, off + p, m);
+        if (out != null) {
+            putVarint(out, p);
+            putVarint(out, s);
+            putVarint(out, m);
+            out.putBytes(cur, off + p, m);
+        }
+        return varintSize(p) + varintSize(s) + varintSize(m) + m;
     }
 
     /**
@@ -120,7 +118,7 @@ final class SplitDeltaCoding {
         return i;
     }
 
-    static int varintSize(int v) {
+    private static int varintSize(int v) {
         int n = 1;
         while ((v >>>= 7) != 0) {
             n++;
@@ -151,7 +149,11 @@ final class SplitDeltaCoding {
         throw in.refuse(FrameRefusal.BAD_FIELD, "a varint longer than 5 bytes");
     }
 
-    /** A growable byte array the decoder writes an assignment's blobs into. */
+    /**
+     * A growable byte array the decoder writes an assignment's blobs into.
+     *
+     * <p>Threading: confined to the decoding thread, one per decoded assignment blob.
+     */
     static final class Bytes {
         byte[] bytes;
         int length;
