@@ -313,23 +313,13 @@ class AssignmentTrackerCodecTest {
         byte[] good = HexFormat.of().parseHex(TRACKER_V2);
         byte[] flipped = good.clone();
         flipped[30] ^= 1;
-        assertTrue(
-                assertThrows(
-                                StateFormatException.class,
-                                () -> AssignmentTrackerCodec.decode(flipped))
-                        .getMessage()
-                        .contains("CRC"));
+        assertTrue(refusal(flipped).contains("CRC"));
         byte[] magic = good.clone();
         magic[0] = 0;
         assertThrows(StateFormatException.class, () -> AssignmentTrackerCodec.decode(magic));
         byte[] version = good.clone();
         version[5] = 4;
-        assertTrue(
-                assertThrows(
-                                StateFormatException.class,
-                                () -> AssignmentTrackerCodec.decode(version))
-                        .getMessage()
-                        .contains("version"));
+        assertTrue(refusal(version).contains("version"));
         for (int len = 0; len < good.length; len += 7) {
             byte[] cut = java.util.Arrays.copyOf(good, len);
             assertThrows(StateFormatException.class, () -> AssignmentTrackerCodec.decode(cut));
@@ -337,20 +327,10 @@ class AssignmentTrackerCodecTest {
         // Well sealed but not a tracker: an assignment in UNASSIGNED, an assignment of no split.
         byte[] unassigned = good.clone();
         unassigned[52] = (byte) AssignmentState.UNASSIGNED.wireCode();
-        assertTrue(
-                assertThrows(
-                                StateFormatException.class,
-                                () -> AssignmentTrackerCodec.decode(reseal(unassigned)))
-                        .getMessage()
-                        .contains("state"));
+        assertTrue(refusal(reseal(unassigned)).contains("state"));
         byte[] empty = good.clone();
         java.nio.ByteBuffer.wrap(empty).putInt(113, 0);
-        assertTrue(
-                assertThrows(
-                                StateFormatException.class,
-                                () -> AssignmentTrackerCodec.decode(reseal(empty)))
-                        .getMessage()
-                        .contains("0 splits"));
+        assertTrue(refusal(reseal(empty)).contains("0 splits"));
         byte[] blob = HexFormat.of().parseHex(SNAPSHOT_V1);
         blob[blob.length - 1] ^= 1;
         assertThrows(StateFormatException.class, () -> CoordinatorSnapshotCodec.decode(blob));
@@ -369,20 +349,10 @@ class AssignmentTrackerCodecTest {
         int second = first + 3 + 7 + 3 + 5;
         assertEquals(6, beyond[second]);
         beyond[second] = 8;
-        assertTrue(
-                assertThrows(
-                                StateFormatException.class,
-                                () -> AssignmentTrackerCodec.decode(reseal(beyond)))
-                        .getMessage()
-                        .contains("shares 8 + 0 bytes with a value of 7"));
+        assertTrue(refusal(reseal(beyond)).contains("shares 8 + 0 bytes with a value of 7"));
         byte[] endless = good.clone();
         java.util.Arrays.fill(endless, first, first + 5, (byte) 0x80);
-        assertTrue(
-                assertThrows(
-                                StateFormatException.class,
-                                () -> AssignmentTrackerCodec.decode(reseal(endless)))
-                        .getMessage()
-                        .contains("varint longer than 5 bytes"));
+        assertTrue(refusal(reseal(endless)).contains("varint longer than 5 bytes"));
     }
 
     @Test
@@ -408,12 +378,14 @@ class AssignmentTrackerCodecTest {
         }
         b.putInt(0);
         byte[] blob = java.util.Arrays.copyOf(b.array(), b.position());
-        String message =
-                assertThrows(
-                                StateFormatException.class,
-                                () -> AssignmentTrackerCodec.decode(reseal(blob)))
-                        .getMessage();
+        String message = refusal(reseal(blob));
         assertTrue(message.contains("beyond the"), message);
+    }
+
+    /** The message of the refusal {@code blob} must meet. */
+    private static String refusal(byte[] blob) {
+        return assertThrows(StateFormatException.class, () -> AssignmentTrackerCodec.decode(blob))
+                .getMessage();
     }
 
     private static byte[] reseal(byte[] b) {
