@@ -174,6 +174,13 @@ class LaneASplitStormTest {
         assertTrue(
                 metric(jobId, "ManagedSourceSplitDemandsHeld") > 0,
                 "the enumerator was asked only for what the tracker had room for");
+        // Readers acknowledge what they applied, dated by their last barrier: each snapshot
+        // leaves out what its readers applied before its barrier (their own state holds it),
+        // while the tracker keeps it until a checkpoint completes. The rows above are exactly
+        // once.
+        assertTrue(
+                metric(jobId, "ManagedSourceSnapshotAssignmentsLeftOut") > 0,
+                "snapshots left out assignments their readers had applied before the barrier");
     }
 
     /**

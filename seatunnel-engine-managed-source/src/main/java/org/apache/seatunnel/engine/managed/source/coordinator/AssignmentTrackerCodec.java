@@ -23,6 +23,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 import org.apache.seatunnel.api.source.managed.serialization.FrameChecksum;
 import org.apache.seatunnel.api.source.managed.serialization.FrameException;
 import org.apache.seatunnel.api.source.managed.serialization.FrameFormat;
@@ -95,6 +96,31 @@ public final class AssignmentTrackerCodec {
     private AssignmentTrackerCodec() {}
 
     public static byte[] encode(SourceAssignmentTracker tracker, long writerEpoch) {
+        return encode(tracker, writerEpoch, a -> false).bytes;
+    }
+
+    /** A tracker state and how many assignments (and their splits) it left out. */
+    static final class Encoded {
+        final byte[] bytes;
+        final int assignmentsLeftOut;
+        final long splitsLeftOut;
+
+        private Encoded(byte[] bytes, int assignmentsLeftOut, long splitsLeftOut) {
+            this.bytes = bytes;
+            this.assignmentsLeftOut = assignmentsLeftOut;
+            this.splitsLeftOut = splitsLeftOut;
+        }
+    }
+
+    /**
+     * The tracker's state without the assignments {@code leaveOut} accepts (asked once each): those
+     * a checkpoint need not carry because its readers' own state already holds them ({@link
+     * AppliedBeforeBarrier}).
+     */
+    static Encoded encode(
+            SourceAssignmentTracker tracker,
+            long writerEpoch,
+            Predicate<TrackedAssignment> leaveOut) {
         long size = HEADER + 4 + 4L * tracker.noMoreSplitsSubtasks().size() + 4 + 4 + 4;
         int pendingCount = 0;
         for (ArrayDeque<PendingSplit> q : tracker.pendingSplits()) {
@@ -103,10 +129,17 @@ public final class AssignmentTrackerCodec {
                 pendingCount++;
             }
         }
-        int assignments = 0;
+        List<TrackedAssignment> kept = new ArrayList<>();
+        int leftOut = 0;
+        long splitsLeftOut = 0;
         for (TrackedAssignment a : tracker.assignments()) {
+            if (leaveOut.test(a)) {
+                leftOut++;
+                splitsLeftOut += a.liveCount();
+                continue;
+            }
             size += ASSIGNMENT_FIXED + putSplits(null, a);
-            assignments++;
+            kept.add(a);
         }
         if (size > Integer.MAX_VALUE - 8) {
             throw new IllegalStateException("tracker state of " + size + " bytes is too large");
@@ -123,8 +156,8 @@ public final class AssignmentTrackerCodec {
                 b.putI32(p.subtask()).putBlob(p.idUtf8()).putBlob(p.splitBytes());
             }
         }
-        b.putI32(assignments);
-        for (TrackedAssignment a : tracker.assignments()) {
+        b.putI32(kept.size());
+        for (TrackedAssignment a : kept) {
             b.putU8(a.state().wireCode()).putI32(a.subtask());
             b.putI64(a.epoch()).putI64(a.attempt()).putI64(a.sequence());
             b.putI64(a.commandId()).putI64(a.cutId()).putI64(a.includedCheckpointId());
@@ -132,7 +165,7 @@ public final class AssignmentTrackerCodec {
             b.putI32(a.liveCount());
             putSplits(b, a);
         }
-        return b.finish();
+        return new Encoded(b.finish(), leftOut, splitsLeftOut);
     }
 
     /**

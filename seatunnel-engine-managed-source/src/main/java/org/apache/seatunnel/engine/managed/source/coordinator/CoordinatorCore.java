@@ -57,6 +57,9 @@ import org.slf4j.LoggerFactory;
 final class CoordinatorCore<SplitT extends SourceSplit, StateT> {
     private static final Logger LOG = LoggerFactory.getLogger(CoordinatorCore.class);
 
+    /** The barrier of an apply acknowledgement that did not say when it was taken. */
+    static final long NO_BARRIER_PROOF = -1;
+
     private final CoordinatorConfig config;
     private final EnumeratorFactory<SplitT, StateT> factory;
     private final SplitBytes<SplitT> splitBytes;
@@ -69,6 +72,7 @@ final class CoordinatorCore<SplitT extends SourceSplit, StateT> {
     private final CoordinatorSchedulerImpl scheduler;
     private final TrackerGauges gauges;
     private final RestoredReaderStates<SplitT> restoredStates;
+    private final AppliedBeforeBarrier appliedBefore = new AppliedBeforeBarrier();
     private final byte[] restoreBlob;
     private OutboundCommands outbound;
     private LoopPort loop;
@@ -293,11 +297,23 @@ final class CoordinatorCore<SplitT extends SourceSplit, StateT> {
      * (credit returns; without checkpoints its splits are collected), never durability.
      */
     void applied(int subtask, long attempt, long watermark, int backlog) {
+        applied(subtask, attempt, watermark, backlog, NO_BARRIER_PROOF);
+    }
+
+    /**
+     * As {@link #applied(int, long, long, int)}, taken by the reader after barrier {@code
+     * lastBarrier} and before any later one ({@link #NO_BARRIER_PROOF} if unknown): the snapshots
+     * of later checkpoints leave what it applied out ({@link AppliedBeforeBarrier}).
+     */
+    void applied(int subtask, long attempt, long watermark, int backlog, long lastBarrier) {
         if (!readers.isCurrent(subtask, attempt)) {
             metrics.increment(Counter.ASSIGNMENT_FENCED_ACKS);
             return;
         }
         appliedThrough(subtask, attempt, watermark, backlog);
+        if (lastBarrier >= 0) {
+            appliedBefore.record(subtask, attempt, envelopes.epoch(), watermark, lastBarrier);
+        }
     }
 
     private void appliedThrough(int subtask, long attempt, long watermark, int backlog) {
@@ -315,11 +331,21 @@ final class CoordinatorCore<SplitT extends SourceSplit, StateT> {
         // would be in neither half of it. Read the ticket first, so later calls stay out.
         loop.applyEnumeratorCallsBefore(loop.enumeratorCallTicket());
         byte[] state = stateSerializer.serialize(snapshot);
-        byte[] trackerState = AssignmentTrackerCodec.encode(tracker, envelopes.epoch());
+        AssignmentTrackerCodec.Encoded trackerState =
+                AssignmentTrackerCodec.encode(
+                        tracker,
+                        envelopes.epoch(),
+                        // A registration drops the old attempt's assignments today; the check keeps
+                        // a proof from outliving its attempt should an entry ever stay behind.
+                        a ->
+                                readers.isCurrent(a.subtask(), a.attempt())
+                                        && appliedBefore.appliedBefore(a, checkpointId));
         envelopes.cutTaken(checkpointId);
         metrics.increment(Counter.SNAPSHOTS);
+        metrics.add(Counter.SNAPSHOT_ASSIGNMENTS_LEFT_OUT, trackerState.assignmentsLeftOut);
+        metrics.add(Counter.SNAPSHOT_SPLITS_LEFT_OUT, trackerState.splitsLeftOut);
         return CoordinatorSnapshotCodec.encode(
-                checkpointId, envelopes.epoch(), config.parallelism(), state, trackerState);
+                checkpointId, envelopes.epoch(), config.parallelism(), state, trackerState.bytes);
     }
 
     void checkpointComplete(long checkpointId) throws Exception {

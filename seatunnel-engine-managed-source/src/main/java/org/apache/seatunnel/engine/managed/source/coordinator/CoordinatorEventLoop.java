@@ -222,10 +222,21 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> {
      * after applying that far ({@link AppliedAckPayload#UNKNOWN_BACKLOG} if it does not count).
      */
     public OfferResult assignmentApplied(int subtask, long attemptId, long watermark, int backlog) {
+        return assignmentApplied(
+                subtask, attemptId, watermark, backlog, CoordinatorCore.NO_BARRIER_PROOF);
+    }
+
+    /**
+     * As {@link #assignmentApplied(int, long, long, int)}, with the last barrier the reader had
+     * taken when it counted: a backlog of 0 then proves its applied splits were read before any
+     * later barrier.
+     */
+    public OfferResult assignmentApplied(
+            int subtask, long attemptId, long watermark, int backlog, long lastBarrier) {
         return loop.offer(
                 new CoordinatorLoop.Command(
                         CoordinatorCommandType.ASSIGNMENT_APPLIED,
-                        () -> core.applied(subtask, attemptId, watermark, backlog)));
+                        () -> core.applied(subtask, attemptId, watermark, backlog, lastBarrier)));
     }
 
     /**

@@ -127,7 +127,11 @@ public final class CoordinatorInbox<M> {
                 AppliedAckPayload applied = AppliedAckPayload.decode(env.payload());
                 r =
                         loop.assignmentApplied(
-                                subtask, attempt, applied.watermark(), applied.backlog());
+                                subtask,
+                                attempt,
+                                applied.watermark(),
+                                applied.backlog(),
+                                applied.lastBarrier());
                 break;
             case READER_CHECKPOINTED:
                 ReaderInclusionReport report;

@@ -91,6 +91,13 @@ public final class CoordinatorMetrics {
         ASSIGNMENTS_RETURNED("AssignmentsReturnedToEnumerator"),
         ASSIGNMENTS_INCLUDED("AssignmentsCheckpointIncluded"),
         ASSIGNMENTS_GC("AssignmentsGarbageCollected"),
+        /**
+         * Assignments a coordinator snapshot left out because their reader had applied them before
+         * that checkpoint's barrier (summed over snapshots; {@link AppliedBeforeBarrier}).
+         */
+        SNAPSHOT_ASSIGNMENTS_LEFT_OUT("SnapshotAssignmentsLeftOut"),
+        /** The splits of {@link #SNAPSHOT_ASSIGNMENTS_LEFT_OUT}. */
+        SNAPSHOT_SPLITS_LEFT_OUT("SnapshotSplitsLeftOut"),
         ASSIGNMENT_DUPLICATE_ACKS("AssignmentDuplicateAcks"),
         ASSIGNMENT_FENCED_ACKS("AssignmentFencedAcks"),
         ASSIGNMENT_STALE_TARGET("AssignmentStaleTarget"),

@@ -44,21 +44,25 @@ import org.apache.seatunnel.engine.managed.source.protocol.AppliedAckPayload;
 final class AppliedAcks {
     /** Sends one acknowledgement; never blocks. */
     interface Sender {
-        CompletableFuture<AdmissionAck> send(long watermark, int backlog);
+        CompletableFuture<AdmissionAck> send(long watermark, int backlog, long lastBarrier);
     }
 
     /** One state of the attempt, numbered in the order the driving thread took them. Immutable. */
     private static final class Progress {
-        static final Progress NONE = new Progress(0, 0, AppliedAckPayload.UNKNOWN_BACKLOG);
+        static final Progress NONE = new Progress(0, 0, AppliedAckPayload.UNKNOWN_BACKLOG, 0);
 
         final long number;
         final long watermark;
         final int backlog;
+        // The last barrier the attempt had taken when this state was taken: the state held
+        // before every later barrier.
+        final long lastBarrier;
 
-        Progress(long number, long watermark, int backlog) {
+        Progress(long number, long watermark, int backlog, long lastBarrier) {
             this.number = number;
             this.watermark = watermark;
             this.backlog = backlog;
+            this.lastBarrier = lastBarrier;
         }
     }
 
@@ -77,26 +81,32 @@ final class AppliedAcks {
         this.lowMark = splitWindow > 0 ? splitWindow / 2 : -1;
     }
 
-    /** The loop applied commands up to {@code watermark}, leaving it {@code backlog} splits. */
-    void applied(long watermark, int backlog) {
+    /**
+     * The loop applied commands up to {@code watermark}, leaving it {@code backlog} splits, after
+     * it took barrier {@code lastBarrier} (0 before its first) and before any later one.
+     */
+    void applied(long watermark, int backlog, long lastBarrier) {
         Progress p = latest;
         if (watermark > p.watermark || (watermark == p.watermark && backlog != p.backlog)) {
-            latest = new Progress(p.number + 1, Math.max(watermark, p.watermark), backlog);
+            latest =
+                    new Progress(
+                            p.number + 1, Math.max(watermark, p.watermark), backlog, lastBarrier);
         }
         trySend();
     }
 
     /**
-     * A turn ended with {@code backlog} unread splits: reported only if it crossed the low mark or
-     * reached zero since the last state. No allocation otherwise (this runs after every turn).
+     * A turn ended with {@code backlog} unread splits, after barrier {@code lastBarrier}: reported
+     * only if it crossed the low mark or reached zero since the last state. No allocation otherwise
+     * (this runs after every turn).
      */
-    void backlog(int backlog) {
+    void backlog(int backlog, long lastBarrier) {
         Progress p = latest;
         if (lowMark < 0 || backlog >= p.backlog) {
             return;
         }
         if ((p.backlog > lowMark && backlog <= lowMark) || (p.backlog > 0 && backlog == 0)) {
-            latest = new Progress(p.number + 1, p.watermark, backlog);
+            latest = new Progress(p.number + 1, p.watermark, backlog, lastBarrier);
             trySend();
         }
     }
@@ -106,8 +116,8 @@ final class AppliedAcks {
      * was lost on the way), say it again, so a coordinator waiting for credit or split room never
      * waits for an attempt that has nothing left to do.
      */
-    void resend(long watermark, int backlog) {
-        applied(watermark, backlog);
+    void resend(long watermark, int backlog, long lastBarrier) {
+        applied(watermark, backlog, lastBarrier);
     }
 
     /** The highest watermark the coordinator admitted (a gauge). */
@@ -129,7 +139,7 @@ final class AppliedAcks {
             }
             CompletableFuture<AdmissionAck> sent;
             try {
-                sent = sender.send(p.watermark, p.backlog);
+                sent = sender.send(p.watermark, p.backlog, p.lastBarrier);
             } catch (RuntimeException e) {
                 inFlight.set(false);
                 return;

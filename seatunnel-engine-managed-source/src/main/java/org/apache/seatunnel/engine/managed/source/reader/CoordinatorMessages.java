@@ -107,7 +107,7 @@ final class CoordinatorMessages {
     }
 
     /** Sends an apply acknowledgement ({@link AppliedAcks}' sender); fault point 7 sits here. */
-    CompletableFuture<AdmissionAck> sendAppliedAck(long watermark, int backlog) {
+    CompletableFuture<AdmissionAck> sendAppliedAck(long watermark, int backlog, long lastBarrier) {
         FaultAction fault = FaultAction.PROCEED;
         if (FaultSeam.INSTALLED != null) {
             fault =
@@ -123,13 +123,17 @@ final class CoordinatorMessages {
                 return lost;
             }
         }
-        CompletableFuture<AdmissionAck> sent = uplinkSend(appliedAck(watermark, backlog));
-        return fault == FaultAction.DUPLICATE ? uplinkSend(appliedAck(watermark, backlog)) : sent;
+        CompletableFuture<AdmissionAck> sent =
+                uplinkSend(appliedAck(watermark, backlog, lastBarrier));
+        return fault == FaultAction.DUPLICATE
+                ? uplinkSend(appliedAck(watermark, backlog, lastBarrier))
+                : sent;
     }
 
-    private SourceCommandEnvelope appliedAck(long watermark, int backlog) {
+    private SourceCommandEnvelope appliedAck(long watermark, int backlog, long lastBarrier) {
         return toCoordinator(
-                        CommandKind.ASSIGNMENT_ACK, AppliedAckPayload.encode(watermark, backlog))
+                        CommandKind.ASSIGNMENT_ACK,
+                        AppliedAckPayload.encode(watermark, backlog, lastBarrier))
                 .payloadVersion(AppliedAckPayload.VERSION)
                 .build();
     }

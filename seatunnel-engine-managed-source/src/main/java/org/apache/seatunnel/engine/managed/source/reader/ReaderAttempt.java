@@ -211,7 +211,10 @@ public final class ReaderAttempt<T, SplitT extends SourceSplit> {
     public void onIdle() {
         long epoch = uplink.coordinatorEpoch();
         if (epoch > 0) {
-            appliedAcks.resend(loop.appliedWatermark(epoch), connector.splitBacklog());
+            appliedAcks.resend(
+                    loop.appliedWatermark(epoch),
+                    connector.splitBacklog(),
+                    loop.lastProcessedBarrier());
         }
     }
 
@@ -346,12 +349,14 @@ public final class ReaderAttempt<T, SplitT extends SourceSplit> {
         public void onApplied(SourceCommandEnvelope command) {
             // Every sequenced coordinator command takes credit: say how far this attempt got.
             appliedAcks.applied(
-                    loop.appliedWatermark(command.coordinatorEpoch()), connector.splitBacklog());
+                    loop.appliedWatermark(command.coordinatorEpoch()),
+                    connector.splitBacklog(),
+                    loop.lastProcessedBarrier());
         }
 
         @Override
         public void onTurnEnded() {
-            appliedAcks.backlog(connector.splitBacklog());
+            appliedAcks.backlog(connector.splitBacklog(), loop.lastProcessedBarrier());
         }
 
         @Override

@@ -61,34 +61,45 @@ class FlowControlPayloadGoldenTest {
     }
 
     @Test
-    void appliedAcknowledgementCarriesWatermarkAndBacklog() {
-        byte[] b = AppliedAckPayload.encode(0x0102030405060708L, 512);
-        assertEquals("0102030405060708" + "00000200", hex(b));
+    void appliedAcknowledgementCarriesWatermarkBacklogAndLastBarrier() {
+        byte[] b = AppliedAckPayload.encode(0x0102030405060708L, 512, 0x1112131415161718L);
+        assertEquals("0102030405060708" + "00000200" + "1112131415161718", hex(b));
         AppliedAckPayload p = AppliedAckPayload.decode(ByteBuffer.wrap(b));
         assertEquals(0x0102030405060708L, p.watermark());
         assertEquals(512, p.backlog());
+        assertEquals(0x1112131415161718L, p.lastBarrier());
         assertEquals(
-                "0000000000000003" + "ffffffff",
-                hex(AppliedAckPayload.encode(3, AppliedAckPayload.UNKNOWN_BACKLOG)));
-        assertEquals(3, AppliedAckPayload.VERSION);
+                "0000000000000003" + "ffffffff" + "0000000000000000",
+                hex(AppliedAckPayload.encode(3, AppliedAckPayload.UNKNOWN_BACKLOG, 0)));
+        assertEquals(4, AppliedAckPayload.VERSION);
     }
 
     @Test
     void appliedAcknowledgementRefusesWhatIsNotOne() {
         assertEquals(ReasonCode.TRUNCATED, AppliedAckPayload.check(ByteBuffer.allocate(8)));
-        assertEquals(ReasonCode.TRAILING_BYTES, AppliedAckPayload.check(ByteBuffer.allocate(13)));
-        byte[] negativeWatermark = HexFormat.of().parseHex("ffffffffffffffff" + "00000000");
+        // A version 3 acknowledgement (no barrier) is no longer accepted.
+        assertEquals(ReasonCode.TRUNCATED, AppliedAckPayload.check(ByteBuffer.allocate(12)));
+        assertEquals(ReasonCode.TRAILING_BYTES, AppliedAckPayload.check(ByteBuffer.allocate(21)));
+        byte[] negativeWatermark =
+                HexFormat.of().parseHex("ffffffffffffffff" + "00000000" + "0000000000000000");
         assertEquals(
                 ReasonCode.MALFORMED_PAYLOAD,
                 AppliedAckPayload.check(ByteBuffer.wrap(negativeWatermark)));
-        byte[] badBacklog = HexFormat.of().parseHex("0000000000000001" + "fffffffe");
+        byte[] badBacklog =
+                HexFormat.of().parseHex("0000000000000001" + "fffffffe" + "0000000000000000");
         assertEquals(
                 ReasonCode.MALFORMED_PAYLOAD, AppliedAckPayload.check(ByteBuffer.wrap(badBacklog)));
         assertThrows(
                 IllegalArgumentException.class,
                 () -> AppliedAckPayload.decode(ByteBuffer.wrap(badBacklog)));
-        assertThrows(IllegalArgumentException.class, () -> AppliedAckPayload.encode(-1, 0));
-        assertThrows(IllegalArgumentException.class, () -> AppliedAckPayload.encode(0, -2));
+        byte[] negativeBarrier =
+                HexFormat.of().parseHex("0000000000000001" + "00000000" + "ffffffffffffffff");
+        assertEquals(
+                ReasonCode.MALFORMED_PAYLOAD,
+                AppliedAckPayload.check(ByteBuffer.wrap(negativeBarrier)));
+        assertThrows(IllegalArgumentException.class, () -> AppliedAckPayload.encode(-1, 0, 0));
+        assertThrows(IllegalArgumentException.class, () -> AppliedAckPayload.encode(0, -2, 0));
+        assertThrows(IllegalArgumentException.class, () -> AppliedAckPayload.encode(0, 0, -1));
     }
 
     private static String hex(byte[] b) {

@@ -34,8 +34,8 @@ class AppliedAcksTest {
         final List<CompletableFuture<AdmissionAck>> answers = new ArrayList<>();
 
         @Override
-        public CompletableFuture<AdmissionAck> send(long watermark, int backlog) {
-            sent.add(new long[] {watermark, backlog});
+        public CompletableFuture<AdmissionAck> send(long watermark, int backlog, long lastBarrier) {
+            sent.add(new long[] {watermark, backlog, lastBarrier});
             CompletableFuture<AdmissionAck> f = new CompletableFuture<>();
             answers.add(f);
             return f;
@@ -58,9 +58,9 @@ class AppliedAcksTest {
     void oneInFlightAndWhatChangedMeanwhileGoesInTheNext() {
         Sends s = new Sends();
         AppliedAcks acks = new AppliedAcks(s, 100);
-        acks.applied(1, 64);
-        acks.applied(2, 128);
-        acks.applied(3, 160);
+        acks.applied(1, 64, 0);
+        acks.applied(2, 128, 0);
+        acks.applied(3, 160, 0);
         assertEquals(1, s.sent.size(), "one in flight");
         s.admitLast();
         assertEquals(2, s.sent.size());
@@ -74,26 +74,26 @@ class AppliedAcksTest {
     void theBacklogAloneIsReportedAtTheLowMarkAndAtZeroOnly() {
         Sends s = new Sends();
         AppliedAcks acks = new AppliedAcks(s, 100);
-        acks.applied(1, 100);
+        acks.applied(1, 100, 0);
         s.admitLast();
         for (int b = 99; b > 50; b--) {
-            acks.backlog(b);
+            acks.backlog(b, 0);
         }
         assertEquals(1, s.sent.size(), "above the low mark: nothing to say");
-        acks.backlog(50);
+        acks.backlog(50, 0);
         assertEquals(2, s.sent.size());
         assertEquals(1, s.last()[0]);
         assertEquals(50, s.last()[1]);
         s.admitLast();
         for (int b = 49; b > 0; b--) {
-            acks.backlog(b);
+            acks.backlog(b, 0);
         }
         assertEquals(2, s.sent.size(), "between the low mark and zero: nothing");
-        acks.backlog(0);
+        acks.backlog(0, 0);
         assertEquals(3, s.sent.size());
         assertEquals(0, s.last()[1]);
         s.admitLast();
-        acks.backlog(0);
+        acks.backlog(0, 0);
         assertEquals(3, s.sent.size(), "zero again: nothing");
     }
 
@@ -101,16 +101,16 @@ class AppliedAcksTest {
     void aLostReportIsSaidAgainWhenIdle() {
         Sends s = new Sends();
         AppliedAcks acks = new AppliedAcks(s, 100);
-        acks.applied(1, 100);
+        acks.applied(1, 100, 0);
         s.admitLast();
-        acks.backlog(0);
+        acks.backlog(0, 0);
         s.failLast();
         assertEquals(2, s.sent.size());
-        acks.resend(1, 0);
+        acks.resend(1, 0, 0);
         assertEquals(3, s.sent.size(), "idle: the lost state is said again");
         assertEquals(0, s.last()[1]);
         s.admitLast();
-        acks.resend(1, 0);
+        acks.resend(1, 0, 0);
         assertEquals(3, s.sent.size(), "admitted: nothing more to say");
     }
 
@@ -118,12 +118,31 @@ class AppliedAcksTest {
     void withoutASplitWindowOnlyAppliesAreReported() {
         Sends s = new Sends();
         AppliedAcks acks = new AppliedAcks(s, 0);
-        acks.applied(1, 5);
+        acks.applied(1, 5, 0);
         s.admitLast();
-        acks.backlog(0);
+        acks.backlog(0, 0);
         assertEquals(1, s.sent.size());
-        acks.applied(2, -1);
+        acks.applied(2, -1, 0);
         assertEquals(2, s.sent.size());
         assertEquals(-1, s.last()[1]);
+    }
+
+    @Test
+    void eachStateCarriesTheLastBarrierTakenWhenItWasTaken() {
+        Sends s = new Sends();
+        AppliedAcks acks = new AppliedAcks(s, 100);
+        acks.applied(1, 100, 4);
+        assertEquals(4, s.last()[2]);
+        // Taken after barrier 4; sent after barrier 5 was taken: it still says 4.
+        acks.backlog(0, 4);
+        s.admitLast();
+        assertEquals(0, s.last()[1]);
+        assertEquals(4, s.last()[2], "the barrier of when the state was taken, not of the send");
+        acks.applied(2, 64, 5);
+        s.admitLast();
+        assertEquals(5, s.last()[2]);
+        // Idle after barrier 7 with nothing new: the admitted state is not said again.
+        acks.resend(2, 64, 7);
+        assertEquals(3, s.sent.size());
     }
 }

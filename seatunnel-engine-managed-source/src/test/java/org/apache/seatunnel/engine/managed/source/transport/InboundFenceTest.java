@@ -251,13 +251,13 @@ class InboundFenceTest {
                 1);
         assertRefused(
                 adapter.route(
-                        fromReader(CommandKind.ASSIGNMENT_ACK, JOB, 0, 5, EPOCH, new byte[13]),
+                        fromReader(CommandKind.ASSIGNMENT_ACK, JOB, 0, 5, EPOCH, new byte[21]),
                         READER_MEMBER),
                 AdmissionStatus.INVALID_PAYLOAD,
                 ReasonCode.TRAILING_BYTES,
                 0);
-        byte[] negativeBacklog = new byte[12];
-        java.nio.ByteBuffer.wrap(negativeBacklog).putLong(3).putInt(-2);
+        byte[] negativeBacklog = new byte[20];
+        java.nio.ByteBuffer.wrap(negativeBacklog).putLong(3).putInt(-2).putLong(0);
         assertRefused(
                 adapter.route(
                         fromReader(CommandKind.ASSIGNMENT_ACK, JOB, 0, 5, EPOCH, negativeBacklog),

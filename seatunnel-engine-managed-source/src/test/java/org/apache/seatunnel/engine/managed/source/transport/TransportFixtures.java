@@ -76,7 +76,7 @@ public final class TransportFixtures {
             case CHECKPOINT_ABORTED:
                 return LongPayload.encode(3);
             case ASSIGNMENT_ACK:
-                return AppliedAckPayload.encode(3, 7);
+                return AppliedAckPayload.encode(3, 7, 2);
             case READER_REGISTRATION:
                 return RegistrationPayload.encode(16, 1 << 20, 64);
             default:
