@@ -150,19 +150,35 @@ class ManagedFakeEnumeratorTest {
                 new ArrayList<>(
                         Arrays.asList(new ManagedFakeSplit(0, 1), new ManagedFakeSplit(9, 2)));
         assertEquals(state, states.deserialize(states.serialize(state)));
-        // Version 1: u8 1 | i32 count | (i32 length | split bytes) per split.
+        // Version 2: u8 2 | i32 count | per split (varint shared prefix, varint shared suffix,
+        // varint middle length, middle) against the split before it.
         assertEquals(
-                "01"
+                "02"
                         + "00000002"
-                        + "0000000d"
+                        + "00000d"
                         + "01"
                         + "00000000"
                         + "0000000000000001"
-                        + "0000000d"
-                        + "01"
-                        + "00000009"
+                        + "040009"
+                        + "09"
                         + "0000000000000002",
                 java.util.HexFormat.of().formatHex(states.serialize(state)));
+        // Version 1 (the first release's): u8 1 | i32 count | (i32 length | split bytes).
+        assertEquals(
+                state,
+                states.deserialize(
+                        java.util.HexFormat.of()
+                                .parseHex(
+                                        "01"
+                                                + "00000002"
+                                                + "0000000d"
+                                                + "01"
+                                                + "00000000"
+                                                + "0000000000000001"
+                                                + "0000000d"
+                                                + "01"
+                                                + "00000009"
+                                                + "0000000000000002")));
     }
 
     private static ManagedFakeEnumerator fresh(RecordingContext ctx, ManagedFakeConfig config) {

@@ -18,6 +18,7 @@
 package org.apache.seatunnel.engine.managed.source.coordinator;
 
 import java.util.Arrays;
+import org.apache.seatunnel.api.source.managed.serialization.ByteDelta;
 import org.apache.seatunnel.api.source.managed.serialization.FrameException;
 import org.apache.seatunnel.api.source.managed.serialization.FrameReader;
 import org.apache.seatunnel.api.source.managed.serialization.FrameRefusal;
@@ -52,8 +53,8 @@ final class SplitDeltaCoding {
      */
     static int put(
             FrameWriter out, byte[] prev, int prevOff, int prevLen, byte[] cur, int off, int len) {
-        int p = prefix(prev, prevOff, prevLen, cur, off, len);
-        int s = suffix(prev, prevOff, prevLen, cur, off, len, p);
+        int p = ByteDelta.sharedPrefix(prev, prevOff, prevLen, cur, off, len);
+        int s = ByteDelta.sharedSuffix(prev, prevOff, prevLen, cur, off, len, p);
         int m = len - p - s;
         if (out != null) {
             putVarint(out, p);
@@ -61,7 +62,7 @@ final class SplitDeltaCoding {
             putVarint(out, m);
             out.putBytes(cur, off + p, m);
         }
-        return varintSize(p) + varintSize(s) + varintSize(m) + m;
+        return ByteDelta.varintSize(p) + ByteDelta.varintSize(s) + ByteDelta.varintSize(m) + m;
     }
 
     /**
@@ -97,33 +98,6 @@ final class SplitDeltaCoding {
         in.read(b, at + p, m);
         System.arraycopy(b, prevOff + prevLen - s, b, at + p + m, s);
         return (int) len;
-    }
-
-    private static int prefix(byte[] a, int aOff, int aLen, byte[] b, int bOff, int bLen) {
-        int n = Math.min(aLen, bLen);
-        int i = 0;
-        while (i < n && a[aOff + i] == b[bOff + i]) {
-            i++;
-        }
-        return i;
-    }
-
-    /** Shared bytes at the end, leaving the {@code p} shared at the start to the prefix. */
-    private static int suffix(byte[] a, int aOff, int aLen, byte[] b, int bOff, int bLen, int p) {
-        int n = Math.min(aLen, bLen) - p;
-        int i = 0;
-        while (i < n && a[aOff + aLen - 1 - i] == b[bOff + bLen - 1 - i]) {
-            i++;
-        }
-        return i;
-    }
-
-    private static int varintSize(int v) {
-        int n = 1;
-        while ((v >>>= 7) != 0) {
-            n++;
-        }
-        return n;
     }
 
     private static void putVarint(FrameWriter out, int v) {
