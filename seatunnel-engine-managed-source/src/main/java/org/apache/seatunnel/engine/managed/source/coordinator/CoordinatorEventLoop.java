@@ -228,8 +228,8 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> {
 
     /**
      * As {@link #assignmentApplied(int, long, long, int)}, with the last barrier the reader had
-     * taken when it counted: a backlog of 0 then proves its applied splits were read before any
-     * later barrier.
+     * taken when it took that state: what it applied is then in its state at any later barrier, and
+     * the snapshots of later checkpoints leave it out.
      */
     public OfferResult assignmentApplied(
             int subtask, long attemptId, long watermark, int backlog, long lastBarrier) {

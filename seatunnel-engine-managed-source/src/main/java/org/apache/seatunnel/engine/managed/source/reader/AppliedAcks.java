@@ -25,12 +25,13 @@ import org.apache.seatunnel.engine.managed.source.protocol.AppliedAckPayload;
 /**
  * A reader attempt's apply acknowledgements to its coordinator: cumulative and coalesced. Each one
  * carries the attempt's applied watermark (every command of the coordinator epoch up to that
- * sequence was applied) and its split backlog right after (splits it holds and has not read to
- * their end), so one acknowledgement answers any number of commands, a lost or late one is made
- * good by the next, and a duplicate changes nothing. At most one is in flight; what changes
- * meanwhile goes out in the next one, sent when the one in flight is answered. This is flow control
- * — the coordinator gives the credit of applied commands back and measures the split window again —
- * never durability.
+ * sequence was applied), its split backlog right after (splits it holds and has not read to their
+ * end) and the last barrier it had taken then, so one acknowledgement answers any number of
+ * commands, a lost or late one is made good by the next, and a duplicate changes nothing. At most
+ * one is in flight; what changes meanwhile goes out in the next one, sent when the one in flight is
+ * answered. This is flow control — the coordinator gives the credit of applied commands back and
+ * measures the split window again — and, dated by the barrier, tells the coordinator what its
+ * snapshots of later checkpoints need not store; never what it may forget.
  *
  * <p>Besides every apply, the backlog alone is reported when it falls to half the split window (the
  * low mark) or to zero: the coordinator, which stopped sending at the window, then has room again.

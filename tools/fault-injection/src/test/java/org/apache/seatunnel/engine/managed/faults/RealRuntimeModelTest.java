@@ -71,6 +71,9 @@ class RealRuntimeModelTest {
         assertTrue(
                 t.schedules < 200 || t.barriersBetweenTurns > 0,
                 "barriers landed between two turns of one reader call");
+        assertTrue(
+                t.schedules < 200 || t.assignmentsLeftOut > 0,
+                "snapshots left out assignments their readers had applied before the barrier");
     }
 
     /**
@@ -148,6 +151,7 @@ class RealRuntimeModelTest {
             t.splitsFromRemovedSubtasks += w.splitsFromRemovedSubtasks();
             t.statesFromRemovedSubtasks += w.statesFromRemovedSubtasks();
             t.barriersBetweenTurns += w.checkpoints().barriersBetweenTurns();
+            t.assignmentsLeftOut += w.checkpoints().assignmentsLeftOut();
         }
         double secs = (System.nanoTime() - start) / 1e9;
         System.out.printf(
@@ -155,7 +159,7 @@ class RealRuntimeModelTest {
                         + " fewer; %d states of removed subtasks handed back, holding %d splits;"
                         + " %d handed back twice), %d injected faults, %d schedules with a poll"
                         + " linger, %d with a split window, %d barriers between two turns of a"
-                        + " call%n",
+                        + " call, %d assignments left out of snapshots%n",
                 name,
                 schedules,
                 secs,
@@ -169,7 +173,8 @@ class RealRuntimeModelTest {
                 t.faultsFired,
                 t.withLinger,
                 t.withSplitWindow,
-                t.barriersBetweenTurns);
+                t.barriersBetweenTurns,
+                t.assignmentsLeftOut);
         return t;
     }
 
@@ -271,6 +276,7 @@ class RealRuntimeModelTest {
         long splitsFromRemovedSubtasks;
         long statesFromRemovedSubtasks;
         long statesDeliveredTwice;
+        long assignmentsLeftOut;
         long withLinger;
         long withSplitWindow;
         long barriersBetweenTurns;

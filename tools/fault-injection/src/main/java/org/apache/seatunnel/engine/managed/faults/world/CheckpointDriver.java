@@ -29,6 +29,7 @@ import org.apache.seatunnel.engine.managed.faults.FaultInjector;
 import org.apache.seatunnel.engine.managed.faults.FaultPoint;
 import org.apache.seatunnel.engine.managed.faults.InjectedFault;
 import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorEventLoop;
+import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorMetrics.Counter;
 import org.apache.seatunnel.engine.managed.source.reader.ReaderSnapshot;
 
 /**
@@ -52,6 +53,7 @@ public final class CheckpointDriver {
     private int completedCount;
     private int abortedCount;
     private int barriersBetweenTurns;
+    private long assignmentsLeftOut;
 
     CheckpointDriver(MiniEngine engine, FaultInjector faults) {
         this.engine = engine;
@@ -65,8 +67,11 @@ public final class CheckpointDriver {
             return false;
         }
         long id = nextId++;
+        long leftOut = engine.coordinator().metrics().get(Counter.SNAPSHOT_ASSIGNMENTS_LEFT_OUT);
         CompletableFuture<byte[]> f = engine.coordinator().snapshot(id);
         engine.drainCoordinator();
+        assignmentsLeftOut +=
+                engine.coordinator().metrics().get(Counter.SNAPSHOT_ASSIGNMENTS_LEFT_OUT) - leftOut;
         byte[] blob = f.isDone() && !f.isCompletedExceptionally() ? f.getNow(null) : null;
         if (blob == null || engine.failurePending()) {
             engine.trace("checkpoint " + id + " not triggered: coordinator snapshot failed");
@@ -239,6 +244,14 @@ public final class CheckpointDriver {
     /** Barriers delivered between two turns of one reader call. */
     public int barriersBetweenTurns() {
         return barriersBetweenTurns;
+    }
+
+    /**
+     * Assignments the coordinator's snapshots left out because their readers had applied them
+     * before the barrier (the checkpoint gets them from the readers' state).
+     */
+    public long assignmentsLeftOut() {
+        return assignmentsLeftOut;
     }
 
     /** A checkpoint being taken. */
