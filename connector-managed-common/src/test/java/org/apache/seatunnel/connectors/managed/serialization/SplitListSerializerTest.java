@@ -122,45 +122,20 @@ class SplitListSerializerTest {
             assertThrows(IOException.class, () -> LIST.deserialize(cut), "truncated at " + len);
         }
         // The second split claims 5 + 9 shared bytes of a 13-byte split.
-        IOException shares =
-                assertThrows(
-                        IOException.class,
-                        () ->
-                                LIST.deserialize(
-                                        HexFormat.of()
-                                                .parseHex(
-                                                        "02"
-                                                                + "00000002"
-                                                                + "00000d"
-                                                                + "01000000000000000000000000"
-                                                                + "050900")));
-        assertTrue(shares.getMessage().contains("shares 5 + 9 bytes with 13"), shares.getMessage());
-        IOException varint =
-                assertThrows(
-                        IOException.class,
-                        () ->
-                                LIST.deserialize(
-                                        HexFormat.of()
-                                                .parseHex(
-                                                        "02"
-                                                                + "00000001"
-                                                                + "8080808080"
-                                                                + "0000")));
-        assertTrue(varint.getMessage().contains("longer than 5 bytes"), varint.getMessage());
+        assertRefused(
+                "02" + "00000002" + "00000d" + "01000000000000000000000000" + "050900",
+                "shares 5 + 9 bytes with 13");
+        assertRefused("02" + "00000001" + "8080808080" + "0000", "longer than 5 bytes");
         // A first split of 2 GiB - 1 bytes with one byte of input.
-        IOException big =
+        assertRefused("02" + "00000001" + "0000" + "ffffffff07" + "00", "does not fit the input");
+    }
+
+    /** Decoding {@code hex} fails with an IOException whose message names {@code reason}. */
+    private static void assertRefused(String hex, String reason) {
+        IOException e =
                 assertThrows(
-                        IOException.class,
-                        () ->
-                                LIST.deserialize(
-                                        HexFormat.of()
-                                                .parseHex(
-                                                        "02"
-                                                                + "00000001"
-                                                                + "0000"
-                                                                + "ffffffff07"
-                                                                + "00")));
-        assertTrue(big.getMessage().contains("does not fit the input"), big.getMessage());
+                        IOException.class, () -> LIST.deserialize(HexFormat.of().parseHex(hex)));
+        assertTrue(e.getMessage().contains(reason), e.getMessage());
     }
 
     @Test
