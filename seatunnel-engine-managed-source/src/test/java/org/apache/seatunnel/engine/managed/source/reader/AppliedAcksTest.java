@@ -133,16 +133,21 @@ class AppliedAcksTest {
         AppliedAcks acks = new AppliedAcks(s, 100);
         acks.applied(1, 100, 4);
         assertEquals(4, s.last()[2]);
-        // Taken after barrier 4; sent after barrier 5 was taken: it still says 4.
-        acks.backlog(0, 4);
+        // Taken after barrier 5 while the first is in flight: sent later, it says 5.
+        acks.backlog(0, 5);
         s.admitLast();
+        assertEquals(2, s.sent.size());
         assertEquals(0, s.last()[1]);
-        assertEquals(4, s.last()[2], "the barrier of when the state was taken, not of the send");
-        acks.applied(2, 64, 5);
-        s.admitLast();
         assertEquals(5, s.last()[2]);
-        // Idle after barrier 7 with nothing new: the admitted state is not said again.
-        acks.resend(2, 64, 7);
+        // That state is lost; the attempt is idle after barrier 7 with nothing new. Said again,
+        // it keeps barrier 5: it held before barrier 6 (a claim about 7 would be weaker).
+        s.failLast();
+        acks.resend(1, 0, 7);
         assertEquals(3, s.sent.size());
+        assertEquals(5, s.last()[2], "the barrier of when the state was taken, not of the resend");
+        // A new state taken after barrier 7 says 7.
+        s.admitLast();
+        acks.applied(2, 64, 7);
+        assertEquals(7, s.last()[2]);
     }
 }
