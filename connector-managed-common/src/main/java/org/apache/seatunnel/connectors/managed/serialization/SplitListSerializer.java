@@ -60,7 +60,6 @@ public final class SplitListSerializer<SplitT> extends VersionedSerializer<Array
 
     private static final int VERSION_1 = 1;
     private static final int VERSION_2 = 2;
-    private static final int MAX_VARINT_BYTES = 5;
 
     private final Serializer<SplitT> splitSerializer;
 
@@ -131,14 +130,9 @@ public final class SplitListSerializer<SplitT> extends VersionedSerializer<Array
     }
 
     private static void putVarint(DataOutputStream out, int v) throws IOException {
-        while ((v & ~0x7F) != 0) {
-            out.writeByte((v & 0x7F) | 0x80);
-            v >>>= 7;
-        }
-        out.writeByte(v);
+        ByteDelta.writeVarint(v, out::writeByte);
     }
 
-    /** A byte array stream whose buffer can be written out without a copy. */
     private static final class Scratch extends ByteArrayOutputStream {
         Scratch() {
             super(64);
@@ -196,17 +190,13 @@ public final class SplitListSerializer<SplitT> extends VersionedSerializer<Array
     }
 
     private static int varint(DataInputStream in) throws IOException {
-        long v = 0;
-        for (int i = 0; i < MAX_VARINT_BYTES; i++) {
-            int b = in.readUnsignedByte();
-            v |= (long) (b & 0x7F) << (7 * i);
-            if ((b & 0x80) == 0) {
-                if (v > Integer.MAX_VALUE) {
-                    throw new IOException("a varint of " + v);
-                }
-                return (int) v;
-            }
+        long v = ByteDelta.readVarint(in::readUnsignedByte);
+        if (v == ByteDelta.VARINT_TOO_LONG) {
+            throw new IOException("a varint longer than 5 bytes");
         }
-        throw new IOException("a varint longer than 5 bytes");
+        if (v > Integer.MAX_VALUE) {
+            throw new IOException("a varint of " + v);
+        }
+        return (int) v;
     }
 }

@@ -52,6 +52,48 @@ public final class ByteDelta {
         return i;
     }
 
+    /** The most bytes a varint of an {@code int} takes. */
+    public static final int MAX_VARINT_BYTES = 5;
+
+    /** What {@link #readVarint} answers for a varint longer than {@link #MAX_VARINT_BYTES}. */
+    public static final long VARINT_TOO_LONG = -1;
+
+    /** Where {@link #writeVarint} puts its bytes. */
+    public interface ByteSink<E extends Exception> {
+        void put(int unsignedByte) throws E;
+    }
+
+    /** Where {@link #readVarint} takes its bytes from. */
+    public interface ByteSource<E extends Exception> {
+        int next() throws E;
+    }
+
+    /** Writes {@code v} (at least 0) as an unsigned LEB128 varint. */
+    public static <E extends Exception> void writeVarint(int v, ByteSink<E> out) throws E {
+        while ((v & ~0x7F) != 0) {
+            out.put((v & 0x7F) | 0x80);
+            v >>>= 7;
+        }
+        out.put(v);
+    }
+
+    /**
+     * Reads an unsigned LEB128 varint of at most {@link #MAX_VARINT_BYTES} bytes: its value (which
+     * may exceed {@code Integer.MAX_VALUE}; the caller decides whether that is allowed), or {@link
+     * #VARINT_TOO_LONG}. The caller turns either into its own refusal.
+     */
+    public static <E extends Exception> long readVarint(ByteSource<E> in) throws E {
+        long v = 0;
+        for (int i = 0; i < MAX_VARINT_BYTES; i++) {
+            int b = in.next();
+            v |= (long) (b & 0x7F) << (7 * i);
+            if ((b & 0x80) == 0) {
+                return v;
+            }
+        }
+        return VARINT_TOO_LONG;
+    }
+
     /** The bytes {@code v} (at least 0) takes as an unsigned LEB128 varint. */
     public static int varintSize(int v) {
         int n = 1;

@@ -43,7 +43,6 @@ import org.apache.seatunnel.api.source.managed.serialization.FrameWriter;
  * wrote about 30 MB that the engine then serializes and stores before the checkpoint completes.
  */
 final class SplitDeltaCoding {
-    private static final int MAX_VARINT_BYTES = 5;
 
     private SplitDeltaCoding() {}
 
@@ -101,26 +100,18 @@ final class SplitDeltaCoding {
     }
 
     private static void putVarint(FrameWriter out, int v) {
-        while ((v & ~0x7F) != 0) {
-            out.putU8((v & 0x7F) | 0x80);
-            v >>>= 7;
-        }
-        out.putU8(v);
+        ByteDelta.writeVarint(v, out::putU8);
     }
 
     private static int varint(FrameReader in) throws FrameException {
-        long v = 0;
-        for (int i = 0; i < MAX_VARINT_BYTES; i++) {
-            int b = in.u8();
-            v |= (long) (b & 0x7F) << (7 * i);
-            if ((b & 0x80) == 0) {
-                if (v > Integer.MAX_VALUE) {
-                    throw in.refuse(FrameRefusal.BAD_FIELD, "a varint of " + v);
-                }
-                return (int) v;
-            }
+        long v = ByteDelta.readVarint(in::u8);
+        if (v == ByteDelta.VARINT_TOO_LONG) {
+            throw in.refuse(FrameRefusal.BAD_FIELD, "a varint longer than 5 bytes");
         }
-        throw in.refuse(FrameRefusal.BAD_FIELD, "a varint longer than 5 bytes");
+        if (v > Integer.MAX_VALUE) {
+            throw in.refuse(FrameRefusal.BAD_FIELD, "a varint of " + v);
+        }
+        return (int) v;
     }
 
     /**
