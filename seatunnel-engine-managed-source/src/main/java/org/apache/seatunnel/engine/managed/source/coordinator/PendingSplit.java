@@ -29,12 +29,13 @@ import java.util.Arrays;
  * <p>Threading: owned by the coordinator loop through its {@link SourceAssignmentTracker}; never
  * published to another thread.
  */
-final class PendingSplit implements SplitIdIndex.Holder {
+final class PendingSplit extends SplitIdIndex.Holder {
     /**
      * Heap bytes of one pending split besides its id and split bytes: this object, two array
-     * headers, its deque slot and its index slots.
+     * headers, its deque slot, its index slots and its number there.
      */
-    static final int OVERHEAD_BYTES = 40 + 2 * 16 + 8 + 2 * SplitIdIndex.SLOT_BYTES;
+    static final int OVERHEAD_BYTES =
+            40 + 2 * 16 + 8 + 2 * SplitIdIndex.SLOT_BYTES + SplitIdIndex.HOLDER_BYTES;
 
     private final byte[] idUtf8;
     private final byte[] splitBytes;

@@ -17,15 +17,23 @@
 
 package org.apache.seatunnel.engine.managed.source.coordinator;
 
+import java.util.Arrays;
 import java.util.function.Predicate;
 
 /**
  * Which tracked holder ({@link PendingSplit} or {@link TrackedAssignment}) owns a split id: an
- * open-addressing table from a 64-bit fingerprint of the id's UTF-8 bytes to its holder, about 24
- * to 48 bytes per tracked split instead of a {@code HashMap} node and a {@code String} per split. A
- * fingerprint only narrows the search: every answer is confirmed against the holder's own bytes of
- * the id ({@link Holder#holds}), so two ids that share a fingerprint are two entries and never
- * mistaken for one.
+ * open-addressing table of one {@code long} per slot, the upper 32 bits of a 64-bit fingerprint of
+ * the id's UTF-8 bytes beside the number of its holder, about 16 to 32 bytes per tracked split
+ * instead of a {@code HashMap} node and a {@code String} per split. A fingerprint only narrows the
+ * search: every answer is confirmed against the holder's own bytes of the id ({@link
+ * Holder#holds}), so two ids that share a fingerprint are two entries and never mistaken for one.
+ *
+ * <p>One array, so a probe reads one cache line where a table of fingerprints beside a table of
+ * references read two: the coordinator loop touches a slot per split at its add, its dispatch and
+ * its collection, on cores it shares with every task thread, and the lines it loses meanwhile are
+ * what the index costs there. Holders are numbered in a registry (numbers reused, most recently
+ * freed first) that also counts each holder's entries, so adding, moving and removing an entry
+ * compare slots without touching the holder.
  *
  * <p>Linear probing with backward-shift deletion; the table doubles above half full and halves
  * below one eighth full (never under {@link #MIN_CAPACITY} slots), so it follows the tracker down
@@ -37,18 +45,32 @@ import java.util.function.Predicate;
 final class SplitIdIndex {
     static final int MIN_CAPACITY = 64;
 
-    /** Bytes per slot: a fingerprint and a compressed reference. */
-    static final int SLOT_BYTES = 12;
+    /** Bytes per slot: a fingerprint tag and a holder number. */
+    static final int SLOT_BYTES = 8;
+
+    /** Bytes per registered holder: its reference, its entry count and a free-list place. */
+    static final int HOLDER_BYTES = 12;
+
+    private static final int NO_NUMBER = -1;
 
     /** Something that holds tracked splits and can tell whether one of them has an id. */
-    interface Holder {
+    abstract static class Holder {
+        /** This holder's number in the index while it has entries there; {@code NO_NUMBER} else. */
+        private int number = NO_NUMBER;
+
         /** True if a split this holder still tracks has exactly this UTF-8 id. */
-        boolean holds(byte[] idUtf8);
+        abstract boolean holds(byte[] idUtf8);
     }
 
-    private long[] keys = new long[MIN_CAPACITY];
-    private Holder[] holders = new Holder[MIN_CAPACITY];
+    // 0 is an empty slot; otherwise the tag in the upper half and the holder's number + 1 below.
+    private long[] slots = new long[MIN_CAPACITY];
     private int size;
+
+    private Holder[] holders = new Holder[16];
+    private int[] entries = new int[16];
+    private int[] free = new int[16];
+    private int freeCount;
+    private int numbered;
 
     /** The fingerprint of an id's UTF-8 bytes (FNV-1a, then a 64-bit finalizer to spread it). */
     static long fingerprint(byte[] b, int from, int length) {
@@ -71,10 +93,14 @@ final class SplitIdIndex {
 
     /** The holder that tracks exactly {@code idUtf8} (whose fingerprint is {@code fp}), or null. */
     Holder find(long fp, byte[] idUtf8) {
-        int mask = keys.length - 1;
-        for (int i = slot(fp, mask); holders[i] != null; i = (i + 1) & mask) {
-            if (keys[i] == fp && holders[i].holds(idUtf8)) {
-                return holders[i];
+        int tag = tag(fp);
+        int mask = slots.length - 1;
+        for (int i = home(tag, mask); slots[i] != 0; i = (i + 1) & mask) {
+            if (tagOf(slots[i]) == tag) {
+                Holder h = holders[numberOf(slots[i])];
+                if (h.holds(idUtf8)) {
+                    return h;
+                }
             }
         }
         return null;
@@ -86,35 +112,34 @@ final class SplitIdIndex {
      * {@code holder} was recorded.
      */
     Holder addIfAbsent(long fp, byte[] idUtf8, Holder holder) {
-        if (size + 1 > keys.length >>> 1) {
-            resize(keys.length << 1);
-        }
-        int mask = keys.length - 1;
-        int i = slot(fp, mask);
-        while (holders[i] != null) {
-            if (keys[i] == fp && holders[i].holds(idUtf8)) {
-                return holders[i];
+        growIfNeeded();
+        int tag = tag(fp);
+        int mask = slots.length - 1;
+        int i = home(tag, mask);
+        while (slots[i] != 0) {
+            if (tagOf(slots[i]) == tag) {
+                Holder h = holders[numberOf(slots[i])];
+                if (h.holds(idUtf8)) {
+                    return h;
+                }
             }
             i = (i + 1) & mask;
         }
-        keys[i] = fp;
-        holders[i] = holder;
+        slots[i] = slot(tag, enter(holder));
         size++;
         return null;
     }
 
     /** Records that {@code holder} tracks a split whose id has fingerprint {@code fp}. */
     void add(long fp, Holder holder) {
-        if (size + 1 > keys.length >>> 1) {
-            resize(keys.length << 1);
-        }
-        int mask = keys.length - 1;
-        int i = slot(fp, mask);
-        while (holders[i] != null) {
+        growIfNeeded();
+        int tag = tag(fp);
+        int mask = slots.length - 1;
+        int i = home(tag, mask);
+        while (slots[i] != 0) {
             i = (i + 1) & mask;
         }
-        keys[i] = fp;
-        holders[i] = holder;
+        slots[i] = slot(tag, enter(holder));
         size++;
     }
 
@@ -123,10 +148,16 @@ final class SplitIdIndex {
      * split joining its command) in one probe. Returns false if {@code from} had none.
      */
     boolean replace(long fp, Holder from, Holder to) {
-        int mask = keys.length - 1;
-        for (int i = slot(fp, mask); holders[i] != null; i = (i + 1) & mask) {
-            if (keys[i] == fp && holders[i] == from) {
-                holders[i] = to;
+        if (from.number == NO_NUMBER) {
+            return false;
+        }
+        int tag = tag(fp);
+        long wanted = slot(tag, from.number);
+        int mask = slots.length - 1;
+        for (int i = home(tag, mask); slots[i] != 0; i = (i + 1) & mask) {
+            if (slots[i] == wanted) {
+                slots[i] = slot(tag, enter(to));
+                leave(from);
                 return true;
             }
         }
@@ -138,18 +169,22 @@ final class SplitIdIndex {
      * none (the caller's bookkeeping is wrong).
      */
     boolean remove(long fp, Holder holder) {
-        int mask = keys.length - 1;
-        int i = slot(fp, mask);
-        while (holders[i] != null) {
-            if (keys[i] == fp && holders[i] == holder) {
+        if (holder.number == NO_NUMBER) {
+            return false;
+        }
+        int tag = tag(fp);
+        long wanted = slot(tag, holder.number);
+        int mask = slots.length - 1;
+        for (int i = home(tag, mask); slots[i] != 0; i = (i + 1) & mask) {
+            if (slots[i] == wanted) {
                 deleteAt(i, mask);
                 size--;
-                if (size < keys.length >>> 3 && keys.length > MIN_CAPACITY) {
-                    resize(keys.length >>> 1);
+                leave(holder);
+                if (size < slots.length >>> 3 && slots.length > MIN_CAPACITY) {
+                    rehash(slots.length >>> 1);
                 }
                 return true;
             }
-            i = (i + 1) & mask;
         }
         return false;
     }
@@ -160,7 +195,12 @@ final class SplitIdIndex {
 
     /** Slots in the table (a power of two), for the memory estimate and tests. */
     int capacity() {
-        return keys.length;
+        return slots.length;
+    }
+
+    /** Holders with entries now. */
+    int holders() {
+        return numbered - freeCount;
     }
 
     /**
@@ -171,13 +211,30 @@ final class SplitIdIndex {
      * how many entries were dropped.
      */
     int purge(Predicate<Holder> gone) {
-        // Each holder is asked once: the slots of those that left are emptied in place (the
-        // table is rebuilt below, so its probe runs need not hold in between).
+        // Each holder is asked once, by number; the table is rebuilt below, so its probe runs
+        // need not hold while the slots of those that left are emptied in place.
+        boolean[] leaving = new boolean[numbered];
+        boolean any = false;
+        for (int n = 0; n < numbered; n++) {
+            if (holders[n] != null && gone.test(holders[n])) {
+                leaving[n] = true;
+                any = true;
+            }
+        }
+        if (!any) {
+            return 0;
+        }
         int dropped = 0;
-        for (int j = 0; j < holders.length; j++) {
-            if (holders[j] != null && gone.test(holders[j])) {
-                holders[j] = null;
+        for (int j = 0; j < slots.length; j++) {
+            if (slots[j] != 0 && leaving[numberOf(slots[j])]) {
+                slots[j] = 0;
                 dropped++;
+            }
+        }
+        for (int n = 0; n < numbered; n++) {
+            if (leaving[n]) {
+                entries[n] = 0;
+                release(n);
             }
         }
         int kept = size - dropped;
@@ -190,14 +247,67 @@ final class SplitIdIndex {
         return dropped;
     }
 
-    void clear() {
-        keys = new long[MIN_CAPACITY];
-        holders = new Holder[MIN_CAPACITY];
-        size = 0;
+    private static int tag(long fp) {
+        return (int) (fp >>> 32);
     }
 
-    private static int slot(long fp, int mask) {
-        return (int) (fp ^ (fp >>> 32)) & mask;
+    private static int tagOf(long slot) {
+        return (int) (slot >>> 32);
+    }
+
+    private static int numberOf(long slot) {
+        return (int) slot - 1;
+    }
+
+    private static long slot(int tag, int number) {
+        return ((long) tag << 32) | ((number + 1) & 0xffffffffL);
+    }
+
+    /** The tag is already spread by the fingerprint's finalizer: its low bits pick the slot. */
+    private static int home(int tag, int mask) {
+        return tag & mask;
+    }
+
+    private void growIfNeeded() {
+        if (size + 1 > slots.length >>> 1) {
+            rehash(slots.length << 1);
+        }
+    }
+
+    /** Counts one more entry of {@code h}, numbering it first if it had none; its number. */
+    private int enter(Holder h) {
+        int n = h.number;
+        if (n == NO_NUMBER) {
+            if (freeCount > 0) {
+                n = free[--freeCount];
+            } else {
+                if (numbered == holders.length) {
+                    int grown = holders.length << 1;
+                    holders = Arrays.copyOf(holders, grown);
+                    entries = Arrays.copyOf(entries, grown);
+                    free = Arrays.copyOf(free, grown);
+                }
+                n = numbered++;
+            }
+            holders[n] = h;
+            h.number = n;
+        }
+        entries[n]++;
+        return n;
+    }
+
+    /** Counts one entry of {@code h} less; its number is freed with its last entry. */
+    private void leave(Holder h) {
+        int n = h.number;
+        if (--entries[n] == 0) {
+            release(n);
+        }
+    }
+
+    private void release(int n) {
+        holders[n].number = NO_NUMBER;
+        holders[n] = null;
+        free[freeCount++] = n;
     }
 
     /** Backward-shift deletion: later members of the probe run move up so lookups never stop. */
@@ -205,43 +315,33 @@ final class SplitIdIndex {
         int i = hole;
         while (true) {
             i = (i + 1) & mask;
-            if (holders[i] == null) {
+            if (slots[i] == 0) {
                 break;
             }
-            int home = slot(keys[i], mask);
+            int home = home(tagOf(slots[i]), mask);
             // Move i into the hole unless its home lies cyclically in (hole, i].
             boolean homeBetween =
                     hole <= i ? (hole < home && home <= i) : (hole < home || home <= i);
             if (!homeBetween) {
-                keys[hole] = keys[i];
-                holders[hole] = holders[i];
+                slots[hole] = slots[i];
                 hole = i;
             }
         }
-        holders[hole] = null;
-        keys[hole] = 0;
-    }
-
-    private void resize(int capacity) {
-        rehash(capacity);
+        slots[hole] = 0;
     }
 
     /** Moves every entry into a new table of {@code capacity}. */
     private void rehash(int capacity) {
-        long[] oldKeys = keys;
-        Holder[] oldHolders = holders;
-        keys = new long[capacity];
-        holders = new Holder[capacity];
+        long[] old = slots;
+        slots = new long[capacity];
         int mask = capacity - 1;
-        for (int j = 0; j < oldKeys.length; j++) {
-            Holder h = oldHolders[j];
-            if (h != null) {
-                int i = slot(oldKeys[j], mask);
-                while (holders[i] != null) {
+        for (long s : old) {
+            if (s != 0) {
+                int i = home(tagOf(s), mask);
+                while (slots[i] != 0) {
                     i = (i + 1) & mask;
                 }
-                keys[i] = oldKeys[j];
-                holders[i] = h;
+                slots[i] = s;
             }
         }
     }

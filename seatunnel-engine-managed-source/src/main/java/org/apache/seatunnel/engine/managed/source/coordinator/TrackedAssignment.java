@@ -41,7 +41,7 @@ import org.apache.seatunnel.engine.managed.source.protocol.AssignmentPayload;
  * <p>Threading: owned by the coordinator loop through its {@link SourceAssignmentTracker}; never
  * published to another thread except its payload, which is immutable.
  */
-final class TrackedAssignment implements SplitIdIndex.Holder {
+final class TrackedAssignment extends SplitIdIndex.Holder {
     /**
      * Heap bytes of one assignment besides its splits: this object, its arrays' headers, its
      * entries in the tracker's command map, in-flight set and unapplied queue.

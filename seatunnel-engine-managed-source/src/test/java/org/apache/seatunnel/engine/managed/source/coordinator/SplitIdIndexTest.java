@@ -38,7 +38,7 @@ import org.junit.jupiter.api.Test;
 class SplitIdIndexTest {
 
     /** Holds one id; equal fingerprints are forced by the tests, not by this class. */
-    private static final class One implements SplitIdIndex.Holder {
+    private static final class One extends SplitIdIndex.Holder {
         final byte[] id;
 
         One(String id) {
@@ -65,6 +65,31 @@ class SplitIdIndexTest {
         assertNull(index.find(42, a.id));
         assertSame(b, index.find(42, b.id), "the other one survives the deletion");
         assertFalse(index.remove(42, a), "nothing left to remove");
+        assertEquals(1, index.holders(), "a's number was freed with its last entry");
+    }
+
+    @Test
+    void oneHolderKeepsItsNumberUntilItsLastEntryLeaves() {
+        SplitIdIndex index = new SplitIdIndex();
+        One a = new One("a");
+        One b = new One("b");
+        // Two entries of one holder that share a fingerprint: the slots are alike, either goes.
+        index.add(42, a);
+        index.add(42, a);
+        index.add(43, b);
+        assertEquals(2, index.holders());
+        assertTrue(index.remove(42, a));
+        assertSame(a, index.find(42, a.id), "one entry of a is left");
+        assertTrue(index.remove(42, a));
+        assertNull(index.find(42, a.id));
+        assertEquals(1, index.holders());
+        // The freed number goes to the next holder; b's entry still answers as b.
+        One c = new One("c");
+        assertTrue(index.replace(43, b, c));
+        assertSame(c, index.find(43, "c".getBytes(StandardCharsets.UTF_8)));
+        assertNull(index.find(43, b.id));
+        assertFalse(index.remove(43, b), "b left with its entry");
+        assertEquals(1, index.holders());
     }
 
     @Test
@@ -97,6 +122,7 @@ class SplitIdIndexTest {
                 model.put(id, moved);
             }
             if (step % 1000 == 0) {
+                assertEquals(model.size(), index.holders(), "seed " + seed);
                 for (String id : live) {
                     byte[] b = id.getBytes(StandardCharsets.UTF_8);
                     assertSame(model.get(id), index.find(fp(id, isForced(id)), b), "seed " + seed);
@@ -108,6 +134,7 @@ class SplitIdIndexTest {
             index.remove(fp(id, isForced(id)), model.get(id));
         }
         assertEquals(0, index.size());
+        assertEquals(0, index.holders(), "seed " + seed);
         assertEquals(SplitIdIndex.MIN_CAPACITY, index.capacity(), "shrinks after a burst");
     }
 
@@ -155,6 +182,7 @@ class SplitIdIndexTest {
         assertEquals(gone.size(), index.purge(gone::contains), "seed " + seed);
 
         assertEquals(kept.size(), index.size(), "seed " + seed);
+        assertEquals(kept.size(), index.holders(), "numbers of the gone are free: seed " + seed);
         assertTrue(kept.size() <= index.capacity() / 4, "room to grow: seed " + seed);
         assertTrue(kept.size() > index.capacity() / 8, "no room to shrink: seed " + seed);
         for (One h : gone) {
