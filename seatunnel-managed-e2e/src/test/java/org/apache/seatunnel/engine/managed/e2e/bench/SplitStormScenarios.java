@@ -56,11 +56,11 @@ import org.apache.seatunnel.managed.testkit.engine.RuntimeStats;
  * it, less the heap in use before the job: the job's live heap, at the price of slower runs),
  * {@code -Dstorm.repeat=3} (runs per lane and point, lanes in alternating order; the table shows
  * the median with its range, the JSON every run), {@code -Dstorm.warmup-splits} (default: the
- * largest of {@code storm.splits}) and {@code -Dstorm.warmup-runs=2} (unmeasured runs per lane and
- * checkpoint mode first, at p=2, printed as {@code warm-up} rows; 0: none), {@code
- * -Dscale.threads=true} (CPU per thread group of each run), {@code -Dstorm.trace=true} (each run's
- * rows at the sink and the process CPU every 100 ms, and when each engine checkpoint was triggered
- * and completed).
+ * largest of {@code storm.splits}), {@code -Dstorm.warmup-parallelism} (default: the largest of
+ * {@code storm.parallelism}) and {@code -Dstorm.warmup-runs=2} (unmeasured runs per lane and
+ * checkpoint mode first, printed as {@code warm-up} rows; 0: none), {@code -Dscale.threads=true}
+ * (CPU per thread group of each run), {@code -Dstorm.trace=true} (each run's rows at the sink and
+ * the process CPU every 100 ms, and when each engine checkpoint was triggered and completed).
  *
  * <p>Threading: the runner's main thread; the heap sampler is one daemon thread per run.
  */
@@ -82,6 +82,7 @@ final class SplitStormScenarios {
     private final boolean heap;
     private final int repeat;
     private final long warmupSplits;
+    private final int warmupParallelism;
     private final int warmupRuns;
     private int runs;
 
@@ -101,6 +102,13 @@ final class SplitStormScenarios {
         // each of the first 1,000,000-split runs after a 200,000-split warm-up, Lane B 0.8-1.8 s).
         this.warmupSplits =
                 Long.getLong("storm.warmup-splits", Arrays.stream(splits).max().orElse(0));
+        // At the largest measured parallelism: after warm-ups at p=2, the p=64 runs still spent
+        // 0.3-4.9 CPU-s each in the JIT compiler (the engine's paths for 128 tasks, and each
+        // lane's paths for many readers), on the two cores the job reads on.
+        this.warmupParallelism =
+                Integer.getInteger(
+                        "storm.warmup-parallelism",
+                        (int) Arrays.stream(parallelism).max().orElse(2));
         this.warmupRuns = Math.max(0, Integer.getInteger("storm.warmup-runs", 2));
     }
 
@@ -227,7 +235,12 @@ final class SplitStormScenarios {
         for (int i = 0; i < warmupRuns; i++) {
             for (String cp : checkpoints) {
                 for (String lane : lanes) {
-                    Run r = run("A".equals(lane.trim()), warmupSplits, 2, "on".equals(cp.trim()));
+                    Run r =
+                            run(
+                                    "A".equals(lane.trim()),
+                                    warmupSplits,
+                                    warmupParallelism,
+                                    "on".equals(cp.trim()));
                     System.out.println("warm-up | " + String.join(" | ", r.row(null)));
                 }
             }
