@@ -3,6 +3,7 @@
 #   tools/run-jmh.sh AdmissionBenchmark.admit -t 16 -prof gc
 #   tools/run-jmh.sh LoopOverheadBenchmark
 #   tools/run-jmh.sh DrainBenchmark
+#   tools/run-jmh.sh TrackerCycleBenchmark   (the coordinator tracker's cost per split in a storm)
 #   tools/run-jmh.sh MailboxQueueBenchmark -tg 1,16   (consumer first: JMH orders a group by method name)
 # the split storm runner (not JMH): tools/run-jmh.sh --split-storm [rounds]
 # and the paired loop-overhead comparison: tools/run-jmh.sh --loop-overhead [pairs] [row|long...]

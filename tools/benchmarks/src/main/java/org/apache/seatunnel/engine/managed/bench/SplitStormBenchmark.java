@@ -23,8 +23,10 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -252,8 +254,7 @@ public final class SplitStormBenchmark {
     private void checkpoint() throws Exception {
         ackApplied();
         awaitIdle();
-        long id = ++checkpointId;
-        loop.snapshot(id).get(30, TimeUnit.SECONDS);
+        long id = snapshotWhenQueued();
         for (int s = 0; s < readers; s++) {
             ReaderInclusionReport report =
                     ReaderInclusionReport.builder(ReaderInclusionReport.Kind.CHECKPOINT, s, 1, id)
@@ -267,8 +268,28 @@ public final class SplitStormBenchmark {
 
     /** Entries and estimated bytes, read on the loop (the tracker is loop-owned). */
     private long[] probe() throws Exception {
-        loop.snapshot(++checkpointId).get(30, TimeUnit.SECONDS);
+        snapshotWhenQueued();
         return enumerator[0].lastProbe;
+    }
+
+    /**
+     * A snapshot under a new checkpoint id, offered again while the loop's queue is full (the
+     * readers' requests may fill it); returns the id it was taken under.
+     */
+    private long snapshotWhenQueued() throws Exception {
+        while (true) {
+            long id = ++checkpointId;
+            try {
+                loop.snapshot(id).get(30, TimeUnit.SECONDS);
+                return id;
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof RejectedExecutionException)
+                        || !String.valueOf(e.getCause().getMessage()).contains("QUEUE_FULL")) {
+                    throw e;
+                }
+                Thread.onSpinWait();
+            }
+        }
     }
 
     /** Waits until every earlier command ran: a snapshot is a barrier through the FIFO queue. */
