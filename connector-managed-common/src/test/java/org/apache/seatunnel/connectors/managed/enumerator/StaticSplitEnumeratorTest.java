@@ -55,7 +55,7 @@ class StaticSplitEnumeratorTest {
     }
 
     /** Records assignments; on demand when {@code demand}. Threading: the test thread. */
-    static final class Ctx implements ManagedEnumeratorContext<NumberSplit> {
+    static class Ctx implements ManagedEnumeratorContext<NumberSplit> {
         final int parallelism;
         final boolean demand;
         final Map<Integer, List<Integer>> assigned = new TreeMap<>();

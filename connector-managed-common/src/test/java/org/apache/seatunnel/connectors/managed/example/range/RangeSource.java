@@ -17,7 +17,6 @@
 
 package org.apache.seatunnel.connectors.managed.example.range;
 
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import org.apache.seatunnel.api.serialization.Serializer;
@@ -34,14 +33,15 @@ import org.apache.seatunnel.api.table.type.BasicType;
 import org.apache.seatunnel.api.table.type.SeaTunnelDataType;
 import org.apache.seatunnel.api.table.type.SeaTunnelRow;
 import org.apache.seatunnel.api.table.type.SeaTunnelRowType;
-import org.apache.seatunnel.connectors.managed.enumerator.StaticSplitEnumerator;
+import org.apache.seatunnel.connectors.managed.enumerator.NumberedSplitEnumerator;
+import org.apache.seatunnel.connectors.managed.enumerator.NumberedSplitState;
+import org.apache.seatunnel.connectors.managed.enumerator.NumberedSplitStateSerializer;
 import org.apache.seatunnel.connectors.managed.reader.ManagedReaderConfig;
 import org.apache.seatunnel.connectors.managed.reader.ManagedSourceReaderBase;
-import org.apache.seatunnel.connectors.managed.serialization.SplitListSerializer;
 
 /** {@code splits} ranges of {@code rows-per-split} numbers each, as rows {@code (split, n)}. */
 public final class RangeSource
-        implements SeaTunnelSource<SeaTunnelRow, RangeSplit, ArrayList<RangeSplit>>,
+        implements SeaTunnelSource<SeaTunnelRow, RangeSplit, NumberedSplitState<RangeSplit>>,
                 SupportParallelism,
                 SupportManagedSource {
     private static final long serialVersionUID = 1L;
@@ -85,19 +85,16 @@ public final class RangeSource
     }
 
     @Override
-    public SourceSplitEnumerator<RangeSplit, ArrayList<RangeSplit>> createEnumerator(
+    public SourceSplitEnumerator<RangeSplit, NumberedSplitState<RangeSplit>> createEnumerator(
             SourceSplitEnumerator.Context<RangeSplit> context) {
-        List<RangeSplit> all = new ArrayList<>();
-        for (int i = 0; i < splits; i++) {
-            all.add(new RangeSplit(i, 0, rowsPerSplit));
-        }
-        return new StaticSplitEnumerator<>(context, all, true);
+        return new RangeEnumerator(context, splits, rowsPerSplit);
     }
 
     @Override
-    public SourceSplitEnumerator<RangeSplit, ArrayList<RangeSplit>> restoreEnumerator(
-            SourceSplitEnumerator.Context<RangeSplit> context, ArrayList<RangeSplit> pending) {
-        return new StaticSplitEnumerator<>(context, pending, true);
+    public SourceSplitEnumerator<RangeSplit, NumberedSplitState<RangeSplit>> restoreEnumerator(
+            SourceSplitEnumerator.Context<RangeSplit> context,
+            NumberedSplitState<RangeSplit> state) {
+        return new RangeEnumerator(context, state, rowsPerSplit);
     }
 
     @Override
@@ -106,7 +103,38 @@ public final class RangeSource
     }
 
     @Override
-    public Serializer<ArrayList<RangeSplit>> getEnumeratorStateSerializer() {
-        return new SplitListSerializer<>(new RangeSplit.Serializer());
+    public Serializer<NumberedSplitState<RangeSplit>> getEnumeratorStateSerializer() {
+        return new NumberedSplitStateSerializer<>(new RangeSplit.Serializer());
+    }
+
+    /**
+     * Range {@code n} is computed when its reader has room for it: a million ranges cost the
+     * enumerator a cursor per reader, not a million splits.
+     */
+    static final class RangeEnumerator extends NumberedSplitEnumerator<RangeSplit> {
+        private final long rowsPerSplit;
+
+        RangeEnumerator(Context<RangeSplit> context, long splits, long rowsPerSplit) {
+            super(context, splits, true);
+            this.rowsPerSplit = rowsPerSplit;
+        }
+
+        RangeEnumerator(
+                Context<RangeSplit> context,
+                NumberedSplitState<RangeSplit> state,
+                long rowsPerSplit) {
+            super(context, state, true);
+            this.rowsPerSplit = rowsPerSplit;
+        }
+
+        @Override
+        protected RangeSplit split(long number) {
+            return new RangeSplit((int) number, 0, rowsPerSplit);
+        }
+
+        @Override
+        protected long number(RangeSplit split) {
+            return split.number;
+        }
     }
 }
