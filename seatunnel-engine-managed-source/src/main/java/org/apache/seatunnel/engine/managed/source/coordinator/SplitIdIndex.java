@@ -33,7 +33,8 @@ import java.util.function.Predicate;
  * its collection, on cores it shares with every task thread, and the lines it loses meanwhile are
  * what the index costs there. Holders are numbered in a registry (numbers reused, most recently
  * freed first) that also counts each holder's entries, so adding, moving and removing an entry
- * compare slots without touching the holder.
+ * compare slots without touching the holder. The registry keeps the largest size it reached: at
+ * most one number per pending split and per assignment in flight, both bounded by the tracker.
  *
  * <p>Linear probing with backward-shift deletion; the table doubles above half full and halves
  * below one eighth full (never under {@link #MIN_CAPACITY} slots), so it follows the tracker down
