@@ -280,10 +280,9 @@ public abstract class NumberedSplitEnumerator<SplitT extends SourceSplit>
             if (newCount <= count) {
                 return;
             }
-            for (int o = 0; o < parallelism; o++) {
-                if (next[o] < newCount && next[o] >= count) {
-                    owners.add(o);
-                }
+            // The owners of the new numbers: at most one round of them.
+            for (long n = count; n < newCount && n < count + parallelism; n++) {
+                owners.add(ownerOf(n));
             }
             count = newCount;
             if (!onDemand) {

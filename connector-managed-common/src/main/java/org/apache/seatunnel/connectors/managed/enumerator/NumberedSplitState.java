@@ -51,6 +51,18 @@ public final class NumberedSplitState<SplitT> implements Serializable {
         this.waiting = new ArrayList<>(waiting);
     }
 
+    /** The state of {@code count} splits of which none was handed out yet, over {@code owners}. */
+    public static <SplitT> NumberedSplitState<SplitT> start(long count, int owners) {
+        if (owners < 1) {
+            throw new IllegalArgumentException("numbered split state: " + owners + " owners");
+        }
+        long[] next = new long[owners];
+        for (int o = 0; o < owners; o++) {
+            next[o] = o;
+        }
+        return new NumberedSplitState<>(count, next, Collections.emptyList());
+    }
+
     /** Why {@code next} is not a cursor per owner over {@code count} splits, or null. */
     static String invalid(long count, long[] next) {
         if (count < 0) {

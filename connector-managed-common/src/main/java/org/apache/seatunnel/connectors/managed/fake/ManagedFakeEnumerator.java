@@ -18,31 +18,30 @@
 package org.apache.seatunnel.connectors.managed.fake;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collection;
-import java.util.List;
 import java.util.function.LongSupplier;
 import org.apache.seatunnel.api.source.managed.AsyncTaskKey;
 import org.apache.seatunnel.api.source.managed.Cancellable;
 import org.apache.seatunnel.api.source.managed.ManagedEnumeratorContext;
-import org.apache.seatunnel.connectors.managed.enumerator.StaticSplitEnumerator;
+import org.apache.seatunnel.connectors.managed.enumerator.NumberedSplitEnumerator;
+import org.apache.seatunnel.connectors.managed.enumerator.NumberedSplitState;
 
 /**
- * ManagedFake's enumerator: split {@code n} goes to subtask {@code n % parallelism} once that
- * reader registered; unassigned splits (with their offsets) are its checkpointed state. With {@code
+ * ManagedFake's enumerator: split {@code n} (offset 0 when first handed out) goes to subtask {@code
+ * n % parallelism}, computed when that reader has room for it (Lane A) or registers (Lane B); the
+ * checkpointed state is a cursor per reader and the splits given back with their offsets ({@link
+ * NumberedSplitState}), so a million splits cost a few hundred bytes. With {@code
  * source.event.run.id} it sends each registering reader a {@link ManagedFakeEvent}, which the stock
  * engine drops and Lane A delivers. With {@code discovery.splits.per.second} it discovers new
  * splits, numbered on from {@code split.count}, every {@value #DISCOVERY_TICK_MILLIS} ms on the
- * coordinator scheduler (both lanes); the number of the next one travels in the checkpointed list
- * as a marker split ({@link #CURSOR_SPLIT}), so a restore discovers no split twice and none never.
+ * coordinator scheduler (both lanes); the split count travels in the state, so a restore discovers
+ * no split twice and none never.
  *
- * <p>Threading: as {@link StaticSplitEnumerator}; the hooks run outside its monitor, so a held
- * snapshot never blocks an assignment. The discovery cursor is guarded by {@code discoveryLock},
- * which a discovery tick and a snapshot hold, so a snapshot sees a discovered split either pending
- * or not yet discovered.
+ * <p>Threading: as {@link NumberedSplitEnumerator}; the hooks run outside its monitor, so a held
+ * snapshot never blocks an assignment. The discovery pace is guarded by {@code discoveryLock},
+ * which only discovery ticks take.
  */
-public final class ManagedFakeEnumerator extends StaticSplitEnumerator<ManagedFakeSplit> {
-    /** The split number of the marker that carries the discovery cursor in its offset. */
+public final class ManagedFakeEnumerator extends NumberedSplitEnumerator<ManagedFakeSplit> {
+    /** Split numbers are ints; discovery stops below this one, kept free for older states. */
     static final int CURSOR_SPLIT = Integer.MAX_VALUE;
 
     static final long DISCOVERY_TICK_MILLIS = 100;
@@ -52,59 +51,46 @@ public final class ManagedFakeEnumerator extends StaticSplitEnumerator<ManagedFa
     private final ManagedFakeHooks hooks;
     private final LongSupplier nanoClock;
     private final Object discoveryLock = new Object();
-    // guarded by discoveryLock: the number of the next split to discover
-    private long nextSplit;
     // guarded by discoveryLock: splits this instance discovered, and since when it discovers
     private long discovered;
     private long discoveringSinceNanos;
     private ManagedEnumeratorContext<ManagedFakeSplit> managed;
     private Cancellable discovery;
 
+    /** A fresh job's enumerator of {@code split.count} splits. */
+    public ManagedFakeEnumerator(
+            Context<ManagedFakeSplit> context, ManagedFakeConfig config, ManagedFakeHooks hooks) {
+        this(context, config, hooks, null, System::nanoTime);
+    }
+
+    /** An enumerator restored from {@code state}. */
     public ManagedFakeEnumerator(
             Context<ManagedFakeSplit> context,
             ManagedFakeConfig config,
             ManagedFakeHooks hooks,
-            Collection<ManagedFakeSplit> splits) {
-        this(context, config, hooks, splits, System::nanoTime);
+            NumberedSplitState<ManagedFakeSplit> state) {
+        this(context, config, hooks, state, System::nanoTime);
     }
 
-    /** As above, discovering at the pace of {@code nanoClock} (tests drive it by hand). */
+    /**
+     * As above (fresh when {@code state} is null), discovering at the pace of {@code nanoClock}.
+     */
     ManagedFakeEnumerator(
             Context<ManagedFakeSplit> context,
             ManagedFakeConfig config,
             ManagedFakeHooks hooks,
-            Collection<ManagedFakeSplit> splits,
+            NumberedSplitState<ManagedFakeSplit> state,
             LongSupplier nanoClock) {
-        super(context, withoutCursor(splits), config.bounded());
+        super(
+                context,
+                state == null
+                        ? NumberedSplitState.start(
+                                config.splitCount(), Math.max(1, context.currentParallelism()))
+                        : state,
+                config.bounded());
         this.config = config;
         this.hooks = hooks;
         this.nanoClock = nanoClock;
-        long cursor = config.splitCount();
-        for (ManagedFakeSplit s : splits) {
-            if (s.splitNumber() == CURSOR_SPLIT) {
-                cursor = s.offset();
-            }
-        }
-        this.nextSplit = cursor;
-    }
-
-    private static List<ManagedFakeSplit> withoutCursor(Collection<ManagedFakeSplit> splits) {
-        List<ManagedFakeSplit> real = new ArrayList<>(splits.size());
-        for (ManagedFakeSplit s : splits) {
-            if (s.splitNumber() != CURSOR_SPLIT) {
-                real.add(s);
-            }
-        }
-        return real;
-    }
-
-    /** Every split at offset 0: a fresh job's splits. */
-    public static List<ManagedFakeSplit> initialSplits(ManagedFakeConfig config) {
-        List<ManagedFakeSplit> splits = new ArrayList<>(config.splitCount());
-        for (int n = 0; n < config.splitCount(); n++) {
-            splits.add(new ManagedFakeSplit(n, 0));
-        }
-        return splits;
     }
 
     /** The subtask that owns split {@code n}: {@code n % parallelism}. */
@@ -113,8 +99,13 @@ public final class ManagedFakeEnumerator extends StaticSplitEnumerator<ManagedFa
     }
 
     @Override
-    protected int owner(ManagedFakeSplit split, int parallelism) {
-        return owner(split.splitNumber(), parallelism);
+    protected ManagedFakeSplit split(long number) {
+        return new ManagedFakeSplit((int) number, 0);
+    }
+
+    @Override
+    protected long number(ManagedFakeSplit split) {
+        return split.splitNumber();
     }
 
     @Override
@@ -142,16 +133,13 @@ public final class ManagedFakeEnumerator extends StaticSplitEnumerator<ManagedFa
         long rate = config.discoverySplitsPerSecond();
         synchronized (discoveryLock) {
             long due = (long) ((nanoClock.getAsLong() - discoveringSinceNanos) / 1e9 * rate);
-            long n = Math.min(Math.min(due - discovered, rate), CURSOR_SPLIT - 1L - nextSplit);
+            long count = count();
+            long n = Math.min(Math.min(due - discovered, rate), CURSOR_SPLIT - count);
             if (n <= 0) {
                 return;
             }
-            List<ManagedFakeSplit> found = new ArrayList<>((int) n);
-            for (long i = 0; i < n; i++) {
-                found.add(new ManagedFakeSplit((int) nextSplit++, 0));
-            }
             discovered += n;
-            addSplits(found);
+            extendTo(count + n);
         }
     }
 
@@ -165,15 +153,9 @@ public final class ManagedFakeEnumerator extends StaticSplitEnumerator<ManagedFa
     }
 
     @Override
-    public ArrayList<ManagedFakeSplit> snapshotState(long checkpointId) throws Exception {
+    public NumberedSplitState<ManagedFakeSplit> snapshotState(long checkpointId) throws Exception {
         hooks.enumeratorSnapshot(checkpointId);
-        synchronized (discoveryLock) {
-            ArrayList<ManagedFakeSplit> state = super.snapshotState(checkpointId);
-            if (config.discoverySplitsPerSecond() > 0) {
-                state.add(new ManagedFakeSplit(CURSOR_SPLIT, nextSplit));
-            }
-            return state;
-        }
+        return super.snapshotState(checkpointId);
     }
 
     @Override

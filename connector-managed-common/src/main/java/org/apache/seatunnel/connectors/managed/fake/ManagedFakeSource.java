@@ -17,7 +17,6 @@
 
 package org.apache.seatunnel.connectors.managed.fake;
 
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import org.apache.seatunnel.api.serialization.Serializer;
@@ -31,7 +30,7 @@ import org.apache.seatunnel.api.source.managed.ManagedSourceCapability;
 import org.apache.seatunnel.api.source.managed.SupportManagedSource;
 import org.apache.seatunnel.api.table.catalog.CatalogTable;
 import org.apache.seatunnel.api.table.type.SeaTunnelRow;
-import org.apache.seatunnel.connectors.managed.serialization.SplitListSerializer;
+import org.apache.seatunnel.connectors.managed.enumerator.NumberedSplitState;
 
 /**
  * The managed FakeSource: {@code split.count} splits of {@code rows.per.split} rows (endless when
@@ -39,7 +38,8 @@ import org.apache.seatunnel.connectors.managed.serialization.SplitListSerializer
  * java.io.Serializable}: the engine ships it to every member.
  */
 public final class ManagedFakeSource
-        implements SeaTunnelSource<SeaTunnelRow, ManagedFakeSplit, ArrayList<ManagedFakeSplit>>,
+        implements SeaTunnelSource<
+                        SeaTunnelRow, ManagedFakeSplit, NumberedSplitState<ManagedFakeSplit>>,
                 SupportParallelism,
                 SupportManagedSource {
 
@@ -102,21 +102,21 @@ public final class ManagedFakeSource
     }
 
     @Override
-    public SourceSplitEnumerator<ManagedFakeSplit, ArrayList<ManagedFakeSplit>> createEnumerator(
-            SourceSplitEnumerator.Context<ManagedFakeSplit> enumeratorContext) {
-        return new ManagedFakeEnumerator(
-                enumeratorContext, config, hooks, ManagedFakeEnumerator.initialSplits(config));
+    public SourceSplitEnumerator<ManagedFakeSplit, NumberedSplitState<ManagedFakeSplit>>
+            createEnumerator(SourceSplitEnumerator.Context<ManagedFakeSplit> enumeratorContext) {
+        return new ManagedFakeEnumerator(enumeratorContext, config, hooks);
     }
 
     @Override
-    public SourceSplitEnumerator<ManagedFakeSplit, ArrayList<ManagedFakeSplit>> restoreEnumerator(
-            SourceSplitEnumerator.Context<ManagedFakeSplit> enumeratorContext,
-            ArrayList<ManagedFakeSplit> pending) {
-        return new ManagedFakeEnumerator(enumeratorContext, config, hooks, pending);
+    public SourceSplitEnumerator<ManagedFakeSplit, NumberedSplitState<ManagedFakeSplit>>
+            restoreEnumerator(
+                    SourceSplitEnumerator.Context<ManagedFakeSplit> enumeratorContext,
+                    NumberedSplitState<ManagedFakeSplit> state) {
+        return new ManagedFakeEnumerator(enumeratorContext, config, hooks, state);
     }
 
     @Override
-    public Serializer<ArrayList<ManagedFakeSplit>> getEnumeratorStateSerializer() {
-        return new SplitListSerializer<>(new ManagedFakeSplitSerializer());
+    public Serializer<NumberedSplitState<ManagedFakeSplit>> getEnumeratorStateSerializer() {
+        return new ManagedFakeEnumeratorStateSerializer();
     }
 }

@@ -17,7 +17,6 @@
 
 package org.apache.seatunnel.connectors.managed.conformance;
 
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.seatunnel.api.configuration.util.OptionRule;
 import org.apache.seatunnel.api.serialization.DefaultSerializer;
@@ -34,6 +33,7 @@ import org.apache.seatunnel.api.table.connector.TableSource;
 import org.apache.seatunnel.api.table.factory.TableSourceFactory;
 import org.apache.seatunnel.api.table.factory.TableSourceFactoryContext;
 import org.apache.seatunnel.api.table.type.SeaTunnelRow;
+import org.apache.seatunnel.connectors.managed.enumerator.NumberedSplitState;
 import org.apache.seatunnel.connectors.managed.fake.ManagedFakeConfig;
 import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSource;
 import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSourceOptions;
@@ -76,7 +76,8 @@ public final class JavaSerializedFakeSourceFactory implements TableSourceFactory
 
     /** ManagedFake with Java-serialized splits. Immutable. */
     static final class Source
-            implements SeaTunnelSource<SeaTunnelRow, ManagedFakeSplit, ArrayList<ManagedFakeSplit>>,
+            implements SeaTunnelSource<
+                            SeaTunnelRow, ManagedFakeSplit, NumberedSplitState<ManagedFakeSplit>>,
                     SupportManagedSource {
         private static final long serialVersionUID = 1L;
         private final ManagedFakeSource fake;
@@ -112,21 +113,21 @@ public final class JavaSerializedFakeSourceFactory implements TableSourceFactory
         }
 
         @Override
-        public SourceSplitEnumerator<ManagedFakeSplit, ArrayList<ManagedFakeSplit>>
+        public SourceSplitEnumerator<ManagedFakeSplit, NumberedSplitState<ManagedFakeSplit>>
                 createEnumerator(SourceSplitEnumerator.Context<ManagedFakeSplit> context) {
             return fake.createEnumerator(context);
         }
 
         @Override
-        public SourceSplitEnumerator<ManagedFakeSplit, ArrayList<ManagedFakeSplit>>
+        public SourceSplitEnumerator<ManagedFakeSplit, NumberedSplitState<ManagedFakeSplit>>
                 restoreEnumerator(
                         SourceSplitEnumerator.Context<ManagedFakeSplit> context,
-                        ArrayList<ManagedFakeSplit> state) {
+                        NumberedSplitState<ManagedFakeSplit> state) {
             return fake.restoreEnumerator(context, state);
         }
 
         @Override
-        public Serializer<ArrayList<ManagedFakeSplit>> getEnumeratorStateSerializer() {
+        public Serializer<NumberedSplitState<ManagedFakeSplit>> getEnumeratorStateSerializer() {
             return fake.getEnumeratorStateSerializer();
         }
 

@@ -39,6 +39,7 @@ import org.apache.seatunnel.api.source.managed.AsyncTaskOptions;
 import org.apache.seatunnel.api.source.managed.Cancellable;
 import org.apache.seatunnel.api.source.managed.CoordinatorScheduler;
 import org.apache.seatunnel.api.source.managed.ManagedEnumeratorContext;
+import org.apache.seatunnel.connectors.managed.enumerator.NumberedSplitState;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -154,7 +155,8 @@ class ManagedFakeDiscoveryTest {
 
     private long now;
 
-    private ManagedFakeEnumerator open(ManualContext ctx, List<ManagedFakeSplit> state) {
+    private ManagedFakeEnumerator open(
+            ManualContext ctx, NumberedSplitState<ManagedFakeSplit> state) {
         ManagedFakeConfig config =
                 ManagedFakeConfig.builder()
                         .splitCount(2)
@@ -162,12 +164,7 @@ class ManagedFakeDiscoveryTest {
                         .discoverySplitsPerSecond(20)
                         .build();
         ManagedFakeEnumerator e =
-                new ManagedFakeEnumerator(
-                        ctx,
-                        config,
-                        ManagedFakeHooks.NONE,
-                        state == null ? ManagedFakeEnumerator.initialSplits(config) : state,
-                        () -> now);
+                new ManagedFakeEnumerator(ctx, config, ManagedFakeHooks.NONE, state, () -> now);
         e.open();
         return e;
     }
@@ -192,10 +189,10 @@ class ManagedFakeDiscoveryTest {
         now += 250_000_000L; // a quarter second at 20/s: 5 splits due
         ctx.tick.run();
         assertEquals(Arrays.asList(0, 2, 4, 6), numbers(ctx.assigned.get(0)));
-        assertEquals(
-                Arrays.asList(1, 3, 5),
-                numbers(e.snapshotState(1)).subList(0, 3),
-                "the unregistered reader's splits wait in the state");
+        NumberedSplitState<ManagedFakeSplit> state = e.snapshotState(1);
+        assertEquals(7, state.count(), "2 at the start, 5 discovered");
+        assertEquals(1, state.next(1), "the unregistered reader's splits 1, 3, 5 wait");
+        assertEquals(3, state.remaining());
 
         now += 10_000_000_000L; // a late tick: one second's worth now, the rest later
         ctx.tick.run();
@@ -235,10 +232,9 @@ class ManagedFakeDiscoveryTest {
         ManagedFakeEnumerator e = open(ctx, null);
         now += 150_000_000L; // 3 due: splits 2, 3, 4
         ctx.tick.run();
-        ArrayList<ManagedFakeSplit> state = e.snapshotState(1);
-        assertEquals(
-                Arrays.asList(0, 1, 2, 3, 4, ManagedFakeEnumerator.CURSOR_SPLIT), numbers(state));
-        assertEquals(5, state.get(state.size() - 1).offset(), "the next split to discover");
+        NumberedSplitState<ManagedFakeSplit> state = e.snapshotState(1);
+        assertEquals(5, state.count(), "the next split to discover is split 5");
+        assertEquals(5, state.remaining(), "none handed out yet");
 
         ManualContext again = new ManualContext(1, false);
         ManagedFakeEnumerator restored = open(again, state);
@@ -251,18 +247,14 @@ class ManagedFakeDiscoveryTest {
     }
 
     @Test
-    void withoutDiscoveryTheStateHasNoCursor() throws Exception {
+    void withoutDiscoveryTheCountStays() throws Exception {
         ManagedFakeConfig config = ManagedFakeConfig.builder().splitCount(2).bounded(false).build();
         ManualContext ctx = new ManualContext(1, false);
-        ManagedFakeEnumerator e =
-                new ManagedFakeEnumerator(
-                        ctx,
-                        config,
-                        ManagedFakeHooks.NONE,
-                        ManagedFakeEnumerator.initialSplits(config));
+        ManagedFakeEnumerator e = new ManagedFakeEnumerator(ctx, config, ManagedFakeHooks.NONE);
         e.open();
         assertTrue(ctx.tick == null);
-        assertEquals(Arrays.asList(0, 1), numbers(e.snapshotState(1)));
+        assertEquals(2, e.snapshotState(1).count());
+        assertEquals(2, e.snapshotState(2).remaining());
     }
 
     @Test

@@ -19,10 +19,9 @@ package org.apache.seatunnel.connectors.managed.fake;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.ArrayList;
 import org.apache.seatunnel.api.source.SeaTunnelSource;
 import org.apache.seatunnel.api.source.managed.ManagedEnumeratorContext;
-import org.apache.seatunnel.connectors.managed.serialization.SplitListSerializer;
+import org.apache.seatunnel.connectors.managed.enumerator.NumberedSplitState;
 import org.apache.seatunnel.managed.testkit.conformance.DeterministicScheduler;
 import org.apache.seatunnel.managed.testkit.conformance.EnumeratorRules;
 import org.apache.seatunnel.managed.testkit.conformance.EnumeratorTarget;
@@ -35,10 +34,12 @@ import org.junit.jupiter.api.Test;
  * goes backwards, with the discovery clock driven by the fake engine's virtual time.
  */
 class ManagedFakeEnumeratorConformanceTest
-        extends ManagedEnumeratorConformanceSuite<ManagedFakeSplit, ArrayList<ManagedFakeSplit>> {
+        extends ManagedEnumeratorConformanceSuite<
+                ManagedFakeSplit, NumberedSplitState<ManagedFakeSplit>> {
 
     @Override
-    protected SeaTunnelSource<?, ManagedFakeSplit, ArrayList<ManagedFakeSplit>> createSource() {
+    protected SeaTunnelSource<?, ManagedFakeSplit, NumberedSplitState<ManagedFakeSplit>>
+            createSource() {
         return new ManagedFakeSource(
                 ManagedFakeConfig.builder().splitCount(7).rowsPerSplit(10).bounded(true).build());
     }
@@ -51,27 +52,28 @@ class ManagedFakeEnumeratorConformanceTest
                         .bounded(false)
                         .discoverySplitsPerSecond(20)
                         .build();
-        EnumeratorRules<ManagedFakeSplit, ArrayList<ManagedFakeSplit>> rules =
+        EnumeratorRules<ManagedFakeSplit, NumberedSplitState<ManagedFakeSplit>> rules =
                 new EnumeratorRules<>(
                         EnumeratorTarget
-                                .<ManagedFakeSplit, ArrayList<ManagedFakeSplit>>forEnumerators(
-                                        ctx ->
-                                                new ManagedFakeEnumerator(
-                                                        ctx,
-                                                        config,
-                                                        ManagedFakeHooks.NONE,
-                                                        ManagedFakeEnumerator.initialSplits(config),
-                                                        virtualClock(ctx)),
-                                        (ctx, state) ->
-                                                new ManagedFakeEnumerator(
-                                                        ctx,
-                                                        config,
-                                                        ManagedFakeHooks.NONE,
-                                                        state,
-                                                        virtualClock(ctx)),
-                                        new SplitListSerializer<>(new ManagedFakeSplitSerializer()),
-                                        new ManagedFakeSplitSerializer(),
-                                        false)
+                                .<ManagedFakeSplit, NumberedSplitState<ManagedFakeSplit>>
+                                        forEnumerators(
+                                                ctx ->
+                                                        new ManagedFakeEnumerator(
+                                                                ctx,
+                                                                config,
+                                                                ManagedFakeHooks.NONE,
+                                                                null,
+                                                                virtualClock(ctx)),
+                                                (ctx, state) ->
+                                                        new ManagedFakeEnumerator(
+                                                                ctx,
+                                                                config,
+                                                                ManagedFakeHooks.NONE,
+                                                                state,
+                                                                virtualClock(ctx)),
+                                                new ManagedFakeEnumeratorStateSerializer(),
+                                                new ManagedFakeSplitSerializer(),
+                                                false)
                                 .cursor(ManagedFakeEnumeratorConformanceTest::cursor)
                                 .build());
         assertTrue(rules.discoveryCursorIsMonotonic());
@@ -85,13 +87,8 @@ class ManagedFakeEnumeratorConformanceTest
         return s::nowNanos;
     }
 
-    /** The discovery cursor: the offset of the marker split, or none. */
-    private static Comparable<?> cursor(ArrayList<ManagedFakeSplit> state) {
-        for (ManagedFakeSplit s : state) {
-            if (s.splitNumber() == ManagedFakeEnumerator.CURSOR_SPLIT) {
-                return s.offset();
-            }
-        }
-        return null;
+    /** The discovery cursor: the split count, which discovery raises. */
+    private static Comparable<?> cursor(NumberedSplitState<ManagedFakeSplit> state) {
+        return state.count();
     }
 }

@@ -31,6 +31,7 @@ import org.apache.seatunnel.api.common.metrics.MetricsContext;
 import org.apache.seatunnel.api.event.EventListener;
 import org.apache.seatunnel.api.source.SourceEvent;
 import org.apache.seatunnel.api.source.SourceSplitEnumerator;
+import org.apache.seatunnel.connectors.managed.enumerator.NumberedSplitState;
 import org.apache.seatunnel.connectors.managed.serialization.SplitListSerializer;
 import org.junit.jupiter.api.Test;
 
@@ -88,7 +89,7 @@ class ManagedFakeEnumeratorTest {
         ManagedFakeEnumerator enumerator =
                 fresh(ctx, ManagedFakeConfig.builder().splitCount(5).build());
 
-        assertEquals(5, enumerator.snapshotState(1).size());
+        assertEquals(5, enumerator.snapshotState(1).remaining());
         ctx.registered.add(1);
         enumerator.registerReader(1);
 
@@ -96,19 +97,29 @@ class ManagedFakeEnumeratorTest {
                 Arrays.asList(new ManagedFakeSplit(1, 0), new ManagedFakeSplit(3, 0)),
                 ctx.assigned.get(1));
         assertEquals(Arrays.asList(1), ctx.noMoreSplits, "bounded: no more splits after assign");
+        NumberedSplitState<ManagedFakeSplit> state = enumerator.snapshotState(2);
+        assertEquals(3, state.remaining(), "the unregistered reader's splits stay in the state");
+        RecordingContext again = new RecordingContext(2);
+        again.registered.add(0);
+        new ManagedFakeEnumerator(
+                        again,
+                        ManagedFakeConfig.builder().splitCount(5).build(),
+                        ManagedFakeHooks.NONE,
+                        state)
+                .registerReader(0);
         assertEquals(
                 Arrays.asList(
                         new ManagedFakeSplit(0, 0),
                         new ManagedFakeSplit(2, 0),
                         new ManagedFakeSplit(4, 0)),
-                enumerator.snapshotState(2),
-                "splits of the unregistered reader stay pending in the state");
+                again.assigned.get(0),
+                "a restore from that state hands them out");
 
         ctx.registered.add(0);
         enumerator.registerReader(0);
         enumerator.run();
         assertEquals(3, ctx.assigned.get(0).size());
-        assertTrue(enumerator.snapshotState(3).isEmpty());
+        assertEquals(0, enumerator.snapshotState(3).remaining());
     }
 
     @Test
@@ -120,7 +131,9 @@ class ManagedFakeEnumeratorTest {
                         ctx,
                         config,
                         ManagedFakeHooks.NONE,
-                        Arrays.asList(new ManagedFakeSplit(2, 0)));
+                        // Splits 0 and 1 were handed out, 3 not yet; 2 came back and waits.
+                        new NumberedSplitState<>(
+                                4, new long[] {4, 3}, Arrays.asList(new ManagedFakeSplit(2, 0))));
 
         enumerator.addSplitsBack(Arrays.asList(new ManagedFakeSplit(0, 7)), 0);
         assertTrue(ctx.assigned.isEmpty(), "nothing is sent to an unregistered reader");
@@ -129,9 +142,9 @@ class ManagedFakeEnumeratorTest {
         enumerator.registerReader(0);
 
         assertEquals(
-                new HashSet<>(
-                        Arrays.asList(new ManagedFakeSplit(0, 7), new ManagedFakeSplit(2, 0))),
-                new HashSet<>(ctx.assigned.get(0)));
+                Arrays.asList(new ManagedFakeSplit(2, 0), new ManagedFakeSplit(0, 7)),
+                ctx.assigned.get(0),
+                "what came back, in the order it came back");
         assertTrue(ctx.noMoreSplits.isEmpty(), "unbounded: readers are never told no more");
     }
 
@@ -181,8 +194,74 @@ class ManagedFakeEnumeratorTest {
                                                 + "0000000000000002")));
     }
 
+    @Test
+    void theStateIsCursorsAndReadsTheOlderListOfPendingSplits() throws Exception {
+        ManagedFakeEnumeratorStateSerializer states = new ManagedFakeEnumeratorStateSerializer();
+        NumberedSplitState<ManagedFakeSplit> state =
+                new NumberedSplitState<>(5, new long[] {2, 3}, Arrays.asList());
+        // Version 3: u8 3 | the numbered state (u8 1 | i64 count | i32 owners | i64 per owner |
+        // i32 length | an empty split list).
+        assertEquals(
+                "03"
+                        + "01"
+                        + "0000000000000005"
+                        + "00000002"
+                        + "0000000000000002"
+                        + "0000000000000003"
+                        + "00000005"
+                        + "0200000000",
+                java.util.HexFormat.of().formatHex(states.serialize(state)));
+        NumberedSplitState<ManagedFakeSplit> back = states.deserialize(states.serialize(state));
+        assertEquals(5, back.count());
+        assertEquals(3, back.next(1));
+
+        // An older list of pending splits (version 2, the golden bytes above): they wait.
+        NumberedSplitState<ManagedFakeSplit> older =
+                states.deserialize(
+                        java.util.HexFormat.of()
+                                .parseHex(
+                                        "02"
+                                                + "00000002"
+                                                + "00000d"
+                                                + "01"
+                                                + "00000000"
+                                                + "0000000000000001"
+                                                + "040009"
+                                                + "09"
+                                                + "0000000000000002"));
+        assertEquals(
+                Arrays.asList(new ManagedFakeSplit(0, 1), new ManagedFakeSplit(9, 2)),
+                older.waiting());
+        assertEquals(2, older.remaining(), "no split beyond the list");
+
+        // A discovering job's older list: its marker's offset is the split count.
+        SplitListSerializer<ManagedFakeSplit> list =
+                new SplitListSerializer<>(new ManagedFakeSplitSerializer());
+        NumberedSplitState<ManagedFakeSplit> discovering =
+                states.deserialize(
+                        list.serialize(
+                                new ArrayList<>(
+                                        Arrays.asList(
+                                                new ManagedFakeSplit(4, 0),
+                                                new ManagedFakeSplit(
+                                                        ManagedFakeEnumerator.CURSOR_SPLIT, 7)))));
+        assertEquals(7, discovering.count());
+        assertEquals(Arrays.asList(new ManagedFakeSplit(4, 0)), discovering.waiting());
+        RecordingContext ctx = new RecordingContext(2);
+        ctx.registered.add(0);
+        new ManagedFakeEnumerator(
+                        ctx,
+                        ManagedFakeConfig.builder().splitCount(3).bounded(false).build(),
+                        ManagedFakeHooks.NONE,
+                        discovering)
+                .registerReader(0);
+        assertEquals(
+                Arrays.asList(new ManagedFakeSplit(4, 0)),
+                ctx.assigned.get(0),
+                "only what waited: every split below the count was handed out before");
+    }
+
     private static ManagedFakeEnumerator fresh(RecordingContext ctx, ManagedFakeConfig config) {
-        return new ManagedFakeEnumerator(
-                ctx, config, ManagedFakeHooks.NONE, ManagedFakeEnumerator.initialSplits(config));
+        return new ManagedFakeEnumerator(ctx, config, ManagedFakeHooks.NONE);
     }
 }

@@ -19,7 +19,6 @@ package org.apache.seatunnel.engine.managed.e2e;
 
 import com.hazelcast.spi.impl.NodeEngineImpl;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.seatunnel.api.serialization.Serializer;
 import org.apache.seatunnel.api.source.Boundedness;
@@ -31,6 +30,7 @@ import org.apache.seatunnel.api.source.SourceSplitEnumerator;
 import org.apache.seatunnel.api.source.SupportParallelism;
 import org.apache.seatunnel.api.table.catalog.CatalogTable;
 import org.apache.seatunnel.api.table.type.SeaTunnelRow;
+import org.apache.seatunnel.connectors.managed.enumerator.NumberedSplitState;
 import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSource;
 import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSplit;
 
@@ -43,7 +43,8 @@ import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSplit;
  * collections, so they add no state of their own.
  */
 public final class ProbeSource
-        implements SeaTunnelSource<SeaTunnelRow, ManagedFakeSplit, ArrayList<ManagedFakeSplit>>,
+        implements SeaTunnelSource<
+                        SeaTunnelRow, ManagedFakeSplit, NumberedSplitState<ManagedFakeSplit>>,
                 SupportParallelism {
 
     private static final long serialVersionUID = 1L;
@@ -79,7 +80,7 @@ public final class ProbeSource
     }
 
     @Override
-    public Serializer<ArrayList<ManagedFakeSplit>> getEnumeratorStateSerializer() {
+    public Serializer<NumberedSplitState<ManagedFakeSplit>> getEnumeratorStateSerializer() {
         return delegate.getEnumeratorStateSerializer();
     }
 
@@ -99,8 +100,8 @@ public final class ProbeSource
     }
 
     @Override
-    public SourceSplitEnumerator<ManagedFakeSplit, ArrayList<ManagedFakeSplit>> createEnumerator(
-            SourceSplitEnumerator.Context<ManagedFakeSplit> ctx) throws Exception {
+    public SourceSplitEnumerator<ManagedFakeSplit, NumberedSplitState<ManagedFakeSplit>>
+            createEnumerator(SourceSplitEnumerator.Context<ManagedFakeSplit> ctx) throws Exception {
         Probe probe = Probe.of(runId);
         probe.called("Source.createEnumerator");
         recordEnumeratorMember(ctx, probe);
@@ -108,9 +109,11 @@ public final class ProbeSource
     }
 
     @Override
-    public SourceSplitEnumerator<ManagedFakeSplit, ArrayList<ManagedFakeSplit>> restoreEnumerator(
-            SourceSplitEnumerator.Context<ManagedFakeSplit> ctx, ArrayList<ManagedFakeSplit> state)
-            throws Exception {
+    public SourceSplitEnumerator<ManagedFakeSplit, NumberedSplitState<ManagedFakeSplit>>
+            restoreEnumerator(
+                    SourceSplitEnumerator.Context<ManagedFakeSplit> ctx,
+                    NumberedSplitState<ManagedFakeSplit> state)
+                    throws Exception {
         Probe probe = Probe.of(runId);
         probe.called("Source.restoreEnumerator");
         recordEnumeratorMember(ctx, probe);
@@ -196,12 +199,14 @@ public final class ProbeSource
 
     /** Forwards to the real enumerator and records threads; see the class comment. */
     private static final class ProbeEnumerator
-            implements SourceSplitEnumerator<ManagedFakeSplit, ArrayList<ManagedFakeSplit>> {
-        private final SourceSplitEnumerator<ManagedFakeSplit, ArrayList<ManagedFakeSplit>> e;
+            implements SourceSplitEnumerator<
+                    ManagedFakeSplit, NumberedSplitState<ManagedFakeSplit>> {
+        private final SourceSplitEnumerator<ManagedFakeSplit, NumberedSplitState<ManagedFakeSplit>>
+                e;
         private final Probe probe;
 
         ProbeEnumerator(
-                SourceSplitEnumerator<ManagedFakeSplit, ArrayList<ManagedFakeSplit>> e,
+                SourceSplitEnumerator<ManagedFakeSplit, NumberedSplitState<ManagedFakeSplit>> e,
                 Probe probe) {
             this.e = e;
             this.probe = probe;
@@ -249,7 +254,8 @@ public final class ProbeSource
         }
 
         @Override
-        public ArrayList<ManagedFakeSplit> snapshotState(long checkpointId) throws Exception {
+        public NumberedSplitState<ManagedFakeSplit> snapshotState(long checkpointId)
+                throws Exception {
             probe.called("Enumerator.snapshotState");
             return e.snapshotState(checkpointId);
         }

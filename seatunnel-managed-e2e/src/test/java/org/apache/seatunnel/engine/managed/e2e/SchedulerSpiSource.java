@@ -32,6 +32,8 @@ import org.apache.seatunnel.api.table.catalog.CatalogTable;
 import org.apache.seatunnel.api.table.type.SeaTunnelRow;
 import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSource;
 import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSplit;
+import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSplitSerializer;
+import org.apache.seatunnel.connectors.managed.serialization.SplitListSerializer;
 
 /**
  * {@code SchedulerSpi}: the managed FakeSource's readers, splits and rows with {@link
@@ -102,6 +104,7 @@ public final class SchedulerSpiSource
 
     @Override
     public Serializer<ArrayList<ManagedFakeSplit>> getEnumeratorStateSerializer() {
-        return fake.getEnumeratorStateSerializer();
+        // This source's enumerator keeps its own list, not ManagedFake's cursors.
+        return new SplitListSerializer<>(new ManagedFakeSplitSerializer());
     }
 }

@@ -17,7 +17,6 @@
 
 package org.apache.seatunnel.engine.managed.e2e;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -27,6 +26,7 @@ import org.apache.seatunnel.api.source.managed.AsyncTaskKey;
 import org.apache.seatunnel.api.source.managed.AsyncTaskOptions;
 import org.apache.seatunnel.api.source.managed.CoordinatorScheduler;
 import org.apache.seatunnel.api.source.managed.ManagedEnumeratorContext;
+import org.apache.seatunnel.connectors.managed.enumerator.NumberedSplitState;
 import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSplit;
 
 /**
@@ -40,9 +40,10 @@ import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSplit;
  * only); the callables on the member's async workers touch only the probe.
  */
 final class SlowDiscoveryEnumerator
-        implements SourceSplitEnumerator<ManagedFakeSplit, ArrayList<ManagedFakeSplit>> {
+        implements SourceSplitEnumerator<ManagedFakeSplit, NumberedSplitState<ManagedFakeSplit>> {
 
-    private final SourceSplitEnumerator<ManagedFakeSplit, ArrayList<ManagedFakeSplit>> splits;
+    private final SourceSplitEnumerator<ManagedFakeSplit, NumberedSplitState<ManagedFakeSplit>>
+            splits;
     private final ManagedEnumeratorContext<ManagedFakeSplit> context;
     private final SlowDiscoveryProbe probe;
     private final int burst;
@@ -57,7 +58,7 @@ final class SlowDiscoveryEnumerator
 
     SlowDiscoveryEnumerator(
             Context<ManagedFakeSplit> engineContext,
-            SourceSplitEnumerator<ManagedFakeSplit, ArrayList<ManagedFakeSplit>> splits,
+            SourceSplitEnumerator<ManagedFakeSplit, NumberedSplitState<ManagedFakeSplit>> splits,
             String runId,
             int burst,
             long discoveryMillis) {
@@ -141,7 +142,7 @@ final class SlowDiscoveryEnumerator
     }
 
     @Override
-    public ArrayList<ManagedFakeSplit> snapshotState(long checkpointId) throws Exception {
+    public NumberedSplitState<ManagedFakeSplit> snapshotState(long checkpointId) throws Exception {
         return splits.snapshotState(checkpointId);
     }
 

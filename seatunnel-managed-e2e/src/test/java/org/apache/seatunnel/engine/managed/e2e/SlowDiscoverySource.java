@@ -18,7 +18,6 @@
 package org.apache.seatunnel.engine.managed.e2e;
 
 import java.io.Serializable;
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.seatunnel.api.serialization.Serializer;
 import org.apache.seatunnel.api.source.Boundedness;
@@ -30,6 +29,7 @@ import org.apache.seatunnel.api.source.managed.ManagedSourceCapability;
 import org.apache.seatunnel.api.source.managed.SupportManagedSource;
 import org.apache.seatunnel.api.table.catalog.CatalogTable;
 import org.apache.seatunnel.api.table.type.SeaTunnelRow;
+import org.apache.seatunnel.connectors.managed.enumerator.NumberedSplitState;
 import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSource;
 import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSplit;
 
@@ -40,7 +40,8 @@ import org.apache.seatunnel.connectors.managed.fake.ManagedFakeSplit;
  * <p>Threading: immutable and {@link Serializable}; the engine ships it to every member.
  */
 public final class SlowDiscoverySource
-        implements SeaTunnelSource<SeaTunnelRow, ManagedFakeSplit, ArrayList<ManagedFakeSplit>>,
+        implements SeaTunnelSource<
+                        SeaTunnelRow, ManagedFakeSplit, NumberedSplitState<ManagedFakeSplit>>,
                 SupportParallelism,
                 SupportManagedSource {
 
@@ -91,22 +92,24 @@ public final class SlowDiscoverySource
     }
 
     @Override
-    public SourceSplitEnumerator<ManagedFakeSplit, ArrayList<ManagedFakeSplit>> createEnumerator(
-            SourceSplitEnumerator.Context<ManagedFakeSplit> ctx) throws Exception {
+    public SourceSplitEnumerator<ManagedFakeSplit, NumberedSplitState<ManagedFakeSplit>>
+            createEnumerator(SourceSplitEnumerator.Context<ManagedFakeSplit> ctx) throws Exception {
         return new SlowDiscoveryEnumerator(
                 ctx, fake.createEnumerator(ctx), runId, burst, discoveryMillis);
     }
 
     @Override
-    public SourceSplitEnumerator<ManagedFakeSplit, ArrayList<ManagedFakeSplit>> restoreEnumerator(
-            SourceSplitEnumerator.Context<ManagedFakeSplit> ctx, ArrayList<ManagedFakeSplit> state)
-            throws Exception {
+    public SourceSplitEnumerator<ManagedFakeSplit, NumberedSplitState<ManagedFakeSplit>>
+            restoreEnumerator(
+                    SourceSplitEnumerator.Context<ManagedFakeSplit> ctx,
+                    NumberedSplitState<ManagedFakeSplit> state)
+                    throws Exception {
         return new SlowDiscoveryEnumerator(
                 ctx, fake.restoreEnumerator(ctx, state), runId, burst, discoveryMillis);
     }
 
     @Override
-    public Serializer<ArrayList<ManagedFakeSplit>> getEnumeratorStateSerializer() {
+    public Serializer<NumberedSplitState<ManagedFakeSplit>> getEnumeratorStateSerializer() {
         return fake.getEnumeratorStateSerializer();
     }
 }
