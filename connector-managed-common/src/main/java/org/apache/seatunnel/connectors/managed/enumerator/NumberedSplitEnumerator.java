@@ -199,19 +199,9 @@ public abstract class NumberedSplitEnumerator<SplitT extends SourceSplit>
                 queue(s);
                 owners.add(ownerOf(number(s)));
             }
-            if (!onDemand) {
-                for (int owner : owners) {
-                    if (registered.contains(owner)) {
-                        handOut(owner, Integer.MAX_VALUE);
-                    }
-                }
-            }
+            handOutNowOnLaneB(owners);
         }
-        if (onDemand) {
-            for (int owner : owners) {
-                ((ManagedEnumeratorContext<?>) context).splitsAvailable(owner);
-            }
-        }
+        announceOnLaneA(owners);
     }
 
     @Override
@@ -285,19 +275,9 @@ public abstract class NumberedSplitEnumerator<SplitT extends SourceSplit>
                 owners.add(ownerOf(n));
             }
             count = newCount;
-            if (!onDemand) {
-                for (int owner : owners) {
-                    if (registered.contains(owner)) {
-                        handOut(owner, Integer.MAX_VALUE);
-                    }
-                }
-            }
+            handOutNowOnLaneB(owners);
         }
-        if (onDemand) {
-            for (int owner : owners) {
-                ((ManagedEnumeratorContext<?>) context).splitsAvailable(owner);
-            }
-        }
+        announceOnLaneA(owners);
     }
 
     /** Splits numbered below this exist now. */
@@ -326,6 +306,31 @@ public abstract class NumberedSplitEnumerator<SplitT extends SourceSplit>
             queued.addAll(q);
         }
         return new NumberedSplitState<>(count, next, queued);
+    }
+
+    /** Under lock: on Lane B, registered {@code owners} get their new splits at once. */
+    private void handOutNowOnLaneB(TreeSet<Integer> owners) {
+        if (onDemand) {
+            return;
+        }
+        for (int owner : owners) {
+            if (registered.contains(owner)) {
+                handOut(owner, Integer.MAX_VALUE);
+            }
+        }
+    }
+
+    /**
+     * Outside the lock: on Lane A the runtime is told {@code owners} have splits again, and asks
+     * for them as their readers have room.
+     */
+    private void announceOnLaneA(TreeSet<Integer> owners) {
+        if (!onDemand) {
+            return;
+        }
+        for (int owner : owners) {
+            ((ManagedEnumeratorContext<?>) context).splitsAvailable(owner);
+        }
     }
 
     /** Under lock: bounded and nothing left for {@code subtask}: no more will come. */

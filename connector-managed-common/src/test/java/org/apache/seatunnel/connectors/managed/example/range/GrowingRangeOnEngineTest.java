@@ -17,29 +17,18 @@
 
 package org.apache.seatunnel.connectors.managed.example.range;
 
-import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import org.apache.seatunnel.engine.core.job.JobResult;
-import org.apache.seatunnel.engine.core.job.JobStatus;
 import org.apache.seatunnel.engine.managed.source.lane.Lane;
-import org.apache.seatunnel.managed.testkit.engine.CollectedRows;
-import org.apache.seatunnel.managed.testkit.engine.EmbeddedZeta;
 import org.apache.seatunnel.managed.testkit.engine.LaneAHarness;
-import org.apache.seatunnel.managed.testkit.engine.LaneASettings;
 import org.apache.seatunnel.managed.testkit.engine.ManagedJob;
 import org.apache.seatunnel.managed.testkit.engine.RowKeys;
-import org.apache.seatunnel.managed.testkit.engine.RuntimeStats;
-import org.apache.seatunnel.managed.testkit.engine.SavepointResult;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -139,45 +128,11 @@ class GrowingRangeOnEngineTest {
                 job(GrowingRangeSourceFactory.IDENTIFIER, "growing-savepoint-" + lane)
                         .option("discovery.interval-ms", 500)
                         .env("checkpoint.interval", 200);
-        LaneASettings.install(
-                lane == Lane.A,
-                Collections.singletonList(job.name()),
-                Collections.singletonList(job.connector()));
-        EmbeddedZeta zeta = harness.zeta();
-        String runId = "growing-savepoint-" + lane + "-" + System.nanoTime();
-        String hocon = job.toHocon(runId);
-        long readersBefore = RuntimeStats.readersOpened();
-        try {
-            long jobId = zeta.submit(hocon);
-            await().atMost(Duration.ofSeconds(60))
-                    .pollInterval(Duration.ofMillis(10))
-                    .until(
-                            () ->
-                                    zeta.status(jobId).isEndState()
-                                            || zeta.latestCompletedCheckpointId(jobId, 1) >= 1);
-            SavepointResult saved = zeta.savePointAndAwaitEnd(jobId, Duration.ofSeconds(60));
-            zeta.assumeRestorable(jobId);
-            assertEquals(
-                    SavepointResult.TAKEN,
-                    saved,
-                    "Lane " + lane + ": a savepoint while the job runs");
-            int before = CollectedRows.of(runId).committed().size();
-            assertTrue(
-                    before < RANGES * ROWS,
-                    "Lane " + lane + ": the savepoint came before the end (" + before + " rows)");
-            zeta.submit(jobId, hocon, true);
-            JobResult end = zeta.completion(jobId).get(120, TimeUnit.SECONDS);
-            assertEquals(
-                    JobStatus.FINISHED, end.getStatus(), "Lane " + lane + ": " + end.getError());
-            assertEquals(
-                    "missing 0, repeated 0, unexpected 0",
-                    accounting(CollectedRows.of(runId).committed()),
-                    "Lane " + lane + ": every row exactly once");
-            long laneAReaders = RuntimeStats.readersOpened() - readersBefore;
-            assertEquals(
-                    lane == Lane.A, laneAReaders > 0, "Lane " + lane + " readers: " + laneAReaders);
-        } finally {
-            CollectedRows.clear(runId);
-        }
+        List<String> committed =
+                SavepointRun.savepointAndRestore(harness, job, lane, RANGES * ROWS);
+        assertEquals(
+                "missing 0, repeated 0, unexpected 0",
+                accounting(committed),
+                "Lane " + lane + ": every row exactly once");
     }
 }
