@@ -18,8 +18,11 @@
 /**
  * Enumerators connector authors reuse: {@link
  * org.apache.seatunnel.connectors.managed.enumerator.StaticSplitEnumerator} for split lists known
- * up front, {@link org.apache.seatunnel.connectors.managed.enumerator.DiscoveringSplitEnumerator}
- * for sources that discover their splits as they run (with its checkpointed {@link
+ * up front, {@link org.apache.seatunnel.connectors.managed.enumerator.NumberedSplitEnumerator} for
+ * splits computed from their number (a cursor per reader instead of a list, in memory and in its
+ * {@link org.apache.seatunnel.connectors.managed.enumerator.NumberedSplitState}), {@link
+ * org.apache.seatunnel.connectors.managed.enumerator.DiscoveringSplitEnumerator} for sources that
+ * discover their splits as they run (with its checkpointed {@link
  * org.apache.seatunnel.connectors.managed.enumerator.DiscoveryState}, its serializer and its
  * options). They run unchanged on both lanes.
  */
