@@ -210,9 +210,7 @@ public abstract class NumberedSplitEnumerator<SplitT extends SourceSplit>
             restoreIfPending();
             long r = waitingCount;
             for (long n : next) {
-                if (n < count) {
-                    r += (count - 1 - n) / parallelism + 1;
-                }
+                r += NumberedSplitState.splitsLeft(n, count, parallelism);
             }
             return (int) Math.min(Integer.MAX_VALUE, r);
         }
@@ -351,7 +349,7 @@ public abstract class NumberedSplitEnumerator<SplitT extends SourceSplit>
         }
         ArrayDeque<SplitT> q = waiting.get(subtask);
         long cursor = next[subtask];
-        long fromCursor = cursor < count ? (count - 1 - cursor) / parallelism + 1 : 0;
+        long fromCursor = NumberedSplitState.splitsLeft(cursor, count, parallelism);
         int n = (int) Math.min(max, (q == null ? 0 : q.size()) + fromCursor);
         if (n <= 0) {
             return;

@@ -106,10 +106,6 @@ public final class NumberedSplitState<SplitT> implements Serializable {
         return next[owner];
     }
 
-    long[] cursors() {
-        return next.clone();
-    }
-
     public List<SplitT> waiting() {
         return Collections.unmodifiableList(waiting);
     }
@@ -118,11 +114,16 @@ public final class NumberedSplitState<SplitT> implements Serializable {
     public long remaining() {
         long r = waiting.size();
         for (long n : next) {
-            if (n < count) {
-                r += (count - 1 - n) / next.length + 1;
-            }
+            r += splitsLeft(n, count, next.length);
         }
         return r;
+    }
+
+    /**
+     * Numbers an owner at {@code cursor} still gets of {@code count} splits over {@code owners}.
+     */
+    static long splitsLeft(long cursor, long count, int owners) {
+        return cursor < count ? (count - 1 - cursor) / owners + 1 : 0;
     }
 
     @Override

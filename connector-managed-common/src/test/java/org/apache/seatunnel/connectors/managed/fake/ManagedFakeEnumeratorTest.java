@@ -36,6 +36,21 @@ import org.apache.seatunnel.connectors.managed.serialization.SplitListSerializer
 import org.junit.jupiter.api.Test;
 
 class ManagedFakeEnumeratorTest {
+    /**
+     * Splits 0 (offset 1) and 9 (offset 2) as the list of version 2: u8 2 | i32 count | per split
+     * (varint shared prefix, varint shared suffix, varint middle length, middle) against the split
+     * before it.
+     */
+    private static final String PENDING_LIST_V2 =
+            "02"
+                    + "00000002"
+                    + "00000d"
+                    + "01"
+                    + "00000000"
+                    + "0000000000000001"
+                    + "040009"
+                    + "09"
+                    + "0000000000000002";
 
     /** Threading: single test thread. */
     private static final class RecordingContext
@@ -165,17 +180,7 @@ class ManagedFakeEnumeratorTest {
         assertEquals(state, states.deserialize(states.serialize(state)));
         // Version 2: u8 2 | i32 count | per split (varint shared prefix, varint shared suffix,
         // varint middle length, middle) against the split before it.
-        assertEquals(
-                "02"
-                        + "00000002"
-                        + "00000d"
-                        + "01"
-                        + "00000000"
-                        + "0000000000000001"
-                        + "040009"
-                        + "09"
-                        + "0000000000000002",
-                java.util.HexFormat.of().formatHex(states.serialize(state)));
+        assertEquals(PENDING_LIST_V2, java.util.HexFormat.of().formatHex(states.serialize(state)));
         // Version 1 (the first release's): u8 1 | i32 count | (i32 length | split bytes).
         assertEquals(
                 state,
@@ -217,18 +222,7 @@ class ManagedFakeEnumeratorTest {
 
         // An older list of pending splits (version 2, the golden bytes above): they wait.
         NumberedSplitState<ManagedFakeSplit> older =
-                states.deserialize(
-                        java.util.HexFormat.of()
-                                .parseHex(
-                                        "02"
-                                                + "00000002"
-                                                + "00000d"
-                                                + "01"
-                                                + "00000000"
-                                                + "0000000000000001"
-                                                + "040009"
-                                                + "09"
-                                                + "0000000000000002"));
+                states.deserialize(java.util.HexFormat.of().parseHex(PENDING_LIST_V2));
         assertEquals(
                 Arrays.asList(new ManagedFakeSplit(0, 1), new ManagedFakeSplit(9, 2)),
                 older.waiting());
