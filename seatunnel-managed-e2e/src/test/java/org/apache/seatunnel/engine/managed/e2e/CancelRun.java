@@ -138,8 +138,8 @@ public final class CancelRun {
             }
             long cancelAt = System.nanoTime();
             zeta.coordinator().cancelJob(jobId);
-            await().atMost(bound).until(done::isDone);
-            return new Result(done.get(), cancelAt, endedAt.get(), probe);
+            JobResult result = zeta.awaitResult(jobId, done, bound);
+            return new Result(result, cancelAt, endedAt.get(), probe);
         } finally {
             WakeupProbe.clear(probeName);
             CollectedRows.clear(runId);

@@ -105,12 +105,13 @@ class EnumeratorSchedulerSpiTest {
     }
 
     /** Runs the job to its end and checks what both lanes must show. */
-    private static SchedulerSpiProbe runToFinished(String jobName, String runId) {
+    private static SchedulerSpiProbe runToFinished(String jobName, String runId)
+            throws InterruptedException {
         SchedulerSpiProbe.clear(runId);
         RuntimeStats.reset();
-        CompletableFuture<JobResult> done = zeta.completion(zeta.submit(job(jobName, runId)));
-        await().atMost(BOUND).until(done::isDone);
-        JobResult result = done.join();
+        long jobId = zeta.submit(job(jobName, runId));
+        CompletableFuture<JobResult> done = zeta.completion(jobId);
+        JobResult result = zeta.awaitResult(jobId, done, BOUND);
         assertEquals(JobStatus.FINISHED, result.getStatus(), "error: " + result.getError());
 
         CollectedRows rows = CollectedRows.of(runId);
@@ -127,7 +128,7 @@ class EnumeratorSchedulerSpiTest {
     }
 
     @Test
-    void laneAMarshalsTheOwnThreadsAssignmentAndRunsTheHandlerOnTheLoop() {
+    void laneAMarshalsTheOwnThreadsAssignmentAndRunsTheHandlerOnTheLoop() throws Exception {
         SchedulerSpiProbe probe = runToFinished(LANE_A_JOB, "scheduler-spi-a");
         assertEquals(2, RuntimeStats.readersOpened(), "both readers ran on Lane A");
         assertTrue(
@@ -137,7 +138,7 @@ class EnumeratorSchedulerSpiTest {
     }
 
     @Test
-    void laneBRunsCallableAndHandlerOnTheSchedulerThreadAndCloseStopsIt() {
+    void laneBRunsCallableAndHandlerOnTheSchedulerThreadAndCloseStopsIt() throws Exception {
         SchedulerSpiProbe probe = runToFinished(LANE_B_JOB, "scheduler-spi-b");
         assertEquals(0, RuntimeStats.readersOpened(), "Lane B: no managed reader");
         String thread = probe.handlerThread.get();

@@ -17,7 +17,6 @@
 
 package org.apache.seatunnel.engine.managed.e2e;
 
-import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -79,8 +78,7 @@ class LaneABoundedJobTest {
             AtomicLong endedAt = new AtomicLong();
             CompletableFuture<JobResult> done =
                     zeta.completion(jobId).whenComplete((r, e) -> endedAt.set(System.nanoTime()));
-            await().atMost(BOUND).until(done::isDone);
-            JobResult result = done.get();
+            JobResult result = zeta.awaitResult(jobId, done, BOUND);
             assertEquals(JobStatus.FINISHED, result.getStatus(), "error: " + result.getError());
             millis[attempt] = TimeUnit.NANOSECONDS.toMillis(endedAt.get() - submittedAt);
 
@@ -104,9 +102,9 @@ class LaneABoundedJobTest {
         RuntimeStats.reset();
         String runId = "lane-a-bounded-dates";
         String job = ManagedJobs.bounded5x20("lane-a-bounded", runId, "    dates.column = true\n");
-        CompletableFuture<JobResult> done = zeta.completion(zeta.submit(job));
-        await().atMost(BOUND).until(done::isDone);
-        JobResult result = done.get();
+        long jobId = zeta.submit(job);
+        CompletableFuture<JobResult> done = zeta.completion(jobId);
+        JobResult result = zeta.awaitResult(jobId, done, BOUND);
         assertEquals(JobStatus.FINISHED, result.getStatus(), "error: " + result.getError());
 
         assertEveryRowOnceOnLaneA(runId);

@@ -17,7 +17,6 @@
 
 package org.apache.seatunnel.engine.managed.e2e;
 
-import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -122,8 +121,7 @@ class LaneAPollCancellationTimeoutTest {
         String runId = "lane-a-poll-timeout";
         long jobId = zeta.submit(job(runId));
         CompletableFuture<JobResult> done = zeta.completion(jobId);
-        await().atMost(BOUND).until(done::isDone);
-        JobResult result = done.get();
+        JobResult result = zeta.awaitResult(jobId, done, BOUND);
         String error = String.valueOf(result.getError());
         System.out.printf(
                 "[LaneAPollCancellationTimeoutTest] %s, readers opened %d, error head: %s%n",

@@ -132,8 +132,7 @@ class LaneASavepointTest {
             // Now the barrier goes out, behind the cancel.
             ManagedFakeFaults.release(faultId);
         }
-        await().atMost(BOUND).until(done::isDone);
-        JobResult result = done.get();
+        JobResult result = zeta.awaitResult(jobId, done, BOUND);
         assertEquals(JobStatus.CANCELED, result.getStatus(), "error: " + result.getError());
         assertEquals(0, RuntimeStats.readersLive(), "every Lane A reader closed");
         System.out.printf(

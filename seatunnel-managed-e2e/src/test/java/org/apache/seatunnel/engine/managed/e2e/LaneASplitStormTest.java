@@ -17,7 +17,6 @@
 
 package org.apache.seatunnel.engine.managed.e2e;
 
-import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -112,8 +111,7 @@ class LaneASplitStormTest {
         long jobId = zeta.submit(job(runId, splits, envExtra));
         submitted.accept(jobId);
         CompletableFuture<JobResult> done = zeta.completion(jobId);
-        await().atMost(BOUND).until(done::isDone);
-        JobResult result = done.get();
+        JobResult result = zeta.awaitResult(jobId, done, BOUND);
         assertEquals(JobStatus.FINISHED, result.getStatus(), "error: " + result.getError());
         long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
 

@@ -17,7 +17,6 @@
 
 package org.apache.seatunnel.engine.managed.e2e;
 
-import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.time.Duration;
@@ -93,8 +92,7 @@ class LaneBBoundedJobTest {
             AtomicLong endedAt = new AtomicLong();
             CompletableFuture<JobResult> done =
                     zeta.completion(jobId).whenComplete((r, e) -> endedAt.set(System.nanoTime()));
-            await().atMost(BOUND).until(done::isDone);
-            JobResult result = done.get();
+            JobResult result = zeta.awaitResult(jobId, done, BOUND);
 
             assertEquals(JobStatus.FINISHED, result.getStatus(), "error: " + result.getError());
             assertEquals(JobStatus.FINISHED, zeta.status(jobId));

@@ -100,8 +100,8 @@ class LaneSelectionTest {
         RuntimeStats.reset();
         long jobId = zeta.submit(boundedJob(runId));
         CompletableFuture<JobResult> done = zeta.completion(jobId);
-        await().atMost(BOUND).until(done::isDone);
-        assertEquals(JobStatus.FINISHED, done.get().getStatus(), "error: " + done.get().getError());
+        JobResult result = zeta.awaitResult(jobId, done, BOUND);
+        assertEquals(JobStatus.FINISHED, result.getStatus(), "error: " + result.getError());
         assertEquals(0, RuntimeStats.readersOpened(), "no Lane A reader may open on Lane B");
         assertEquals(List.of(0L), laneA(jobId), "the job's metrics say Lane B");
         CollectedRows rows = CollectedRows.of(runId);
@@ -158,8 +158,7 @@ class LaneSelectionTest {
                 LogCapture.attach("org.apache.seatunnel.engine.server.dag.physical.SubPlan")) {
             zeta.submit(jobId, streamingJob("lane-selection-flip", "selection-flip-2"), true);
             CompletableFuture<JobResult> done = zeta.completion(jobId);
-            await().atMost(BOUND).until(done::isDone);
-            result = done.get();
+            result = zeta.awaitResult(jobId, done, BOUND);
             restarts = subPlan.matching(Level.INFO, "Restore time");
         }
         assertEquals(JobStatus.FAILED, result.getStatus(), "error: " + result.getError());

@@ -17,7 +17,6 @@
 
 package org.apache.seatunnel.engine.managed.e2e;
 
-import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.time.Duration;
@@ -122,8 +121,7 @@ final class ManagedJobs {
             throws Exception {
         long jobId = zeta.submit(job);
         CompletableFuture<JobResult> done = zeta.completion(jobId);
-        await().atMost(bound).until(done::isDone);
-        JobResult result = done.get();
+        JobResult result = zeta.awaitResult(jobId, done, bound);
         assertEquals(JobStatus.FINISHED, result.getStatus(), "error: " + result.getError());
         CollectedRows rows = CollectedRows.of(runId);
         assertEquals(

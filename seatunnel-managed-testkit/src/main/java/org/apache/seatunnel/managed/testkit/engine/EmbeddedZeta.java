@@ -31,6 +31,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 import org.apache.seatunnel.api.common.metrics.Measurement;
 import org.apache.seatunnel.engine.common.Constant;
@@ -329,6 +330,40 @@ public final class EmbeddedZeta implements AutoCloseable {
      */
     public CompletableFuture<JobResult> completion(long jobId) {
         return coordinator().waitForJobComplete(jobId);
+    }
+
+    /**
+     * Waits at most {@code bound} for {@code done} (the {@link #completion} of {@code jobId}) and
+     * returns the job's result. A job still running at the bound fails the test with a {@link
+     * HangReport} (status, Lane A readers, every thread's stack), also printed to the test's
+     * output.
+     *
+     * @throws AssertionError if the job did not end within {@code bound}
+     */
+    public JobResult awaitResult(long jobId, CompletableFuture<JobResult> done, Duration bound)
+            throws InterruptedException {
+        try {
+            return done.get(bound.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            String report = HangReport.of(this, jobId);
+            System.out.println("[EmbeddedZeta] job " + jobId + " did not end within " + bound);
+            System.out.println(report);
+            throw new AssertionError(
+                    "job "
+                            + jobId
+                            + " did not end within "
+                            + bound
+                            + " ("
+                            + firstLine(report)
+                            + ")");
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("the engine failed to report job " + jobId, e);
+        }
+    }
+
+    private static String firstLine(String s) {
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl);
     }
 
     /** {@code System.nanoTime()} right before the last submission of {@code jobId}. */

@@ -21,9 +21,6 @@ import java.time.Duration;
 import java.util.Collections;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.seatunnel.engine.core.job.JobResult;
 import org.apache.seatunnel.engine.managed.source.lane.Lane;
@@ -195,18 +192,16 @@ public final class LaneAHarness implements AutoCloseable {
     private JobResult awaitEnd(long jobId) {
         CompletableFuture<JobResult> done = zeta.completion(jobId);
         try {
-            return done.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (TimeoutException e) {
-            String status = String.valueOf(zeta.status(jobId));
-            try {
-                zeta.cancel(jobId, Duration.ofSeconds(30));
-            } catch (Exception cancelFailed) {
-                LOG.warn("Cancelling job {} after its timeout failed", jobId, cancelFailed);
+            return zeta.awaitResult(jobId, done, timeout);
+        } catch (AssertionError e) {
+            if (!done.isDone()) {
+                try {
+                    zeta.cancel(jobId, Duration.ofSeconds(30));
+                } catch (Exception cancelFailed) {
+                    LOG.warn("Cancelling job {} after its timeout failed", jobId, cancelFailed);
+                }
             }
-            throw new AssertionError(
-                    "job " + jobId + " did not end within " + timeout + " (status " + status + ")");
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("the engine failed to report job " + jobId, e);
+            throw e;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted waiting for job " + jobId, e);

@@ -21,6 +21,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -108,6 +111,38 @@ class LaneAHarnessTest {
 
             r.assertFinishedExactlyOnce(RangeSource.expectedKeys(SPLITS, COUNT));
         }
+    }
+
+    /**
+     * A run that does not end within the harness's timeout fails with the job's status, and the
+     * test's output gets the {@link HangReport} (every thread's stack): the source holds its end
+     * for a checkpoint the job's interval never reaches within the bound.
+     */
+    @Test
+    void aRunThatDoesNotEndFailsWithItsStatusAndAHangReport() {
+        LaneAHarness shortWait = LaneAHarness.on(harness.zeta()).timeout(Duration.ofSeconds(3));
+        PrintStream out = System.out;
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        AssertionError e;
+        System.setOut(new PrintStream(printed, true));
+        try {
+            e =
+                    assertThrows(
+                            AssertionError.class,
+                            () ->
+                                    shortWait.runBounded(
+                                            rangeJob()
+                                                    .option("end-after-checkpoint", true)
+                                                    .env("checkpoint.interval", 600_000)));
+        } finally {
+            System.setOut(out);
+        }
+        assertTrue(e.getMessage().contains("did not end within PT3S"), e.getMessage());
+        assertTrue(e.getMessage().contains("status RUNNING"), e.getMessage());
+        String report = printed.toString();
+        assertTrue(report.contains(", live 2,"), report);
+        assertTrue(
+                report.contains("\"" + Thread.currentThread().getName() + "\" RUNNABLE"), report);
     }
 
     /** The job's own {@code checkpoint.interval} wins over the engine's. */
