@@ -92,34 +92,38 @@ class ProcessClusterStormTest {
             for (int w = 0; warmup > 0 && w < warmupRuns; w++) {
                 for (boolean checkpoints : new boolean[] {false, true}) {
                     for (String lane : List.of("B", "A")) {
-                        long millis = runOnce(rest, lane, warmup, parallelism, checkpoints);
+                        Run run = runOnce(cluster, rest, lane, warmup, parallelism, checkpoints);
                         System.out.printf(
                                 Locale.ROOT,
                                 "[ProcessClusterStormTest] warm-up %d, lane %s, checkpoints %s:"
-                                        + " %,d splits in %.2f s%n",
+                                        + " %,d splits in %.2f s; %s%n",
                                 w + 1,
                                 lane,
                                 checkpoints ? "every 2 s" : "off",
                                 warmup,
-                                millis / 1000.0);
+                                run.millis / 1000.0,
+                                run.checkpoints.summary());
                     }
                 }
             }
             for (boolean checkpoints : new boolean[] {false, true}) {
                 for (int r = 0; r < repeat; r++) {
                     for (String lane : r % 2 == 0 ? List.of("B", "A") : List.of("A", "B")) {
-                        long millis = runOnce(rest, lane, splits, parallelism, checkpoints);
+                        Run run = runOnce(cluster, rest, lane, splits, parallelism, checkpoints);
+                        long millis = run.millis;
                         String row =
                                 String.format(
                                         Locale.ROOT,
                                         "%,d splits | p=%d | checkpoints %s | lane %s | FINISHED"
-                                                + " in %.2f s (%,.0f splits/s), exactly once",
+                                                + " in %.2f s (%,.0f splits/s), exactly once;"
+                                                + " engine checkpoints: %s",
                                         splits,
                                         parallelism,
                                         checkpoints ? "every 2 s" : "off",
                                         lane,
                                         millis / 1000.0,
-                                        splits * 1000.0 / millis);
+                                        splits * 1000.0 / millis,
+                                        run.checkpoints.summary());
                         LOG.info(row);
                         System.out.println("[ProcessClusterStormTest] " + row);
                         rows.add(row);
@@ -130,8 +134,24 @@ class ProcessClusterStormTest {
         System.out.println("[ProcessClusterStormTest] summary\n" + String.join("\n", rows));
     }
 
-    private long runOnce(
-            ClusterRest rest, String lane, int splits, int parallelism, boolean checkpoints)
+    /** One job's wall time and the engine checkpoints its members logged while it ran. */
+    private static final class Run {
+        final long millis;
+        final CheckpointLogTrace checkpoints;
+
+        Run(long millis, CheckpointLogTrace checkpoints) {
+            this.millis = millis;
+            this.checkpoints = checkpoints;
+        }
+    }
+
+    private Run runOnce(
+            SeaTunnelProcessCluster cluster,
+            ClusterRest rest,
+            String lane,
+            int splits,
+            int parallelism,
+            boolean checkpoints)
             throws Exception {
         Path out = Files.createTempDirectory("storm-out-");
         Path tmp = Files.createTempDirectory("storm-tmp-");
@@ -159,6 +179,10 @@ class ProcessClusterStormTest {
                 .put("file_format_type", "text")
                 .put("field_delimiter", ",")
                 .put("is_enable_transaction", true);
+        int[] logStart = new int[MEMBERS + 1];
+        for (int m = 1; m <= MEMBERS; m++) {
+            logStart[m] = cluster.memberLog(m).length();
+        }
         long t0 = System.nanoTime();
         long jobId = rest.submit(job);
         AtomicReference<String> status = new AtomicReference<>("");
@@ -173,7 +197,12 @@ class ProcessClusterStormTest {
         long millis = (System.nanoTime() - t0) / 1_000_000;
         assertEquals("FINISHED", status.get(), "lane " + lane + " job " + jobId);
         assertEquals(0, missingOrRepeated(out, splits), "lane " + lane + ": exactly once");
-        return millis;
+        // The job's checkpoint coordinator runs on the master; the other member logs none.
+        StringBuilder logs = new StringBuilder();
+        for (int m = 1; m <= MEMBERS; m++) {
+            logs.append(cluster.memberLog(m).substring(logStart[m]));
+        }
+        return new Run(millis, CheckpointLogTrace.parse(logs.toString()));
     }
 
     /** Splits 0..n-1 each written once: the count of those missing plus those written again. */
