@@ -211,7 +211,9 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> {
 
     /**
      * The reader attempt applied every command of this epoch up to sequence {@code watermark} (its
-     * cumulative apply acknowledgement): flow control, never durability.
+     * cumulative apply acknowledgement): flow control, never durability. Queued apart from the
+     * commands, so a snapshot demand never waits behind acknowledgements (see {@link
+     * CoordinatorLoop}).
      */
     public OfferResult assignmentApplied(int subtask, long attemptId, long watermark) {
         return assignmentApplied(subtask, attemptId, watermark, AppliedAckPayload.UNKNOWN_BACKLOG);
@@ -233,7 +235,7 @@ public final class CoordinatorEventLoop<SplitT extends SourceSplit, StateT> {
      */
     public OfferResult assignmentApplied(
             int subtask, long attemptId, long watermark, int backlog, long lastBarrier) {
-        return loop.offer(
+        return loop.offerFlowControl(
                 new CoordinatorLoop.Command(
                         CoordinatorCommandType.ASSIGNMENT_APPLIED,
                         () -> core.applied(subtask, attemptId, watermark, backlog, lastBarrier)));

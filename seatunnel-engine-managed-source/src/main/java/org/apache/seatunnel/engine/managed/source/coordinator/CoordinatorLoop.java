@@ -50,10 +50,19 @@ import org.slf4j.LoggerFactory;
  * LoopState} CREATED → RUNNING → CLOSED (or FAILED when open throws).
  *
  * <p>Each drain runs a bounded batch, interleaving completions (acks, async results, timer ticks;
- * their own bounded queue so that replies are never starved by new requests) with commands, each in
- * its own try/catch: a failing command goes to the {@link CoordinatorFailureHandler} and the loop
- * carries on. The drain sets the context classloader to the enumerator's for connector code and
- * restores it after.
+ * their own bounded queue so that replies are never starved by new requests) with commands and the
+ * readers' apply acknowledgements, each in its own try/catch: a failing command goes to the {@link
+ * CoordinatorFailureHandler} and the loop carries on.
+ *
+ * <p>Apply acknowledgements ({@link #offerFlowControl}) have a bounded queue of their own, beside
+ * the commands, so the engine's snapshot demand (a command) never waits behind them: with many
+ * readers a reader acknowledgement is queued behind nearly every command, and at 64 readers on a
+ * busy member a snapshot found hundreds of them ahead. That keeps the strict cut — every ordered
+ * command offered before a snapshot still runs before it, in offer order — because an
+ * acknowledgement is flow control and not an ordered command: it is cumulative and idempotent, and
+ * it only returns credit and tells later snapshots what they need not keep, so applying it after a
+ * snapshot is the same as its arriving a little later, which it always may. The drain sets the
+ * context classloader to the enumerator's for connector code and restores it after.
  *
  * <p>The one synchronous demand, the enumerator snapshot of an engine checkpoint, is {@link
  * SnapshotDemand}'s.
@@ -65,6 +74,8 @@ final class CoordinatorLoop<SplitT extends SourceSplit, StateT> implements LoopP
     private final CoordinatorConfig config;
     private final CoordinatorMetrics metrics;
     private final MpscArrayQueue<Command> commands;
+    // Reader apply acknowledgements: flow control, not in the snapshot's cut order (class comment).
+    private final MpscArrayQueue<Command> flowControl;
     private final MpscArrayQueue<Command> completions;
     private final EnumeratorCallQueue enumeratorCalls;
 
@@ -98,6 +109,7 @@ final class CoordinatorLoop<SplitT extends SourceSplit, StateT> implements LoopP
         this.config = config;
         this.metrics = metrics;
         this.commands = new MpscArrayQueue<>(config.commandQueueCapacity());
+        this.flowControl = new MpscArrayQueue<>(config.commandQueueCapacity());
         this.completions = new MpscArrayQueue<>(config.completionQueueCapacity());
         this.enumeratorCalls = new EnumeratorCallQueue(config.commandQueueCapacity());
         this.failureHandler = failureHandler;
@@ -117,6 +129,7 @@ final class CoordinatorLoop<SplitT extends SourceSplit, StateT> implements LoopP
                             @Override
                             public boolean hasWork() {
                                 return !commands.isEmpty()
+                                        || !flowControl.isEmpty()
                                         || !completions.isEmpty()
                                         || (state != LoopState.CREATED
                                                 && !enumeratorCalls.isEmpty());
@@ -260,12 +273,28 @@ final class CoordinatorLoop<SplitT extends SourceSplit, StateT> implements LoopP
 
     /** Queues without scheduling a drain: the caller drains or schedules. */
     OfferResult offerOnly(Command c) {
+        return offerTo(commands, c);
+    }
+
+    /**
+     * Queues a reader's apply acknowledgement apart from the commands (see the class comment),
+     * bounded by the same capacity, and schedules a drain.
+     */
+    OfferResult offerFlowControl(Command c) {
+        OfferResult r = offerTo(flowControl, c);
+        if (r.isEnqueued()) {
+            scheduleDrain();
+        }
+        return r;
+    }
+
+    private OfferResult offerTo(MpscArrayQueue<Command> queue, Command c) {
         if (state == LoopState.CLOSED) {
             metrics.increment(Counter.COMMANDS_AFTER_CLOSE);
             c.drop("closed");
             return OfferResult.CLOSED;
         }
-        if (!commands.offer(c)) {
+        if (!queue.offer(c)) {
             metrics.increment(Counter.QUEUE_FULL);
             return OfferResult.QUEUE_FULL;
         }
@@ -277,9 +306,10 @@ final class CoordinatorLoop<SplitT extends SourceSplit, StateT> implements LoopP
     }
 
     /**
-     * One bounded pass by the thread that holds the {@link SerialExecutor}'s claim: completions and
-     * commands alternately, each isolated. A snapshot caller ({@code until} non-null) drains until
-     * its snapshot is answered or, between commands, its deadline passes.
+     * One bounded pass by the thread that holds the {@link SerialExecutor}'s claim: completions,
+     * commands, acknowledgements and marshalled enumerator calls in turn, each isolated. A snapshot
+     * caller ({@code until} non-null) drains until its snapshot is answered or, between commands,
+     * its deadline passes.
      */
     private void drainBody(int batch, CompletableFuture<?> until, long deadline) {
         try {
@@ -296,6 +326,15 @@ final class CoordinatorLoop<SplitT extends SourceSplit, StateT> implements LoopP
                     runCommand(command);
                     budget--;
                 }
+                // A snapshot caller's answer may have come: its commands were ahead, not these.
+                Command ack =
+                        budget > 0 && (until == null || !until.isDone())
+                                ? flowControl.poll()
+                                : null;
+                if (ack != null) {
+                    runCommand(ack);
+                    budget--;
+                }
                 // Calls of the enumerator's own threads wait for open: the enumerator made them.
                 Action call =
                         budget > 0 && state != LoopState.CREATED
@@ -306,13 +345,14 @@ final class CoordinatorLoop<SplitT extends SourceSplit, StateT> implements LoopP
                     afterCommand();
                     budget--;
                 }
-                if (completion == null && command == null && call == null) {
+                if (completion == null && command == null && ack == null && call == null) {
                     break;
                 }
             }
         } finally {
             // What is left for the next drain (approximate, as the queue's size is): a gauge.
-            metrics.set(CoordinatorMetrics.Gauge.QUEUED_COMMANDS, commands.size());
+            metrics.set(
+                    CoordinatorMetrics.Gauge.QUEUED_COMMANDS, commands.size() + flowControl.size());
         }
     }
 

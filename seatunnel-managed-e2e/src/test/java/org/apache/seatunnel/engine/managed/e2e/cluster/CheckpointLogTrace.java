@@ -31,8 +31,8 @@ import java.util.regex.Pattern;
  * each checkpoint from the line its coordinator logs when it triggers it ({@code wait checkpoint
  * completed: N}) to the line it logs when the checkpoint completed ({@code pending checkpoint(N/…)
  * notify finished!}), to the millisecond of cluster.sh's log pattern ({@code HH:mm:ss.SSS}). Lane
- * neutral: both lanes' jobs are measured by the engine's own lines. A checkpoint that never
- * completed (the job ended first) is not counted.
+ * neutral: both lanes' jobs are measured by the engine's own lines. A checkpoint triggered and
+ * never completed (the job ended first, or it failed) counts as triggered only.
  *
  * <p>Threading: immutable.
  */
@@ -44,9 +44,11 @@ final class CheckpointLogTrace {
     private static final long DAY_MILLIS = 24L * 3600 * 1000;
 
     private final List<Long> millis;
+    private final int unfinished;
 
-    private CheckpointLogTrace(List<Long> millis) {
+    private CheckpointLogTrace(List<Long> millis, int unfinished) {
         this.millis = Collections.unmodifiableList(millis);
+        this.unfinished = unfinished;
     }
 
     /** The checkpoints whose trigger and completion lines are both in {@code log}. */
@@ -84,7 +86,7 @@ final class CheckpointLogTrace {
                 }
             }
         }
-        return new CheckpointLogTrace(durations);
+        return new CheckpointLogTrace(durations, triggeredAt.size());
     }
 
     /** Each completed checkpoint's milliseconds from trigger to completion, in completion order. */
@@ -92,10 +94,19 @@ final class CheckpointLogTrace {
         return millis;
     }
 
-    /** "n checkpoints, median m ms, longest l ms, sum s ms", or "no checkpoint". */
+    /** Checkpoints triggered whose completion the log does not show. */
+    int unfinished() {
+        return unfinished;
+    }
+
+    /**
+     * "n checkpoints, median m ms, longest l ms, sum s ms", or "no checkpoint", and how many were
+     * triggered and never completed, if any.
+     */
     String summary() {
+        String open = unfinished == 0 ? "" : "; " + unfinished + " triggered, not completed";
         if (millis.isEmpty()) {
-            return "no checkpoint";
+            return "no checkpoint" + open;
         }
         List<Long> sorted = new ArrayList<>(millis);
         Collections.sort(sorted);
@@ -104,11 +115,12 @@ final class CheckpointLogTrace {
             sum += m;
         }
         return String.format(
-                Locale.ROOT,
-                "%d checkpoints, median %d ms, longest %d ms, sum %d ms",
-                sorted.size(),
-                sorted.get((sorted.size() - 1) / 2),
-                sorted.get(sorted.size() - 1),
-                sum);
+                        Locale.ROOT,
+                        "%d checkpoints, median %d ms, longest %d ms, sum %d ms",
+                        sorted.size(),
+                        sorted.get((sorted.size() - 1) / 2),
+                        sorted.get(sorted.size() - 1),
+                        sum)
+                + open;
     }
 }

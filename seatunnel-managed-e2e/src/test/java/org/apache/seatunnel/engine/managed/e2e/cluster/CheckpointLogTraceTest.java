@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 /** {@link CheckpointLogTrace} on lines as cluster.sh's members log them. */
 class CheckpointLogTraceTest {
     @Test
-    void pairsEachTriggerWithItsCompletionAndSkipsOneThatNeverCompleted() {
+    void pairsEachTriggerWithItsCompletionAndCountsOneThatNeverCompleted() {
         String log =
                 "23:59:59.900 INFO  [pool-1] CheckpointCoordinator - wait checkpoint completed: 1\n"
                         + "23:59:59.950 INFO  [pool-2] SomethingElse - unrelated\n"
@@ -42,7 +42,11 @@ class CheckpointLogTraceTest {
         CheckpointLogTrace trace = CheckpointLogTrace.parse(log);
 
         assertEquals(Arrays.asList(120L, 250L), trace.millis());
-        assertEquals("2 checkpoints, median 120 ms, longest 250 ms, sum 370 ms", trace.summary());
+        assertEquals(1, trace.unfinished());
+        assertEquals(
+                "2 checkpoints, median 120 ms, longest 250 ms, sum 370 ms; 1 triggered, not"
+                        + " completed",
+                trace.summary());
     }
 
     @Test
@@ -50,6 +54,8 @@ class CheckpointLogTraceTest {
         CheckpointLogTrace trace = CheckpointLogTrace.parse("12:00:00.000 INFO  [x] Y - started\n");
 
         assertEquals(Collections.emptyList(), trace.millis());
+        assertEquals(0, trace.unfinished());
+        assertEquals(0, trace.unfinished());
         assertEquals("no checkpoint", trace.summary());
     }
 }
