@@ -34,6 +34,7 @@ import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
+import org.apache.seatunnel.engine.client.SeaTunnelClient;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -60,6 +61,15 @@ class ProcessClusterStormTest {
     // Below Linux's ephemeral port range (32768-60999), so no outbound connection holds them.
     private static final int BASE_PORT = 28900;
     private static final Duration JOB_BOUND = Duration.ofMinutes(15);
+    // What a Lane A run's own metrics say about where its time went (summed over its tasks).
+    private static final List<String> LANE_A_METRICS =
+            List.of(
+                    "ManagedSourceCoordinatorSnapshotWaitNanos",
+                    "ManagedSourceCutDeferrals",
+                    "ManagedSourceSplitWindowWaits",
+                    "ManagedSourceAssignmentCreditWaits",
+                    "ManagedSourceBarrierHandoffWaitNanos",
+                    "ManagedSourceOutputBlockedNanos");
     private static final String SECTION =
             "    managed-source:\n"
                     + "      enabled: true\n"
@@ -102,7 +112,7 @@ class ProcessClusterStormTest {
                                 checkpoints ? "every 2 s" : "off",
                                 warmup,
                                 run.millis / 1000.0,
-                                run.checkpoints.summary());
+                                run.trace());
                     }
                 }
             }
@@ -116,14 +126,14 @@ class ProcessClusterStormTest {
                                         Locale.ROOT,
                                         "%,d splits | p=%d | checkpoints %s | lane %s | FINISHED"
                                                 + " in %.2f s (%,.0f splits/s), exactly once;"
-                                                + " engine checkpoints: %s",
+                                                + " %s",
                                         splits,
                                         parallelism,
                                         checkpoints ? "every 2 s" : "off",
                                         lane,
                                         millis / 1000.0,
                                         splits * 1000.0 / millis,
-                                        run.checkpoints.summary());
+                                        run.trace());
                         LOG.info(row);
                         System.out.println("[ProcessClusterStormTest] " + row);
                         rows.add(row);
@@ -134,15 +144,50 @@ class ProcessClusterStormTest {
         System.out.println("[ProcessClusterStormTest] summary\n" + String.join("\n", rows));
     }
 
-    /** One job's wall time and the engine checkpoints its members logged while it ran. */
+    /**
+     * One job's wall time, the engine checkpoints its members logged while it ran and, on Lane A,
+     * its own {@link #LANE_A_METRICS}.
+     */
     private static final class Run {
         final long millis;
         final CheckpointLogTrace checkpoints;
+        final String laneAMetrics;
 
-        Run(long millis, CheckpointLogTrace checkpoints) {
+        Run(long millis, CheckpointLogTrace checkpoints, String laneAMetrics) {
             this.millis = millis;
             this.checkpoints = checkpoints;
+            this.laneAMetrics = laneAMetrics;
         }
+
+        String trace() {
+            return "engine checkpoints: "
+                    + checkpoints.summary()
+                    + (laneAMetrics.isEmpty() ? "" : "; " + laneAMetrics);
+        }
+    }
+
+    private static String laneAMetrics(SeaTunnelProcessCluster cluster, long jobId)
+            throws IOException {
+        String json;
+        try (SeaTunnelClient client = new SeaTunnelClient(cluster.clientConfig())) {
+            json = client.getJobMetrics(jobId);
+        }
+        StringBuilder out = new StringBuilder();
+        for (String name : LANE_A_METRICS) {
+            long v = ProcessClusterTest.sum(json, name);
+            if (out.length() > 0) {
+                out.append(", ");
+            }
+            if (name.endsWith("Nanos")) {
+                out.append(name, "ManagedSource".length(), name.length() - "Nanos".length())
+                        .append(' ')
+                        .append(v / 1_000_000)
+                        .append(" ms");
+            } else {
+                out.append(name.substring("ManagedSource".length())).append(' ').append(v);
+            }
+        }
+        return out.toString();
     }
 
     private Run runOnce(
@@ -202,7 +247,10 @@ class ProcessClusterStormTest {
         for (int m = 1; m <= MEMBERS; m++) {
             logs.append(cluster.memberLog(m).substring(logStart[m]));
         }
-        return new Run(millis, CheckpointLogTrace.parse(logs.toString()));
+        return new Run(
+                millis,
+                CheckpointLogTrace.parse(logs.toString()),
+                lane.equals("A") ? laneAMetrics(cluster, jobId) : "");
     }
 
     /** Splits 0..n-1 each written once: the count of those missing plus those written again. */
