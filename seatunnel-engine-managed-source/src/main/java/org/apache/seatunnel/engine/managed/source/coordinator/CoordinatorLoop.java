@@ -56,13 +56,13 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Apply acknowledgements ({@link #offerFlowControl}) have a bounded queue of their own, beside
  * the commands, so the engine's snapshot demand (a command) never waits behind them: with many
- * readers a reader acknowledgement is queued behind nearly every command, and at 64 readers on a
- * busy member a snapshot found hundreds of them ahead. That keeps the strict cut — every ordered
- * command offered before a snapshot still runs before it, in offer order — because an
- * acknowledgement is flow control and not an ordered command: it is cumulative and idempotent, and
- * it only returns credit and tells later snapshots what they need not keep, so applying it after a
- * snapshot is the same as its arriving a little later, which it always may. The drain sets the
- * context classloader to the enumerator's for connector code and restores it after.
+ * readers an acknowledgement is queued behind nearly every command, each one's work (credit,
+ * dispatch, sends) ahead of the snapshot. That keeps the strict cut — every ordered command offered
+ * before a snapshot still runs before it, in offer order — because an acknowledgement is flow
+ * control and not an ordered command: it is cumulative and idempotent, and it only returns credit
+ * and tells later snapshots what they need not keep, so applying it after a snapshot is the same as
+ * its arriving a little later, which it always may. The drain sets the context classloader to the
+ * enumerator's for connector code and restores it after.
  *
  * <p>The one synchronous demand, the enumerator snapshot of an engine checkpoint, is {@link
  * SnapshotDemand}'s.
