@@ -640,10 +640,17 @@ final class ScaleScenarios {
         if (threads0 != null) {
             printThreadCpu(LANES[laneA ? 1 : 0] + ", p=" + p + ", " + load.label, threads0);
         }
+        // The samples the probes took are the benchmark's, not the job's: out of the heap before
+        // it is measured (Lane A's barrier waits alone were some 2,400 boxed samples).
+        ManagedFakeProbe.dropEmitDelays();
+        long[] inRuntime = RuntimeStats.barrierWaitsSorted();
+        RuntimeStats.clearBarrierWaits();
         // After the window's figures: the collection's pause must not land in them.
         double heapMiB = GateTable.heapAfterGcMiB(HEAP_SAMPLES, 1000);
+        if (HISTOGRAM > 0) {
+            printHistogram(LANES[laneA ? 1 : 0] + ", p=" + p + ", " + load.label);
+        }
         ManagedFakeProbe.disable();
-        long[] inRuntime = RuntimeStats.barrierWaitsSorted();
         long[] locks = lockWaits.stop(ManagedFakeProbe.barrierWaits().length);
         if (laneA) {
             printCoordinatorSnapshots(jobId, p);
@@ -750,6 +757,31 @@ final class ScaleScenarios {
      * kind of thread was switched out (the engine's source and sink task threads told apart).
      */
     static final boolean THREADS_BREAKDOWN = Boolean.getBoolean("scale.threads");
+
+    /**
+     * {@code -Dscale.histogram=N}: after each window's heap sample, the N classes holding the most
+     * live heap (the JVM's class histogram), to tell what one lane keeps that the other does not.
+     */
+    private static final int HISTOGRAM = Integer.getInteger("scale.histogram", 0);
+
+    private static void printHistogram(String what) throws Exception {
+        String histogram =
+                (String)
+                        ManagementFactory.getPlatformMBeanServer()
+                                .invoke(
+                                        new javax.management.ObjectName(
+                                                "com.sun.management:type=DiagnosticCommand"),
+                                        "gcClassHistogram",
+                                        new Object[] {new String[0]},
+                                        new String[] {String[].class.getName()});
+        String[] lines = histogram.split("\n");
+        System.out.println("live heap by class, " + what + ":");
+        // Two header lines, then "num: instances bytes class", largest first; the total last.
+        for (int i = 0; i < lines.length && i < HISTOGRAM + 2; i++) {
+            System.out.println("  " + lines[i]);
+        }
+        System.out.println("  " + lines[lines.length - 1]);
+    }
 
     private static final String JIT = "~jit";
     private static final String GC = "~gc";

@@ -332,13 +332,15 @@ public final class SideBySideRunner {
         // A few percent of one core over a window: a JIT compilation or a collection of what
         // earlier scenarios left moves it by half. So an unmeasured pass per lane first (the
         // pacing path compiles), a collected heap before each window (streaming), at least 10 s
-        // per window, and in a full run two repetitions with the lanes' order swapped.
+        // per window, and the median of three windows per lane (four in a full run), the lanes'
+        // order swapped each time: a single window moved the ratio between 1.01 and 1.26 x for
+        // the same build, a tenth of a percent of one core either way.
         String idleJob = "rows.per.second = 20";
         long idleSeconds = Math.max(10, seconds);
         for (int lane = 0; lane < 2; lane++) {
             streaming(lane == 1, idleJob, Math.max(3, idleSeconds / 3));
         }
-        int idleReps = quick ? 1 : 2;
+        int idleReps = quick ? 3 : 4;
         List<List<Long>> idleDelays = List.of(new ArrayList<>(), new ArrayList<>());
         double[][] idleCpus = new double[2][idleReps];
         double[][] idleJit = new double[2][idleReps];
