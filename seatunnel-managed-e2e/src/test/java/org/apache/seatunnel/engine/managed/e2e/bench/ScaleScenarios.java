@@ -647,8 +647,19 @@ final class ScaleScenarios {
         RuntimeStats.clearBarrierWaits();
         // After the window's figures: the collection's pause must not land in them.
         double heapMiB = GateTable.heapAfterGcMiB(HEAP_SAMPLES, 1000);
+        String point = "p=" + p + ", " + load.label;
+        Double other = lastHeapMiB.get((laneA ? "B " : "A ") + point);
+        lastHeapMiB.put((laneA ? "A " : "B ") + point, heapMiB);
         if (HISTOGRAM > 0) {
-            printHistogram(LANES[laneA ? 1 : 0] + ", p=" + p + ", " + load.label);
+            printHistogram(LANES[laneA ? 1 : 0] + ", " + point, HISTOGRAM);
+        } else if (other != null && heapMiB > HEAP_OUTLIER * other) {
+            // Some windows of one lane held far more than all others (e.g. 60 against 48 MiB):
+            // what they held is printed the moment it is seen, the job still running.
+            System.out.printf(
+                    "%s, %s: heap %.0f MiB, above %.1f x the other lane's last window here (%.0f"
+                            + " MiB)%n",
+                    LANES[laneA ? 1 : 0], point, heapMiB, HEAP_OUTLIER, other);
+            printHistogram(LANES[laneA ? 1 : 0] + ", " + point, 25);
         }
         ManagedFakeProbe.disable();
         long[] locks = lockWaits.stop(ManagedFakeProbe.barrierWaits().length);
@@ -764,7 +775,14 @@ final class ScaleScenarios {
      */
     private static final int HISTOGRAM = Integer.getInteger("scale.histogram", 0);
 
-    private static void printHistogram(String what) throws Exception {
+    // A window's heap above this multiple of the other lane's last one at the same point prints
+    // the histogram even without -Dscale.histogram.
+    private static final double HEAP_OUTLIER = 1.1;
+
+    // The last heap figure of each lane at each point ("A p=16, data always there").
+    private final Map<String, Double> lastHeapMiB = new HashMap<>();
+
+    private static void printHistogram(String what, int top) throws Exception {
         String histogram =
                 (String)
                         ManagementFactory.getPlatformMBeanServer()
@@ -777,7 +795,7 @@ final class ScaleScenarios {
         String[] lines = histogram.split("\n");
         System.out.println("live heap by class, " + what + ":");
         // Two header lines, then "num: instances bytes class", largest first; the total last.
-        for (int i = 0; i < lines.length && i < HISTOGRAM + 2; i++) {
+        for (int i = 0; i < lines.length && i < top + 2; i++) {
             System.out.println("  " + lines[i]);
         }
         System.out.println("  " + lines[lines.length - 1]);
