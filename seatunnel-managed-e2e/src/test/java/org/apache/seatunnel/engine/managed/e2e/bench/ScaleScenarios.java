@@ -650,6 +650,9 @@ final class ScaleScenarios {
         String point = "p=" + p + ", " + load.label;
         Double other = lastHeapMiB.get((laneA ? "B " : "A ") + point);
         lastHeapMiB.put((laneA ? "A " : "B ") + point, heapMiB);
+        if (HEAP_DUMPS != null) {
+            dumpHeap(laneA, p, load);
+        }
         if (HISTOGRAM > 0) {
             printHistogram(LANES[laneA ? 1 : 0] + ", " + point, HISTOGRAM);
         } else if (other != null && heapMiB > HEAP_OUTLIER * other) {
@@ -781,6 +784,26 @@ final class ScaleScenarios {
 
     // The last heap figure of each lane at each point ("A p=16, data always there").
     private final Map<String, Double> lastHeapMiB = new HashMap<>();
+
+    /**
+     * {@code -Dscale.heap-dumps=<dir>}: after each window's heap sample, a dump of the live heap
+     * ({@code <dir>/<lane>-p<p>-<n>.hprof}), to find what holds the classes a histogram shows.
+     */
+    private static final String HEAP_DUMPS = System.getProperty("scale.heap-dumps");
+
+    private int dumps;
+
+    private void dumpHeap(boolean laneA, int p, Load load) throws Exception {
+        Path dir = Paths.get(HEAP_DUMPS);
+        java.nio.file.Files.createDirectories(dir);
+        Path file = dir.resolve((laneA ? "A" : "B") + "-p" + p + "-" + (++dumps) + ".hprof");
+        ManagementFactory.newPlatformMXBeanProxy(
+                        ManagementFactory.getPlatformMBeanServer(),
+                        "com.sun.management:type=HotSpotDiagnostic",
+                        com.sun.management.HotSpotDiagnosticMXBean.class)
+                .dumpHeap(file.toString(), true);
+        System.out.println("heap dump of " + load.label + ": " + file.toAbsolutePath());
+    }
 
     private static void printHistogram(String what, int top) throws Exception {
         String histogram =
