@@ -30,6 +30,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import org.apache.seatunnel.api.source.Collector;
 import org.apache.seatunnel.api.source.SourceEvent;
@@ -51,6 +52,13 @@ final class FixtureReader implements ManagedSourceReader<String, FixtureSplit> {
     /** A realistic connector bug. */
     enum Flaw {
         BLOCKING_POLL,
+        /**
+         * The availability future is never completed. So that the flaw shows on every run, not only
+         * when the fetch thread happens to fall behind the loop, the fetch thread fetches only
+         * after a turn returned NOTHING_AVAILABLE (a few records per such turn): data always
+         * arrives after the loop was told there was none, and a loop that then waits for the future
+         * is never woken.
+         */
         NEVER_SIGNALS_AVAILABILITY,
         FETCH_THREAD_ADVANCES_POSITIONS,
         /**
@@ -85,6 +93,9 @@ final class FixtureReader implements ManagedSourceReader<String, FixtureSplit> {
     static final ManagedSourceCapability CAPABILITY =
             ManagedSourceCapability.builder().boundedPoll(true).wakeup(true).build();
 
+    /** Records NEVER_SIGNALS_AVAILABILITY's fetch thread may fetch after each empty turn. */
+    private static final int EMPTY_TURN_FETCH_PERMITS = 8;
+
     private record Rec(int split, long i) {}
 
     private final Set<Flaw> flaws;
@@ -92,6 +103,8 @@ final class FixtureReader implements ManagedSourceReader<String, FixtureSplit> {
     private final ConcurrentLinkedQueue<FixtureSplit> incoming = new ConcurrentLinkedQueue<>();
     private final Object signal = new Object();
     private final CountDownLatch never = new CountDownLatch(1);
+    // NEVER_SIGNALS_AVAILABILITY: records the fetch thread may fetch, released by empty turns
+    private final Semaphore fetchPermits = new Semaphore(0);
 
     // loop-owned: the emitted position of every unfinished split, in assignment order
     private final Map<Integer, FixtureSplit> positions = new LinkedHashMap<>();
@@ -150,6 +163,10 @@ final class FixtureReader implements ManagedSourceReader<String, FixtureSplit> {
                             signal.wait(50);
                         }
                     }
+                    continue;
+                }
+                if (flaws.contains(Flaw.NEVER_SIGNALS_AVAILABILITY)
+                        && !fetchPermits.tryAcquire(50, TimeUnit.MILLISECONDS)) {
                     continue;
                 }
                 Rec r = new Rec(next.number(), next.next());
@@ -320,9 +337,13 @@ final class FixtureReader implements ManagedSourceReader<String, FixtureSplit> {
         if (!fetched.isEmpty()) {
             return PollStatus.MORE_AVAILABLE;
         }
-        return noMoreSplits && positions.isEmpty() && pendingAdds.isEmpty()
-                ? PollStatus.END_OF_INPUT
-                : PollStatus.NOTHING_AVAILABLE;
+        if (noMoreSplits && positions.isEmpty() && pendingAdds.isEmpty()) {
+            return PollStatus.END_OF_INPUT;
+        }
+        if (flaws.contains(Flaw.NEVER_SIGNALS_AVAILABILITY)) {
+            fetchPermits.release(EMPTY_TURN_FETCH_PERMITS);
+        }
+        return PollStatus.NOTHING_AVAILABLE;
     }
 
     /** Lane B is not under test here. */
