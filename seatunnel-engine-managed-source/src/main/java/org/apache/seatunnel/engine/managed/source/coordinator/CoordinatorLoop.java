@@ -24,9 +24,10 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import org.apache.seatunnel.api.source.SourceSplit;
+import org.apache.seatunnel.engine.managed.source.concurrent.BoundedMpscQueues;
 import org.apache.seatunnel.engine.managed.source.concurrent.SerialExecutor;
 import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorMetrics.Counter;
-import org.jctools.queues.MpscArrayQueue;
+import org.jctools.queues.MessagePassingQueue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -73,10 +74,10 @@ final class CoordinatorLoop<SplitT extends SourceSplit, StateT> implements LoopP
 
     private final CoordinatorConfig config;
     private final CoordinatorMetrics metrics;
-    private final MpscArrayQueue<Command> commands;
+    private final MessagePassingQueue<Command> commands;
     // Reader apply acknowledgements: flow control, not in the snapshot's cut order (class comment).
-    private final MpscArrayQueue<Command> flowControl;
-    private final MpscArrayQueue<Command> completions;
+    private final MessagePassingQueue<Command> flowControl;
+    private final MessagePassingQueue<Command> completions;
     private final EnumeratorCallQueue enumeratorCalls;
 
     // The drain claim, the executor task and the caller's takeover: one drain at a time.
@@ -108,9 +109,9 @@ final class CoordinatorLoop<SplitT extends SourceSplit, StateT> implements LoopP
             CoordinatorFailureHandler failureHandler) {
         this.config = config;
         this.metrics = metrics;
-        this.commands = new MpscArrayQueue<>(config.commandQueueCapacity());
-        this.flowControl = new MpscArrayQueue<>(config.commandQueueCapacity());
-        this.completions = new MpscArrayQueue<>(config.completionQueueCapacity());
+        this.commands = BoundedMpscQueues.create(config.commandQueueCapacity());
+        this.flowControl = BoundedMpscQueues.create(config.commandQueueCapacity());
+        this.completions = BoundedMpscQueues.create(config.completionQueueCapacity());
         this.enumeratorCalls = new EnumeratorCallQueue(config.commandQueueCapacity());
         this.failureHandler = failureHandler;
         this.serial =
@@ -288,7 +289,7 @@ final class CoordinatorLoop<SplitT extends SourceSplit, StateT> implements LoopP
         return r;
     }
 
-    private OfferResult offerTo(MpscArrayQueue<Command> queue, Command c) {
+    private OfferResult offerTo(MessagePassingQueue<Command> queue, Command c) {
         if (state == LoopState.CLOSED) {
             metrics.increment(Counter.COMMANDS_AFTER_CLOSE);
             c.drop("closed");

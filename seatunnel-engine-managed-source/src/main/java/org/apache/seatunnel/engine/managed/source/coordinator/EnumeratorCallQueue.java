@@ -18,7 +18,8 @@
 package org.apache.seatunnel.engine.managed.source.coordinator;
 
 import java.util.concurrent.atomic.AtomicLong;
-import org.jctools.queues.MpscArrayQueue;
+import org.apache.seatunnel.engine.managed.source.concurrent.BoundedMpscQueues;
+import org.jctools.queues.MessagePassingQueue;
 
 /**
  * The bounded queue of enumerator context calls made off the coordinator loop, each stamped with a
@@ -32,11 +33,11 @@ import org.jctools.queues.MpscArrayQueue;
  * call.
  */
 final class EnumeratorCallQueue {
-    private final MpscArrayQueue<Call> queue;
+    private final MessagePassingQueue<Call> queue;
     private final AtomicLong tickets = new AtomicLong();
 
     EnumeratorCallQueue(int capacity) {
-        this.queue = new MpscArrayQueue<>(capacity);
+        this.queue = BoundedMpscQueues.create(capacity);
     }
 
     /** Any thread: false when the queue is full (the call is then not recorded). */
