@@ -47,7 +47,10 @@ import org.apache.seatunnel.managed.testkit.engine.RuntimeStats;
  *       #ratioAtCheckpoints});
  *   <li>{@link Criterion#HEAP}: heap in use after a full collection, the job running in its steady
  *       state (the median of {@code -Dscale.heap.samples}, default 3, a second apart), at most 1.05
- *       × Lane B's (the whole embedded engine's heap: both lanes carry it);
+ *       × Lane B's (the whole embedded engine's heap: both lanes carry it). The scale scenarios
+ *       judge it on one baseline: each window's growth over the heap held just before its job
+ *       started, plus the median starting heap of all windows ({@code
+ *       ScaleScenarios.onOneBaseline}), since the engine's heap grows with every finished job;
  *   <li>{@link Criterion#CHECKPOINT_P99}: the engine's checkpoint p99 (trigger → completed) at most
  *       Lane B's plus max(5 %, 100 ms);
  *   <li>{@link Criterion#ADMISSION_P99}: at most 1 % of the commands the members delivered took

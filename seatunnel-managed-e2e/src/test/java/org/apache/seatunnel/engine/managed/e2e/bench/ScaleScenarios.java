@@ -368,6 +368,7 @@ final class ScaleScenarios {
         double[][] jit = new double[2][reps];
         double[][] rowRates = new double[2][reps];
         double[][] heap = new double[2][reps];
+        double[][] heapBefore = new double[2][reps];
         // An unmeasured window of each lane first: the warm-up ran data always there, and the
         // JIT compiles what this load adds (pacing, slow data) when it first runs. Without it the
         // first measured windows carried seconds of compilation, more in whichever lane ran the
@@ -398,6 +399,7 @@ final class ScaleScenarios {
                 jit[lane][r] = m.jitPercent;
                 rowRates[lane][r] = m.rowsPerSecond;
                 heap[lane][r] = m.heapAfterGcMiB;
+                heapBefore[lane][r] = m.heapBeforeJobMiB;
             }
         }
         long[][] e = {sorted(engine.get(0)), sorted(engine.get(1))};
@@ -447,7 +449,12 @@ final class ScaleScenarios {
                         cpus(cpu[1], jit[1])));
         table.add(row("sink rows/s, " + at, rates(rowRates[0]), rates(rowRates[1])));
         table.add(row("heap after GC, job running, MiB, " + at, rates(heap[0]), rates(heap[1])));
-        gates(at, load, p, steady(cpu, jit), rowRates, heap, e, rt);
+        table.add(
+                row(
+                        "heap after GC before the job started, MiB, " + at,
+                        rates(heapBefore[0]),
+                        rates(heapBefore[1])));
+        gates(at, load, p, steady(cpu, jit), rowRates, onOneBaseline(heap, heapBefore), e, rt);
         for (int l = 0; l < 2; l++) {
             ObjectNode o = laneJson[l].putObject("p" + p + "Checkpoints" + load.jsonSuffix);
             o.set("engineTriggerToCompleted", BenchReport.distribution(e[l], true));
@@ -465,7 +472,32 @@ final class ScaleScenarios {
             putAll(o.putArray("jitCpuPercent"), jit[l]);
             putAll(o.putArray("sinkRowsPerSecond"), rowRates[l]);
             putAll(o.putArray("heapAfterGcMiB"), heap[l]);
+            putAll(o.putArray("heapBeforeJobMiB"), heapBefore[l]);
         }
+    }
+
+    /**
+     * Each window's heap with the job running, moved onto one baseline: what the job added to the
+     * heap the process held just before it started, plus the median of every window's starting heap
+     * (both lanes'). The engine keeps each finished job's state (metrics, job history,
+     * serialization buffers grown to the largest message: some 1–2 MiB per job at p=64), so the raw
+     * figure grows with every window and charges whichever lane runs later with the earlier jobs;
+     * alternating the lanes cancels that only over an even number of windows per lane, and a quick
+     * run has one, Lane B's first.
+     */
+    static double[][] onOneBaseline(double[][] running, double[][] before) {
+        double[] all = new double[before[0].length + before[1].length];
+        System.arraycopy(before[0], 0, all, 0, before[0].length);
+        System.arraycopy(before[1], 0, all, before[0].length, before[1].length);
+        double baseline = SideBySideRunner.median(all);
+        double[][] out = new double[2][];
+        for (int l = 0; l < 2; l++) {
+            out[l] = new double[running[l].length];
+            for (int i = 0; i < out[l].length; i++) {
+                out[l][i] = baseline + running[l][i] - before[l][i];
+            }
+        }
+        return out;
     }
 
     /** Process CPU less the JIT compiler's, per lane and repetition: what the gate judges. */
@@ -559,6 +591,7 @@ final class ScaleScenarios {
         final double jitPercent;
         final double rowsPerSecond;
         final double heapAfterGcMiB;
+        final double heapBeforeJobMiB;
 
         Measured(
                 EngineCheckpoints c,
@@ -569,7 +602,8 @@ final class ScaleScenarios {
                 double cpuPercent,
                 double jitPercent,
                 double rowsPerSecond,
-                double heapAfterGcMiB) {
+                double heapAfterGcMiB,
+                double heapBeforeJobMiB) {
             this.engine = new ArrayList<>(c.durations);
             this.enumeratorSnapshots = new ArrayList<>(c.enumeratorSnapshots);
             this.enumeratorAcks = new ArrayList<>(c.enumeratorAcks);
@@ -588,11 +622,14 @@ final class ScaleScenarios {
             this.jitPercent = jitPercent;
             this.rowsPerSecond = rowsPerSecond;
             this.heapAfterGcMiB = heapAfterGcMiB;
+            this.heapBeforeJobMiB = heapBeforeJobMiB;
         }
     }
 
     /** An unbounded job at parallelism {@code p}; samples the engine's checkpoints meanwhile. */
     private Measured checkpointRun(boolean laneA, int p, long seconds, Load load) throws Exception {
+        // What the process holds before the job: the engine's state from the jobs before it.
+        double heapBeforeMiB = GateTable.heapAfterGcMiB(HEAP_SAMPLES, 1000);
         long jobId = start(laneA, p, load.sourceExtra, CHECKPOINT_MILLIS);
         String runId = lastRunId;
         CpuBurners burners = load.burn ? CpuBurners.start() : null;
@@ -684,7 +721,8 @@ final class ScaleScenarios {
                 cpuPct,
                 jitPct,
                 rowsPerSecond,
-                heapMiB);
+                heapMiB,
+                heapBeforeMiB);
     }
 
     /**
