@@ -272,6 +272,12 @@ final class GateTable {
      * gapMillis} apart: the runner calls it while a job runs. One sample moved by tens of MiB with
      * the rows the pipeline held at that instant (p=128 saturated, Lane A: 288 and 198 MiB in two
      * repetitions); the median is nearer the steady state the criterion asks for.
+     *
+     * <p>Each sample is the heap the full collection itself left ({@link #heapAfterFullGcBytes}),
+     * not the heap in use when this thread reads it afterwards: with the job's threads on both
+     * cores, the main thread got its core back only after they had allocated another 5–30 MiB of
+     * young regions (p=16 saturated: 45 MB live by the class histogram, 75 MiB in use a moment
+     * later), which made single windows of either lane look 10 MiB heavier than they were.
      */
     static double heapAfterGcMiB(int samples, long gapMillis) throws InterruptedException {
         double[] mib = new double[Math.max(1, samples)];
@@ -281,9 +287,46 @@ final class GateTable {
             }
             System.gc();
             System.gc();
-            mib[i] = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed() / 1048576.0;
+            mib[i] = heapAfterFullGcBytes() / 1048576.0;
         }
         return SideBySideRunner.median(mib);
+    }
+
+    /**
+     * The heap pools' usage as the last full collection left them (its {@code GcInfo}); the heap in
+     * use now where the JVM reports no full collector ({@code System.gc()} runs one: G1's "G1 Old
+     * Generation", Parallel's and Serial's "MarkSweep" collectors).
+     */
+    static long heapAfterFullGcBytes() {
+        java.util.Set<String> heapPools = new java.util.HashSet<>();
+        for (java.lang.management.MemoryPoolMXBean pool :
+                ManagementFactory.getMemoryPoolMXBeans()) {
+            if (pool.getType() == java.lang.management.MemoryType.HEAP) {
+                heapPools.add(pool.getName());
+            }
+        }
+        for (java.lang.management.GarbageCollectorMXBean gc :
+                ManagementFactory.getGarbageCollectorMXBeans()) {
+            String name = gc.getName();
+            boolean full = name.contains("Old") || name.contains("MarkSweep");
+            if (!full || !(gc instanceof com.sun.management.GarbageCollectorMXBean)) {
+                continue;
+            }
+            com.sun.management.GcInfo info =
+                    ((com.sun.management.GarbageCollectorMXBean) gc).getLastGcInfo();
+            if (info == null) {
+                continue;
+            }
+            long used = 0;
+            for (java.util.Map.Entry<String, java.lang.management.MemoryUsage> e :
+                    info.getMemoryUsageAfterGc().entrySet()) {
+                if (heapPools.contains(e.getKey())) {
+                    used += e.getValue().getUsed();
+                }
+            }
+            return used;
+        }
+        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
     }
 
     /** Commands the members answered, and of those the ones slower than the budget. */

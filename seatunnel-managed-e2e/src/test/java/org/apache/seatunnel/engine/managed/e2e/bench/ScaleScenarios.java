@@ -860,6 +860,25 @@ final class ScaleScenarios {
             System.out.println("  " + lines[i]);
         }
         System.out.println("  " + lines[lines.length - 1]);
+        // The histogram's collection just ran: the heap it left (what the gate's figure reads),
+        // the heap in use a moment later, and G1's regions.
+        System.out.printf(
+                Locale.ROOT,
+                "  heap after that collection: %.1f MiB; in use now: %.1f MiB%n",
+                GateTable.heapAfterFullGcBytes() / 1048576.0,
+                ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed() / 1048576.0);
+        String heapInfo =
+                (String)
+                        ManagementFactory.getPlatformMBeanServer()
+                                .invoke(
+                                        new javax.management.ObjectName(
+                                                "com.sun.management:type=DiagnosticCommand"),
+                                        "gcHeapInfo",
+                                        new Object[] {new String[0]},
+                                        new String[] {String[].class.getName()});
+        for (String line : heapInfo.split("\n")) {
+            System.out.println("  " + line.trim());
+        }
     }
 
     private static final String JIT = "~jit";
