@@ -844,16 +844,7 @@ final class ScaleScenarios {
     }
 
     private static void printHistogram(String what, int top) throws Exception {
-        String histogram =
-                (String)
-                        ManagementFactory.getPlatformMBeanServer()
-                                .invoke(
-                                        new javax.management.ObjectName(
-                                                "com.sun.management:type=DiagnosticCommand"),
-                                        "gcClassHistogram",
-                                        new Object[] {new String[0]},
-                                        new String[] {String[].class.getName()});
-        String[] lines = histogram.split("\n");
+        String[] lines = diagnosticCommand("gcClassHistogram").split("\n");
         System.out.println("live heap by class, " + what + ":");
         // Two header lines, then "num: instances bytes class", largest first; the total last.
         for (int i = 0; i < lines.length && i < top + 2; i++) {
@@ -867,18 +858,21 @@ final class ScaleScenarios {
                 "  heap after that collection: %.1f MiB; in use now: %.1f MiB%n",
                 GateTable.heapAfterFullGcBytes() / 1048576.0,
                 ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed() / 1048576.0);
-        String heapInfo =
-                (String)
-                        ManagementFactory.getPlatformMBeanServer()
-                                .invoke(
-                                        new javax.management.ObjectName(
-                                                "com.sun.management:type=DiagnosticCommand"),
-                                        "gcHeapInfo",
-                                        new Object[] {new String[0]},
-                                        new String[] {String[].class.getName()});
-        for (String line : heapInfo.split("\n")) {
+        for (String line : diagnosticCommand("gcHeapInfo").split("\n")) {
             System.out.println("  " + line.trim());
         }
+    }
+
+    /** The text a JVM diagnostic command (as {@code jcmd} runs it) prints, without arguments. */
+    private static String diagnosticCommand(String operation) throws Exception {
+        return (String)
+                ManagementFactory.getPlatformMBeanServer()
+                        .invoke(
+                                new javax.management.ObjectName(
+                                        "com.sun.management:type=DiagnosticCommand"),
+                                operation,
+                                new Object[] {new String[0]},
+                                new String[] {String[].class.getName()});
     }
 
     private static final String JIT = "~jit";
