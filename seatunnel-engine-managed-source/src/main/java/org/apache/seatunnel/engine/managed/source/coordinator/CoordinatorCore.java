@@ -19,6 +19,7 @@ package org.apache.seatunnel.engine.managed.source.coordinator;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -401,9 +402,13 @@ final class CoordinatorCore<SplitT extends SourceSplit, StateT> {
                             + subtask
                             + " after no-more-splits was sent to its current attempt");
         }
+        List<String> ids = new ArrayList<>(splits.size());
+        List<byte[]> bytes = new ArrayList<>(splits.size());
         for (SplitT split : splits) {
-            tracker.addPending(split.splitId(), splitBytes.encode(split), subtask);
+            ids.add(split.splitId());
+            bytes.add(splitBytes.encode(split));
         }
+        tracker.addPending(ids, bytes, subtask);
         if (!splits.isEmpty()) {
             outbound.pendingAdded(subtask);
         }

@@ -112,7 +112,37 @@ public final class SourceAssignmentTracker {
      */
     public void addPending(String splitId, byte[] splitBytes, int subtask) {
         byte[] id = splitId.getBytes(StandardCharsets.UTF_8);
-        long fp = SplitIdIndex.fingerprint(id);
+        addPending(id, SplitIdIndex.fingerprint(id), splitBytes, subtask);
+    }
+
+    /**
+     * Records that the enumerator handed {@code splitIds} (serialized as {@code splitBytes}, same
+     * order) to {@code subtask}: {@link #addPending(String, byte[], int)} for each, with the index
+     * readied for all of them first, since an enumerator hands out a reader's window in one call.
+     * Stops at the first split refused; those before it stay recorded, as one by one.
+     *
+     * @throws IllegalStateException if a split is still tracked
+     * @throws TrackerBoundException if the unassigned bound is reached
+     */
+    public void addPending(List<String> splitIds, List<byte[]> splitBytes, int subtask) {
+        int n = splitIds.size();
+        if (splitBytes.size() != n) {
+            throw new IllegalArgumentException(
+                    n + " split ids for " + splitBytes.size() + " serialized splits");
+        }
+        byte[][] ids = new byte[n][];
+        long[] fps = new long[n];
+        for (int k = 0; k < n; k++) {
+            ids[k] = splitIds.get(k).getBytes(StandardCharsets.UTF_8);
+            fps[k] = SplitIdIndex.fingerprint(ids[k]);
+        }
+        index.prepare(fps, n);
+        for (int k = 0; k < n; k++) {
+            addPending(ids[k], fps[k], splitBytes.get(k), subtask);
+        }
+    }
+
+    private void addPending(byte[] id, long fp, byte[] splitBytes, int subtask) {
         PendingSplit p = new PendingSplit(id, fp, splitBytes, subtask);
         if (!pending.fits(p.estimatedBytes())) {
             metrics.increment(Counter.UNASSIGNED_BOUND_REFUSALS);

@@ -189,6 +189,43 @@ class SourceAssignmentTrackerTest {
     }
 
     @Test
+    void aBatchIsRecordedAsOneByOneAndStopsAtTheFirstSplitTrackedTwice() {
+        SourceAssignmentTracker t =
+                new SourceAssignmentTracker(10, 1 << 20, true, new CoordinatorMetrics());
+        t.addPending("x", new byte[1], 0);
+        List<String> ids = new java.util.ArrayList<>();
+        List<byte[]> bytes = new java.util.ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            ids.add("s" + i);
+            bytes.add(new byte[] {(byte) i});
+        }
+        t.addPending(ids, bytes, 1);
+        assertEquals(300, t.pendingCount(1));
+        for (int i = 0; i < 300; i += 37) {
+            AssignmentEntry e = t.bySplit("s" + i);
+            assertEquals(1, e.targetSubtask());
+            assertEquals((byte) i, e.splitBytes()[0], "each id keeps its own bytes");
+        }
+        // "y" is recorded, "x" is still tracked: the batch stops there, "z" is never recorded.
+        assertThrows(
+                IllegalStateException.class,
+                () ->
+                        t.addPending(
+                                List.of("y", "x", "z"),
+                                List.of(bytes.get(0), bytes.get(1), bytes.get(2)),
+                                2));
+        assertEquals(1, t.pendingCount(2));
+        assertEquals(2, t.bySplit("y").targetSubtask());
+        assertNull(t.bySplit("z"));
+        assertEquals(0, t.bySplit("x").targetSubtask(), "the first owner keeps it");
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> t.addPending(List.of("q"), List.of(), 2),
+                "ids and bytes must pair up");
+        assertNull(t.bySplit("q"));
+    }
+
+    @Test
     void aCheckpointThatCollectsMostOfTheTrackerLeavesExactlyTheRestIndexed() {
         // Subtask 0: 64 assignments of 64 splits, all included at checkpoint 1; subtask 1: 4
         // assignments, not included. Completing checkpoint 1 collects 4,096 of 4,352 splits (the

@@ -151,6 +151,40 @@ class SplitIdIndexTest {
     }
 
     @Test
+    void prepareGrowsTheTableOnceForTheWholeBatch() {
+        SplitIdIndex index = new SplitIdIndex();
+        for (int i = 0; i < 10; i++) {
+            index.add(SplitIdIndex.fingerprint(bytes("old-" + i)), new One("old-" + i));
+        }
+        assertEquals(SplitIdIndex.MIN_CAPACITY, index.capacity());
+        int n = 1_000;
+        long[] fps = new long[n];
+        for (int i = 0; i < n; i++) {
+            fps[i] = SplitIdIndex.fingerprint(bytes("new-" + i));
+        }
+        index.prepare(fps, n);
+        int prepared = index.capacity();
+        // 1,010 entries at most half full: 2,048 slots, the smallest power of two that fits.
+        assertEquals(2_048, prepared);
+        List<One> added = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            One h = new One("new-" + i);
+            assertNull(index.addIfAbsent(fps[i], h.id, h));
+            added.add(h);
+            assertEquals(prepared, index.capacity(), "no growth inside the batch");
+        }
+        for (One h : added) {
+            assertSame(h, index.find(SplitIdIndex.fingerprint(h.id), h.id));
+        }
+        index.prepare(fps, 0);
+        assertEquals(prepared, index.capacity(), "an empty batch changes nothing");
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
     void fingerprintIsStableForTheSameBytes() {
         byte[] x = "fake-123".getBytes(StandardCharsets.UTF_8);
         byte[] framed = new byte[x.length + 3];

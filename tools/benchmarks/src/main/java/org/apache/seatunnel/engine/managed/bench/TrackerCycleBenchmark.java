@@ -18,6 +18,9 @@
 package org.apache.seatunnel.engine.managed.bench;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.seatunnel.engine.managed.source.coordinator.CoordinatorMetrics;
 import org.apache.seatunnel.engine.managed.source.coordinator.SourceAssignmentTracker;
@@ -74,6 +77,17 @@ public class TrackerCycleBenchmark {
     @Param({"0", "2048"})
     int evictKiB;
 
+    /**
+     * Splits waiting for a subtask that never asks, so the index is as large as a tracker's in a
+     * storm with checkpoints on (what readers applied stays tracked until a checkpoint completes).
+     */
+    @Param({"0"})
+    int background;
+
+    /** The demand's splits recorded in one call, as the coordinator does, or one by one. */
+    @Param({"true"})
+    boolean batched;
+
     private SourceAssignmentTracker tracker;
     private String[] ids;
     private final byte[] splitBytes = new byte[13];
@@ -84,6 +98,8 @@ public class TrackerCycleBenchmark {
     private int subtask;
     private long[] evict;
     private long sink;
+    private final List<String> demandIds = new ArrayList<>(DEMAND);
+    private final List<byte[]> demandBytes = Collections.nCopies(DEMAND, splitBytes);
 
     @Setup(Level.Trial)
     @SuppressWarnings("unchecked")
@@ -106,6 +122,10 @@ public class TrackerCycleBenchmark {
             unapplied[s] = new ArrayDeque<>();
         }
         evict = evictKiB == 0 ? null : new long[evictKiB * 1024 / 8];
+        // Ids no demand uses: the ring's ids run from 0, these from ID_RING on.
+        for (int i = 0; i < background; i++) {
+            tracker.addPending("idle-" + i, splitBytes, readers);
+        }
     }
 
     /** One reader's demand: added, dispatched and admitted; an older demand of it collected. */
@@ -114,8 +134,16 @@ public class TrackerCycleBenchmark {
     public long demandDispatchCollect() {
         int s = subtask;
         subtask = (subtask + 1) % readers;
-        for (int i = 0; i < DEMAND; i++) {
-            tracker.addPending(ids[(int) (nextId++ & (ID_RING - 1))], splitBytes, s);
+        if (batched) {
+            demandIds.clear();
+            for (int i = 0; i < DEMAND; i++) {
+                demandIds.add(ids[(int) (nextId++ & (ID_RING - 1))]);
+            }
+            tracker.addPending(demandIds, demandBytes, s);
+        } else {
+            for (int i = 0; i < DEMAND; i++) {
+                tracker.addPending(ids[(int) (nextId++ & (ID_RING - 1))], splitBytes, s);
+            }
         }
         long last = 0;
         while (tracker.hasPending(s)) {
