@@ -61,6 +61,9 @@ final class CoordinatorCore<SplitT extends SourceSplit, StateT> {
     /** The barrier of an apply acknowledgement that did not say when it was taken. */
     static final long NO_BARRIER_PROOF = -1;
 
+    /** Splits of one assignment call the tracker records in one batch. */
+    static final int ASSIGN_BATCH = 512;
+
     private final CoordinatorConfig config;
     private final EnumeratorFactory<SplitT, StateT> factory;
     private final SplitBytes<SplitT> splitBytes;
@@ -402,13 +405,19 @@ final class CoordinatorCore<SplitT extends SourceSplit, StateT> {
                             + subtask
                             + " after no-more-splits was sent to its current attempt");
         }
-        List<String> ids = new ArrayList<>(splits.size());
-        List<byte[]> bytes = new ArrayList<>(splits.size());
-        for (SplitT split : splits) {
-            ids.add(split.splitId());
-            bytes.add(splitBytes.encode(split));
+        // In batches of half a default reader window: one batch per demand as enumerators answer
+        // them, and an enumerator that assigns everything at once has at most one batch encoded
+        // ahead of the tracker's refusal at its unassigned bound.
+        for (int from = 0; from < splits.size(); from += ASSIGN_BATCH) {
+            int to = Math.min(splits.size(), from + ASSIGN_BATCH);
+            List<String> ids = new ArrayList<>(to - from);
+            List<byte[]> bytes = new ArrayList<>(to - from);
+            for (SplitT split : splits.subList(from, to)) {
+                ids.add(split.splitId());
+                bytes.add(splitBytes.encode(split));
+            }
+            tracker.addPending(ids, bytes, subtask);
         }
-        tracker.addPending(ids, bytes, subtask);
         if (!splits.isEmpty()) {
             outbound.pendingAdded(subtask);
         }

@@ -136,7 +136,8 @@ public final class SourceAssignmentTracker {
             ids[k] = splitIds.get(k).getBytes(StandardCharsets.UTF_8);
             fps[k] = SplitIdIndex.fingerprint(ids[k]);
         }
-        index.prepare(fps, n);
+        // Past the unassigned bound the batch is refused anyway: the index never grows for it.
+        index.prepare(fps, Math.min(n, pending.room()));
         for (int k = 0; k < n; k++) {
             addPending(ids[k], fps[k], splitBytes.get(k), subtask);
         }
@@ -459,6 +460,11 @@ public final class SourceAssignmentTracker {
     /** Estimated bytes of everything tracked, pending included. */
     public long estimatedBytes() {
         return inFlight.bytes() + pending.bytes();
+    }
+
+    /** Slots of the split index, {@link SplitIdIndex#SLOT_BYTES} each. */
+    int indexCapacity() {
+        return index.capacity();
     }
 
     /**

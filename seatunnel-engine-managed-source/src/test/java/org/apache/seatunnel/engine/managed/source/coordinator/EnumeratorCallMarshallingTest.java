@@ -22,6 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -134,6 +135,34 @@ class EnumeratorCallMarshallingTest {
         f.drain();
         assertEquals(1, f.loop.tracker().entries().size());
         assertEquals(0, f.count(Counter.ENUMERATOR_CALLS_MARSHALLED));
+    }
+
+    @Test
+    void oneCallOfMoreSplitsThanABatchIsRecordedWhole() {
+        LoopFixture f = open(1);
+        int n = 2 * CoordinatorCore.ASSIGN_BATCH + 276;
+        Set<String> expected = new HashSet<>();
+        f.enumerator.onCallback =
+                name -> {
+                    if (name.startsWith("registerReader")) {
+                        List<TestSplit> all = new ArrayList<>();
+                        for (int i = 0; i < n; i++) {
+                            all.add(TestSplit.of("b" + i));
+                            expected.add("b" + i);
+                        }
+                        f.enumerator.context.assignSplit(0, all);
+                    }
+                };
+        f.loop.registerReader(0, 1);
+        f.drain();
+        List<AssignmentEntry> entries = f.loop.tracker().entries();
+        assertEquals(n, entries.size());
+        Set<String> recorded = new HashSet<>();
+        for (AssignmentEntry e : entries) {
+            recorded.add(e.splitId());
+        }
+        assertEquals(expected, recorded);
+        assertTrue(f.failures.isEmpty(), "no call failed the coordinator: " + f.failureCauses);
     }
 
     @Test

@@ -226,6 +226,24 @@ class SourceAssignmentTrackerTest {
     }
 
     @Test
+    void aBatchPastTheUnassignedBoundNeverGrowsTheIndexPastIt() {
+        SourceAssignmentTracker t =
+                new SourceAssignmentTracker(
+                        10, 1 << 20, 100, 1L << 30, true, new CoordinatorMetrics());
+        List<String> ids = new java.util.ArrayList<>();
+        List<byte[]> bytes = new java.util.ArrayList<>();
+        for (int i = 0; i < 100_000; i++) {
+            ids.add("s" + i);
+            bytes.add(new byte[1]);
+        }
+        assertThrows(TrackerBoundException.class, () -> t.addPending(ids, bytes, 0));
+        assertEquals(100, t.pendingCount(0), "the bound's worth recorded, as one by one");
+        // 100 entries at most half full: 256 slots; readied for the whole batch it would be
+        // 262,144.
+        assertEquals(256, t.indexCapacity());
+    }
+
+    @Test
     void aCheckpointThatCollectsMostOfTheTrackerLeavesExactlyTheRestIndexed() {
         // Subtask 0: 64 assignments of 64 splits, all included at checkpoint 1; subtask 1: 4
         // assignments, not included. Completing checkpoint 1 collects 4,096 of 4,352 splits (the
