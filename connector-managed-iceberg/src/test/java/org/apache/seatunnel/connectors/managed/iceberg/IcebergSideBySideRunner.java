@@ -38,7 +38,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.seatunnel.engine.core.job.JobStatus;
 import org.apache.seatunnel.managed.bench.report.BenchReport;
+import org.apache.seatunnel.managed.bench.report.GateRows;
+import org.apache.seatunnel.managed.bench.report.GateRows.Criterion;
 import org.apache.seatunnel.managed.bench.report.LatencyPlot;
+import org.apache.seatunnel.managed.bench.report.SteadyCpu;
 import org.apache.seatunnel.managed.testkit.engine.EmbeddedZeta;
 import org.apache.seatunnel.managed.testkit.engine.EngineCheckpointSampler;
 import org.apache.seatunnel.managed.testkit.engine.LaneASettings;
@@ -50,7 +53,8 @@ import org.apache.seatunnel.managed.testkit.engine.ManagedJob;
  * writes {@code target/iceberg-side-by-side.json} and a plot ({@code .svg}):
  *
  * <ul>
- *   <li>a large bounded scan: rows/s and process CPU-seconds per million rows, lanes alternating;
+ *   <li>a large bounded scan: rows/s and process CPU-seconds per million rows less the JIT
+ *       compiler's, lanes alternating;
  *   <li>a streaming job while the runner appends a 10-row commit every 200 ms: append (commit
  *       returned) to sink latency, and the engine's checkpoint durations;
  *   <li>the same with a slow catalog ({@link SlowHadoopCatalog}: every table refresh 3 s longer):
@@ -133,7 +137,7 @@ public final class IcebergSideBySideRunner {
                     String.format(Locale.ROOT, "%,.0f", BenchReport.median(rps[1])));
             row(
                     table,
-                    "process CPU-s per million rows, same scan",
+                    "CPU-s per million rows (less the JIT's), same scan",
                     String.format(Locale.ROOT, "%.2f", BenchReport.median(cpu[0])),
                     String.format(Locale.ROOT, "%.2f", BenchReport.median(cpu[1])));
             row(
@@ -177,6 +181,32 @@ public final class IcebergSideBySideRunner {
                     slow[0].slowCallers,
                     slow[1].slowCallers);
             System.out.print(table);
+            GateRows gates = new GateRows();
+            String scanPoint =
+                    String.format(Locale.ROOT, "Iceberg p=2, bounded scan of %,d rows", total);
+            gates.ratio(
+                    scanPoint,
+                    Criterion.THROUGHPUT,
+                    BenchReport.median(rps[0]),
+                    BenchReport.median(rps[1]),
+                    "%,.0f rows/s");
+            gates.ratio(
+                    scanPoint,
+                    Criterion.CPU,
+                    BenchReport.median(cpu[0]),
+                    BenchReport.median(cpu[1]),
+                    "%.2f CPU-s/M rows");
+            gates.checkpointP99(
+                    "Iceberg p=2, discovery of a 10-row commit every 200 ms (checkpoint)",
+                    p99Millis(plain[0].checkpoints),
+                    p99Millis(plain[1].checkpoints));
+            gates.checkpointP99(
+                    "Iceberg p=2, discovery with every table refresh "
+                            + SLOW_MS
+                            + " ms slower (checkpoint)",
+                    p99Millis(slow[0].checkpoints),
+                    p99Millis(slow[1].checkpoints));
+            gates.print("STIP-31 exit criteria, Iceberg (gate table)");
 
             BenchReport report =
                     new BenchReport(
@@ -184,6 +214,7 @@ public final class IcebergSideBySideRunner {
                                     + " embedded Zeta 2.3.8, Hadoop catalog on the local disk");
             ObjectNode json = report.json();
             json.put("quick", quick);
+            gates.write(json);
             json.put("parallelism", PARALLELISM);
             json.put("scanRows", total);
             json.put("scanFiles", (long) commits * files);
@@ -269,16 +300,20 @@ public final class IcebergSideBySideRunner {
         return out.toString();
     }
 
-    /** rows/s and process CPU-seconds per million rows of one bounded scan of {@code t}. */
+    /**
+     * rows/s and process CPU-seconds per million rows, less the JIT compiler's, of one bounded scan
+     * of {@code t}.
+     */
     private static double[] bounded(
             EmbeddedZeta zeta, IcebergTestTable t, int lane, long total, String runId)
             throws Exception {
-        long cpu0 = OS.getProcessCpuTime();
+        // Less the JIT compiler threads' CPU, as the Fake runner judges it (SteadyCpu).
+        SteadyCpu cpu0 = SteadyCpu.now();
         long t0 = System.nanoTime();
         long jobId = zeta.submit(job(lane, t.options(), false, runId));
         JobStatus status = zeta.awaitTerminal(jobId, Duration.ofMinutes(10));
         long wall = System.nanoTime() - t0;
-        long cpuNanos = OS.getProcessCpuTime() - cpu0;
+        long cpuNanos = SteadyCpu.now().steadySince(cpu0);
         long rows = IcebergBenchSinkFactory.rows(runId).get();
         if (status != JobStatus.FINISHED || rows != total) {
             throw new IllegalStateException(
@@ -353,6 +388,11 @@ public final class IcebergSideBySideRunner {
             SlowHadoopCatalog.delayMillis = 0;
         }
         return out;
+    }
+
+    /** The p99 of sorted nanoseconds in milliseconds; NaN if there is none (no checkpoint). */
+    private static double p99Millis(long[] sortedNanos) {
+        return sortedNanos.length == 0 ? Double.NaN : BenchReport.percentile(sortedNanos, 99) / 1e6;
     }
 
     private static void row(StringBuilder sb, String name, String b, String a) {

@@ -17,11 +17,7 @@
 
 package org.apache.seatunnel.engine.managed.e2e.bench;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.lang.management.ManagementFactory;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -31,84 +27,30 @@ import org.apache.seatunnel.engine.managed.source.config.ManagedSourceOptions;
 import org.apache.seatunnel.engine.managed.source.protocol.AdmissionStatus;
 import org.apache.seatunnel.engine.managed.source.transport.TransportMetrics;
 import org.apache.seatunnel.engine.managed.source.zeta.member.ManagedSourceMemberService;
+import org.apache.seatunnel.managed.bench.report.GateRows;
 import org.apache.seatunnel.managed.testkit.engine.EmbeddedZeta;
 import org.apache.seatunnel.managed.testkit.engine.RuntimeStats;
 
 /**
- * STIP-31's performance exit criteria as one table: each measured point of a side-by-side run adds
- * the criteria it can judge, with both lanes' figures and pass or fail, and the runner prints the
- * table last and writes it to its JSON ({@code gates}). The criteria and how each is judged:
- *
- * <ul>
- *   <li>{@link Criterion#THROUGHPUT}: Lane A's steady-state rows/s at least 0.97 × Lane B's;
- *   <li>{@link Criterion#CPU}: Lane A's steady-state CPU, process CPU less the JIT compiler
- *       threads' ({@link SteadyCpu}), or that CPU per row at saturation, at most 1.05 × Lane B's;
- *       where the lanes' checkpoints differ the row compares equal checkpoint counts ({@link
- *       #ratioAtCheckpoints});
- *   <li>{@link Criterion#HEAP}: heap in use after a full collection, the job running in its steady
- *       state (the median of {@code -Dscale.heap.samples}, default 3, a second apart), at most 1.05
- *       × Lane B's (the whole embedded engine's heap: both lanes carry it). The scale scenarios
- *       judge it on one baseline: each window's growth over the heap held just before its job
- *       started, plus the median starting heap of all windows ({@code
- *       ScaleScenarios.onOneBaseline}), since the engine's heap grows with every finished job;
- *   <li>{@link Criterion#CHECKPOINT_P99}: the engine's checkpoint p99 (trigger → completed) at most
- *       Lane B's plus max(5 %, 100 ms);
- *   <li>{@link Criterion#ADMISSION_P99}: at most 1 % of the commands the members delivered took
- *       longer than 5 ms ({@code ManagedSourceAdmissionOverBudget}), i.e. admission p99 ≤ 5 ms;
- *   <li>{@link Criterion#MAILBOX_BOUNDED}: the largest payload bytes one reader mailbox held at any
- *       sample at most its bound ({@code reader-mailbox.max-bytes} plus the reserved control
- *       bytes);
- *   <li>{@link Criterion#IDLE_LATENCY} (issue 31): Lane A's idle row due → emitted p99 ≤ 10 ms;
- *   <li>{@link Criterion#RUNTIME_CHECKPOINT} (issue 31): the runtime checkpoint (enumerator
- *       snapshot → complete) p50 at most Lane B's;
- *   <li>{@link Criterion#BASELINE}: not judged; SeaTunnel's own FakeSource next to the managed
- *       FakeSource on Lane B.
- * </ul>
+ * The Fake side-by-side run's gate rows ({@link GateRows}: STIP-31's performance exit criteria,
+ * each with both lanes' figures and pass or fail), plus what only a run on the embedded engine can
+ * measure: admission p99 over every command the members delivered, the fullest reader mailbox
+ * sampled every 10 ms, and the heap after a full collection. How the heap is judged: heap in use
+ * after a full collection, the job running in its steady state (the median of {@code
+ * -Dscale.heap.samples}, default 3, a second apart), at most 1.05 × Lane B's (the whole embedded
+ * engine's heap: both lanes carry it); the scale scenarios judge it on one baseline, each window's
+ * growth over the heap held just before its job started plus the median starting heap of all
+ * windows ({@code ScaleScenarios.onOneBaseline}), since the engine's heap grows with every finished
+ * job.
  *
  * <p>The STIP's 24-hour soak (no monotonic tracker growth) is the soak scenario's own verdict, not
  * a row here. Threading: rows are added by the runner's main thread; the mailbox sampler runs on
  * its own daemon thread and only updates an atomic maximum.
  */
-final class GateTable {
+final class GateTable extends GateRows {
     /** The runner's one table. */
     static final GateTable GATES = new GateTable();
 
-    enum Criterion {
-        THROUGHPUT("throughput >= 0.97 x B"),
-        CPU("CPU <= 1.05 x B"),
-        HEAP("heap after GC <= 1.05 x B"),
-        CHECKPOINT_P99("ckpt p99 <= B + max(5 %, 100 ms)"),
-        ADMISSION_P99("admission p99 <= 5 ms"),
-        MAILBOX_BOUNDED("mailbox bytes <= bound"),
-        IDLE_LATENCY("idle due->emitted p99 <= 10 ms"),
-        RUNTIME_CHECKPOINT("runtime ckpt p50 <= B"),
-        BASELINE("baseline (not judged)");
-
-        final String rule;
-
-        Criterion(String rule) {
-            this.rule = rule;
-        }
-    }
-
-    /** One judged figure. */
-    static final class Gate {
-        final String point;
-        final Criterion criterion;
-        final String laneB;
-        final String laneA;
-        final String verdict;
-
-        Gate(String point, Criterion criterion, String laneB, String laneA, String verdict) {
-            this.point = point;
-            this.criterion = criterion;
-            this.laneB = laneB;
-            this.laneA = laneA;
-            this.verdict = verdict;
-        }
-    }
-
-    private final List<Gate> gates = new ArrayList<>();
     private final AtomicLong mailboxPeak = new AtomicLong();
     private ScheduledExecutorService sampler;
     private long deliveries0;
@@ -116,109 +58,9 @@ final class GateTable {
 
     private GateTable() {}
 
-    /** A ratio criterion (throughput, CPU, heap): Lane A / Lane B against the criterion's limit. */
-    void ratio(String point, Criterion c, double laneB, double laneA, String format) {
-        add(point, c, fmt(format, laneB), fmt(format, laneA), ratioVerdict(c, laneB, laneA));
-    }
-
-    private static String ratioVerdict(Criterion c, double laneB, double laneA) {
-        double r = laneA / laneB;
-        boolean pass;
-        switch (c) {
-            case THROUGHPUT:
-                pass = r >= 0.97;
-                break;
-            case CPU:
-            case HEAP:
-                pass = r <= 1.05;
-                break;
-            default:
-                throw new IllegalArgumentException(c + " is not a ratio criterion");
-        }
-        return verdict(pass, fmt("%.3f x", r));
-    }
-
-    /**
-     * A ratio criterion whose figures are only comparable when Lane A did at least Lane B's
-     * checkpoint work: both lanes' values show the checkpoints each completed. Lane A completing
-     * fewer (by more than one) fails the row, as the comparison would favour it; Lane A completing
-     * more is judged on the ratio, which then charges Lane A for the checkpoints Lane B did not
-     * complete (with slow data Lane B's readers hold the checkpoint lock while they wait, so its
-     * checkpoints come late and the engine skips some).
-     */
-    void ratioAtCheckpoints(
-            String point,
-            Criterion c,
-            double laneB,
-            double laneA,
-            String format,
-            double laneBCheckpoints,
-            double laneACheckpoints) {
-        String b = fmt(format, laneB) + fmt(" (%.0f cp)", laneBCheckpoints);
-        String a = fmt(format, laneA) + fmt(" (%.0f cp)", laneACheckpoints);
-        boolean fewer = laneBCheckpoints - laneACheckpoints > 1;
-        add(
-                point,
-                c,
-                b,
-                a,
-                fewer
-                        ? verdict(false, "Lane A completed fewer checkpoints")
-                        : ratioVerdict(c, laneB, laneA));
-    }
-
-    /**
-     * The engine's checkpoint p99 of both lanes, in milliseconds; NaN for a lane that completed no
-     * checkpoint in its window.
-     */
-    void checkpointP99(String point, double laneBMs, double laneAMs) {
-        add(
-                point,
-                Criterion.CHECKPOINT_P99,
-                Double.isNaN(laneBMs) ? "none completed" : fmt("%.0f ms", laneBMs),
-                Double.isNaN(laneAMs) ? "none completed" : fmt("%.0f ms", laneAMs),
-                checkpointP99Verdict(laneBMs, laneAMs));
-    }
-
-    /**
-     * A lane that completed no checkpoint in its window took longer than the window for each: Lane
-     * A fails then, and passes when only Lane B completed none (with slow data Lane B's readers
-     * hold the checkpoint lock while they wait, and a quick run's window is a few seconds).
-     */
-    static String checkpointP99Verdict(double laneBMs, double laneAMs) {
-        if (Double.isNaN(laneAMs)) {
-            return verdict(false, "Lane A completed no checkpoint");
-        }
-        if (Double.isNaN(laneBMs)) {
-            return verdict(true, "Lane B completed no checkpoint in its window");
-        }
-        double allowed = laneBMs + Math.max(0.05 * laneBMs, 100);
-        return verdict(laneAMs <= allowed, fmt("limit %.0f ms", allowed));
-    }
-
-    /** Lane A's runtime checkpoint p50 against Lane B's, in milliseconds. */
-    void runtimeCheckpoint(String point, double laneBMs, double laneAMs) {
-        add(
-                point,
-                Criterion.RUNTIME_CHECKPOINT,
-                fmt("%.1f ms", laneBMs),
-                fmt("%.1f ms", laneAMs),
-                verdict(laneAMs <= laneBMs, fmt("%.2f x", laneAMs / laneBMs)));
-    }
-
-    /** Lane A's idle row due → emitted p99 (Lane B's shown, not judged). */
-    void idleLatency(String point, double laneBMs, double laneAMs) {
-        add(
-                point,
-                Criterion.IDLE_LATENCY,
-                fmt("%.1f ms", laneBMs),
-                fmt("%.1f ms", laneAMs),
-                verdict(laneAMs <= 10, "limit 10 ms"));
-    }
-
-    /** A figure shown next to Lane B's for reference. */
-    void baseline(String point, String stock, String laneB) {
-        add(point, Criterion.BASELINE, laneB, "stock: " + stock, "-");
+    /** Prints the table; returns how many rows failed. */
+    long print() {
+        return print("STIP-31 exit criteria (gate table)");
     }
 
     /**
@@ -341,67 +183,6 @@ final class GateTable {
             over += m.admissionOverBudget();
         }
         return new long[] {answered, over};
-    }
-
-    private void add(String point, Criterion c, String laneB, String laneA, String verdict) {
-        gates.add(new Gate(point, c, laneB, laneA, verdict));
-    }
-
-    private static String verdict(boolean pass, String detail) {
-        return (pass ? "PASS" : "FAIL") + " (" + detail + ")";
-    }
-
-    /** Prints the table; returns how many rows failed. */
-    long print() {
-        List<String[]> rows = new ArrayList<>();
-        rows.add(new String[] {"point", "criterion", "Lane B", "Lane A", "verdict"});
-        for (Gate g : gates) {
-            rows.add(new String[] {g.point, g.criterion.rule, g.laneB, g.laneA, g.verdict});
-        }
-        int[] w = new int[5];
-        for (String[] r : rows) {
-            for (int i = 0; i < 5; i++) {
-                w[i] = Math.max(w[i], r[i].length());
-            }
-        }
-        System.out.println();
-        System.out.println("STIP-31 exit criteria (gate table)");
-        for (int k = 0; k < rows.size(); k++) {
-            StringBuilder b = new StringBuilder("|");
-            for (int i = 0; i < 5; i++) {
-                b.append(' ').append(pad(rows.get(k)[i], w[i])).append(" |");
-            }
-            System.out.println(b);
-            if (k == 0) {
-                StringBuilder s = new StringBuilder("|");
-                for (int i = 0; i < 5; i++) {
-                    s.append("-".repeat(w[i] + 2)).append('|');
-                }
-                System.out.println(s);
-            }
-        }
-        long failed = gates.stream().filter(g -> g.verdict.startsWith("FAIL")).count();
-        long judged = gates.stream().filter(g -> !g.verdict.equals("-")).count();
-        System.out.printf("%d of %d judged rows pass%n", judged - failed, judged);
-        return failed;
-    }
-
-    /** Writes the table as {@code gates}: one object per row. */
-    void write(ObjectNode json) {
-        ArrayNode a = json.putArray("gates");
-        for (Gate g : gates) {
-            ObjectNode o = a.addObject();
-            o.put("point", g.point);
-            o.put("criterion", g.criterion.name());
-            o.put("rule", g.criterion.rule);
-            o.put("laneB", g.laneB);
-            o.put("laneA", g.laneA);
-            o.put("verdict", g.verdict);
-        }
-    }
-
-    private static String pad(String s, int w) {
-        return s + " ".repeat(Math.max(0, w - s.length()));
     }
 
     private static String fmt(String f, Object... args) {

@@ -36,7 +36,9 @@ import org.apache.seatunnel.engine.core.job.JobResult;
 import org.apache.seatunnel.engine.core.job.JobStatus;
 import org.apache.seatunnel.engine.managed.e2e.CountingSink;
 import org.apache.seatunnel.managed.bench.report.BenchReport;
+import org.apache.seatunnel.managed.bench.report.GateRows;
 import org.apache.seatunnel.managed.bench.report.LatencyPlot;
+import org.apache.seatunnel.managed.bench.report.SteadyCpu;
 import org.apache.seatunnel.managed.testkit.engine.EmbeddedZeta;
 import org.apache.seatunnel.managed.testkit.engine.LaneASettings;
 import org.apache.seatunnel.managed.testkit.engine.RuntimeStats;
@@ -81,6 +83,11 @@ public final class SideBySideRunner {
                 runBackpressureOnly(zeta, quick);
             } else if (Arrays.asList(args).contains("throughput")) {
                 new SideBySideRunner(zeta, quick).runThroughputOnly();
+            } else if (Arrays.asList(args).contains("storm-gate")) {
+                // Only the split-storm rows of the gate table.
+                GateRows storms = new GateRows();
+                SplitStormScenarios.gate(zeta, storms, quick);
+                storms.print("STIP-31 exit criteria, split storms (gate table)");
             } else if (Arrays.asList(args).contains("storm")) {
                 SplitStormScenarios.runOnly(zeta, quick);
             } else if (Arrays.asList(args).contains("discovery")) {
@@ -411,6 +418,9 @@ public final class SideBySideRunner {
 
         // 5. Scale: checkpoint time at p=16 and p=64, CPU with 16 idle and slow-data readers.
         new ScaleScenarios(zeta, quick).run(table, laneJson);
+
+        // 6. Split storms (last: they leave the engine tens of finished jobs' state).
+        SplitStormScenarios.gate(zeta, gates, quick);
 
         print(table);
         gates.finish(zeta);

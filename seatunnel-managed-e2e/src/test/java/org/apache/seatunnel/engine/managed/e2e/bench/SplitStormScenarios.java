@@ -36,6 +36,8 @@ import org.apache.seatunnel.engine.core.job.JobResult;
 import org.apache.seatunnel.engine.core.job.JobStatus;
 import org.apache.seatunnel.engine.managed.e2e.CountingSink;
 import org.apache.seatunnel.managed.bench.report.BenchReport;
+import org.apache.seatunnel.managed.bench.report.GateRows;
+import org.apache.seatunnel.managed.bench.report.SteadyCpu;
 import org.apache.seatunnel.managed.bench.report.XyPlot;
 import org.apache.seatunnel.managed.testkit.engine.EmbeddedZeta;
 import org.apache.seatunnel.managed.testkit.engine.RuntimeStats;
@@ -110,6 +112,89 @@ final class SplitStormScenarios {
                         "storm.warmup-parallelism",
                         (int) Arrays.stream(parallelism).max().orElse(2));
         this.warmupRuns = Math.max(0, Integer.getInteger("storm.warmup-runs", 2));
+    }
+
+    /**
+     * The split-storm points of the gate table: bounded jobs of one-row splits (100,000 at p=16 in
+     * a quick run; 1,000,000 at p=16 and p=64 in a full one) with a checkpoint every 2 s, three
+     * runs per lane in alternating order after two unmeasured runs of each lane at the largest
+     * point. Judged on the median run's splits/s, the median CPU per million splits less the JIT's,
+     * the checkpoint p99 over all of a lane's runs, and every run of both lanes exactly once.
+     */
+    static void gate(EmbeddedZeta zeta, GateRows gates, boolean quick) throws Exception {
+        SplitStormScenarios s = new SplitStormScenarios(zeta, quick);
+        long n = quick ? 100_000 : 1_000_000;
+        int[] ps = quick ? new int[] {16} : new int[] {16, 64};
+        int reps = 3;
+        for (int i = 0; i < 2; i++) {
+            for (int lane = 0; lane < 2; lane++) {
+                s.run(lane == 1, n, ps[ps.length - 1], true);
+            }
+        }
+        for (int p : ps) {
+            List<List<Run>> byLane = List.of(new ArrayList<>(), new ArrayList<>());
+            for (int r = 0; r < reps; r++) {
+                for (int k = 0; k < 2; k++) {
+                    int lane = r % 2 == 0 ? k : 1 - k;
+                    System.gc();
+                    Run run = s.run(lane == 1, n, p, true);
+                    System.out.println("gate storm | " + String.join(" | ", run.row(null)));
+                    byLane.get(lane).add(run);
+                }
+            }
+            String point =
+                    String.format(
+                            Locale.ROOT,
+                            "Split storm, %,d one-row splits, p=%d, a checkpoint every %d s",
+                            n,
+                            p,
+                            s.intervalMillis / 1000);
+            double[][] perSecond = new double[2][];
+            double[][] cpuPerMillion = new double[2][];
+            double[] checkpointP99 = new double[2];
+            int[] bad = new int[2];
+            for (int l = 0; l < 2; l++) {
+                List<Run> finished = new ArrayList<>();
+                List<Long> checkpoints = new ArrayList<>();
+                for (Run r : byLane.get(l)) {
+                    if (r.status.equals("FINISHED")) {
+                        finished.add(r);
+                    } else {
+                        bad[l]++;
+                    }
+                    for (long c : r.checkpointNanos) {
+                        checkpoints.add(c);
+                    }
+                }
+                perSecond[l] = finished.stream().mapToDouble(Run::splitsPerSecond).toArray();
+                cpuPerMillion[l] =
+                        finished.stream()
+                                .mapToDouble(r -> r.steadyCpuNanos / 1e9 / (r.splits / 1e6))
+                                .toArray();
+                long[] sorted = checkpoints.stream().mapToLong(Long::longValue).sorted().toArray();
+                checkpointP99[l] =
+                        sorted.length == 0 ? Double.NaN : BenchReport.percentile(sorted, 99) / 1e6;
+            }
+            gates.ratio(
+                    point,
+                    GateRows.Criterion.THROUGHPUT,
+                    medianOrNaN(perSecond[0]),
+                    medianOrNaN(perSecond[1]),
+                    "%,.0f splits/s");
+            gates.ratio(
+                    point,
+                    GateRows.Criterion.CPU,
+                    medianOrNaN(cpuPerMillion[0]),
+                    medianOrNaN(cpuPerMillion[1]),
+                    "%.2f CPU-s/M splits");
+            gates.checkpointP99(point, checkpointP99[0], checkpointP99[1]);
+            gates.exactlyOnce(point, reps, bad[0], bad[1]);
+        }
+    }
+
+    /** NaN (a failed row) when no run finished. */
+    private static double medianOrNaN(double[] values) {
+        return values.length == 0 ? Double.NaN : BenchReport.median(values);
     }
 
     /** {@code SideBySideRunner [quick] storm}: only the split storms. */
@@ -274,6 +359,7 @@ final class SplitStormScenarios {
         Map<String, Long> threads0 =
                 ScaleScenarios.THREADS_BREAKDOWN ? ScaleScenarios.threadCpu() : null;
         long cpu0 = OS.getProcessCpuTime();
+        SteadyCpu steady0 = SteadyCpu.now();
         long t0 = System.nanoTime();
         long jobId = zeta.submit(job(laneA, n, p, checkpointsOn, runId));
         EngineCheckpointTimes times =
@@ -296,6 +382,7 @@ final class SplitStormScenarios {
         }
         long wall = System.nanoTime() - t0;
         long cpu = OS.getProcessCpuTime() - cpu0;
+        long steadyCpu = SteadyCpu.now().steadySince(steady0);
         if (threads0 != null) {
             ScaleScenarios.printThreadCpu(laneName(laneA) + ", " + n + " splits, p=" + p, threads0);
         }
@@ -336,7 +423,8 @@ final class SplitStormScenarios {
         if (laneA && RuntimeStats.readersOpened() == 0) {
             status = "NOT_LANE_A";
         }
-        return new Run(laneA, n, p, checkpointsOn, status, error, wall, cpu, liveHeap, cps);
+        return new Run(
+                laneA, n, p, checkpointsOn, status, error, wall, cpu, steadyCpu, liveHeap, cps);
     }
 
     /**
@@ -385,6 +473,8 @@ final class SplitStormScenarios {
         final String error;
         final long wallNanos;
         final long cpuNanos;
+        // Process CPU less the JIT compiler threads' (SteadyCpu), what the gate judges.
+        final long steadyCpuNanos;
         final long liveHeapBytes;
         final long[] checkpointNanos;
 
@@ -397,6 +487,7 @@ final class SplitStormScenarios {
                 String error,
                 long wallNanos,
                 long cpuNanos,
+                long steadyCpuNanos,
                 long liveHeapBytes,
                 long[] checkpointNanos) {
             this.laneA = laneA;
@@ -407,6 +498,7 @@ final class SplitStormScenarios {
             this.error = error;
             this.wallNanos = wallNanos;
             this.cpuNanos = cpuNanos;
+            this.steadyCpuNanos = steadyCpuNanos;
             this.liveHeapBytes = liveHeapBytes;
             this.checkpointNanos = checkpointNanos;
         }
@@ -427,6 +519,7 @@ final class SplitStormScenarios {
             r.put("wallMs", wallNanos / 1e6);
             r.put("splitsPerSecond", splitsPerSecond());
             r.put("cpuSeconds", cpuNanos / 1e9);
+            r.put("steadyCpuSeconds", steadyCpuNanos / 1e9);
             if (liveHeapBytes >= 0) {
                 r.put("liveHeapMiB", liveHeapBytes / (double) (1 << 20));
             }

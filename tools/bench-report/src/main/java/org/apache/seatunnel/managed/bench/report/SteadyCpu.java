@@ -15,7 +15,7 @@
  * limitations under the License.
  */
 
-package org.apache.seatunnel.engine.managed.e2e.bench;
+package org.apache.seatunnel.managed.bench.report;
 
 import com.sun.management.OperatingSystemMXBean;
 import java.io.File;
@@ -32,36 +32,36 @@ import java.nio.file.Files;
  *
  * <p>Threading: immutable samples, any thread.
  */
-final class SteadyCpu {
+public final class SteadyCpu {
     private static final OperatingSystemMXBean OS =
             (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     // Linux reports a thread's CPU in clock ticks of 1/100 s on every platform this runs on.
     private static final long NANOS_PER_TICK = 10_000_000L;
 
-    final long processNanos;
-    final long compilerNanos;
+    private final long processNanos;
+    private final long compilerNanos;
 
     private SteadyCpu(long processNanos, long compilerNanos) {
         this.processNanos = processNanos;
         this.compilerNanos = compilerNanos;
     }
 
-    static SteadyCpu now() {
+    public static SteadyCpu now() {
         return new SteadyCpu(OS.getProcessCpuTime(), compilerNanos());
     }
 
     /** Process CPU since {@code start}, in nanoseconds. */
-    long processSince(SteadyCpu start) {
+    public long processSince(SteadyCpu start) {
         return processNanos - start.processNanos;
     }
 
     /** The JIT compiler threads' CPU since {@code start}, in nanoseconds. */
-    long compilerSince(SteadyCpu start) {
+    public long compilerSince(SteadyCpu start) {
         return Math.max(0, compilerNanos - start.compilerNanos);
     }
 
     /** Process CPU less the compiler threads' since {@code start}, in nanoseconds. */
-    long steadySince(SteadyCpu start) {
+    public long steadySince(SteadyCpu start) {
         return Math.max(0, processSince(start) - compilerSince(start));
     }
 
