@@ -39,7 +39,6 @@ import java.util.concurrent.locks.LockSupport;
 import org.apache.seatunnel.engine.core.job.JobStatus;
 import org.apache.seatunnel.managed.bench.report.BenchReport;
 import org.apache.seatunnel.managed.bench.report.GateRows;
-import org.apache.seatunnel.managed.bench.report.GateRows.Criterion;
 import org.apache.seatunnel.managed.bench.report.LatencyPlot;
 import org.apache.seatunnel.managed.bench.report.SteadyCpu;
 import org.apache.seatunnel.managed.testkit.engine.EmbeddedZeta;
@@ -184,28 +183,17 @@ public final class IcebergSideBySideRunner {
             GateRows gates = new GateRows();
             String scanPoint =
                     String.format(Locale.ROOT, "Iceberg p=2, bounded scan of %,d rows", total);
-            gates.ratio(
-                    scanPoint,
-                    Criterion.THROUGHPUT,
-                    BenchReport.median(rps[0]),
-                    BenchReport.median(rps[1]),
-                    "%,.0f rows/s");
-            gates.ratio(
-                    scanPoint,
-                    Criterion.CPU,
-                    BenchReport.median(cpu[0]),
-                    BenchReport.median(cpu[1]),
-                    "%.2f CPU-s/M rows");
+            gates.saturated(scanPoint, rps, cpu, "rows");
             gates.checkpointP99(
                     "Iceberg p=2, discovery of a 10-row commit every 200 ms (checkpoint)",
-                    p99Millis(plain[0].checkpoints),
-                    p99Millis(plain[1].checkpoints));
+                    GateRows.p99Millis(plain[0].checkpoints),
+                    GateRows.p99Millis(plain[1].checkpoints));
             gates.checkpointP99(
                     "Iceberg p=2, discovery with every table refresh "
                             + SLOW_MS
                             + " ms slower (checkpoint)",
-                    p99Millis(slow[0].checkpoints),
-                    p99Millis(slow[1].checkpoints));
+                    GateRows.p99Millis(slow[0].checkpoints),
+                    GateRows.p99Millis(slow[1].checkpoints));
             gates.print("STIP-31 exit criteria, Iceberg (gate table)");
 
             BenchReport report =
@@ -388,11 +376,6 @@ public final class IcebergSideBySideRunner {
             SlowHadoopCatalog.delayMillis = 0;
         }
         return out;
-    }
-
-    /** The p99 of sorted nanoseconds in milliseconds; NaN if there is none (no checkpoint). */
-    private static double p99Millis(long[] sortedNanos) {
-        return sortedNanos.length == 0 ? Double.NaN : BenchReport.percentile(sortedNanos, 99) / 1e6;
     }
 
     private static void row(StringBuilder sb, String name, String b, String a) {

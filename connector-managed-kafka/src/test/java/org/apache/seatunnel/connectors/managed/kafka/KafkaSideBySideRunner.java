@@ -84,11 +84,6 @@ public final class KafkaSideBySideRunner {
 
     private KafkaSideBySideRunner() {}
 
-    /** The p99 of sorted nanoseconds in milliseconds; NaN if there is none (no checkpoint). */
-    private static double p99Millis(long[] sortedNanos) {
-        return sortedNanos.length == 0 ? Double.NaN : BenchReport.percentile(sortedNanos, 99) / 1e6;
-    }
-
     public static void main(String[] args) throws Exception {
         boolean quick = args.length > 0 && args[0].equals("quick");
         int rowsPerPartition = quick ? 25_000 : 100_000;
@@ -182,22 +177,11 @@ public final class KafkaSideBySideRunner {
             GateRows gates = new GateRows();
             String saturated =
                     String.format(Locale.ROOT, "Kafka p=2, %,d rows, data always there", total);
-            gates.ratio(
-                    saturated,
-                    Criterion.THROUGHPUT,
-                    BenchReport.median(rps[0]),
-                    BenchReport.median(rps[1]),
-                    "%,.0f rows/s");
-            gates.ratio(
-                    saturated,
-                    Criterion.CPU,
-                    BenchReport.median(cpu[0]),
-                    BenchReport.median(cpu[1]),
-                    "%.2f CPU-s/M rows");
+            gates.saturated(saturated, rps, cpu, "rows");
             gates.checkpointP99(
                     "Kafka p=2, 10 records/s (engine checkpoint trigger -> completed)",
-                    p99Millis(trickle[0].checkpointDuration()),
-                    p99Millis(trickle[1].checkpointDuration()));
+                    GateRows.p99Millis(trickle[0].checkpointDuration()),
+                    GateRows.p99Millis(trickle[1].checkpointDuration()));
             // Shown, not judged: in a streaming job the stock source stops at the end offsets it
             // found at start (2.3.8, apache/seatunnel#7971), so its readers have nothing left to
             // poll, while ManagedKafka's keep polling the broker: not the same work.

@@ -171,30 +171,14 @@ final class SplitStormScenarios {
                         finished.stream()
                                 .mapToDouble(r -> r.steadyCpuNanos / 1e9 / (r.splits / 1e6))
                                 .toArray();
-                long[] sorted = checkpoints.stream().mapToLong(Long::longValue).sorted().toArray();
                 checkpointP99[l] =
-                        sorted.length == 0 ? Double.NaN : BenchReport.percentile(sorted, 99) / 1e6;
+                        GateRows.p99Millis(
+                                checkpoints.stream().mapToLong(Long::longValue).sorted().toArray());
             }
-            gates.ratio(
-                    point,
-                    GateRows.Criterion.THROUGHPUT,
-                    medianOrNaN(perSecond[0]),
-                    medianOrNaN(perSecond[1]),
-                    "%,.0f splits/s");
-            gates.ratio(
-                    point,
-                    GateRows.Criterion.CPU,
-                    medianOrNaN(cpuPerMillion[0]),
-                    medianOrNaN(cpuPerMillion[1]),
-                    "%.2f CPU-s/M splits");
+            gates.saturated(point, perSecond, cpuPerMillion, "splits");
             gates.checkpointP99(point, checkpointP99[0], checkpointP99[1]);
             gates.exactlyOnce(point, reps, bad[0], bad[1]);
         }
-    }
-
-    /** NaN (a failed row) when no run finished. */
-    private static double medianOrNaN(double[] values) {
-        return values.length == 0 ? Double.NaN : BenchReport.median(values);
     }
 
     /** {@code SideBySideRunner [quick] storm}: only the split storms. */

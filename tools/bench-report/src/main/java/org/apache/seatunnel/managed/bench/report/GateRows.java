@@ -117,6 +117,37 @@ public class GateRows {
     }
 
     /**
+     * Throughput and CPU of a point with data always there, from each lane's runs ({@code [0]} Lane
+     * B, {@code [1]} Lane A): the medians of the runs' per-second figures and of their CPU-seconds
+     * per million; NaN, so a failed row, for a lane without a run. {@code unit} names what is
+     * counted ("rows", "splits").
+     */
+    public void saturated(
+            String point, double[][] perSecond, double[][] cpuPerMillion, String unit) {
+        ratio(
+                point,
+                Criterion.THROUGHPUT,
+                medianOrNaN(perSecond[0]),
+                medianOrNaN(perSecond[1]),
+                "%,.0f " + unit + "/s");
+        ratio(
+                point,
+                Criterion.CPU,
+                medianOrNaN(cpuPerMillion[0]),
+                medianOrNaN(cpuPerMillion[1]),
+                "%.2f CPU-s/M " + unit);
+    }
+
+    private static double medianOrNaN(double[] values) {
+        return values.length == 0 ? Double.NaN : BenchReport.median(values);
+    }
+
+    /** The p99 of sorted nanoseconds in milliseconds; NaN if there is none (no checkpoint). */
+    public static double p99Millis(long[] sortedNanos) {
+        return sortedNanos.length == 0 ? Double.NaN : BenchReport.percentile(sortedNanos, 99) / 1e6;
+    }
+
+    /**
      * A ratio criterion whose figures are only comparable when Lane A did at least Lane B's
      * checkpoint work: both lanes' values show the checkpoints each completed. Lane A completing
      * fewer (by more than one) fails the row, as the comparison would favour it; Lane A completing

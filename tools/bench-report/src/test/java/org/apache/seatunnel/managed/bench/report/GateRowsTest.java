@@ -116,4 +116,16 @@ class GateRowsTest {
         bad.putArray("gates").addObject().put("point", "p");
         assertThrows(IllegalArgumentException.class, () -> GateRows.read(bad));
     }
+
+    @Test
+    void aLaneWithoutAFinishedRunFailsBothSaturatedRows() {
+        GateRows g = new GateRows();
+        g.saturated(
+                "storm", new double[][] {{100, 120, 110}, {}}, new double[][] {{2}, {}}, "splits");
+        assertEquals(2, g.rows().size());
+        assertEquals("110 splits/s", g.rows().get(0).laneB(), "Lane B's median run");
+        assertTrue(g.rows().get(0).failed() && g.rows().get(1).failed());
+        assertEquals(Double.NaN, GateRows.p99Millis(new long[0]));
+        assertEquals(7.0, GateRows.p99Millis(new long[] {1_000_000, 7_000_000}));
+    }
 }
