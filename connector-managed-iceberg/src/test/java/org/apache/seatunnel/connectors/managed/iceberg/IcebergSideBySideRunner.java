@@ -72,6 +72,10 @@ public final class IcebergSideBySideRunner {
     private static final String JOB_LANE_B = "iceberg-bench-b";
 
     private static final int PARALLELISM = 2;
+
+    /** {@code -Diceberg.threads=true}: where each scan's CPU went, by thread role. */
+    private static final boolean THREADS = Boolean.getBoolean("iceberg.threads");
+
     private static final long CHECKPOINT_MS = 1000;
     private static final long SLOW_MS = 3000;
     private static final String CELL = "%-44s";
@@ -99,6 +103,15 @@ public final class IcebergSideBySideRunner {
         Path warehouse = Files.createTempDirectory("iceberg-side-by-side");
         LaneASettings.install(
                 true, Arrays.asList(JOB), Arrays.asList(ManagedIcebergSourceFactory.IDENTIFIER));
+        // -Diceberg.runtime-settings=k=v,k=v: more of the managed-source section (diagnostics).
+        if (!System.getProperty("iceberg.runtime-settings", "").isEmpty()) {
+            Map<String, Object> section = new HashMap<>(LaneASettings.current());
+            for (String kv : System.getProperty("iceberg.runtime-settings").split(",")) {
+                String[] p = kv.split("=", 2);
+                section.put(p[0], p[1]);
+            }
+            LaneASettings.install(section);
+        }
         try (EmbeddedZeta zeta = EmbeddedZeta.builder("iceberg-side-by-side", 22680).start();
                 IcebergTestTable scan = IcebergTestTable.create(warehouse, "scan")) {
             for (int c = 0; c < commits; c++) {
@@ -295,6 +308,7 @@ public final class IcebergSideBySideRunner {
     private static double[] bounded(
             EmbeddedZeta zeta, IcebergTestTable t, int lane, long total, String runId)
             throws Exception {
+        ThreadCpuByRole.Sample threads0 = THREADS ? ThreadCpuByRole.sample() : null;
         // Less the JIT compiler threads' CPU, as the Fake runner judges it (SteadyCpu).
         SteadyCpu cpu0 = SteadyCpu.now();
         long t0 = System.nanoTime();
@@ -302,6 +316,11 @@ public final class IcebergSideBySideRunner {
         JobStatus status = zeta.awaitTerminal(jobId, Duration.ofMinutes(10));
         long wall = System.nanoTime() - t0;
         long cpuNanos = SteadyCpu.now().steadySince(cpu0);
+        if (THREADS) {
+            ThreadCpuByRole.print(
+                    "scan " + runId + ", " + (lane == 2 ? "ManagedIceberg on Lane B" : LANES[lane]),
+                    threads0);
+        }
         long rows = IcebergBenchSinkFactory.rows(runId).get();
         if (status != JobStatus.FINISHED || rows != total) {
             throw new IllegalStateException(

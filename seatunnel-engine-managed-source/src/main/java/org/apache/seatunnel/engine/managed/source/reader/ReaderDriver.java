@@ -225,8 +225,7 @@ public final class ReaderDriver {
                 // that on a loaded machine its checkpoint threads run between calls; turns
                 // within one call keep that point while a checkpoint is in flight or due
                 // (TurnYields).
-                if (yields.yieldAfter(
-                        callTurns, loop.lastProcessedBarrier(), loop.checkpointInFlight())) {
+                if (yields.yieldAfter(loop.lastProcessedBarrier(), loop.checkpointInFlight())) {
                     Thread.yield();
                 }
                 return null;

@@ -26,11 +26,10 @@ package org.apache.seatunnel.engine.managed.source.reader;
  * <p>A yield lets other runnable threads of the member run. The engine's own checkpoint work needs
  * that on a loaded machine: Zeta 2.3.8 triggers and announces a checkpoint from one coordinator
  * thread, task by task, and at a parallelism of tens of readers per core that thread gets little
- * CPU unless the task threads step aside. Yet a yield after every turn of a reader with data
- * strideOrInFlight there costs a context switch every {@code poll.max-records-per-turn} rows, which
- * on two cores with 16 readers cut the rows moved by about a third. So a host yields after every
- * turn only while the engine is likely at work on this job's checkpoint, and after every {@value
- * #QUIET_STRIDE}th turn otherwise:
+ * CPU unless the task threads step aside. Yet a yield costs a context switch, and a reader whose
+ * next task drains faster than it emits pays more than that: the next task empties the queue while
+ * the reader is off its core and waits on it, so the reader's next rows wake it one at a time. So a
+ * host yields after a turn only while the engine is likely at work on this job's checkpoint:
  *
  * <ul>
  *   <li>from a barrier the reader took until the reader heard that checkpoint complete (the engine
@@ -39,13 +38,11 @@ package org.apache.seatunnel.engine.managed.source.reader;
  *       next: the engine is about to trigger the next checkpoint, task by task.
  * </ul>
  *
- * A job without checkpoints has no barriers and yields every {@value #QUIET_STRIDE}th turn; the
- * engine still yields after every call.
+ * Otherwise the turns of one call run back to back, and the engine's own yield after each call (a
+ * zero sleep after every poll call that emitted) is the only one, as for a Lane B reader. A job
+ * without checkpoints has no barriers and never yields between turns.
  */
 final class TurnYields {
-    /** Turns between two yields while no checkpoint is in flight or due. */
-    static final int QUIET_STRIDE = 4;
-
     private final NanoClock clock;
     private long barrier;
     private long barrierAtNanos;
@@ -57,19 +54,18 @@ final class TurnYields {
     }
 
     /**
-     * Whether to yield after the {@code turn}th turn (1-based) of a call.
+     * Whether to yield after a turn of a call that goes on.
      *
      * @param lastBarrier the latest barrier the reader took
      * @param inFlight whether that barrier's checkpoint is not known complete yet
      */
-    boolean yieldAfter(int turn, long lastBarrier, boolean inFlight) {
-        boolean strideOrInFlight = turn % QUIET_STRIDE == 0 || inFlight;
+    boolean yieldAfter(long lastBarrier, boolean inFlight) {
         if (lastBarrier != barrier) {
             // A new barrier: the next due time counts from now.
             noteBarrier(lastBarrier, clock.nanoTime());
-            return strideOrInFlight;
+            return inFlight;
         }
-        return strideOrInFlight
+        return inFlight
                 || gapNanos > 0 && clock.nanoTime() - barrierAtNanos >= gapNanos - gapNanos / 4;
     }
 

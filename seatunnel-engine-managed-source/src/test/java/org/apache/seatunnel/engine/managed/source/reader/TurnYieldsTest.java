@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * When a reader host yields between turns ({@link TurnYields}): every turn while a checkpoint it
- * cut is in flight or the next one is due, every {@value TurnYields#QUIET_STRIDE}th turn otherwise.
+ * cut is in flight or the next one is due, never otherwise (the engine yields after each call).
  * Driven by a hand-stepped clock.
  */
 class TurnYieldsTest {
@@ -33,50 +33,50 @@ class TurnYieldsTest {
     private final TurnYields yields = new TurnYields(clock);
 
     @Test
-    void withoutCheckpointsOnlyEveryStrideTurnYields() {
-        for (int turn = 1; turn <= 4 * TurnYields.QUIET_STRIDE; turn++) {
-            assertEquals(turn % TurnYields.QUIET_STRIDE == 0, yields.yieldAfter(turn, 0, false));
+    void withoutCheckpointsNoTurnYields() {
+        for (int turn = 1; turn <= 64; turn++) {
+            assertFalse(yields.yieldAfter(0, false), "turn " + turn);
             clock.advanceMillis(10);
         }
     }
 
     @Test
     void everyTurnYieldsWhileTheCheckpointOfATakenBarrierIsNotComplete() {
-        for (int turn = 1; turn < TurnYields.QUIET_STRIDE; turn++) {
-            assertTrue(yields.yieldAfter(turn, 7, true), "turn " + turn);
+        for (int turn = 1; turn <= 16; turn++) {
+            assertTrue(yields.yieldAfter(7, true), "turn " + turn);
         }
-        // Heard complete: back to the stride.
-        assertFalse(yields.yieldAfter(1, 7, false));
+        // Heard complete, and the next one not due (one barrier seen, so no gap is known).
+        assertFalse(yields.yieldAfter(7, false));
     }
 
     @Test
     void theLastQuarterOfTheBarrierGapBeforeTheNextBarrierYieldsEveryTurn() {
         // Barriers 1 and 2 one second apart: the gap is learnt.
-        yields.yieldAfter(1, 1, true);
+        yields.yieldAfter(1, true);
         clock.advanceMillis(1000);
-        yields.yieldAfter(1, 2, true);
+        yields.yieldAfter(2, true);
         assertEquals(1_000_000_000L, yields.gapNanos());
-        // Complete, early in the next gap: stride only.
+        // Complete, early in the next gap: no yield.
         clock.advanceMillis(100);
-        assertFalse(yields.yieldAfter(1, 2, false));
+        assertFalse(yields.yieldAfter(2, false));
         clock.advanceMillis(640);
-        assertFalse(yields.yieldAfter(1, 2, false), "740 ms into a 1,000 ms gap");
+        assertFalse(yields.yieldAfter(2, false), "740 ms into a 1,000 ms gap");
         clock.advanceMillis(10);
-        assertTrue(yields.yieldAfter(1, 2, false), "750 ms: the next checkpoint is due");
+        assertTrue(yields.yieldAfter(2, false), "750 ms: the next checkpoint is due");
         // Late: still every turn until the next barrier comes.
         clock.advanceMillis(2000);
-        assertTrue(yields.yieldAfter(1, 2, false));
+        assertTrue(yields.yieldAfter(2, false));
     }
 
     @Test
     void aBarrierFirstSeenOnAQuietTurnStillStartsTheGap() {
-        yields.yieldAfter(1, 1, false);
+        yields.yieldAfter(1, false);
         clock.advanceMillis(400);
-        assertFalse(yields.yieldAfter(1, 2, false), "the turn that sees barrier 2");
+        assertFalse(yields.yieldAfter(2, false), "the turn that sees barrier 2");
         assertEquals(400_000_000L, yields.gapNanos());
         clock.advanceMillis(299);
-        assertFalse(yields.yieldAfter(2, 2, false));
+        assertFalse(yields.yieldAfter(2, false));
         clock.advanceMillis(1);
-        assertTrue(yields.yieldAfter(3, 2, false));
+        assertTrue(yields.yieldAfter(2, false));
     }
 }
