@@ -24,7 +24,9 @@ import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -103,16 +105,11 @@ final class ThreadCpuByRole {
                                 ROLES.getOrDefault(id, "other"),
                                 ns - before.cpu.getOrDefault(id, 0L),
                                 Long::sum));
-        byRole.entrySet().stream()
-                .sorted((a, b) -> Long.compare(b.getValue(), a.getValue()))
-                .limit(6)
-                .forEach(
-                        e ->
-                                System.out.printf(
-                                        Locale.ROOT,
-                                        "  %8.1f ms  %s%n",
-                                        e.getValue() / 1e6,
-                                        e.getKey()));
+        List<Map.Entry<String, Long>> top = new ArrayList<>(byRole.entrySet());
+        top.sort((a, b) -> Long.compare(b.getValue(), a.getValue()));
+        for (Map.Entry<String, Long> e : top.subList(0, Math.min(6, top.size()))) {
+            System.out.printf(Locale.ROOT, "  %8.1f ms  %s%n", e.getValue() / 1e6, e.getKey());
+        }
         after.waits.entrySet().stream()
                 .filter(e -> e.getKey().contains("task.thread"))
                 .forEach(

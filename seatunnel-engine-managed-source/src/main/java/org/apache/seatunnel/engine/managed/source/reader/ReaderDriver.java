@@ -139,13 +139,27 @@ public final class ReaderDriver {
             NanoClock clock,
             long idleWaitNanos,
             BooleanSupplier finalBarrierTaken) {
+        this(attempt, clock, idleWaitNanos, finalBarrierTaken, 0);
+    }
+
+    /**
+     * @param checkpointIntervalNanos the job's checkpoint interval, 0 if none or unknown: the call
+     *     steps aside between turns from three quarters of it after the last barrier ({@link
+     *     TurnYields})
+     */
+    public ReaderDriver(
+            ReaderAttempt<?, ?> attempt,
+            NanoClock clock,
+            long idleWaitNanos,
+            BooleanSupplier finalBarrierTaken,
+            long checkpointIntervalNanos) {
         this.attempt = attempt;
         this.loop = attempt.loop();
         this.signal = attempt.signal();
         this.clock = clock;
         this.idleWaitNanos = idleWaitNanos;
         this.finalBarrierTaken = finalBarrierTaken;
-        this.yields = new TurnYields(clock);
+        this.yields = new TurnYields(clock, checkpointIntervalNanos);
     }
 
     /**

@@ -28,14 +28,18 @@ package org.apache.seatunnel.engine.managed.source.reader;
  * thread, task by task, and at a parallelism of tens of readers per core that thread gets little
  * CPU unless the task threads step aside. Yet a yield costs a context switch, and a reader whose
  * next task drains faster than it emits pays more than that: the next task empties the queue while
- * the reader is off its core and waits on it, so the reader's next rows wake it one at a time. So a
+ * the reader is off its core and waits on it, so the reader's next rows wake it every few. So a
  * host yields after a turn only while the engine is likely at work on this job's checkpoint:
  *
  * <ul>
  *   <li>from a barrier the reader took until the reader heard that checkpoint complete (the engine
  *       acks, stores and then announces it task by task);
- *   <li>from three quarters of the last gap between two barriers after the latest one, until the
- *       next: the engine is about to trigger the next checkpoint, task by task.
+ *   <li>from three quarters of the expected gap after the latest barrier (after the host started,
+ *       before the first), until the next barrier: the engine is about to trigger the next
+ *       checkpoint, task by task. The expected gap is the shorter of the job's checkpoint interval
+ *       (when its plan told it) and the last gap between two barriers: the interval alone covers
+ *       the first checkpoint, and a checkpoint that came late because the engine's threads were
+ *       starved does not push the next yields later still.
  * </ul>
  *
  * Otherwise the turns of one call run back to back, and the engine's own yield after each call (a
@@ -44,13 +48,26 @@ package org.apache.seatunnel.engine.managed.source.reader;
  */
 final class TurnYields {
     private final NanoClock clock;
+    private final long intervalNanos;
     private long barrier;
+    // The latest barrier's time; the host's start before the first.
     private long barrierAtNanos;
     // The gap between the last two barriers this reader took; 0 until it took two.
     private long gapNanos;
 
+    /** Without a known checkpoint interval: the next is due by the last gap only. */
     TurnYields(NanoClock clock) {
+        this(clock, 0);
+    }
+
+    /**
+     * @param intervalNanos the job's checkpoint interval; 0 if it takes no periodic checkpoints or
+     *     the interval is unknown
+     */
+    TurnYields(NanoClock clock, long intervalNanos) {
         this.clock = clock;
+        this.intervalNanos = Math.max(0, intervalNanos);
+        this.barrierAtNanos = clock.nanoTime();
     }
 
     /**
@@ -65,8 +82,18 @@ final class TurnYields {
             noteBarrier(lastBarrier, clock.nanoTime());
             return inFlight;
         }
-        return inFlight
-                || gapNanos > 0 && clock.nanoTime() - barrierAtNanos >= gapNanos - gapNanos / 4;
+        if (inFlight) {
+            return true;
+        }
+        long expected = expectedGapNanos();
+        return expected > 0 && clock.nanoTime() - barrierAtNanos >= expected - expected / 4;
+    }
+
+    private long expectedGapNanos() {
+        if (gapNanos > 0 && intervalNanos > 0) {
+            return Math.min(gapNanos, intervalNanos);
+        }
+        return gapNanos > 0 ? gapNanos : intervalNanos;
     }
 
     private void noteBarrier(long id, long now) {

@@ -38,14 +38,16 @@ final class JobFacts {
     private static final Logger LOG = LoggerFactory.getLogger(JobFacts.class);
 
     /** What an unknown job looks like: no name of its own, checkpoint settings unknown. */
-    static final JobFacts UNKNOWN = new JobFacts(null, null);
+    static final JobFacts UNKNOWN = new JobFacts(null, null, 0);
 
     private final String envJobName;
     private final Boolean checkpointsEnabled;
+    private final long checkpointIntervalMillis;
 
-    private JobFacts(String envJobName, Boolean checkpointsEnabled) {
+    private JobFacts(String envJobName, Boolean checkpointsEnabled, long checkpointIntervalMillis) {
         this.envJobName = envJobName;
         this.checkpointsEnabled = checkpointsEnabled;
+        this.checkpointIntervalMillis = checkpointIntervalMillis;
     }
 
     /**
@@ -66,7 +68,10 @@ final class JobFacts {
             EngineBinding.JobPlan plan = EngineBinding.running().jobPlan(id);
             return plan == null
                     ? UNKNOWN
-                    : new JobFacts(realName(plan.name()), plan.checkpointsEnabled());
+                    : new JobFacts(
+                            realName(plan.name()),
+                            plan.checkpointsEnabled(),
+                            plan.checkpointIntervalMillis());
         } catch (RuntimeException e) {
             LOG.warn("Could not read job {} from the running-job map", jobId, e);
             return UNKNOWN;
@@ -81,6 +86,11 @@ final class JobFacts {
     /** Whether the job checkpoints periodically; null when its plan could not be read. */
     Boolean checkpointsEnabled() {
         return checkpointsEnabled;
+    }
+
+    /** The interval of the job's periodic checkpoints; 0 without them or when unknown. */
+    long checkpointIntervalMillis() {
+        return checkpointIntervalMillis;
     }
 
     /** Null for the engine's default job names, which name no job in particular. */

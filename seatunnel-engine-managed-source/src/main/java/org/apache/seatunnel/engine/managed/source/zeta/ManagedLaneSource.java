@@ -47,6 +47,7 @@ final class ManagedLaneSource<T, SplitT extends SourceSplit, StateT extends Seri
     private final long sourceRuntimeId;
     private final String jobName;
     private final boolean checkpointsEnabled;
+    private final long checkpointIntervalMillis;
 
     ManagedLaneSource(
             SeaTunnelSource<T, SplitT, StateT> inner,
@@ -54,8 +55,19 @@ final class ManagedLaneSource<T, SplitT extends SourceSplit, StateT extends Seri
             ManagedSourceConfig config,
             String jobName,
             boolean checkpointsEnabled) {
+        this(inner, decision, config, jobName, checkpointsEnabled, 0);
+    }
+
+    ManagedLaneSource(
+            SeaTunnelSource<T, SplitT, StateT> inner,
+            LaneDecision decision,
+            ManagedSourceConfig config,
+            String jobName,
+            boolean checkpointsEnabled,
+            long checkpointIntervalMillis) {
         super(inner, decision);
         this.checkpointsEnabled = checkpointsEnabled;
+        this.checkpointIntervalMillis = Math.max(0, checkpointIntervalMillis);
         this.config = config;
         this.sourceRuntimeId = ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE);
         this.jobName = jobName == null ? "" : jobName;
@@ -72,6 +84,14 @@ final class ManagedLaneSource<T, SplitT extends SourceSplit, StateT extends Seri
      */
     boolean checkpointsEnabled() {
         return checkpointsEnabled;
+    }
+
+    /**
+     * The job's checkpoint interval as its plan states it (0 if it takes no periodic checkpoints or
+     * the plan could not be read): when the next checkpoint is due, readers step aside for it.
+     */
+    long checkpointIntervalMillis() {
+        return checkpointIntervalMillis;
     }
 
     ManagedSourceConfig config() {

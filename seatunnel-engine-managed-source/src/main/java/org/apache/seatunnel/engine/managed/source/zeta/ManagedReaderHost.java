@@ -21,6 +21,7 @@ import com.hazelcast.cluster.Address;
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import org.apache.seatunnel.api.source.Collector;
 import org.apache.seatunnel.api.source.SourceEvent;
 import org.apache.seatunnel.api.source.SourceReader;
@@ -136,7 +137,11 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
         barriers = new ReaderBarrierCall(attempt, errors, jobId);
         driver =
                 new ReaderDriver(
-                        attempt, NanoClock.SYSTEM, cfg.idleWaitNanos(), engineTask::prepareClose);
+                        attempt,
+                        NanoClock.SYSTEM,
+                        cfg.idleWaitNanos(),
+                        engineTask::prepareClose,
+                        TimeUnit.MILLISECONDS.toNanos(source.checkpointIntervalMillis()));
         loop.setCancellationTimeoutHook(interrupts::interruptTaskThread);
         loop.setSchemaChangeTimeoutNanos(cfg.schemaChangeTimeoutNanos());
         attempt.start();

@@ -95,7 +95,8 @@ class PendingLaneSource<T, SplitT extends SourceSplit, StateT extends Serializab
         return resolve(
                 settingsFor(matchedName(facts.envJobName(), jobNameOption, connector)),
                 facts.envJobName(),
-                checkpointsEnabled(facts.checkpointsEnabled()));
+                checkpointsEnabled(facts.checkpointsEnabled()),
+                facts.checkpointIntervalMillis());
     }
 
     /**
@@ -127,7 +128,7 @@ class PendingLaneSource<T, SplitT extends SourceSplit, StateT extends Serializab
      */
     @SuppressWarnings({"unchecked", "rawtypes"})
     SeaTunnelSource<T, ?, ?> resolve(ManagedSourceConfig settings, String envJobName) {
-        return resolve(settings, envJobName, true);
+        return resolve(settings, envJobName, true, 0);
     }
 
     /**
@@ -154,8 +155,15 @@ class PendingLaneSource<T, SplitT extends SourceSplit, StateT extends Serializab
         return !batch;
     }
 
+    /**
+     * @param checkpointIntervalMillis the job's checkpoint interval from its plan, 0 if unknown:
+     *     Lane A's readers step aside for the engine's checkpoint work when the next is due
+     */
     SeaTunnelSource<T, ?, ?> resolve(
-            ManagedSourceConfig settings, String envJobName, boolean checkpointsEnabled) {
+            ManagedSourceConfig settings,
+            String envJobName,
+            boolean checkpointsEnabled,
+            long checkpointIntervalMillis) {
         String job = matchedName(envJobName, jobNameOption, connector);
         if (envJobName != null && !jobNameOption.isEmpty() && !envJobName.equals(jobNameOption)) {
             LOG.warn(
@@ -178,7 +186,14 @@ class PendingLaneSource<T, SplitT extends SourceSplit, StateT extends Serializab
         }
         SeaTunnelSource<T, ?, ?> chosen;
         if (decision.lane() == Lane.A) {
-            chosen = new ManagedLaneSource(inner, decision, settings, job, checkpointsEnabled);
+            chosen =
+                    new ManagedLaneSource(
+                            inner,
+                            decision,
+                            settings,
+                            job,
+                            checkpointsEnabled,
+                            checkpointsEnabled ? checkpointIntervalMillis : 0);
         } else if (inner instanceof SupportParallelism) {
             chosen = new LegacyLaneSource(inner, decision);
         } else {

@@ -25,8 +25,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * When a reader host yields between turns ({@link TurnYields}): every turn while a checkpoint it
- * cut is in flight or the next one is due, never otherwise (the engine yields after each call).
- * Driven by a hand-stepped clock.
+ * cut is in flight or the next one is due (by the last gap between barriers or the job's interval),
+ * never otherwise (the engine yields after each call). Driven by a hand-stepped clock.
  */
 class TurnYieldsTest {
     private final ManualClock clock = new ManualClock();
@@ -78,5 +78,35 @@ class TurnYieldsTest {
         assertFalse(yields.yieldAfter(2, false));
         clock.advanceMillis(1);
         assertTrue(yields.yieldAfter(2, false));
+    }
+
+    @Test
+    void withTheJobsIntervalTheFirstCheckpointIsDueBeforeAnyBarrier() {
+        TurnYields withInterval = new TurnYields(clock, 1_000_000_000L);
+        clock.advanceMillis(749);
+        assertFalse(withInterval.yieldAfter(0, false), "749 ms after the start");
+        clock.advanceMillis(1);
+        assertTrue(withInterval.yieldAfter(0, false), "750 ms: the first checkpoint is due");
+        // Without the interval the same reader would not know it before two barriers.
+        assertFalse(yields.yieldAfter(0, false));
+    }
+
+    @Test
+    void aLateCheckpointDoesNotPushTheNextDueTimeBeyondTheInterval() {
+        TurnYields withInterval = new TurnYields(clock, 1_000_000_000L);
+        withInterval.yieldAfter(1, true);
+        // The engine was starved: the next barrier came 4 s later.
+        clock.advanceMillis(4000);
+        withInterval.yieldAfter(2, true);
+        assertEquals(4_000_000_000L, withInterval.gapNanos());
+        clock.advanceMillis(750);
+        assertTrue(withInterval.yieldAfter(2, false), "due by the interval, not at 3 s");
+        // A job checkpointing more often than it says (a gap of 400 ms) is due by the gap.
+        TurnYields often = new TurnYields(clock, 1_000_000_000L);
+        often.yieldAfter(5, false);
+        clock.advanceMillis(400);
+        often.yieldAfter(6, false);
+        clock.advanceMillis(300);
+        assertTrue(often.yieldAfter(6, false));
     }
 }

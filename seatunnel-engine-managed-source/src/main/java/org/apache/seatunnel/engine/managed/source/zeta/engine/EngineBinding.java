@@ -135,10 +135,12 @@ public interface EngineBinding {
     final class JobPlan {
         private final String name;
         private final boolean checkpointsEnabled;
+        private final long checkpointIntervalMillis;
 
-        public JobPlan(String name, boolean checkpointsEnabled) {
+        public JobPlan(String name, boolean checkpointsEnabled, long checkpointIntervalMillis) {
             this.name = name;
             this.checkpointsEnabled = checkpointsEnabled;
+            this.checkpointIntervalMillis = checkpointIntervalMillis;
         }
 
         /** The job's configured name, possibly one of the engine's defaults. */
@@ -149,6 +151,11 @@ public interface EngineBinding {
         /** Whether the engine takes periodic checkpoints of this job. */
         public boolean checkpointsEnabled() {
             return checkpointsEnabled;
+        }
+
+        /** The interval of those checkpoints; 0 without them or when it cannot be told. */
+        public long checkpointIntervalMillis() {
+            return checkpointIntervalMillis;
         }
     }
 

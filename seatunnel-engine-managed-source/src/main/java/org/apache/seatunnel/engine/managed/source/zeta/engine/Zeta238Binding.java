@@ -134,7 +134,11 @@ final class Zeta238Binding implements EngineBinding {
             JobImmutableInformation job =
                     ((SerializationServiceSupport) hz).getSerializationService().toObject(data);
             JobConfig config = job.getJobConfig();
-            return new JobPlan(config.getName(), checkpointsEnabled(config));
+            boolean enabled = checkpointsEnabled(config);
+            return new JobPlan(
+                    config.getName(),
+                    enabled,
+                    enabled ? checkpointIntervalMillis(config, engineCheckpointInterval(hz)) : 0);
         }
         return null;
     }
@@ -150,6 +154,41 @@ final class Zeta238Binding implements EngineBinding {
         }
         return config.getJobContext() == null
                 || config.getJobContext().getJobMode() != JobMode.BATCH;
+    }
+
+    /**
+     * The job's {@code checkpoint.interval}, else the engine's ({@code seatunnel.engine.checkpoint
+     * .interval}), as {@code JobMaster#createJobCheckpointConfig} chooses it; 0 if neither is
+     * known.
+     */
+    static long checkpointIntervalMillis(JobConfig config, long engineDefault) {
+        Map<String, Object> env = config.getEnvOptions();
+        Object v = env == null ? null : env.get(EnvCommonOptions.CHECKPOINT_INTERVAL.key());
+        if (v instanceof Number) {
+            return Math.max(0, ((Number) v).longValue());
+        }
+        if (v != null) {
+            try {
+                return Math.max(0, Long.parseLong(v.toString().trim()));
+            } catch (NumberFormatException e) {
+                return 0;
+            }
+        }
+        return Math.max(0, engineDefault);
+    }
+
+    private long engineCheckpointInterval(HazelcastInstance hz) {
+        try {
+            SeaTunnelServer server = nodeEngine(hz).getServiceOrNull(SeaTunnelServer.SERVICE_NAME);
+            return server == null
+                    ? 0
+                    : server.getSeaTunnelConfig()
+                            .getEngineConfig()
+                            .getCheckpointConfig()
+                            .getCheckpointInterval();
+        } catch (RuntimeException e) {
+            return 0;
+        }
     }
 
     @Override
