@@ -67,6 +67,20 @@ class EngineBindingTest {
     }
 
     @Test
+    void theCheckpointIntervalIsTheJobsElseTheEngines() {
+        assertEquals(1000L, Zeta238Binding.checkpointIntervalMillis(job(JobMode.BATCH, true), 30));
+        assertEquals(
+                30L, Zeta238Binding.checkpointIntervalMillis(job(JobMode.STREAMING, false), 30));
+        JobConfig asText = job(JobMode.STREAMING, false);
+        asText.getEnvOptions().put("checkpoint.interval", " 2500 ");
+        assertEquals(2500L, Zeta238Binding.checkpointIntervalMillis(asText, 30));
+        JobConfig garbled = job(JobMode.STREAMING, false);
+        garbled.getEnvOptions().put("checkpoint.interval", "often");
+        assertEquals(
+                0L, Zeta238Binding.checkpointIntervalMillis(garbled, 30), "unknown, not a guess");
+    }
+
+    @Test
     void theEnginesDefaultJobNamesNameNoJob() {
         EngineBinding b = EngineBinding.forVersion("2.3.8");
         assertTrue(b.isDefaultJobName("SeaTunnel"));
