@@ -54,15 +54,6 @@ final class ManagedLaneSource<T, SplitT extends SourceSplit, StateT extends Seri
             LaneDecision decision,
             ManagedSourceConfig config,
             String jobName,
-            boolean checkpointsEnabled) {
-        this(inner, decision, config, jobName, checkpointsEnabled, 0);
-    }
-
-    ManagedLaneSource(
-            SeaTunnelSource<T, SplitT, StateT> inner,
-            LaneDecision decision,
-            ManagedSourceConfig config,
-            String jobName,
             boolean checkpointsEnabled,
             long checkpointIntervalMillis) {
         super(inner, decision);
