@@ -52,6 +52,9 @@ public final class IcebergBenchSinkFactory
 
     private static final Set<String> ARRIVAL_RUNS = ConcurrentHashMap.newKeySet();
 
+    /** {first row's nanos, a row's nanos of the last 1,024} per run: a scan's timeline. */
+    private static final Map<String, long[]> SPAN = new ConcurrentHashMap<>();
+
     /** Records arrivals of run {@code runId}; call before its job starts. */
     static void recordArrivals(String runId) {
         ARRIVAL_RUNS.add(runId);
@@ -59,6 +62,11 @@ public final class IcebergBenchSinkFactory
 
     static AtomicLong rows(String runId) {
         return ROWS.computeIfAbsent(runId, k -> new AtomicLong());
+    }
+
+    /** {first row's nanos, nanos of a row among the last 1,024 written} of run {@code runId}. */
+    static long[] span(String runId) {
+        return SPAN.computeIfAbsent(runId, k -> new long[2]);
     }
 
     /** {batch, arrival nanos} of every row written in run {@code runId}. */
@@ -100,11 +108,17 @@ public final class IcebergBenchSinkFactory
             AtomicLong rows = rows(runId);
             ConcurrentLinkedQueue<long[]> arrivals =
                     ARRIVAL_RUNS.contains(runId) ? arrivals(runId) : null;
+            long[] span = span(runId);
             return new SinkWriter<SeaTunnelRow, Void, Void>() {
                 @Override
                 public void write(SeaTunnelRow row) {
                     long now = System.nanoTime();
-                    rows.incrementAndGet();
+                    long n = rows.incrementAndGet();
+                    if (n == 1) {
+                        span[0] = now;
+                    } else if ((n & 1023) == 0) {
+                        span[1] = now;
+                    }
                     Object batch = row.getArity() > 2 ? row.getField(2) : null;
                     if (arrivals != null && batch instanceof Number) {
                         arrivals.add(new long[] {((Number) batch).longValue(), now});

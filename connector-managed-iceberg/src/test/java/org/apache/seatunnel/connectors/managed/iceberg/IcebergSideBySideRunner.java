@@ -322,6 +322,16 @@ public final class IcebergSideBySideRunner {
                     threads0);
         }
         long rows = IcebergBenchSinkFactory.rows(runId).get();
+        if (THREADS) {
+            long[] span = IcebergBenchSinkFactory.span(runId);
+            System.out.printf(
+                    Locale.ROOT,
+                    "scan %s: first row at %d ms, last at ~%d ms, job ended at %d ms%n",
+                    runId,
+                    (span[0] - t0) / 1_000_000,
+                    (span[1] - t0) / 1_000_000,
+                    wall / 1_000_000);
+        }
         if (status != JobStatus.FINISHED || rows != total) {
             throw new IllegalStateException(
                     "lane " + lane + ": " + status + " with " + rows + " of " + total + " rows");

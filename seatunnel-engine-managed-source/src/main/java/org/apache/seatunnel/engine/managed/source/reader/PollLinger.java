@@ -35,7 +35,8 @@ import java.util.function.IntSupplier;
  * longer than its linger (an idle one) and one whose data is always there (it never reports nothing
  * available) is not delayed at all. A linger that catches no data still costs its reader a wake-up
  * at its end, so the loop leaves the adaptive linger out while the last one caught nothing, until
- * data comes within a linger's length of a quiet again ({@link #skipsWhileUseless()}).
+ * data comes within a linger's length of a quiet again ({@link #skipsWhileUseless()}), and counts
+ * the linger from the reader's last wake-up ({@link #nanosAfter}).
  *
  * <p>Threading: immutable; {@link #nanos()} may be called from any thread. The adaptive linger
  * reads the reader count through the given supplier, which must be thread-safe.
@@ -62,6 +63,22 @@ public abstract class PollLinger {
      * reader.poll-linger}, which an operator set as a minimum gap between turns.
      */
     public abstract boolean skipsWhileUseless();
+
+    /**
+     * The linger to apply now, after the turn that just found nothing available, {@code
+     * nanosSinceWake} after the reader last woke from a quiet. The adaptive linger spaces a
+     * reader's wake-ups by its share of the budget, so it counts from that wake-up: a reader that
+     * has been emitting for longer than its linger (its data is there but paused briefly, say while
+     * its fetch thread opens the next file) is within its share already and does not linger, where
+     * a linger would idle the engine's downstream that long for nothing. A fixed linger is a gap
+     * after every quiet.
+     *
+     * @param turnEmitted whether that turn emitted rows before it found nothing more
+     */
+    public long nanosAfter(boolean turnEmitted, long nanosSinceWake) {
+        long linger = nanos(turnEmitted);
+        return skipsWhileUseless() ? Math.max(0, linger - Math.max(0, nanosSinceWake)) : linger;
+    }
 
     /** The linger after a turn that emitted rows (what the options ask for). */
     public final long nanos() {

@@ -47,6 +47,8 @@ final class PollScheduler {
     // Set by a NOTHING_AVAILABLE turn, cleared by the next turn.
     private boolean awaitingAvailability;
     private long quietSinceNanos;
+    // When the first turn after the last quiet started (the reader's last wake-up).
+    private long wokeNanos;
     // A split, no-more-splits or source event applied since the last NOTHING_AVAILABLE turn.
     private boolean dataCommandSinceQuiet;
     // reader.poll-linger: until the linger deadline availability waits (commands do not); a
@@ -68,6 +70,7 @@ final class PollScheduler {
         this.metrics = metrics;
         AvailabilitySignal signal = availability;
         this.availabilityCallback = (v, t) -> signal.signal();
+        this.wokeNanos = clock.nanoTime();
     }
 
     /**
@@ -152,6 +155,9 @@ final class PollScheduler {
     boolean turnStarting() {
         boolean afterQuiet = awaitingAvailability;
         awaitingAvailability = false;
+        if (afterQuiet) {
+            wokeNanos = clock.nanoTime();
+        }
         return afterQuiet;
     }
 
@@ -177,7 +183,7 @@ final class PollScheduler {
      * again, after the linger if there is one).
      */
     void arm(CompletableFuture<Void> f, boolean turnEmitted) {
-        long linger = budget.linger().nanos(turnEmitted);
+        long linger = budget.linger().nanosAfter(turnEmitted, clock.nanoTime() - wokeNanos);
         skippedLingerNanos = 0;
         if (linger > 0 && uselessLinger && f != null && !f.isDone()) {
             skippedLingerNanos = linger;

@@ -53,16 +53,19 @@ final class OutputQueueGate implements OutputGate {
     static final long SAMPLE_NANOS = 2_000_000L;
     // The estimate moves a quarter of the way to each new sample.
     private static final double SMOOTHING = 0.25;
-    private static final long MIN_WAIT_NANOS = 50_000L;
+    static final long MIN_WAIT_NANOS = 50_000L;
 
     private final List<BlockingQueue<?>> queues;
     private final int maxLimit;
     private final long targetNanos;
     private final NanoClock clock;
     private final BackpressureMetrics metrics;
-    // The highest drain rate the estimate may hold: at the target it already gives the largest
-    // bound, so more changes nothing, and a queue that keeps running dry would otherwise double it
-    // past infinity, where the next backlogged sample makes it NaN and the bound stops adapting.
+    // The highest drain rate the estimate may hold: a whole bound drained per shortest wait, past
+    // which neither the bound nor a wait changes; a queue that keeps running dry would otherwise
+    // double it past infinity, where the next backlogged sample makes it NaN and the bound stops
+    // adapting. Not the rate that merely gives the largest bound at the target: the waits for
+    // room are timed by this rate too, and one held that low slept a fast next task's 448-row
+    // refill mark for 12.5 ms where it drains in under one, starving it.
     private final double maxRowsPerNano;
 
     // T only.
@@ -93,7 +96,7 @@ final class OutputQueueGate implements OutputGate {
         this.clock = clock;
         this.metrics = metrics;
         this.limit = maxLimit;
-        this.maxRowsPerNano = maxLimit / (double) Math.max(targetNanos, SAMPLE_NANOS);
+        this.maxRowsPerNano = maxLimit / (double) MIN_WAIT_NANOS;
         metrics.outputInFlightLimit.set(limit);
     }
 
@@ -152,10 +155,18 @@ final class OutputQueueGate implements OutputGate {
                     || Thread.currentThread().isInterrupted()) {
                 return false;
             }
-            long wait = rowsPerNano > 0 ? (long) ((queued - lowWater) / rowsPerNano) : SAMPLE_NANOS;
-            wait = Math.max(MIN_WAIT_NANOS, Math.min(wait, Math.max(SAMPLE_NANOS, targetNanos)));
-            signal.await(Math.min(left, wait));
+            signal.await(Math.min(left, drainWaitNanos(queued - lowWater)));
         }
+    }
+
+    /**
+     * How long the next task should take to drain {@code rows} at the learnt rate: at least {@value
+     * #MIN_WAIT_NANOS} ns, at most the longer of the target and {@value #SAMPLE_NANOS} ns; {@value
+     * #SAMPLE_NANOS} ns until a rate is known.
+     */
+    long drainWaitNanos(int rows) {
+        long wait = rowsPerNano > 0 ? (long) (rows / rowsPerNano) : SAMPLE_NANOS;
+        return Math.max(MIN_WAIT_NANOS, Math.min(wait, Math.max(SAMPLE_NANOS, targetNanos)));
     }
 
     private void unblock(long now) {

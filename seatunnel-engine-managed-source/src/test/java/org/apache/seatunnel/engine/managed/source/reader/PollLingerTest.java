@@ -53,6 +53,18 @@ class PollLingerTest {
     }
 
     @Test
+    void anAdaptiveLingerIsWhatIsLeftOfItSinceTheLastWakeUpAFixedOneIsWhole() {
+        PollLinger adaptive = PollLinger.adaptive(() -> 16, 1000, 100 * MS);
+        assertEquals(16 * MS, adaptive.nanosAfter(true, 0));
+        assertEquals(6 * MS, adaptive.nanosAfter(true, 10 * MS));
+        assertEquals(0, adaptive.nanosAfter(true, 16 * MS));
+        assertEquals(0, adaptive.nanosAfter(true, 500 * MS), "busy for longer: no linger");
+        assertEquals(0, adaptive.nanosAfter(false, 0));
+        assertEquals(16 * MS, adaptive.nanosAfter(true, -5), "a clock that stepped back");
+        assertEquals(20 * MS, PollLinger.fixed(20 * MS).nanosAfter(true, 500 * MS));
+    }
+
+    @Test
     void theAdaptiveLingerStopsAtItsCap() {
         AtomicInteger readers = new AtomicInteger(100);
         PollLinger linger = PollLinger.adaptive(readers::get, 1000, 100 * MS);

@@ -198,6 +198,41 @@ class ReaderLoopLingerTest {
     }
 
     @Test
+    void anAdaptiveLingerCountsFromTheReadersLastWakeUp() throws Exception {
+        // 4 readers at 100 wake-ups/s: each may wake every 40 ms; 2 rows per turn.
+        PollLinger adaptive = PollLinger.adaptive(() -> 4, 100, TimeUnit.MILLISECONDS.toNanos(100));
+        Fed f = new Fed(LoopHarness.budget(2, 4L << 20, 5).withLinger(adaptive));
+        f.h.loop.start(0);
+        assertEquals(LoopStatus.IDLE, f.h.runUntilQuiet());
+
+        // Woken, then busy for 30 ms before its data pauses: it lingers only the other 10 ms.
+        assertTrue(f.arrive(5, "a", "b", "c", "d"));
+        assertEquals(LoopStatus.BUSY, f.h.loop.runOnce());
+        f.h.clock.advanceMillis(30);
+        f.h.loop.runOnce();
+        assertEquals(Arrays.asList("a", "b", "c", "d"), f.h.emitted);
+        assertEquals(TimeUnit.MILLISECONDS.toNanos(10), f.h.loop.nanosUntilIdlePoll());
+        assertFalse(f.arrive(5, "e", "f", "g", "h", "i", "j"), "within the linger's rest");
+
+        // Woken at the linger's end, then busy for 50 ms, longer than a linger (a scan whose
+        // fetch thread paused to open its next file): the pause is not lingered.
+        f.h.clock.advanceMillis(5);
+        assertEquals(LoopStatus.BUSY, f.h.loop.runOnce());
+        f.h.clock.advanceMillis(25);
+        f.h.loop.runOnce();
+        f.h.clock.advanceMillis(25);
+        f.h.loop.runOnce();
+        assertEquals(Arrays.asList("a", "b", "c", "d", "e", "f", "g", "h", "i", "j"), f.h.emitted);
+        assertEquals(TimeUnit.MILLISECONDS.toNanos(IDLE_MS), f.h.loop.nanosUntilIdlePoll());
+        assertTrue(f.arrive(1, "k"), "data after the pause wakes the driver at once");
+        f.h.runUntilQuiet();
+        assertEquals(
+                TimeUnit.MILLISECONDS.toNanos(40),
+                f.h.loop.nanosUntilIdlePoll(),
+                "a wake-up that found one batch lingers in full");
+    }
+
+    @Test
     void aFixedLingerStaysAfterOneThatCaughtNothing() throws Exception {
         Fed f = new Fed(LINGER_MS);
         f.h.loop.start(0);

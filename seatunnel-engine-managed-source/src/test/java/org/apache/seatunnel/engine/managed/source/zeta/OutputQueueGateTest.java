@@ -160,6 +160,41 @@ class OutputQueueGateTest {
     }
 
     @Test
+    void aFastNextTaskIsWaitedForAtItsOwnRateNotTheRateThatFillsTheBound() {
+        gate.credit(0);
+        emit(1792);
+        // The next task drains 600 rows per ms (600,000 rows/s) behind a backlog the reader
+        // keeps topped up: far more than the 36 rows/ms that already give the largest bound.
+        for (int i = 0; i < 40; i++) {
+            now[0] += 2 * MS;
+            drain(1200);
+            emit(1200);
+            gate.credit(emitted);
+        }
+        assertEquals(2048 - 256, gate.limit());
+        // Down to the refill mark (three quarters of the bound): 448 rows at 600 rows/ms.
+        long wait = gate.drainWaitNanos(1792 / 4);
+        assertTrue(wait < MS, "waited " + wait + " ns for 448 rows at 600 rows/ms");
+        assertTrue(wait >= OutputQueueGate.MIN_WAIT_NANOS);
+        // A next task that drains 2 rows per ms is still waited for by its rate, up to the target.
+        OutputQueueGate slow =
+                new OutputQueueGate(
+                        Collections.singletonList(queue), 2048, 50 * MS, clock, metrics);
+        queue.clear();
+        emitted = 0;
+        slow.credit(0);
+        emit(1792);
+        for (int i = 0; i < 40; i++) {
+            now[0] += 10 * MS;
+            drain(20);
+            slow.credit(emitted);
+        }
+        long slowWait = slow.drainWaitNanos(50);
+        assertTrue(Math.abs(slowWait - 25 * MS) <= 1, "50 rows at 2 rows/ms: " + slowWait + " ns");
+        assertEquals(50 * MS, slow.drainWaitNanos(1792), "at most the target");
+    }
+
+    @Test
     void outputBlockedTimeRunsFromNoRoomToRoom() {
         // Target 0: the bound stays at its maximum, so room is exactly capacity less slack.
         OutputQueueGate fixed =
