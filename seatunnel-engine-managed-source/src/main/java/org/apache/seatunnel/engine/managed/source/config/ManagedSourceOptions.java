@@ -398,7 +398,10 @@ public final class ManagedSourceOptions {
                                     + " one whose data is always there, is not delayed; a reader"
                                     + " whose last linger caught no data does not linger until"
                                     + " its data comes within a linger again, since such a linger"
-                                    + " only adds a wake-up. 0 turns the adaptive linger off.");
+                                    + " only adds a wake-up. The linger counts from the"
+                                    + " reader's last wake-up: one that emitted for longer than"
+                                    + " its linger before its data paused (a scan between two"
+                                    + " files) does not linger. 0 turns the adaptive linger off.");
 
     public static final Option<Boolean> OFF_LOOP_CHECK_ENABLED =
             Options.key("reader.off-loop-check.enabled")
