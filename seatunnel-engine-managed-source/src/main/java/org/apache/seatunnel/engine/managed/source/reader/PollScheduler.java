@@ -47,8 +47,10 @@ final class PollScheduler {
     // Set by a NOTHING_AVAILABLE turn, cleared by the next turn.
     private boolean awaitingAvailability;
     private long quietSinceNanos;
-    // When the first turn after the last quiet started (the reader's last wake-up).
+    // When the first turn after the last NOTHING_AVAILABLE turn started (the reader's last
+    // wake-up), whether a signal, a linger's end or data already there at the quiet brought it.
     private long wokeNanos;
+    private boolean wakePending;
     // A split, no-more-splits or source event applied since the last NOTHING_AVAILABLE turn.
     private boolean dataCommandSinceQuiet;
     // reader.poll-linger: until the linger deadline availability waits (commands do not); a
@@ -155,7 +157,8 @@ final class PollScheduler {
     boolean turnStarting() {
         boolean afterQuiet = awaitingAvailability;
         awaitingAvailability = false;
-        if (afterQuiet) {
+        if (wakePending) {
+            wakePending = false;
             wokeNanos = clock.nanoTime();
         }
         return afterQuiet;
@@ -184,6 +187,7 @@ final class PollScheduler {
      */
     void arm(CompletableFuture<Void> f, boolean turnEmitted) {
         long linger = budget.linger().nanosAfter(turnEmitted, clock.nanoTime() - wokeNanos);
+        wakePending = true;
         skippedLingerNanos = 0;
         if (linger > 0 && uselessLinger && f != null && !f.isDone()) {
             skippedLingerNanos = linger;

@@ -233,6 +233,40 @@ class ReaderLoopLingerTest {
     }
 
     @Test
+    void aTurnAtTheEndOfALingerOverDataAlreadyThereIsAWakeUpToo() throws Exception {
+        // 4 readers at 100 wake-ups/s: a 40 ms linger. This reader emits one row per turn and
+        // says nothing more is available while its future stays complete (data already there).
+        PollLinger adaptive = PollLinger.adaptive(() -> 4, 100, TimeUnit.MILLISECONDS.toNanos(100));
+        LoopHarness h =
+                new LoopHarness(
+                        MailboxLimits.defaults(),
+                        LoopHarness.budget(64, 4L << 20, 5).withLinger(adaptive),
+                        256L << 20);
+        ArrayDeque<String> rows = new ArrayDeque<>(Arrays.asList("a", "b"));
+        h.reader.available = CompletableFuture.completedFuture(null);
+        h.reader.onPoll =
+                (out, ctx) -> {
+                    if (!rows.isEmpty()) {
+                        out.collect(rows.poll());
+                    }
+                    return PollStatus.NOTHING_AVAILABLE;
+                };
+        h.loop.start(0);
+        h.clock.advanceMillis(100);
+        h.loop.runOnce();
+        assertEquals(Arrays.asList("a"), h.emitted);
+        assertTrue(
+                h.loop.hasWork(),
+                "busy for 100 ms since it started, longer than its linger: polled again at once");
+        h.loop.runOnce();
+        assertEquals(Arrays.asList("a", "b"), h.emitted);
+        assertEquals(
+                TimeUnit.MILLISECONDS.toNanos(40),
+                h.loop.nanosUntilIdlePoll(),
+                "woken by data already there at the quiet: the next linger counts from this turn");
+    }
+
+    @Test
     void aFixedLingerStaysAfterOneThatCaughtNothing() throws Exception {
         Fed f = new Fed(LINGER_MS);
         f.h.loop.start(0);
