@@ -76,6 +76,12 @@ public final class IcebergSideBySideRunner {
     /** {@code -Diceberg.threads=true}: where each scan's CPU went, by thread role. */
     private static final boolean THREADS = Boolean.getBoolean("iceberg.threads");
 
+    /**
+     * {@code -Diceberg.scan-only=true}: the bounded scans only, each lane's median and runs printed
+     * on one line, no streaming phase, table or report (diagnostics).
+     */
+    private static final boolean SCAN_ONLY = Boolean.getBoolean("iceberg.scan-only");
+
     private static final long CHECKPOINT_MS = 1000;
     private static final long SLOW_MS = 3000;
     private static final String CELL = "%-44s";
@@ -133,6 +139,20 @@ public final class IcebergSideBySideRunner {
                     rps[lane][r] = m[0];
                     cpu[lane][r] = m[1];
                 }
+            }
+            if (SCAN_ONLY) {
+                for (int lane = 0; lane < 3; lane++) {
+                    System.out.printf(
+                            Locale.ROOT,
+                            "scan, %s: median %,.0f rows/s, %.3f CPU-s/M; runs %s rows/s, %s"
+                                    + " CPU-s/M%n",
+                            lane == 2 ? "ManagedIceberg on Lane B" : LANES[lane],
+                            BenchReport.median(rps[lane]),
+                            BenchReport.median(cpu[lane]),
+                            Arrays.toString(rps[lane]),
+                            Arrays.toString(cpu[lane]));
+                }
+                return;
             }
             Streaming[] plain = new Streaming[2];
             Streaming[] slow = new Streaming[2];

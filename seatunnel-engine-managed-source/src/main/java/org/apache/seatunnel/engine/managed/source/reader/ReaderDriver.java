@@ -18,6 +18,7 @@
 package org.apache.seatunnel.engine.managed.source.reader;
 
 import java.util.function.BooleanSupplier;
+import java.util.function.IntSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -139,27 +140,30 @@ public final class ReaderDriver {
             NanoClock clock,
             long idleWaitNanos,
             BooleanSupplier finalBarrierTaken) {
-        this(attempt, clock, idleWaitNanos, finalBarrierTaken, 0);
+        this(attempt, clock, idleWaitNanos, finalBarrierTaken, 0, TurnYields.ALWAYS_CROWDED);
     }
 
     /**
      * @param checkpointIntervalNanos the job's checkpoint interval, 0 if none or unknown: the call
      *     steps aside between turns from three quarters of it after the last barrier ({@link
      *     TurnYields})
+     * @param crowded true while the member hosts more Lane A readers than it has cores ({@link
+     *     #crowdedWhenReadersExceed}); the call steps aside between turns only then
      */
     public ReaderDriver(
             ReaderAttempt<?, ?> attempt,
             NanoClock clock,
             long idleWaitNanos,
             BooleanSupplier finalBarrierTaken,
-            long checkpointIntervalNanos) {
+            long checkpointIntervalNanos,
+            BooleanSupplier crowded) {
         this.attempt = attempt;
         this.loop = attempt.loop();
         this.signal = attempt.signal();
         this.clock = clock;
         this.idleWaitNanos = idleWaitNanos;
         this.finalBarrierTaken = finalBarrierTaken;
-        this.yields = new TurnYields(clock, checkpointIntervalNanos);
+        this.yields = new TurnYields(clock, checkpointIntervalNanos, crowded);
     }
 
     /**
@@ -237,8 +241,8 @@ public final class ReaderDriver {
             if (moreWork) {
                 // Zeta yields the core after every poll call that emitted (a zero sleep), so
                 // that on a loaded machine its checkpoint threads run between calls; turns
-                // within one call keep that point while a checkpoint is in flight or due
-                // (TurnYields).
+                // within one call keep that point while a checkpoint is in flight or due on a
+                // member with more readers than cores (TurnYields).
                 if (yields.yieldAfter(loop.lastProcessedBarrier(), loop.checkpointInFlight())) {
                     Thread.yield();
                 }
@@ -268,6 +272,14 @@ public final class ReaderDriver {
         flow.readerIdled();
         checkInterrupted();
         return null;
+    }
+
+    /**
+     * The {@code crowded} test of a host on a member: true while {@code readers} (the member's Lane
+     * A readers now; any thread may call it, at most once per turn) outnumber {@code cores}.
+     */
+    public static BooleanSupplier crowdedWhenReadersExceed(int cores, IntSupplier readers) {
+        return () -> readers.getAsInt() > cores;
     }
 
     /** What is left of this call's wait ({@code reader.idle-wait} from its first look). */

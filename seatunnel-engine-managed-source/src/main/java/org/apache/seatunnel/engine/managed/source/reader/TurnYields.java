@@ -17,6 +17,8 @@
 
 package org.apache.seatunnel.engine.managed.source.reader;
 
+import java.util.function.BooleanSupplier;
+
 /**
  * Decides whether a reader host gives up its core between two poll turns of one engine call.
  *
@@ -45,30 +47,47 @@ package org.apache.seatunnel.engine.managed.source.reader;
  * Otherwise the turns of one call run back to back, and the engine's own yield after each call (a
  * zero sleep after every poll call that emitted) is the only one, as for a Lane B reader. A job
  * without checkpoints has no barriers and never yields between turns.
+ *
+ * <p>Both rules apply only while the member is crowded: it hosts more Lane A readers than it has
+ * cores. With a core per reader the engine's checkpoint threads get a core when they wake without
+ * the readers' help, and a yield per 64-row turn only takes the source off its core for the sink to
+ * drain the queue and park on it: a bounded Iceberg scan at p=2 on two cores, with a checkpoint
+ * every second, woke its sinks about every 20 rows and cost 1.15–1.2 × the stock source's CPU per
+ * row, and at 0.97 × without those yields.
  */
 final class TurnYields {
     private final NanoClock clock;
     private final long intervalNanos;
+    private final BooleanSupplier crowded;
     private long barrier;
     // The latest barrier's time; the host's start before the first.
     private long barrierAtNanos;
     // The gap between the last two barriers this reader took; 0 until it took two.
     private long gapNanos;
 
-    /** Without a known checkpoint interval: the next is due by the last gap only. */
+    /**
+     * Without a known checkpoint interval (the next is due by the last gap only), on a member taken
+     * to be crowded.
+     */
     TurnYields(NanoClock clock) {
-        this(clock, 0);
+        this(clock, 0, ALWAYS_CROWDED);
     }
 
     /**
      * @param intervalNanos the job's checkpoint interval; 0 if it takes no periodic checkpoints or
      *     the interval is unknown
+     * @param crowded whether the member hosts more Lane A readers than it has cores now; asked only
+     *     when a rule would yield
      */
-    TurnYields(NanoClock clock, long intervalNanos) {
+    TurnYields(NanoClock clock, long intervalNanos, BooleanSupplier crowded) {
         this.clock = clock;
         this.intervalNanos = Math.max(0, intervalNanos);
+        this.crowded = crowded;
         this.barrierAtNanos = clock.nanoTime();
     }
+
+    /** For hosts that cannot tell: the rules apply whatever the member's load. */
+    static final BooleanSupplier ALWAYS_CROWDED = () -> true;
 
     /**
      * Whether to yield after a turn of a call that goes on.
@@ -77,6 +96,11 @@ final class TurnYields {
      * @param inFlight whether that barrier's checkpoint is not known complete yet
      */
     boolean yieldAfter(long lastBarrier, boolean inFlight) {
+        return engineAtWork(lastBarrier, inFlight) && crowded.getAsBoolean();
+    }
+
+    // Also keeps the barrier gap current on a member that is not crowded now.
+    private boolean engineAtWork(long lastBarrier, boolean inFlight) {
         if (lastBarrier != barrier) {
             // A new barrier: the next due time counts from now.
             noteBarrier(lastBarrier, clock.nanoTime());

@@ -141,7 +141,9 @@ final class ManagedReaderHost<T, SplitT extends SourceSplit>
                         NanoClock.SYSTEM,
                         cfg.idleWaitNanos(),
                         engineTask::prepareClose,
-                        TimeUnit.MILLISECONDS.toNanos(source.checkpointIntervalMillis()));
+                        TimeUnit.MILLISECONDS.toNanos(source.checkpointIntervalMillis()),
+                        ReaderDriver.crowdedWhenReadersExceed(
+                                Runtime.getRuntime().availableProcessors(), service::readerCount));
         loop.setCancellationTimeoutHook(interrupts::interruptTaskThread);
         loop.setSchemaChangeTimeoutNanos(cfg.schemaChangeTimeoutNanos());
         attempt.start();

@@ -21,12 +21,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
  * When a reader host yields between turns ({@link TurnYields}): every turn while a checkpoint it
  * cut is in flight or the next one is due (by the last gap between barriers or the job's interval),
- * never otherwise (the engine yields after each call). Driven by a hand-stepped clock.
+ * never otherwise (the engine yields after each call), and only on a member with more Lane A
+ * readers than cores. Driven by a hand-stepped clock.
  */
 class TurnYieldsTest {
     private final ManualClock clock = new ManualClock();
@@ -82,7 +84,7 @@ class TurnYieldsTest {
 
     @Test
     void withTheJobsIntervalTheFirstCheckpointIsDueBeforeAnyBarrier() {
-        TurnYields withInterval = new TurnYields(clock, 1_000_000_000L);
+        TurnYields withInterval = new TurnYields(clock, 1_000_000_000L, TurnYields.ALWAYS_CROWDED);
         clock.advanceMillis(749);
         assertFalse(withInterval.yieldAfter(0, false), "749 ms after the start");
         clock.advanceMillis(1);
@@ -93,7 +95,7 @@ class TurnYieldsTest {
 
     @Test
     void aLateCheckpointDoesNotPushTheNextDueTimeBeyondTheInterval() {
-        TurnYields withInterval = new TurnYields(clock, 1_000_000_000L);
+        TurnYields withInterval = new TurnYields(clock, 1_000_000_000L, TurnYields.ALWAYS_CROWDED);
         withInterval.yieldAfter(1, true);
         // The engine was starved: the next barrier came 4 s later.
         clock.advanceMillis(4000);
@@ -102,11 +104,56 @@ class TurnYieldsTest {
         clock.advanceMillis(750);
         assertTrue(withInterval.yieldAfter(2, false), "due by the interval, not at 3 s");
         // A job checkpointing more often than it says (a gap of 400 ms) is due by the gap.
-        TurnYields often = new TurnYields(clock, 1_000_000_000L);
+        TurnYields often = new TurnYields(clock, 1_000_000_000L, TurnYields.ALWAYS_CROWDED);
         often.yieldAfter(5, false);
         clock.advanceMillis(400);
         often.yieldAfter(6, false);
         clock.advanceMillis(300);
         assertTrue(often.yieldAfter(6, false));
+    }
+
+    @Test
+    void aMemberWithNoMoreReadersThanCoresNeverYieldsYetKeepsTheGap() {
+        AtomicInteger readers = new AtomicInteger(2);
+        TurnYields yields =
+                new TurnYields(
+                        clock,
+                        1_000_000_000L,
+                        ReaderDriver.crowdedWhenReadersExceed(2, readers::get));
+        clock.advanceMillis(800);
+        assertFalse(yields.yieldAfter(0, false), "due, but two readers on two cores");
+        assertFalse(yields.yieldAfter(1, true), "in flight, but two readers on two cores");
+        clock.advanceMillis(400);
+        assertFalse(yields.yieldAfter(2, true));
+        assertEquals(400_000_000L, yields.gapNanos(), "the gap is learnt all the same");
+        // A third reader opens on the member: the rules apply from the next turn.
+        readers.set(3);
+        assertTrue(yields.yieldAfter(2, true), "in flight, three readers on two cores");
+        clock.advanceMillis(100);
+        assertFalse(yields.yieldAfter(2, false), "complete and not due yet");
+        clock.advanceMillis(200);
+        assertTrue(yields.yieldAfter(2, false), "300 ms into a 400 ms gap: due");
+        readers.set(2);
+        assertFalse(yields.yieldAfter(2, false), "a reader closed: no longer crowded");
+    }
+
+    @Test
+    void theCrowdedTestIsAskedOnlyWhenARuleWouldYield() {
+        AtomicInteger asked = new AtomicInteger();
+        TurnYields yields =
+                new TurnYields(
+                        clock,
+                        1_000_000_000L,
+                        () -> {
+                            asked.incrementAndGet();
+                            return true;
+                        });
+        for (int turn = 0; turn < 10; turn++) {
+            assertFalse(yields.yieldAfter(0, false));
+            clock.advanceMillis(10);
+        }
+        assertEquals(0, asked.get(), "no checkpoint in flight or due: the member is not asked");
+        assertTrue(yields.yieldAfter(1, true));
+        assertEquals(1, asked.get());
     }
 }
