@@ -56,6 +56,9 @@ import java.util.function.BooleanSupplier;
  * row, and at 0.97 × without those yields.
  */
 final class TurnYields {
+    /** For hosts that cannot tell: the rules apply whatever the member's load. */
+    static final BooleanSupplier ALWAYS_CROWDED = () -> true;
+
     private final NanoClock clock;
     private final long intervalNanos;
     private final BooleanSupplier crowded;
@@ -85,9 +88,6 @@ final class TurnYields {
         this.crowded = crowded;
         this.barrierAtNanos = clock.nanoTime();
     }
-
-    /** For hosts that cannot tell: the rules apply whatever the member's load. */
-    static final BooleanSupplier ALWAYS_CROWDED = () -> true;
 
     /**
      * Whether to yield after a turn of a call that goes on.
