@@ -36,7 +36,8 @@
 # hazelcast.yaml, member.log, pid): edit a member's seatunnel.yaml to flip its kill switch. Logs
 # survive: a member's previous log becomes member.log.1, .2, ... when it starts again, and a new
 # start moves the previous cluster's logs to HOME/clusters/C.logs/<time>/.
-# Environment: MEMBER_XMX (512m), START_TIMEOUT / STOP_TIMEOUT seconds (90 / 30),
+# Environment: MEMBER_XMX (512m), MEMBER_JAVA_OPTS (more JVM options for every member, e.g. a
+# flight recording), START_TIMEOUT / STOP_TIMEOUT seconds (90 / 30),
 # MAX_NO_HEARTBEAT_SECONDS (10) and HEARTBEAT_INTERVAL_SECONDS (1): how soon a killed member is
 # declared dead (Hazelcast's defaults are 60 and 5), REBUILD=1 (rebuild the home), MVN_OFFLINE=-o
 # (offline build).
@@ -187,7 +188,7 @@ start_member() {
   # The member's working directory is its own folder; $! is the JVM itself (nohup execs it).
   cd "$dir"
   SEATUNNEL_HOME="$HOME_DIR" nohup "$JAVA" -Xms128m -Xmx${MEMBER_XMX:-512m} \
-    "${JVM_FLAGS[@]}" -DSEATUNNEL_HOME="$HOME_DIR" -Dseatunnel.home="$HOME_DIR" \
+    "${JVM_FLAGS[@]}" ${MEMBER_JAVA_OPTS:-} -DSEATUNNEL_HOME="$HOME_DIR" -Dseatunnel.home="$HOME_DIR" \
     -Dseatunnel.config="$dir/seatunnel.yaml" -Dhazelcast.config="$dir/hazelcast.yaml" \
     -Dlog4j2.configurationFile="$HOME_DIR/config/log4j2.properties" \
     -cp "$HOME_DIR/lib/*" org.apache.seatunnel.engine.server.SeaTunnelServerStarter \

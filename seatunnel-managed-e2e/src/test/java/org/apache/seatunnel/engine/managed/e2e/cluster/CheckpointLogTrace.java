@@ -41,20 +41,37 @@ final class CheckpointLogTrace {
     private static final Pattern TRIGGERED = Pattern.compile("wait checkpoint completed: (\\d+)");
     private static final Pattern COMPLETED =
             Pattern.compile("pending checkpoint\\((\\d+)/\\d+@\\d+\\) notify finished!");
+    private static final Pattern SCHEDULING =
+            Pattern.compile("checkpoint is enabled, start schedule trigger pending checkpoint");
     private static final long DAY_MILLIS = 24L * 3600 * 1000;
+    private static final long FINAL = Long.MAX_VALUE;
+
+    /** One line of the trace: when (local time of day, as logged) and what ("T3", "C3", ...). */
+    static final class Event {
+        final long timeOfDayMillis;
+        final String label;
+
+        Event(long timeOfDayMillis, String label) {
+            this.timeOfDayMillis = timeOfDayMillis;
+            this.label = label;
+        }
+    }
 
     private final List<Long> millis;
     private final int unfinished;
+    private final List<Event> events;
 
-    private CheckpointLogTrace(List<Long> millis, int unfinished) {
+    private CheckpointLogTrace(List<Long> millis, int unfinished, List<Event> events) {
         this.millis = Collections.unmodifiableList(millis);
         this.unfinished = unfinished;
+        this.events = Collections.unmodifiableList(events);
     }
 
     /** The checkpoints whose trigger and completion lines are both in {@code log}. */
     static CheckpointLogTrace parse(String log) {
         Map<Long, Long> triggeredAt = new HashMap<>();
         List<Long> durations = new ArrayList<>();
+        List<Event> events = new ArrayList<>();
         long lastTime = -1;
         long dayOffset = 0;
         for (String line : log.split("\n")) {
@@ -73,20 +90,37 @@ final class CheckpointLogTrace {
             }
             time += dayOffset;
             lastTime = time;
+            if (SCHEDULING.matcher(line).find()) {
+                events.add(new Event(time, "scheduling"));
+                continue;
+            }
             Matcher trig = TRIGGERED.matcher(line);
             if (trig.find()) {
-                triggeredAt.put(Long.parseLong(trig.group(1)), time);
+                long id = Long.parseLong(trig.group(1));
+                triggeredAt.put(id, time);
+                events.add(new Event(time, "T" + name(id)));
                 continue;
             }
             Matcher done = COMPLETED.matcher(line);
             if (done.find()) {
-                Long start = triggeredAt.remove(Long.parseLong(done.group(1)));
+                long id = Long.parseLong(done.group(1));
+                Long start = triggeredAt.remove(id);
                 if (start != null) {
                     durations.add(time - start);
+                    events.add(new Event(time, "C" + name(id)));
                 }
             }
         }
-        return new CheckpointLogTrace(durations, triggeredAt.size());
+        return new CheckpointLogTrace(durations, triggeredAt.size(), events);
+    }
+
+    private static String name(long checkpointId) {
+        return checkpointId == FINAL ? "final" : Long.toString(checkpointId);
+    }
+
+    /** The scheduling start, triggers and completions, in log order. */
+    List<Event> events() {
+        return events;
     }
 
     /** Each completed checkpoint's milliseconds from trigger to completion, in completion order. */

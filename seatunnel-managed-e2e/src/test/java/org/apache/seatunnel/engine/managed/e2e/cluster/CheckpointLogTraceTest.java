@@ -19,8 +19,10 @@ package org.apache.seatunnel.engine.managed.e2e.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** {@link CheckpointLogTrace} on lines as cluster.sh's members log them. */
@@ -50,11 +52,41 @@ class CheckpointLogTraceTest {
     }
 
     @Test
+    void eventsNameTheSchedulingStartEachTriggerAndCompletionAndTheFinalCheckpoint() {
+        String log =
+                "10:00:01.000 INFO  [c-4] CheckpointCoordinator - checkpoint is enabled, start"
+                        + " schedule trigger pending checkpoint.\n"
+                        + "10:00:03.000 INFO  [c-4] CheckpointCoordinator - wait checkpoint"
+                        + " completed: 1\n"
+                        + "10:00:03.400 INFO  [c-4] CheckpointCoordinator - pending"
+                        + " checkpoint(1/1@7) notify finished!\n"
+                        + "10:00:05.000 INFO  [c-4] CheckpointCoordinator - wait checkpoint"
+                        + " completed: 9223372036854775807\n"
+                        + "10:00:05.050 INFO  [c-4] CheckpointCoordinator - pending"
+                        + " checkpoint(9223372036854775807/1@7) notify finished!\n";
+
+        CheckpointLogTrace trace = CheckpointLogTrace.parse(log);
+
+        List<String> events = new ArrayList<>();
+        for (CheckpointLogTrace.Event e : trace.events()) {
+            events.add(e.label + "@" + e.timeOfDayMillis);
+        }
+        assertEquals(
+                Arrays.asList(
+                        "scheduling@36001000",
+                        "T1@36003000",
+                        "C1@36003400",
+                        "Tfinal@36005000",
+                        "Cfinal@36005050"),
+                events);
+        assertEquals(Arrays.asList(400L, 50L), trace.millis());
+    }
+
+    @Test
     void aLogWithoutCheckpointsSaysSo() {
         CheckpointLogTrace trace = CheckpointLogTrace.parse("12:00:00.000 INFO  [x] Y - started\n");
 
         assertEquals(Collections.emptyList(), trace.millis());
-        assertEquals(0, trace.unfinished());
         assertEquals(0, trace.unfinished());
         assertEquals("no checkpoint", trace.summary());
     }

@@ -27,6 +27,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
@@ -51,7 +52,10 @@ import org.slf4j.LoggerFactory;
  * -Dcluster.storm.parallelism} (2), {@code -Dcluster.storm.repeat} (1, lanes in alternating order),
  * {@code -Dcluster.storm.warmup-splits} (200,000: unmeasured runs per lane and checkpoint mode
  * first; 0: none), {@code -Dcluster.storm.warmup-runs} (1: how many such runs per lane and mode,
- * lanes alternating); the members' heap is the environment's {@code MEMBER_XMX} (cluster.sh: 512m).
+ * lanes alternating), {@code -Dcluster.storm.checkpoint-modes} ({@code off,on}: which modes run),
+ * {@code -Dcluster.storm.timeline} (false: true prints each measured run's rows per half second
+ * next to its checkpoints, {@link StormTimeline}); the members' heap is the environment's {@code
+ * MEMBER_XMX} (cluster.sh: 512m).
  */
 @Tag("process-cluster-storm")
 @EnabledIfSystemProperty(named = "cluster.storm", matches = "true")
@@ -102,7 +106,15 @@ class ProcessClusterStormTest {
             for (int w = 0; warmup > 0 && w < warmupRuns; w++) {
                 for (boolean checkpoints : new boolean[] {false, true}) {
                     for (String lane : List.of("B", "A")) {
-                        Run run = runOnce(cluster, rest, lane, warmup, parallelism, checkpoints);
+                        Run run =
+                                runOnce(
+                                        cluster,
+                                        rest,
+                                        lane,
+                                        warmup,
+                                        parallelism,
+                                        checkpoints,
+                                        false);
                         System.out.printf(
                                 Locale.ROOT,
                                 "[ProcessClusterStormTest] warm-up %d, lane %s, checkpoints %s:"
@@ -116,10 +128,18 @@ class ProcessClusterStormTest {
                     }
                 }
             }
-            for (boolean checkpoints : new boolean[] {false, true}) {
+            for (boolean checkpoints : measuredModes()) {
                 for (int r = 0; r < repeat; r++) {
                     for (String lane : r % 2 == 0 ? List.of("B", "A") : List.of("A", "B")) {
-                        Run run = runOnce(cluster, rest, lane, splits, parallelism, checkpoints);
+                        Run run =
+                                runOnce(
+                                        cluster,
+                                        rest,
+                                        lane,
+                                        splits,
+                                        parallelism,
+                                        checkpoints,
+                                        Boolean.getBoolean("cluster.storm.timeline"));
                         long millis = run.millis;
                         String row =
                                 String.format(
@@ -136,12 +156,33 @@ class ProcessClusterStormTest {
                                         run.trace());
                         LOG.info(row);
                         System.out.println("[ProcessClusterStormTest] " + row);
+                        if (!run.timeline.isEmpty()) {
+                            System.out.print(run.timeline);
+                        }
                         rows.add(row);
                     }
                 }
             }
         }
         System.out.println("[ProcessClusterStormTest] summary\n" + String.join("\n", rows));
+    }
+
+    private static List<Boolean> measuredModes() {
+        List<Boolean> modes = new ArrayList<>();
+        for (String m : System.getProperty("cluster.storm.checkpoint-modes", "off,on").split(",")) {
+            switch (m.trim()) {
+                case "off":
+                    modes.add(false);
+                    break;
+                case "on":
+                    modes.add(true);
+                    break;
+                default:
+                    throw new IllegalArgumentException(
+                            "cluster.storm.checkpoint-modes: off and/or on, not " + m);
+            }
+        }
+        return modes;
     }
 
     /**
@@ -152,11 +193,13 @@ class ProcessClusterStormTest {
         final long millis;
         final CheckpointLogTrace checkpoints;
         final String laneAMetrics;
+        final String timeline;
 
-        Run(long millis, CheckpointLogTrace checkpoints, String laneAMetrics) {
+        Run(long millis, CheckpointLogTrace checkpoints, String laneAMetrics, String timeline) {
             this.millis = millis;
             this.checkpoints = checkpoints;
             this.laneAMetrics = laneAMetrics;
+            this.timeline = timeline;
         }
 
         String trace() {
@@ -196,7 +239,8 @@ class ProcessClusterStormTest {
             String lane,
             int splits,
             int parallelism,
-            boolean checkpoints)
+            boolean checkpoints,
+            boolean timeline)
             throws Exception {
         Path out = Files.createTempDirectory("storm-out-");
         Path tmp = Files.createTempDirectory("storm-tmp-");
@@ -228,6 +272,8 @@ class ProcessClusterStormTest {
         for (int m = 1; m <= MEMBERS; m++) {
             logStart[m] = cluster.memberLog(m).length();
         }
+        StormTimeline sampled = timeline ? StormTimeline.start(out, tmp) : null;
+        long submitTimeOfDay = LocalTime.now().toNanoOfDay() / 1_000_000;
         long t0 = System.nanoTime();
         long jobId = rest.submit(job);
         AtomicReference<String> status = new AtomicReference<>("");
@@ -240,6 +286,9 @@ class ProcessClusterStormTest {
                             return status.get().matches("FINISHED|FAILED|CANCELED");
                         });
         long millis = (System.nanoTime() - t0) / 1_000_000;
+        if (sampled != null) {
+            sampled.stop();
+        }
         assertEquals("FINISHED", status.get(), "lane " + lane + " job " + jobId);
         assertEquals(0, missingOrRepeated(out, splits), "lane " + lane + ": exactly once");
         // The job's checkpoint coordinator runs on the master; the other member logs none.
@@ -247,10 +296,12 @@ class ProcessClusterStormTest {
         for (int m = 1; m <= MEMBERS; m++) {
             logs.append(cluster.memberLog(m).substring(logStart[m]));
         }
+        CheckpointLogTrace trace = CheckpointLogTrace.parse(logs.toString());
         return new Run(
                 millis,
-                CheckpointLogTrace.parse(logs.toString()),
-                lane.equals("A") ? laneAMetrics(cluster, jobId) : "");
+                trace,
+                lane.equals("A") ? laneAMetrics(cluster, jobId) : "",
+                sampled == null ? "" : sampled.render(splits, submitTimeOfDay, trace.events()));
     }
 
     /** Splits 0..n-1 each written once: the count of those missing plus those written again. */
