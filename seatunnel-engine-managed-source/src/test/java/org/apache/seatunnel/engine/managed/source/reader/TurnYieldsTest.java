@@ -27,8 +27,9 @@ import org.junit.jupiter.api.Test;
 /**
  * When a reader host yields between turns ({@link TurnYields}): every turn while a checkpoint it
  * cut is in flight or the next one is due (by the last gap between barriers or the job's interval),
- * never otherwise (the engine yields after each call), and only on a member with more Lane A
- * readers than cores. Driven by a hand-stepped clock.
+ * every fourth turn in between when the job checkpoints, never for a job without checkpoints (the
+ * engine yields after each call), and only on a member with more Lane A readers than cores. Driven
+ * by a hand-stepped clock.
  */
 class TurnYieldsTest {
     private final ManualClock clock = new ManualClock();
@@ -148,12 +149,51 @@ class TurnYieldsTest {
                             asked.incrementAndGet();
                             return true;
                         });
-        for (int turn = 0; turn < 10; turn++) {
-            assertFalse(yields.yieldAfter(0, false));
+        for (int turn = 1; turn <= 3; turn++) {
+            assertFalse(yields.yieldAfter(0, false), "turn " + turn);
             clock.advanceMillis(10);
         }
-        assertEquals(0, asked.get(), "no checkpoint in flight or due: the member is not asked");
-        assertTrue(yields.yieldAfter(1, true));
+        assertEquals(0, asked.get(), "three quiet turns: the member is not asked");
+        assertTrue(yields.yieldAfter(0, false), "the fourth turn");
         assertEquals(1, asked.get());
+        assertTrue(yields.yieldAfter(1, true));
+        assertEquals(2, asked.get());
+    }
+
+    @Test
+    void betweenTheWindowsACheckpointingJobsReaderYieldsEveryFourthTurn() {
+        TurnYields withInterval = new TurnYields(clock, 1_000_000_000L, TurnYields.ALWAYS_CROWDED);
+        assertTrue(withInterval.yieldAfter(1, true), "barrier 1 in flight");
+        clock.advanceMillis(50);
+        // Complete, 50 to 690 ms into the interval: neither window.
+        StringBuilder pattern = new StringBuilder();
+        for (int turn = 1; turn <= 12; turn++) {
+            pattern.append(withInterval.yieldAfter(1, false) ? 'Y' : '.');
+            clock.advanceMillis(50);
+        }
+        assertEquals("...Y...Y...Y", pattern.toString());
+        // The due window (from 750 ms) yields every turn again, and restarts the count.
+        clock.advanceMillis(100);
+        assertTrue(withInterval.yieldAfter(1, false), "750 ms: due");
+        assertTrue(withInterval.yieldAfter(2, true), "barrier 2 in flight");
+        assertFalse(withInterval.yieldAfter(2, false), "complete: the count starts again");
+    }
+
+    @Test
+    void aMemberWithNoMoreReadersThanCoresDoesNotYieldBetweenTheWindowsEither() {
+        AtomicInteger asked = new AtomicInteger();
+        TurnYields yields =
+                new TurnYields(
+                        clock,
+                        1_000_000_000L,
+                        () -> {
+                            asked.incrementAndGet();
+                            return false;
+                        });
+        for (int turn = 1; turn <= 12; turn++) {
+            assertFalse(yields.yieldAfter(0, false), "turn " + turn);
+            clock.advanceMillis(10);
+        }
+        assertEquals(3, asked.get(), "asked on every fourth turn, answered not crowded");
     }
 }

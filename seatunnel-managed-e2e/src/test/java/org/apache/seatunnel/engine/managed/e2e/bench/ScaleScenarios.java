@@ -577,6 +577,29 @@ final class ScaleScenarios {
         }
     }
 
+    /**
+     * The engine's time from one trigger to the next and from each completion to the next trigger
+     * (-Dscale.trace=true): Zeta 2.3.8 tries the next trigger an interval after the last and, while
+     * a checkpoint is still pending (its completion notices not yet answered by every task), again
+     * every 500 ms, so gaps of an interval plus 500 ms steps show notices that took that long.
+     */
+    private static void printTriggerGaps(String label, EngineCheckpoints checkpoints) {
+        List<long[]> w;
+        synchronized (checkpoints.windows) {
+            w = new ArrayList<>(checkpoints.windows);
+        }
+        w.sort((a, b) -> Long.compare(a[0], b[0]));
+        StringBuilder gaps = new StringBuilder();
+        StringBuilder afterCompletion = new StringBuilder();
+        for (int i = 1; i < w.size(); i++) {
+            gaps.append(i == 1 ? "" : ", ").append(w.get(i)[0] - w.get(i - 1)[0]);
+            afterCompletion.append(i == 1 ? "" : ", ").append(w.get(i)[0] - w.get(i - 1)[1]);
+        }
+        System.out.printf(
+                "%s: trigger -> next trigger, ms: %s%n%s: completed -> next trigger, ms: %s%n",
+                label, gaps, label, afterCompletion);
+    }
+
     private static String rates(double[] perRun) {
         StringBuilder b = new StringBuilder();
         for (double v : perRun) {
@@ -720,6 +743,9 @@ final class ScaleScenarios {
             System.out.printf(
                     "%s, p=%d: %d checkpoints did not complete%n",
                     LANES[laneA ? 1 : 0], p, checkpoints.notCompleted.get());
+        }
+        if (TRACE) {
+            printTriggerGaps(LANES[laneA ? 1 : 0] + ", " + point, checkpoints);
         }
         return new Measured(
                 checkpoints,
