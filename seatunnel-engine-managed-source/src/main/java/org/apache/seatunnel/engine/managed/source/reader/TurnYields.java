@@ -49,8 +49,8 @@ import java.util.function.BooleanSupplier;
  * answered the last one's completion and end notices, which its operation threads deliver task by
  * task after the checkpoint completed, and at the trigger time it otherwise retries every 500 ms.
  * At 64 readers on two cores, with turns back to back in between, those notices took most of a 1 s
- * interval and every second or third checkpoint came 1.5 s after the one before it (33 checkpoints
- * where Lane B completed 39 in the same 40 s); with a yield every fourth turn, 39 against 35.
+ * interval and every second or third checkpoint came 1.5 s after the one before it (32 checkpoints
+ * where Lane B completed 40 in the same 40 s); with a yield every fourth turn, 39 against 35.
  * Otherwise the engine's own yield after each call (a zero sleep after every poll call that
  * emitted) is the only one, as for a Lane B reader. A job without checkpoints has no barriers and
  * never yields between turns.
