@@ -141,14 +141,7 @@ class TurnYieldsTest {
     @Test
     void theCrowdedTestIsAskedOnlyWhenARuleWouldYield() {
         AtomicInteger asked = new AtomicInteger();
-        TurnYields yields =
-                new TurnYields(
-                        clock,
-                        1_000_000_000L,
-                        () -> {
-                            asked.incrementAndGet();
-                            return true;
-                        });
+        TurnYields yields = withOneSecondInterval(asked, true);
         for (int turn = 1; turn <= 3; turn++) {
             assertFalse(yields.yieldAfter(0, false), "turn " + turn);
             clock.advanceMillis(10);
@@ -165,7 +158,7 @@ class TurnYieldsTest {
         TurnYields withInterval = new TurnYields(clock, 1_000_000_000L, TurnYields.ALWAYS_CROWDED);
         assertTrue(withInterval.yieldAfter(1, true), "barrier 1 in flight");
         clock.advanceMillis(50);
-        // Complete, 50 to 690 ms into the interval: neither window.
+        // Complete, 50 to 600 ms into the interval: neither window.
         StringBuilder pattern = new StringBuilder();
         for (int turn = 1; turn <= 12; turn++) {
             pattern.append(withInterval.yieldAfter(1, false) ? 'Y' : '.');
@@ -182,18 +175,22 @@ class TurnYieldsTest {
     @Test
     void aMemberWithNoMoreReadersThanCoresDoesNotYieldBetweenTheWindowsEither() {
         AtomicInteger asked = new AtomicInteger();
-        TurnYields yields =
-                new TurnYields(
-                        clock,
-                        1_000_000_000L,
-                        () -> {
-                            asked.incrementAndGet();
-                            return false;
-                        });
+        TurnYields yields = withOneSecondInterval(asked, false);
         for (int turn = 1; turn <= 12; turn++) {
             assertFalse(yields.yieldAfter(0, false), "turn " + turn);
             clock.advanceMillis(10);
         }
         assertEquals(3, asked.get(), "asked on every fourth turn, answered not crowded");
+    }
+
+    /** A job checkpointing every second on a member that counts the crowded checks it answers. */
+    private TurnYields withOneSecondInterval(AtomicInteger asked, boolean crowded) {
+        return new TurnYields(
+                clock,
+                1_000_000_000L,
+                () -> {
+                    asked.incrementAndGet();
+                    return crowded;
+                });
     }
 }
