@@ -241,8 +241,9 @@ public final class ReaderDriver {
             if (moreWork) {
                 // Zeta yields the core after every poll call that emitted (a zero sleep), so
                 // that on a loaded machine its checkpoint threads run between calls; turns
-                // within one call keep that point while a checkpoint is in flight or due on a
-                // member with more readers than cores (TurnYields).
+                // within one call keep that point while a checkpoint is in flight or due, and
+                // every fourth turn in between, on a member with more readers than cores
+                // (TurnYields).
                 if (yields.yieldAfter(loop.lastProcessedBarrier(), loop.checkpointInFlight())) {
                     Thread.yield();
                 }

@@ -55,12 +55,12 @@ import java.util.function.BooleanSupplier;
  * emitted) is the only one, as for a Lane B reader. A job without checkpoints has no barriers and
  * never yields between turns.
  *
- * <p>Both rules apply only while the member is crowded: it hosts more Lane A readers than it has
- * cores. With a core per reader the engine's checkpoint threads get a core when they wake without
- * the readers' help, and a yield per 64-row turn only takes the source off its core for the sink to
- * drain the queue and park on it: a bounded Iceberg scan at p=2 on two cores, with a checkpoint
- * every second, woke its sinks about every 20 rows and cost 1.15–1.2 × the stock source's CPU per
- * row, and at 0.97 × without those yields.
+ * <p>All these yields happen only while the member is crowded: it hosts more Lane A readers than it
+ * has cores. With a core per reader the engine's checkpoint threads get a core when they wake
+ * without the readers' help, and a yield per 64-row turn only takes the source off its core for the
+ * sink to drain the queue and park on it: a bounded Iceberg scan at p=2 on two cores, with a
+ * checkpoint every second, woke its sinks about every 20 rows and cost 1.15–1.2 × the stock
+ * source's CPU per row, and at 0.97 × without those yields.
  */
 final class TurnYields {
     /** For hosts that cannot tell: the rules apply whatever the member's load. */
