@@ -128,7 +128,7 @@ final class IcebergFileSplitReader implements ManagedSplitReader<SeaTunnelRow, I
                 loader = IcebergTableLoader.create(config, catalogTable).open();
                 files =
                         IcebergFileScanTaskReader.builder()
-                                .fileIO(loader.loadTable().io())
+                                .fileIO(new ScanFileIO(loader.loadTable().io()))
                                 .tableSchema(tableSchema)
                                 .projectedSchema(projectedSchema)
                                 .caseSensitive(config.isCaseSensitive())
