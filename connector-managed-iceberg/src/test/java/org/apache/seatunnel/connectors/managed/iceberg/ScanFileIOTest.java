@@ -19,6 +19,7 @@ package org.apache.seatunnel.connectors.managed.iceberg;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
@@ -29,6 +30,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.DeleteFile;
@@ -49,13 +51,16 @@ import org.apache.iceberg.deletes.PositionDeleteWriter;
 import org.apache.iceberg.encryption.EncryptedFiles;
 import org.apache.iceberg.encryption.EncryptedOutputFile;
 import org.apache.iceberg.encryption.EncryptionKeyMetadata;
+import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.iceberg.hadoop.HadoopCatalog;
 import org.apache.iceberg.hadoop.HadoopFileIO;
 import org.apache.iceberg.hadoop.HadoopInputFile;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.CloseableIterator;
+import org.apache.iceberg.io.DelegatingInputStream;
 import org.apache.iceberg.io.FileAppender;
 import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.SeekableInputStream;
 import org.apache.seatunnel.connectors.seatunnel.iceberg.source.reader.IcebergFileScanTaskReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -74,6 +79,31 @@ class ScanFileIOTest {
         assertTrue(io.newInputFile(base + "c.orc") instanceof HadoopInputFile);
         assertTrue(io.newInputFile(base + "d.avro") instanceof HadoopInputFile);
         assertTrue(io.newInputFile(base + "e") instanceof HadoopInputFile);
+    }
+
+    /**
+     * Parquet gets the file system's stream itself, which it closes, as on the Hadoop path; not
+     * Iceberg's wrapper, which would warn from its finalizer that it was never closed.
+     */
+    @Test
+    void aParquetFilesStreamHandsParquetTheFileSystemsStream() throws IOException {
+        File file = warehouse.resolve("a.parquet").toFile();
+        java.nio.file.Files.write(file.toPath(), new byte[] {1, 2, 3});
+        FileIO io = new ScanFileIO(new HadoopFileIO(new Configuration()));
+
+        try (SeekableInputStream in = io.newInputFile(file.toURI().toString()).newStream()) {
+            assertTrue(in instanceof DelegatingInputStream);
+            assertTrue(((DelegatingInputStream) in).getDelegate() instanceof FSDataInputStream);
+            in.seek(1);
+            assertEquals(2, in.read());
+            assertEquals(2, in.getPos());
+        }
+        assertEquals(3, io.newInputFile(file.toURI().toString()).getLength());
+        assertThrows(
+                NotFoundException.class,
+                () ->
+                        io.newInputFile(warehouse.resolve("none.parquet").toUri().toString())
+                                .newStream());
     }
 
     /** Position and equality deletes in Parquet and Avro apply as through the table's own IO. */
