@@ -11,7 +11,7 @@
 # Usage: tools/run-side-by-side.sh [quick] [backpressure|throughput|latency|storm|discovery]   (throughput: only the p=1
 # throughput pair, -Dtp.rows and -Dtp.reps through JAVA_TOOL_OPTIONS; backpressure: only the throttled-sink
 # and busy-cores scenarios, written to side-by-side-backpressure.json and .svg; latency: only how late
-# paced rows are emitted at 20, 200 and 2,000 rows/s; storm: bounded jobs of one-row splits per lane,
+# paced rows are emitted at 20, 200 and 2,000 rows/s (-Dlatency.rates, -Dlatency.seconds; -Dside-by-side.checkpoint-interval sets the p=1 jobs' checkpoint interval, 1000 ms); storm: bounded jobs of one-row splits per lane,
 # -Dstorm.splits, -Dstorm.parallelism, -Dstorm.checkpoints=off,on, -Dstorm.heap=true, -Dstorm.trace=true, written to
 # side-by-side-storm.json and .svg, see SplitStormScenarios; discovery: a streaming enumerator discovering
 # 1,000 one-row splits/s for 30 min per lane (-Ddiscovery.minutes), heap, tracker and mailbox over time and

@@ -270,8 +270,12 @@ public final class SideBySideRunner {
 
         // 1. Throughput and CPU per row: bounded, p=1, 64 rows per legacy pollNext / turn.
         // Five pairs of 4 M rows: with three of 2 M the medians swung by a third between runs.
-        long rows = quick ? 400_000 : 4_000_000;
-        int reps = quick ? 1 : 5;
+        // A quick run takes the median of three pairs of 1 M rows: it judged one pair of 400,000
+        // rows (under a second per job) before, and the first pairs after the warm-up pair still
+        // ran partly compiled code (five such pairs on one build: A / B from 0.92 to 1.38 x, the
+        // first the lowest).
+        long rows = quick ? 1_000_000 : 4_000_000;
+        int reps = quick ? 3 : 5;
         double[][][] tp = throughputPairs(table, rows, reps, false);
         double[][] rps = tp[0];
         double[][] cpu = tp[1];
@@ -435,7 +439,9 @@ public final class SideBySideRunner {
     private String job(boolean laneA, String mode, String sourceExtra, String sinkRunId) {
         return "env {\n  job.mode = \""
                 + mode
-                + "\"\n  parallelism = 1\n  checkpoint.interval = 1000\n}\n"
+                + "\"\n  parallelism = 1\n  checkpoint.interval = "
+                + Long.getLong("side-by-side.checkpoint-interval", 1000)
+                + "\n}\n"
                 + "source {\n  Managed {\n    connector = \"ManagedFakeTesting\"\n    job-name = \""
                 + (laneA ? "side-a" : "side-b")
                 + "\"\n"
