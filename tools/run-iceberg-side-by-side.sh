@@ -21,6 +21,8 @@
 # durations, and the same with a slow catalog (every table refresh 3 s longer), naming the threads
 # that waited on it. Writes connector-managed-iceberg/target/iceberg-side-by-side.json and .svg.
 # Not a test; run it on a quiet machine. Usage: tools/run-iceberg-side-by-side.sh [quick]
+# (JAVA_TOOL_OPTIONS: -Diceberg.scan-only=true, -Diceberg.threads=true, -Diceberg.warmup-passes=N
+# unmeasured scans per lane before the measured ones, 2)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./mvnw -q -B -ntp ${MVN_OFFLINE:-} -pl connector-managed-iceberg -am test-compile dependency:build-classpath \

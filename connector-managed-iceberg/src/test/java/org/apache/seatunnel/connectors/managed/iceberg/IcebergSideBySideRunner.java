@@ -127,11 +127,16 @@ public final class IcebergSideBySideRunner {
             double[][] rps = new double[3][reps];
             double[][] cpu = new double[3][reps];
             int run = 0;
-            // One unmeasured pass per lane first: class loading and the JIT.
-            for (int lane = 0; lane < 2; lane++) {
-                bounded(zeta, scan, lane, total, "warm-" + run++);
+            // Unmeasured passes per lane first: class loading and the JIT. With one, a quick
+            // run's three measured scans per lane still fell run by run (the stock source 2.59,
+            // 1.77, 1.45 CPU-s/M), so the median was a scan still warming up, in whichever lane
+            // the rotation had run later. -Diceberg.warmup-passes (2).
+            int warmUps = Integer.getInteger("iceberg.warmup-passes", 2);
+            for (int w = 0; w < warmUps; w++) {
+                for (int lane = 0; lane < 3; lane++) {
+                    bounded(zeta, scan, lane, total, "warm-" + run++);
+                }
             }
-            bounded(zeta, scan, 2, total, "warm-" + run++);
             for (int r = 0; r < reps; r++) {
                 for (int i = 0; i < 3; i++) {
                     int lane = (i + r) % 3;

@@ -246,8 +246,10 @@ class ReaderFailureRestorePointTest {
                     + probe.enumerators()
                     + "\nhanded back "
                     + probe.handedBack()
-                    + "\nrestored attempt received "
-                    + probe.received(1)
+                    + "\nreader attempts "
+                    + probe.readerAttempts()
+                    + ", the resumed one received "
+                    + probe.resumedReceived()
                     + "\ntimeline:\n"
                     + probe.timeline();
         }
@@ -280,10 +282,10 @@ class ReaderFailureRestorePointTest {
                     .until(
                             () ->
                                     probe.readerAttempts() >= 2
-                                            && probe.received(1).size()
+                                            && probe.resumedReceived().size()
                                                     >= RestoreProbeSource.SPLIT_COUNT);
             // The restored attempt's rows reached the committed view past where it started.
-            Map<Integer, Long> startAt = offsets(probe.received(1));
+            Map<Integer, Long> startAt = offsets(probe.resumedReceived());
             await().atMost(BOUND).until(() -> committedPast(rows.committed(), startAt, 20));
             assertEquals(JobStatus.RUNNING, zeta.status(jobId), "the job continued");
             zeta.cancel(jobId, BOUND);
@@ -341,7 +343,18 @@ class ReaderFailureRestorePointTest {
         } else {
             assertEquals(0, o.readersOpened, "ran on Lane B" + why);
         }
-        assertEquals(2, o.probe.readerAttempts(), "one failure, one restored reader" + why);
+        // Zeta 2.3.8 cancels the pipeline from two paths on a checkpoint error (the error report
+        // and its trigger's failure), and a task failing at the same moment can make it restore
+        // the pipeline once more: seen once in a CI run for a Lane A failure inside
+        // snapshotState, whose task thread fails as its barrier call does (attempt 1 was created
+        // and cancelled before it received a split). What the tests judge is the reader that
+        // resumed; the count is printed.
+        assertTrue(o.probe.readerAttempts() >= 2, "a restored reader" + why);
+        if (o.probe.readerAttempts() > 2) {
+            System.out.printf(
+                    "[ReaderFailureRestorePointTest] %s: %d reader attempts for one fault%n",
+                    o.name, o.probe.readerAttempts());
+        }
         try {
             Accounting.assertContiguousExactlyOnce(o.committed, RestoreProbeSource.SPLIT_COUNT);
         } catch (AssertionError e) {
@@ -357,15 +370,15 @@ class ReaderFailureRestorePointTest {
                 NONE,
                 o.probe.completedAtFault(),
                 "no checkpoint had completed when the reader failed" + why);
-        assertEquals(
-                Arrays.asList("fresh", "fresh"),
-                o.probe.enumerators(),
-                "the source restarted from nothing: a second fresh enumerator" + why);
+        List<String> enumerators = o.probe.enumerators();
+        assertTrue(
+                enumerators.size() >= 2 && enumerators.stream().allMatch(e -> e.equals("fresh")),
+                "the source restarted from nothing: only fresh enumerators, a second one" + why);
         assertEquals(
                 Collections.emptyList(), o.probe.handedBack(), "no reader state came back" + why);
         assertEquals(
                 Arrays.asList("fake-0@0", "fake-1@0"),
-                sorted(o.probe.received(1)),
+                sorted(o.probe.resumedReceived()),
                 "the restored reader got the original splits" + why);
     }
 
@@ -398,7 +411,7 @@ class ReaderFailureRestorePointTest {
                         + why);
         assertEquals(
                 sorted(state),
-                sorted(o.probe.received(1)),
+                sorted(o.probe.resumedReceived()),
                 "the restored reader got its state of checkpoint "
                         + expected
                         + ", positions included, not the original splits"

@@ -174,6 +174,21 @@ final class RestoreProbe {
         return r == null ? Collections.emptyList() : new ArrayList<>(r);
     }
 
+    /**
+     * The splits the reader that resumed after the fault received: the latest attempt after the
+     * first that received any. Usually attempt 1; a later one when the engine restored the pipeline
+     * more than once for the one fault.
+     */
+    List<String> resumedReceived() {
+        for (int n = readerAttempts.get() - 1; n >= 1; n--) {
+            List<String> r = received(n);
+            if (!r.isEmpty()) {
+                return r;
+            }
+        }
+        return Collections.emptyList();
+    }
+
     /** The first reader attempt's state in checkpoint {@code id}, or null if it took none. */
     List<String> firstAttemptSnapshot(long id) {
         return firstAttemptSnapshots.get(id);
